@@ -1,0 +1,76 @@
+# perfdb build: one static library of everything but the verb dispatcher,
+# the perfdb binary, unit tests, and the embedded SQL schema.
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+PKGS    := libtraceevent libbpf libdw libelf sqlite3 libzstd
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+BUILD   ?= build
+
+LIB_SRCS := $(sort $(wildcard collect/*.c analyze/*.c reports/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(sort $(wildcard workloads/*.c)))
+TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
+SCHEMA    := $(sort $(wildcard schema/*.sql))
+
+.PHONY: all test asan bench deps install clean run
+all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS)
+	@ln -sf $(BUILD)/perfdb perfdb
+
+$(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libperfdb.a: $(LIB_OBJS)
+	rm -f $@; ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard */*.h) $(wildcard *.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The schema files are concatenated, in name order, into one C string.
+$(BUILD)/schema_sql.c: $(SCHEMA) schema/embed.sh
+	@mkdir -p $(BUILD)
+	sh schema/embed.sh $(SCHEMA) > $@
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libperfdb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LDLIBS)
+
+$(BUILD)/workloads/%: workloads/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O1 -g -fno-omit-frame-pointer -o $@ $< -lpthread
+
+$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libperfdb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LDLIBS)
+
+test: all
+	sh tests/run.sh $(BUILD)
+
+asan:
+	$(MAKE) BUILD=build-asan CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" all
+	sh tests/run.sh build-asan
+
+bench: all
+	sh tests/bench/import.sh $(BUILD)
+
+deps:
+	sh .ci/deps.sh
+
+run:
+	sh tests/demo.sh
+
+install: $(BUILD)/perfdb $(WORKLOADS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/perfdb
+	install -m 755 $(BUILD)/perfdb $(DESTDIR)$(PREFIX)/bin/perfdb
+	for w in $(WORKLOADS); do install -m 755 $$w $(DESTDIR)$(PREFIX)/libexec/perfdb/; done
+
+clean:
+	rm -rf build build-asan perfdb
