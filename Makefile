@@ -16,7 +16,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(sort $(wildcard workloads/*.c)))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
-SCHEMA    := $(sort $(wildcard schema/*.sql))
+SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql
 
 .PHONY: all test asan bench deps install clean run
 all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS)
@@ -32,10 +32,15 @@ $(BUILD)/%.o: %.c $(wildcard */*.h) $(wildcard *.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# The schema files are concatenated, in name order, into one C string.
-$(BUILD)/schema_sql.c: $(SCHEMA) schema/embed.sh
+# The schema files become two C strings: the tables and views, created when
+# a database is made, and the indexes, built after each bulk load.
+$(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/embed.sh
 	@mkdir -p $(BUILD)
-	sh schema/embed.sh $(SCHEMA) > $@
+	{ sh schema/embed.sh perfdb_schema_sql $(SCHEMA); \
+	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql; } > $@
+
+$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)

@@ -1,0 +1,15 @@
+/* The verbs of perfdb: one function per verb, each taking the arguments
+ * after the verb name (argv[0] is the verb) and returning the exit status:
+ * 0 success, 1 usage error, 2 bad input or a failed run. */
+#ifndef PERFDB_CMD_H
+#define PERFDB_CMD_H
+
+int cmd_import(int argc, char **argv);
+int cmd_sessions(int argc, char **argv);
+
+/* Exit statuses shared by every verb. */
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_FAIL = 2 };
+
+/* The default database, as perf defaults to ./perf.data. */
+#define PERFDB_DEFAULT_DB "perfdb.db"
+#endif

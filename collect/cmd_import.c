@@ -1,0 +1,67 @@
+/* perfdb import: perf.data files into sessions of a database.
+ *   perfdb import [-o DB] [-l LABEL] [--kallsyms FILE] [-q] FILE.data...
+ * Each file becomes one session, in its own transaction. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cmd.h"
+#include "collect/db.h"
+#include "collect/ingest.h"
+
+static const char usage_text[] =
+	"usage: perfdb import [-o DB] [-l LABEL] [--kallsyms FILE] [-q] FILE.data...\n"
+	"  -o, --output DB     database to add sessions to (default ./perfdb.db)\n"
+	"  -l, --label LABEL   label of the new sessions (e.g. base, patched)\n"
+	"  --kallsyms FILE     kernel symbols (default: /proc/kallsyms when the\n"
+	"                      file was recorded on the running kernel)\n"
+	"  -q, --quiet         no progress and no summary on stderr\n"
+	"FILE '-' reads a pipe-mode recording from standard input.\n";
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "kallsyms", required_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ingest_opts o = { .progress = true };
+	const char *dbpath = PERFDB_DEFAULT_DB;
+	char err[1024];
+	sqlite3 *db;
+	int c, rc = EXIT_OK;
+	bool quiet = false;
+	while ((c = getopt_long(argc, argv, "o:l:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': dbpath = optarg; break;
+		case 'l': o.label = optarg; break;
+		case 'k': o.kallsyms = optarg; break;
+		case 'q': quiet = true; o.progress = false; break;
+		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		default: fputs(usage_text, stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (!(db = db_open(dbpath, true, err, sizeof(err)))) {
+		fprintf(stderr, "perfdb: %s\n", err);
+		return EXIT_FAIL;
+	}
+	for (int i = optind; i < argc; i++) {
+		int64_t id;
+		if (ingest_file(db, argv[i], &o, &id, err, sizeof(err))) {
+			fprintf(stderr, "perfdb: %s\n", err);
+			rc = EXIT_FAIL;
+			break;
+		}
+		if (!quiet)
+			fprintf(stderr, "perfdb: %s: session %lld in %s\n", argv[i],
+				(long long)id, dbpath);
+	}
+	sqlite3_close(db);
+	return rc;
+}

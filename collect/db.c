@@ -1,0 +1,171 @@
+/* The perfdb database: opening it, creating or checking the schema, and the
+ * statement helpers every module uses. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "collect/db.h"
+
+/* db_exec: see db.h. */
+int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+/* db_prepare: see db.h. */
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "perfdb: internal error: %s in: %s\n",
+			sqlite3_errmsg(db), sql);
+		return NULL;
+	}
+	return st;
+}
+
+/* db_step_done: see db.h. */
+int db_step_done(sqlite3_stmt *st, char *err, size_t errlen)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
+	return -1;
+}
+
+/* db_bind_text_or_null: see db.h. */
+void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* user_version: the database's PRAGMA user_version, or -1. */
+static int user_version(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "PRAGMA user_version");
+	int v = -1;
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* table_count: how many tables and views the database has. */
+static int table_count(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT count(*) FROM sqlite_master");
+	int n = -1;
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* create_schema: creates every table and view of a new database. */
+static int create_schema(sqlite3 *db, char *err, size_t errlen)
+{
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", PERFDB_SCHEMA_VERSION);
+	if (db_exec(db, "BEGIN", err, errlen))
+		return -1;
+	if (db_exec(db, perfdb_schema_sql, err, errlen) ||
+	    db_exec(db, perfdb_index_sql, err, errlen) ||
+	    db_exec(db, sql, err, errlen)) {
+		db_exec(db, "ROLLBACK", NULL, 0);
+		return -1;
+	}
+	return db_exec(db, "COMMIT", err, errlen);
+}
+
+/* check_schema: creates the schema of an empty database, or checks that an
+ * existing one is a perfdb database of this version. */
+static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	int v = user_version(db), n = table_count(db);
+	char why[256];
+	if (v < 0 || n < 0) {
+		snprintf(err, errlen, "%s: not an SQLite database", path);
+		return -1;
+	}
+	if (v == 0 && n == 0) {
+		if (create_schema(db, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: cannot create schema: %s", path, why);
+			return -1;
+		}
+		return 0;
+	}
+	if (v == 0) {
+		snprintf(err, errlen, "%s: not a perfdb database (it has tables but no perfdb schema version)", path);
+		return -1;
+	}
+	if (v != PERFDB_SCHEMA_VERSION) {
+		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb uses %d",
+			 path, v, PERFDB_SCHEMA_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+/* db_open: see db.h. */
+sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	if (!create && access(path, F_OK)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	if (check_schema(db, path, err, errlen)) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	db_exec(db, "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -32768;"
+		    "PRAGMA temp_store = MEMORY", NULL, 0);
+	return db;
+}
+
+/* db_resolve_sessions: see db.h. */
+int db_resolve_sessions(sqlite3 *db, const char *spec, int64_t **ids)
+{
+	sqlite3_stmt *st = db_prepare(db, spec ?
+		"SELECT id FROM session WHERE label = ?1 OR CAST(id AS TEXT) = ?1 ORDER BY id" :
+		"SELECT id FROM session ORDER BY id");
+	int n = 0, cap = 0;
+	*ids = NULL;
+	if (!st)
+		return -1;
+	if (spec)
+		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == cap) {
+			int64_t *v = realloc(*ids, (size_t)(cap = cap ? cap * 2 : 8) * sizeof(*v));
+			if (!v) {
+				n = -1;
+				break;
+			}
+			*ids = v;
+		}
+		(*ids)[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return n;
+}

@@ -1,0 +1,40 @@
+/* The perfdb database: opening (creating the schema or checking its
+ * version), transactions and small statement helpers over sqlite3. */
+#ifndef PERFDB_DB_H
+#define PERFDB_DB_H
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Schema version kept in PRAGMA user_version. */
+#define PERFDB_SCHEMA_VERSION 1
+
+extern const char perfdb_schema_sql[];
+extern const char perfdb_index_sql[];
+
+/* db_open: opens (create = true: creates if missing) the database at path,
+ * creating the schema in a new database and refusing one of another schema
+ * version. Returns NULL with a one-line message in err. */
+sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen);
+
+/* db_exec: runs SQL without results; on error writes the message to err
+ * (may be NULL) and returns -1. */
+int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
+
+/* db_prepare: a prepared statement for sql, or NULL (error printed to
+ * stderr, which only happens on a programming error). */
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);
+
+/* db_step_done: steps a non-query statement once and resets it; returns 0
+ * or -1 (message in err). */
+int db_step_done(sqlite3_stmt *st, char *err, size_t errlen);
+
+/* db_bind_text_or_null: binds s, or NULL when s is NULL. */
+void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
+
+/* db_resolve_sessions: the ids of the sessions that SPEC names (an id or a
+ * label; NULL means every session), in id order. Returns the count (0 when
+ * nothing matches) with *ids malloc'ed, or -1 on error. */
+int db_resolve_sessions(sqlite3 *db, const char *spec, int64_t **ids);
+#endif

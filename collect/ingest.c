@@ -1,0 +1,366 @@
+/* Import of one perf.data file as one session, in one transaction: the
+ * reader's records become session, event, thread/process, dso/symbol,
+ * stack, sample, tracepoint and memory-sample rows. Any error rolls the
+ * whole session back, leaving the database as it was. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "collect/db.h"
+#include "collect/ingest.h"
+#include "collect/mem_sample.h"
+#include "collect/resolve.h"
+#include "collect/session_meta.h"
+#include "collect/stacks.h"
+#include "collect/threads.h"
+#include "collect/tracepoints.h"
+
+#define S_IP		(1ULL << 0)
+#define S_CALLCHAIN	(1ULL << 5)
+#define PERF_TYPE_TRACEPOINT 2
+
+/* Per-evsel state, hung on pd_evsel.user. */
+struct ev_state {
+	int64_t row;
+	uint64_t samples;
+	struct tp_sink *sink;
+};
+
+struct ingest {
+	sqlite3 *db;
+	const struct ingest_opts *o;
+	int64_t session, next_sample;
+	struct threads *thr;
+	struct resolver *res;
+	struct stacks *stk;
+	struct ev_state *evs;
+	size_t nevs;
+	sqlite3_stmt *ins_sample, *ins_mem;
+	uint64_t first_time, last_time;
+	char *err;
+	size_t errlen;
+	bool tty;
+};
+
+/* fail: formats an error into the import's buffer; returns -1. */
+static int fail(struct ingest *g, const char *what, const char *detail)
+{
+	snprintf(g->err, g->errlen, "%s: %s", what, detail ? detail : sqlite3_errmsg(g->db));
+	return -1;
+}
+
+/* max_plus_one: 1 + the largest id of a table (the next free id). */
+static int64_t max_plus_one(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	int64_t v = 1;
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* insert_session: the session row with what is known before reading. */
+static int insert_session(struct ingest *g, const char *path)
+{
+	sqlite3_stmt *st = db_prepare(g->db, "INSERT INTO session(label, source, imported_at) "
+				      "VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))");
+	int rc;
+	if (!st)
+		return -1;
+	db_bind_text_or_null(st, 1, g->o->label);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	rc = db_step_done(st, g->err, g->errlen);
+	sqlite3_finalize(st);
+	g->session = sqlite3_last_insert_rowid(g->db);
+	return rc;
+}
+
+/* insert_events: one event row (and tracepoint sink) per evsel. */
+static int insert_events(struct ingest *g, struct pd_reader *r)
+{
+	sqlite3_stmt *st = db_prepare(g->db, "INSERT INTO event(session_id, idx, name, type, config, "
+				      "config1, config2, sample_type, sample_period, freq) VALUES (?,?,?,?,?,?,?,?,?,?)");
+	if (!st || !(g->evs = calloc(r->nr_evsels + 1, sizeof(*g->evs))))
+		return fail(g, "event", "out of memory");
+	g->nevs = r->nr_evsels;
+	for (size_t i = 0; i < r->nr_evsels; i++) {
+		struct pd_evsel *e = r->evsels[i];
+		sqlite3_bind_int64(st, 1, g->session);
+		sqlite3_bind_int(st, 2, (int)i);
+		sqlite3_bind_text(st, 3, e->name ? e->name : "?", -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, e->type);
+		sqlite3_bind_int64(st, 5, (int64_t)e->config);
+		sqlite3_bind_int64(st, 6, (int64_t)e->config1);
+		sqlite3_bind_int64(st, 7, (int64_t)e->config2);
+		sqlite3_bind_int64(st, 8, (int64_t)e->sample_type);
+		sqlite3_bind_int64(st, 9, (int64_t)e->sample_period);
+		sqlite3_bind_int(st, 10, !!(e->flags & PD_ATTR_FREQ));
+		if (db_step_done(st, g->err, g->errlen)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		g->evs[i].row = sqlite3_last_insert_rowid(g->db);
+		e->user = &g->evs[i];
+		if (e->type == PERF_TYPE_TRACEPOINT &&
+		    !(g->evs[i].sink = tp_sink_new(g->db, r->tep, (int)e->config))) {
+			sqlite3_finalize(st);
+			return fail(g, "tracepoint table", NULL);
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* on_begin: evsels are known: create the per-session state. */
+static int on_begin(void *ctx, struct pd_reader *r)
+{
+	struct ingest *g = ctx;
+	g->next_sample = max_plus_one(g->db, "SELECT coalesce(max(id), 0) + 1 FROM sample");
+	g->thr = threads_new(g->db, g->session);
+	g->res = resolver_new(g->db, g->session, g->o->kallsyms);
+	g->stk = stacks_new(g->db);
+	g->ins_sample = db_prepare(g->db, "INSERT INTO sample(id, session_id, event_id, time, cpu, "
+				   "thread_id, ip, symbol_id, cpumode, period, stack_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+	g->ins_mem = db_prepare(g->db, mem_sample_sql);
+	if (!g->thr || !g->res || !g->stk || !g->ins_sample || !g->ins_mem)
+		return fail(g, "import", "out of memory");
+	return insert_events(g, r);
+}
+
+/* ksym_cb: kernel symbol names for tracepoint code pointers. */
+static const char *ksym_cb(void *ctx, uint64_t addr, char *buf, size_t len)
+{
+	struct ingest *g = ctx;
+	return resolver_ksym(g->res, g->o->reader, addr, buf, len);
+}
+
+/* stack_of: the stack node of a sample's callchain, 0 when it has none. */
+static int64_t stack_of(struct ingest *g, struct pd_reader *r, const struct pd_event *ev,
+			int64_t proc)
+{
+	const struct pd_sample *s = &ev->sample;
+	int mode = ev->misc & 7;
+	int64_t node = 0;
+	int64_t *syms;
+	size_t n = 0;
+	if (!(ev->evsel->sample_type & S_CALLCHAIN) || !s->nr_callchain)
+		return 0;
+	if (!(syms = malloc(s->nr_callchain * sizeof(*syms))))
+		return -1;
+	for (uint64_t i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = pd_callchain_at(r, s, i);
+		if (ip >= PD_CONTEXT_MAX) {
+			mode = ip == PD_CONTEXT_KERNEL ? PD_CPUMODE_KERNEL :
+			       ip == PD_CONTEXT_USER ? PD_CPUMODE_USER :
+			       ip == PD_CONTEXT_GUEST_KERNEL ? PD_CPUMODE_GUEST_KERNEL :
+			       ip == PD_CONTEXT_GUEST_USER ? PD_CPUMODE_GUEST_USER : PD_CPUMODE_HV;
+			continue;
+		}
+		if ((syms[n++] = resolver_symbol(g->res, r, proc, mode, ip)) < 0) {
+			free(syms);
+			return -1;
+		}
+	}
+	while (n--)		/* outermost caller first */
+		if ((node = stacks_node(g->stk, node, syms[n])) < 0)
+			break;
+	free(syms);
+	return node;
+}
+
+/* bind_opt: binds v, or NULL when absent. */
+static void bind_opt(sqlite3_stmt *st, int i, bool have, int64_t v)
+{
+	if (have)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* on_sample: one sample row, plus its tracepoint or memory row. */
+static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->sample;
+	struct ev_state *es = ev->evsel->user;
+	struct tp_ctx tc = { g, ksym_cb };
+	int64_t id = g->next_sample++, thread = -1, proc = 0, sym = -1, stack;
+	sqlite3_stmt *st = g->ins_sample;
+	if (s->has_tid && (thread = threads_get(g->thr, s->pid, s->tid)) < 0)
+		return fail(g, "thread", "out of memory");
+	if (thread >= 0)
+		proc = threads_process_of(g->thr, thread);
+	if (ev->evsel->sample_type & S_IP && (sym = resolver_symbol(g->res, r, proc, ev->misc & 7, s->ip)) < 0)
+		return fail(g, "symbol", NULL);
+	if ((stack = stack_of(g, r, ev, proc)) < 0)
+		return fail(g, "stack", NULL);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, g->session);
+	sqlite3_bind_int64(st, 3, es->row);
+	bind_opt(st, 4, s->has_time, (int64_t)s->time);
+	bind_opt(st, 5, s->has_cpu, s->cpu);
+	bind_opt(st, 6, thread >= 0, thread);
+	bind_opt(st, 7, ev->evsel->sample_type & S_IP, (int64_t)s->ip);
+	bind_opt(st, 8, sym >= 0, sym);
+	sqlite3_bind_int(st, 9, ev->misc & 7);
+	sqlite3_bind_int64(st, 10, (int64_t)s->period);
+	bind_opt(st, 11, stack > 0, stack);
+	if (db_step_done(st, g->err, g->errlen))
+		return -1;
+	es->samples++;
+	if (s->has_time) {
+		if (!g->first_time || s->time < g->first_time)
+			g->first_time = s->time;
+		if (s->time > g->last_time)
+			g->last_time = s->time;
+	}
+	if (es->sink && tp_sink_insert(es->sink, &tc, id, s->raw, s->raw_size, g->err, g->errlen))
+		return -1;
+	if (mem_sample_wanted(ev->evsel, s) && mem_sample_insert(g->ins_mem, id, s))
+		return fail(g, "mem_sample", NULL);
+	return 0;
+}
+
+/* on_fork: a new task; a new process starts with its parent's maps. */
+static int on_fork(struct ingest *g, const struct pd_event *ev)
+{
+	const struct pd_sideband *b = &ev->sb;
+	int64_t parent, child;
+	if (threads_fork(g->thr, b->pid, b->ppid, b->tid, b->ptid, b->fork_time))
+		return -1;
+	parent = threads_process_of(g->thr, threads_get(g->thr, b->ppid, b->ptid));
+	child = threads_process_of(g->thr, threads_get(g->thr, b->pid, b->tid));
+	return parent != child ? resolver_fork(g->res, child, parent) : 0;
+}
+
+/* on_sideband: thread identity and memory maps. */
+static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_event *ev)
+{
+	const struct pd_sideband *b = &ev->sb;
+	uint64_t t = ev->sample.has_time ? ev->sample.time : 0;
+	int64_t proc = 0, th;
+	switch (ev->type) {
+	case PD_COMM:
+		return threads_comm(g->thr, b->pid, b->tid, b->str, ev->misc & PD_MISC_COMM_EXEC, t) ?
+			fail(g, "comm", NULL) : 0;
+	case PD_FORK:
+		return on_fork(g, ev) ? fail(g, "fork", NULL) : 0;
+	case PD_EXIT:
+		return threads_exit(g->thr, b->pid, b->tid, b->fork_time) ? fail(g, "exit", NULL) : 0;
+	case PD_MMAP:
+	case PD_MMAP2:
+		if (b->pid != UINT32_MAX) {
+			if ((th = threads_get(g->thr, b->pid, b->tid)) < 0)
+				return fail(g, "mmap", "out of memory");
+			proc = threads_process_of(g->thr, th);
+		}
+		return resolver_mmap(g->res, r, proc, ev) ? fail(g, "mmap", NULL) : 0;
+	default:
+		return 0;
+	}
+}
+
+/* on_event: the reader's callback for every record, in time order. */
+static int on_event(void *ctx, struct pd_reader *r, const struct pd_event *ev)
+{
+	struct ingest *g = ctx;
+	if (ev->type == PD_SAMPLE)
+		return on_sample(g, r, ev);
+	return on_sideband(g, r, ev);
+}
+
+/* on_progress: a progress line on stderr when it is a terminal. */
+static void on_progress(void *ctx, const struct pd_reader *r)
+{
+	struct ingest *g = ctx;
+	if (!g->tty)
+		return;
+	if (r->file_size)
+		fprintf(stderr, "\rperfdb: importing %s: %3.0f%% (%llu samples)", r->path,
+			100.0 * (double)r->bytes_done / (double)r->file_size,
+			(unsigned long long)r->nr_samples);
+	else
+		fprintf(stderr, "\rperfdb: importing %s: %llu MiB (%llu samples)", r->path,
+			(unsigned long long)(r->bytes_done >> 20), (unsigned long long)r->nr_samples);
+}
+
+/* update_event_counts: each event row's sample count. */
+static int update_event_counts(struct ingest *g)
+{
+	sqlite3_stmt *st = db_prepare(g->db, "UPDATE event SET nr_samples = ? WHERE id = ?");
+	int rc = st ? 0 : -1;
+	for (size_t i = 0; i < g->nevs && !rc; i++) {
+		sqlite3_bind_int64(st, 1, (int64_t)g->evs[i].samples);
+		sqlite3_bind_int64(st, 2, g->evs[i].row);
+		rc = db_step_done(st, g->err, g->errlen);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* finish_session: everything written once all records are in. */
+static int finish_session(struct ingest *g, struct pd_reader *r)
+{
+	if (update_event_counts(g) || threads_write(g->thr, g->err, g->errlen) ||
+	    resolver_finish(g->res, g->err, g->errlen) ||
+	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
+			       g->err, g->errlen))
+		return -1;
+	return db_exec(g->db, perfdb_index_sql, g->err, g->errlen);
+}
+
+/* run: the import proper, inside the caller's transaction. */
+static int run(struct ingest *g, struct pd_reader *r, const char *path)
+{
+	struct pd_ops ops = { g, on_begin, on_event, on_progress };
+	int rc;
+	if (insert_session(g, path))
+		return -1;
+	rc = pd_read(r, &ops, g->err, g->errlen);
+	if (g->tty)
+		fprintf(stderr, "\r\033[K");
+	if (rc)
+		return -1;
+	return finish_session(g, r);
+}
+
+/* cleanup: frees the per-import state. */
+static void cleanup(struct ingest *g)
+{
+	for (size_t i = 0; i < g->nevs; i++)
+		tp_sink_free(g->evs[i].sink);
+	free(g->evs);
+	threads_free(g->thr);
+	resolver_free(g->res);
+	stacks_free(g->stk);
+	sqlite3_finalize(g->ins_sample);
+	sqlite3_finalize(g->ins_mem);
+}
+
+int ingest_file(sqlite3 *db, const char *path, struct ingest_opts *o,
+		int64_t *session, char *err, size_t errlen)
+{
+	struct ingest g = { .db = db, .o = o, .err = err, .errlen = errlen };
+	struct pd_reader *r = pd_open(path, err, errlen);
+	int rc;
+	if (!r)
+		return -1;
+	o->reader = r;
+	g.tty = o->progress && isatty(2);
+	if (db_exec(db, "BEGIN IMMEDIATE", err, errlen)) {
+		pd_close(r);
+		return -1;
+	}
+	rc = run(&g, r, path);
+	cleanup(&g);
+	if (!rc)
+		rc = db_exec(db, "COMMIT", err, errlen);
+	if (rc)
+		db_exec(db, "ROLLBACK", NULL, 0);
+	else if (session)
+		*session = g.session;
+	o->reader = NULL;
+	pd_close(r);
+	return rc;
+}

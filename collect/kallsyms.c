@@ -1,0 +1,263 @@
+/* The kallsyms text parser (see kallsyms.h): one pass over the buffer,
+ * a hand-written line parser (no sscanf: 200k lines must load in a few
+ * tens of milliseconds), and a whole-file reader that works for /proc files
+ * whose st_size is 0. */
+#include "collect/kallsyms.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_FILE (1u << 30)
+#define MODULE_MAX 128
+
+/* One parsed line. */
+struct ksym_line {
+	uint64_t addr;
+	char type;
+	const char *name;
+	size_t namelen;
+	char module[MODULE_MAX]; /* "" = main image */
+};
+
+/* set_err(err, errlen, msg...): printf-style message into err. */
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* hexval(c): the value of hex digit c, or -1. */
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* is_blank(c): space or tab (the field separators kallsyms uses). */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* parse_hex(p, end, v): parses 1..16 hex digits at *p up to a blank,
+ * advancing *p past them; false on anything else. */
+static bool parse_hex(const char **p, const char *end, uint64_t *v)
+{
+	const char *s = *p;
+	uint64_t x = 0;
+	int d, n = 0;
+
+	while (s < end && !is_blank(*s)) {
+		if ((d = hexval(*s++)) < 0 || ++n > 16)
+			return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*p = s;
+	*v = x;
+	return n > 0;
+}
+
+/* skip_blanks(p, end): *p advanced past spaces and tabs; the count skipped. */
+static size_t skip_blanks(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && is_blank(**p))
+		(*p)++;
+	return (size_t)(*p - s);
+}
+
+/* parse_module(p, end, out): parses "[name]" filling all of [p, end) (after
+ * trailing blanks were trimmed); "" when p == end. False when malformed. */
+static bool parse_module(const char *p, const char *end, char *out)
+{
+	size_t n;
+
+	out[0] = '\0';
+	if (p == end)
+		return true;
+	n = (size_t)(end - p);
+	if (n < 3 || p[0] != '[' || end[-1] != ']' || n - 2 >= MODULE_MAX)
+		return false;
+	if (memchr(p + 1, '\0', n - 2) || memchr(p + 1, ']', n - 2))
+		return false;
+	memcpy(out, p + 1, n - 2);
+	out[n - 2] = '\0';
+	return true;
+}
+
+/* parse_line(p, end, l): parses "ADDR TYPE NAME[\t[MODULE]]" in [p, end)
+ * (no newline). False when the line is malformed. */
+static bool parse_line(const char *p, const char *end, struct ksym_line *l)
+{
+	while (end > p && (is_blank(end[-1]) || end[-1] == '\r'))
+		end--;
+	if (!parse_hex(&p, end, &l->addr) || skip_blanks(&p, end) != 1)
+		return false;
+	if (p == end || is_blank(*p))
+		return false;
+	l->type = *p++;
+	if (!skip_blanks(&p, end) || p == end)
+		return false;
+	l->name = p;
+	while (p < end && !is_blank(*p))
+		p++;
+	l->namelen = (size_t)(p - l->name);
+	if (memchr(l->name, '\0', l->namelen))
+		return false;
+	skip_blanks(&p, end);
+	return parse_module(p, end, l->module);
+}
+
+/* wanted_type(c): kallsyms letters kept: text t T w W, data d D b B r R. */
+static bool wanted_type(char c)
+{
+	return c && strchr("tTwWdDbBrR", c) != NULL;
+}
+
+/* load_state: counters of one kallsyms_load_buf call. */
+struct load_state {
+	int added;
+	size_t zero;
+	bool oom;
+};
+
+/* take_line(t, p, end, st): parses one line and adds its symbol if wanted. */
+static void take_line(struct symtab *t, const char *p, const char *end,
+		      struct load_state *st)
+{
+	struct ksym_line l;
+
+	if (!parse_line(p, end, &l) || !wanted_type(l.type))
+		return;
+	if (!l.addr) {
+		st->zero++;
+		return;
+	}
+	if (symtab_add_typed(t, l.addr, 0, l.type, l.name, l.namelen,
+			     l.module[0] ? l.module : NULL)) {
+		st->oom = true;
+		return;
+	}
+	st->added++;
+}
+
+/* kallsyms_load_buf(...): parses every line, then finishes t; count or -1. */
+int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
+		      char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len, *nl;
+	struct load_state st = { 0, 0, false };
+
+	while (p < end && !st.oom && st.added < 0x7fffffff) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		take_line(t, p, nl, &st);
+		p = nl + 1;
+	}
+	symtab_finish(t);
+	if (st.oom) {
+		set_err(err, errlen, "kallsyms: out of memory");
+		return -1;
+	}
+	if (!st.added && st.zero) {
+		set_err(err, errlen, "kallsyms: addresses hidden (kptr_restrict)");
+		return -1;
+	}
+	if (!st.added) {
+		set_err(err, errlen, "kallsyms: no symbols");
+		return -1;
+	}
+	return st.added;
+}
+
+/* read_all(fd, out, len): reads fd to its end into a malloc'ed buffer;
+ * 0, or an errno value (EFBIG past MAX_FILE). */
+static int read_all(int fd, char **out, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+
+	while (buf) {
+		if (n == cap) {
+			if (cap >= MAX_FILE) {
+				free(buf);
+				return EFBIG;
+			}
+			nb = realloc(buf, cap *= 2);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int e = r < 0 ? errno : 0;
+			if (e)
+				free(buf);
+			else
+				*out = buf, *len = n;
+			return e;
+		}
+		n += (size_t)r;
+	}
+	free(buf);
+	return ENOMEM;
+}
+
+/* kallsyms_load_file(...): reads path whole, then kallsyms_load_buf. */
+int kallsyms_load_file(struct symtab *t, const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e, rc;
+	char *buf = NULL, msg[256];
+	size_t len = 0;
+
+	if (fd < 0) {
+		set_err(err, errlen, "kallsyms: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	e = read_all(fd, &buf, &len);
+	close(fd);
+	if (e) {
+		set_err(err, errlen, "kallsyms: %s: %s", path, strerror(e));
+		return -1;
+	}
+	rc = kallsyms_load_buf(t, buf, len, msg, sizeof(msg));
+	free(buf);
+	if (rc < 0) /* "kallsyms: WHAT" -> "kallsyms: PATH: WHAT" */
+		set_err(err, errlen, "kallsyms: %s: %s", path,
+			msg + (strncmp(msg, "kallsyms: ", 10) ? 0 : 10));
+	return rc;
+}
+
+/* kallsyms_text_base(t): address of core "_text", else "_stext", else 0. */
+uint64_t kallsyms_text_base(const struct symtab *t)
+{
+	const struct sym *s = symtab_find_name(t, "_text", NULL);
+
+	if (!s)
+		s = symtab_find_name(t, "_stext", NULL);
+	return s ? s->start : 0;
+}

@@ -1,0 +1,31 @@
+/* Memory-access samples (perf mem / perf c2c): the data_src word decoded
+ * into its perf_mem_data_src fields, and the mem_sample row insert. */
+#ifndef PERFDB_MEM_SAMPLE_H
+#define PERFDB_MEM_SAMPLE_H
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "collect/perf_data.h"
+
+struct mem_src {
+	unsigned op, lvl, snoop, lock, dtlb, lvl_num, remote, snoopx, blk, hops;
+};
+
+/* mem_src_decode: splits data_src into its bit fields (the kernel's
+ * little-endian bitfield layout of union perf_mem_data_src). */
+void mem_src_decode(uint64_t data_src, struct mem_src *m);
+
+/* The value of an all-"not available" data_src (OP/LVL/SNOOP/LOCK/TLB NA). */
+#define MEM_SRC_NA 0x1e05080021ULL
+
+/* mem_sample_wanted: whether samples of evsel e carry memory-access data
+ * (DATA_SRC, or ADDR with WEIGHT/PHYS_ADDR), as opposed to the ADDR and
+ * DATA_SRC bits that --call-graph dwarf sets too. */
+bool mem_sample_wanted(const struct pd_evsel *e, const struct pd_sample *s);
+
+/* mem_sample_insert: inserts the mem_sample row of sample_id using the
+ * prepared statement st (see mem_sample_sql). 0 or -1. */
+int mem_sample_insert(sqlite3_stmt *st, int64_t sample_id, const struct pd_sample *s);
+
+extern const char mem_sample_sql[];
+#endif

@@ -1,0 +1,303 @@
+/* perf.data reader: opening a file. Recognises the magic (PERFILE2 either
+ * endianness, the old PERFFILE, pipe mode), reads the file header, the attrs
+ * section with each attr's ids, and the feature sections (tracing data
+ * included) that follow the data section. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <traceevent/event-parse.h>
+#include "collect/bytes.h"
+#include "collect/perf_data_int.h"
+#include "collect/tracing_data.h"
+
+#define MAGIC2		"PERFILE2"
+#define MAGIC2_SWAPPED	"2ELIFREP"
+#define MAGIC1		"PERFFILE"
+#define FILE_HEADER_SIZE 104
+#define PIPE_HEADER_SIZE 16
+#define MAX_ATTRS	65536
+#define MAX_FEATURE	(256u << 20)
+#define FEAT_TRACING_DATA 1
+
+/* pd_errorf: see perf_data_int.h. */
+int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (r->in->err && r->in->errlen)
+		snprintf(r->in->err, r->in->errlen, "%s: offset %llu: %s", r->path,
+			 (unsigned long long)offset, what);
+	return -1;
+}
+
+/* read_at: reads exactly n bytes at offset off of the file. */
+static int read_at(struct pd_reader *r, uint64_t off, void *buf, size_t n)
+{
+	if (r->file_size && (off > r->file_size || n > r->file_size - off))
+		return pd_errorf(r, off, "%zu bytes needed but the file ends at %llu",
+				 n, (unsigned long long)r->file_size);
+	if (fseeko(r->fp, (off_t)off, SEEK_SET) || fread(buf, 1, n, r->fp) != n)
+		return pd_errorf(r, off, "read failed: %s",
+				 ferror(r->fp) ? strerror(errno) : "unexpected end of file");
+	return 0;
+}
+
+/* read_alloc: reads n bytes at off into a new buffer (NULL on error). */
+static uint8_t *read_alloc(struct pd_reader *r, uint64_t off, uint64_t n)
+{
+	uint8_t *b;
+	if (n > MAX_FEATURE) {
+		pd_errorf(r, off, "section of %llu bytes is implausibly large",
+			  (unsigned long long)n);
+		return NULL;
+	}
+	b = malloc(n ? (size_t)n : 1);
+	if (!b) {
+		pd_errorf(r, off, "out of memory");
+		return NULL;
+	}
+	if (read_at(r, off, b, (size_t)n)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* detect_magic: sets the mode and byte order from the first 16 bytes. */
+static int detect_magic(struct pd_reader *r, const uint8_t *h)
+{
+	uint64_t size;
+	if (!memcmp(h, MAGIC2, 8) || !memcmp(h, MAGIC2_SWAPPED, 8)) {
+		r->swap = memcmp(h, MAGIC2, 8) != 0;
+	} else if (!memcmp(h, MAGIC1, 8)) {
+		/* v1 wrote the magic as a string: the size field tells the order */
+		size = rd64(h + 8, false);
+		r->swap = !(size >= PIPE_HEADER_SIZE && size <= 4096);
+		r->v1_magic = true;
+	} else {
+		return pd_errorf(r, 0, "not a perf.data file (bad magic)");
+	}
+	r->big_endian = (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) != r->swap;
+	size = rd64(h + 8, r->swap);
+	if (size == PIPE_HEADER_SIZE) {
+		r->pipe_mode = true;
+		return 0;
+	}
+	if (size < FILE_HEADER_SIZE - 32 || size > 4096)
+		return pd_errorf(r, 8, "header size %llu is not a perf.data header",
+				 (unsigned long long)size);
+	return 0;
+}
+
+/* read_ids: reads an attr's ids section {offset, size} into e. */
+static int read_ids(struct pd_reader *r, struct pd_evsel *e, uint64_t off,
+		    uint64_t size, uint64_t at)
+{
+	uint64_t n = size / 8, *ids;
+	uint8_t *raw;
+	int rc;
+	if (size % 8 || n > (1u << 24))
+		return pd_errorf(r, at, "attr ids section size %llu is invalid",
+				 (unsigned long long)size);
+	if (!n)
+		return 0;
+	raw = read_alloc(r, off, size);
+	if (!raw)
+		return -1;
+	ids = malloc(n * sizeof(*ids));
+	if (!ids) {
+		free(raw);
+		return pd_errorf(r, off, "out of memory");
+	}
+	for (uint64_t i = 0; i < n; i++)
+		ids[i] = rd64(raw + 8 * i, r->swap);
+	rc = pd_evsel_add_ids(r, e, ids, (size_t)n);
+	free(ids);
+	free(raw);
+	return rc ? pd_errorf(r, off, "out of memory") : 0;
+}
+
+/* read_attrs: the attrs section: attr_size-byte entries, each an attr
+ * followed by the {offset, size} of its ids. */
+static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
+		      uint64_t size)
+{
+	uint64_t n;
+	uint8_t *sec;
+	if (attr_size < 64 + 16 || attr_size > 4096)
+		return pd_errorf(r, 16, "attr_size %llu is invalid",
+				 (unsigned long long)attr_size);
+	n = size / attr_size;
+	if (size % attr_size || n > MAX_ATTRS)
+		return pd_errorf(r, 32, "attrs section size %llu is not a multiple of %llu",
+				 (unsigned long long)size, (unsigned long long)attr_size);
+	sec = read_alloc(r, off, size);
+	if (!sec)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		const uint8_t *a = sec + i * attr_size;
+		struct pd_evsel *e = pd_evsel_add(r, a, (size_t)attr_size - 16);
+		uint64_t at = off + i * attr_size;
+		if (!e || read_ids(r, e, rd64(a + attr_size - 16, r->swap),
+				   rd64(a + attr_size - 8, r->swap), at + attr_size - 16)) {
+			free(sec);
+			return e ? -1 : pd_errorf(r, at, "attr is invalid");
+		}
+	}
+	free(sec);
+	return 0;
+}
+
+/* pd_set_tracing_data: parses a TRACING_DATA blob found at offset. */
+int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
+			uint64_t offset)
+{
+	char why[256];
+	if (r->tep)
+		return 0;	/* only the first one counts */
+	if (tracing_data_parse(buf, len, &r->tep, why, sizeof(why)))
+		return pd_errorf(r, offset, "tracing data: %s", why);
+	return 0;
+}
+
+/* parse_feature: hands one feature section to its parser. A malformed
+ * descriptive section is a warning; malformed tracing data is an error. */
+static int parse_feature(struct pd_reader *r, int bit, uint64_t off, uint64_t size)
+{
+	char why[256];
+	uint8_t *buf = read_alloc(r, off, size);
+	int rc = 0;
+	if (!buf)
+		return -1;
+	if (bit == FEAT_TRACING_DATA)
+		rc = pd_set_tracing_data(r, buf, (size_t)size, off);
+	else if (pd_feature_parse(&r->features, bit, buf, (size_t)size, r->swap,
+				  why, sizeof(why)))
+		fprintf(stderr, "perfdb: warning: %s: offset %llu: %s\n", r->path,
+			(unsigned long long)off, why);
+	free(buf);
+	return rc;
+}
+
+/* read_features: the {offset,size} table after the data section, one entry
+ * per set bit of the header's 256-bit feature bitmap, in bit order. */
+static int read_features(struct pd_reader *r, const uint8_t *h, uint64_t hsize)
+{
+	uint64_t bits[4] = { 0 }, at = r->data_offset + r->data_size;
+	uint8_t ent[16];
+	if (hsize < FILE_HEADER_SIZE)
+		return 0;
+	for (int i = 0; i < 4; i++)
+		bits[i] = rd64(h + 72 + 8 * i, r->swap);
+	for (int bit = 1; bit < 256; bit++) {
+		if (!(bits[bit / 64] >> (bit % 64) & 1))
+			continue;
+		if (read_at(r, at, ent, sizeof(ent)))
+			return -1;
+		if (parse_feature(r, bit, rd64(ent, r->swap), rd64(ent + 8, r->swap)))
+			return -1;
+		at += sizeof(ent);
+	}
+	return 0;
+}
+
+/* open_file_mode: header sections of a seekable (non-pipe) file. */
+static int open_file_mode(struct pd_reader *r, const uint8_t *h)
+{
+	uint64_t hsize = rd64(h + 8, r->swap);
+	uint8_t full[FILE_HEADER_SIZE] = { 0 };
+	if (read_at(r, 0, full, hsize < FILE_HEADER_SIZE ? (size_t)hsize : FILE_HEADER_SIZE))
+		return -1;
+	r->data_offset = rd64(full + 40, r->swap);
+	r->data_size = rd64(full + 48, r->swap);
+	if (r->data_offset > r->file_size || r->data_size > r->file_size - r->data_offset)
+		return pd_errorf(r, 40, "data section [%llu, +%llu) lies beyond the end of the file (%llu bytes)",
+				 (unsigned long long)r->data_offset,
+				 (unsigned long long)r->data_size,
+				 (unsigned long long)r->file_size);
+	if (read_attrs(r, rd64(full + 16, r->swap), rd64(full + 24, r->swap),
+		       rd64(full + 32, r->swap)))
+		return -1;
+	if (read_features(r, full, hsize))
+		return -1;
+	return fseeko(r->fp, (off_t)r->data_offset, SEEK_SET) ?
+		pd_errorf(r, r->data_offset, "seek failed") : 0;
+}
+
+/* open_stream: opens path ("-" = stdin) with a large buffer. */
+static int open_stream(struct pd_reader *r, const char *path)
+{
+	struct stat st;
+	r->fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!r->fp) {
+		snprintf(r->in->err, r->in->errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	setvbuf(r->fp, NULL, _IOFBF, 1 << 20);
+	if (!fstat(fileno(r->fp), &st) && S_ISREG(st.st_mode))
+		r->file_size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* pd_open: see perf_data.h. */
+struct pd_reader *pd_open(const char *path, char *err, size_t errlen)
+{
+	struct pd_reader *r = calloc(1, sizeof(*r));
+	uint8_t h[16];
+	if (!r || !(r->in = calloc(1, sizeof(*r->in)))) {
+		free(r);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	r->path = path;
+	r->in->err = err;
+	r->in->errlen = errlen;
+	pd_features_init(&r->features);
+	if (open_stream(r, path))
+		goto fail;
+	if (fread(h, 1, sizeof(h), r->fp) != sizeof(h)) {
+		pd_errorf(r, 0, "file too short for a perf.data header");
+		goto fail;
+	}
+	if (detect_magic(r, h))
+		goto fail;
+	if (r->pipe_mode) {
+		r->data_offset = PIPE_HEADER_SIZE;
+		return r;
+	}
+	if (!r->file_size) {
+		pd_errorf(r, 0, "a file-mode perf.data must be a regular file");
+		goto fail;
+	}
+	if (open_file_mode(r, h))
+		goto fail;
+	return r;
+fail:
+	pd_close(r);
+	return NULL;
+}
+
+/* pd_close: see perf_data.h. */
+void pd_close(struct pd_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fp && r->fp != stdin)
+		fclose(r->fp);
+	pd_evsels_free(r);
+	pd_features_free(&r->features);
+	if (r->tep)
+		tep_free(r->tep);
+	if (r->in) {
+		oq_free(&r->in->q);
+		pd_zstd_free(r);
+		free(r->in->rec);
+		free(r->in);
+	}
+	free(r);
+}

@@ -1,0 +1,150 @@
+/* perf.data reader: time ordering. Records inside a FINISHED_ROUND window
+ * are not time-ordered (each CPU's buffer is drained in turn), so records are
+ * queued and, at each round's end, those not newer than the previous round's
+ * newest timestamp are delivered sorted by (time, arrival). The queue holds
+ * about two rounds; a file without rounds is flushed by halves once the queue
+ * passes QUEUE_LIMIT bytes, so memory stays bounded. */
+#include <stdlib.h>
+#include <string.h>
+#include "collect/perf_data_int.h"
+
+#define QUEUE_LIMIT (48u << 20)
+
+/* item_cmp: orders queued records by time, then by arrival. */
+static int item_cmp(const void *a, const void *b)
+{
+	const struct oq_item *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* reserve: makes room for one more item of size bytes. */
+static int reserve(struct order_queue *q, size_t size)
+{
+	if (q->n == q->cap) {
+		size_t ncap = q->cap ? q->cap * 2 : 4096;
+		struct oq_item *v = realloc(q->items, ncap * sizeof(*v));
+		if (!v)
+			return -1;
+		q->items = v;
+		q->cap = ncap;
+	}
+	if (q->used + size > q->acap) {
+		size_t ncap = q->acap ? q->acap : 1 << 20;
+		uint8_t *a;
+		while (ncap < q->used + size)
+			ncap *= 2;
+		a = realloc(q->arena, ncap);
+		if (!a)
+			return -1;
+		q->arena = a;
+		q->acap = ncap;
+	}
+	return 0;
+}
+
+/* seq_cmp: orders queued records by arrival, which is arena order. */
+static int seq_cmp(const void *a, const void *b)
+{
+	const struct oq_item *x = a, *y = b;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* deliver_first: delivers the first n items of the sorted queue, then
+ * compacts the rest (items and their bytes) to the front, in arena order
+ * so that no record's bytes are overwritten before they are moved. */
+static int deliver_first(struct pd_reader *r, size_t n)
+{
+	struct order_queue *q = &r->in->q;
+	size_t i, used = 0;
+	int rc = 0;
+	for (i = 0; i < n && !rc; i++) {
+		struct oq_item *it = &q->items[i];
+		q->last_flushed = it->time;
+		rc = pd_deliver(r, q->arena + it->off, it->size, it->file_offset);
+	}
+	if (rc)
+		return rc;
+	qsort(q->items + n, q->n - n, sizeof(*q->items), seq_cmp);
+	for (i = n; i < q->n; i++) {
+		struct oq_item *it = &q->items[i];
+		memmove(q->arena + used, q->arena + it->off, it->size);
+		it->off = used;
+		used += it->size;
+		q->items[i - n] = *it;
+	}
+	q->n -= n;
+	q->used = used;
+	return 0;
+}
+
+/* flush_upto: delivers, in order, every queued record with time <= bound. */
+static int flush_upto(struct pd_reader *r, uint64_t bound)
+{
+	struct order_queue *q = &r->in->q;
+	size_t n = 0;
+	if (!q->n)
+		return 0;
+	qsort(q->items, q->n, sizeof(*q->items), item_cmp);
+	while (n < q->n && q->items[n].time <= bound)
+		n++;
+	return deliver_first(r, n);
+}
+
+/* oq_push: queues one record (copied) with its timestamp. A record without
+ * a timestamp is delivered at once, as perf does. */
+int oq_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+	    uint64_t time, uint64_t file_offset)
+{
+	struct order_queue *q = &r->in->q;
+	struct oq_item *it;
+	if (!time)
+		return pd_deliver(r, rec, size, file_offset);
+	if (q->used + size > QUEUE_LIMIT && q->n > 1) {
+		int rc;
+		qsort(q->items, q->n, sizeof(*q->items), item_cmp);
+		rc = deliver_first(r, q->n / 2);
+		if (rc)
+			return rc;
+	}
+	if (reserve(q, size))
+		return pd_errorf(r, file_offset, "out of memory queueing records");
+	if (time < q->last_flushed)
+		r->nr_unordered++;
+	it = &q->items[q->n++];
+	it->time = time;
+	it->seq = q->seq++;
+	it->file_offset = file_offset;
+	it->off = q->used;
+	it->size = size;
+	memcpy(q->arena + q->used, rec, size);
+	q->used += size;
+	if (time > q->max_time)
+		q->max_time = time;
+	return 0;
+}
+
+/* oq_round: at FINISHED_ROUND, flushes up to the previous round's newest
+ * time, then remembers this round's newest for the next one. */
+int oq_round(struct pd_reader *r)
+{
+	struct order_queue *q = &r->in->q;
+	int rc = flush_upto(r, q->next_flush);
+	q->next_flush = q->max_time;
+	return rc;
+}
+
+/* oq_flush_all: delivers everything still queued (end of data). */
+int oq_flush_all(struct pd_reader *r)
+{
+	return flush_upto(r, UINT64_MAX);
+}
+
+/* oq_free: frees the queue's memory. */
+void oq_free(struct order_queue *q)
+{
+	free(q->items);
+	free(q->arena);
+	memset(q, 0, sizeof(*q));
+}

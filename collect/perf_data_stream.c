@@ -1,0 +1,337 @@
+/* perf.data reader: the record stream. Reads the data section (file mode)
+ * or the whole stream (pipe mode) record by record, handles perf's own
+ * records (attrs, features, tracing data, id index, rounds, compression) and
+ * queues the kernel's records for time-ordered delivery. */
+#include <stdlib.h>
+#include <string.h>
+#include "collect/bytes.h"
+#include "collect/perf_data_int.h"
+
+#define PROGRESS_STEP	(4u << 20)
+#define MAX_RECORD	(1u << 16)
+#define EVENT_UPDATE_NAME 1
+
+/* pd_begin: names the evsels and tells the consumer reading starts. Runs
+ * once, before the first kernel record is handled. */
+int pd_begin(struct pd_reader *r)
+{
+	if (r->in->begun)
+		return 0;
+	r->in->begun = true;
+	pd_evsels_name(r);
+	return r->in->ops->begin ? r->in->ops->begin(r->in->ops->ctx, r) : 0;
+}
+
+/* pd_deliver: decodes one record and hands it to the consumer. */
+int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+	       uint64_t file_offset)
+{
+	struct pd_event ev;
+	const char *why = NULL;
+	if (pd_decode(r, rec, size, &ev, &why))
+		return pd_errorf(r, file_offset, "%s", why);
+	ev.file_offset = file_offset;
+	switch (ev.type) {
+	case PD_SAMPLE:
+		if (!ev.evsel) {
+			r->nr_unknown_id++;
+			return 0;
+		}
+		r->nr_samples++;
+		break;
+	case PD_LOST:
+		r->nr_lost += ev.sb.lost;
+		break;
+	case PD_LOST_SAMPLES:
+		r->nr_lost_samples += ev.sb.lost;
+		break;
+	}
+	return r->in->ops->event(r->in->ops->ctx, r, &ev);
+}
+
+/* header_attr: a pipe-mode HEADER_ATTR: an attr, then its ids. */
+static int header_attr(struct pd_reader *r, const uint8_t *rec, size_t size,
+		       uint64_t off)
+{
+	struct pd_evsel *e;
+	uint32_t asz;
+	size_t nids;
+	uint64_t *ids;
+	int rc;
+	if (size < 8 + 64)
+		return pd_errorf(r, off, "HEADER_ATTR record too short");
+	asz = rd32(rec + 12, r->swap);
+	if (!asz)
+		asz = 64;
+	if (asz < 64 || asz > size - 8)
+		return pd_errorf(r, off + 12, "attr size %u does not fit its record", asz);
+	e = pd_evsel_add(r, rec + 8, asz);
+	if (!e)
+		return pd_errorf(r, off, "out of memory");
+	nids = (size - 8 - asz) / 8;
+	ids = malloc(nids * sizeof(*ids) + 1);
+	if (!ids)
+		return pd_errorf(r, off, "out of memory");
+	for (size_t i = 0; i < nids; i++)
+		ids[i] = rd64(rec + 8 + asz + 8 * i, r->swap);
+	rc = pd_evsel_add_ids(r, e, ids, nids);
+	free(ids);
+	return rc ? pd_errorf(r, off, "out of memory") : 0;
+}
+
+/* id_index: ID_INDEX entries {id, idx, cpu, tid} tie ids to ring buffers
+ * (idx is the mmap index, not an evsel): ids already name their evsel
+ * through the attrs, so the record is only checked for consistency. */
+static int id_index(struct pd_reader *r, const uint8_t *rec, size_t size,
+		    uint64_t off)
+{
+	uint64_t nr;
+	if (size < 16)
+		return pd_errorf(r, off, "ID_INDEX record too short");
+	nr = rd64(rec + 8, r->swap);
+	if (nr > (size - 16) / 32)
+		return pd_errorf(r, off, "ID_INDEX claims %llu entries in %zu bytes",
+				 (unsigned long long)nr, size);
+	return 0;
+}
+
+/* event_update: EVENT_UPDATE of type NAME renames the evsel of an id. */
+static int event_update(struct pd_reader *r, const uint8_t *rec, size_t size)
+{
+	struct pd_evsel *e;
+	char *name;
+	if (size < 25 || rd64(rec + 8, r->swap) != EVENT_UPDATE_NAME)
+		return 0;
+	e = pd_id_lookup(r, rd64(rec + 16, r->swap));
+	if (!e || !memchr(rec + 24, 0, size - 24))
+		return 0;
+	name = strdup((const char *)rec + 24);
+	if (!name)
+		return -1;
+	free(e->name);
+	e->name = name;
+	return 0;
+}
+
+/* header_feature: pipe-mode HEADER_FEATURE (u64 id + section bytes). */
+static int header_feature(struct pd_reader *r, const uint8_t *rec, size_t size,
+			  uint64_t off)
+{
+	char why[256];
+	uint64_t id;
+	if (size < 16)
+		return pd_errorf(r, off, "HEADER_FEATURE record too short");
+	id = rd64(rec + 8, r->swap);
+	if (id < 256 && pd_feature_parse(&r->features, (int)id, rec + 16, size - 16,
+					 r->swap, why, sizeof(why)))
+		fprintf(stderr, "perfdb: warning: %s: offset %llu: %s\n", r->path,
+			(unsigned long long)off, why);
+	return 0;
+}
+
+/* kernel_record: queues a kernel-generated record by its timestamp. */
+static int kernel_record(struct pd_reader *r, const uint8_t *rec, size_t size,
+			 uint64_t off)
+{
+	const char *why = NULL;
+	uint64_t t;
+	int rc = pd_begin(r);
+	if (rc)
+		return rc;
+	if (pd_sample_time(r, rec, size, &t, &why))
+		return pd_errorf(r, off, "%s", why);
+	return oq_push(r, rec, (uint32_t)size, t, off);
+}
+
+/* compressed: COMPRESSED / COMPRESSED2 payloads go to the zstd stream. */
+static int compressed(struct pd_reader *r, uint32_t type, const uint8_t *rec,
+		      size_t size, uint64_t off)
+{
+	uint64_t len;
+	if (type == PD_COMPRESSED)
+		return pd_decompress(r, rec + 8, size - 8, off);
+	if (size < 16)
+		return pd_errorf(r, off, "COMPRESSED2 record too short");
+	len = rd64(rec + 8, r->swap);
+	if (len > size - 16)
+		return pd_errorf(r, off + 8, "COMPRESSED2 data size %llu exceeds its record",
+				 (unsigned long long)len);
+	return pd_decompress(r, rec + 16, (size_t)len, off);
+}
+
+/* pd_handle_record: dispatches one complete record rec[0..size). */
+int pd_handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
+		     uint64_t off, bool from_compressed)
+{
+	uint32_t type = rd32(rec, r->swap);
+	r->nr_records++;
+	if (type < PD_HEADER_ATTR)
+		return kernel_record(r, rec, size, off);
+	switch (type) {
+	case PD_HEADER_ATTR:
+		return header_attr(r, rec, size, off);
+	case PD_HEADER_FEATURE:
+		return header_feature(r, rec, size, off);
+	case PD_HEADER_BUILD_ID:
+		(void)pd_feature_parse(&r->features, 2, rec, size, r->swap, NULL, 0);
+		return 0;
+	case PD_FINISHED_ROUND:
+		return oq_round(r);
+	case PD_ID_INDEX:
+		return id_index(r, rec, size, off);
+	case PD_EVENT_UPDATE:
+		return event_update(r, rec, size) ?
+			pd_errorf(r, off, "out of memory") : 0;
+	case PD_COMPRESSED:
+	case PD_COMPRESSED2:
+		if (from_compressed)
+			return pd_errorf(r, off, "compressed record inside a compressed record");
+		return compressed(r, type, rec, size, off);
+	default:
+		return 0;	/* stat, maps, time conv, auxtrace info: not used */
+	}
+}
+
+/* read_exact: reads n bytes of the stream; 1 at a clean end, -1 short. */
+static int read_exact(struct pd_reader *r, void *buf, size_t n, bool eof_ok)
+{
+	size_t got = fread(buf, 1, n, r->fp);
+	if (got == n)
+		return 0;
+	return got == 0 && eof_ok ? 1 : -1;
+}
+
+/* skip_bytes: skips n bytes of the stream. */
+static int skip_bytes(struct pd_reader *r, uint64_t n)
+{
+	uint8_t buf[4096];
+	while (n) {
+		size_t k = n < sizeof(buf) ? (size_t)n : sizeof(buf);
+		if (read_exact(r, buf, k, false))
+			return -1;
+		n -= k;
+	}
+	return 0;
+}
+
+/* tracing_payload: the tracing data that follows a pipe-mode
+ * HEADER_TRACING_DATA record outside its size, padded to 8 bytes. */
+static int tracing_payload(struct pd_reader *r, const uint8_t *rec, size_t size,
+			   uint64_t *pos)
+{
+	uint32_t len = size >= 12 ? rd32(rec + 8, r->swap) : 0;
+	uint32_t pad = (8 - len % 8) % 8;
+	uint8_t *buf;
+	int rc;
+	if (len > (256u << 20))
+		return pd_errorf(r, *pos + 8, "tracing data size %u is implausible", len);
+	buf = malloc(len + 1);
+	if (!buf)
+		return pd_errorf(r, *pos, "out of memory");
+	if (read_exact(r, buf, len, false) || skip_bytes(r, pad)) {
+		free(buf);
+		return pd_errorf(r, *pos + size, "tracing data truncated");
+	}
+	rc = pd_set_tracing_data(r, buf, len, *pos + size);
+	free(buf);
+	*pos += len + pad;
+	return rc;
+}
+
+/* auxtrace_payload: AUXTRACE data follows its record; it is skipped. */
+static int auxtrace_payload(struct pd_reader *r, const uint8_t *rec, size_t size,
+			    uint64_t *pos)
+{
+	uint64_t len = size >= 16 ? rd64(rec + 8, r->swap) : 0;
+	if (r->file_size && len > r->file_size)
+		return pd_errorf(r, *pos, "AUXTRACE size %llu exceeds the file",
+				 (unsigned long long)len);
+	if (skip_bytes(r, len))
+		return pd_errorf(r, *pos + size, "AUXTRACE data truncated");
+	*pos += len;
+	return 0;
+}
+
+/* implausible: whether a pipe stream's next header is trailing junk (the
+ * console text some perf versions append) rather than a record. */
+static bool implausible(uint32_t type, uint16_t size)
+{
+	return size < 8 || type == 0 || type > PD_COMPRESSED2 + 16;
+}
+
+/* next_record: reads one record at *pos into the scratch buffer. Returns
+ * 0 with *rec and *size set, 1 at the end of data, -1 on error. */
+static int next_record(struct pd_reader *r, uint64_t *pos, uint64_t end,
+		       const uint8_t **rec, size_t *size)
+{
+	uint8_t *b = r->in->rec;
+	uint32_t type;
+	uint16_t sz;
+	int rc;
+	if (!r->pipe_mode && *pos >= end)
+		return 1;
+	rc = read_exact(r, b, 8, r->pipe_mode);
+	if (rc > 0)
+		return 1;
+	if (rc < 0)
+		return pd_errorf(r, *pos, "record header truncated");
+	type = rd32(b, r->swap);
+	sz = rd16(b + 6, r->swap);
+	if (r->pipe_mode && implausible(type, sz) && r->nr_records) {
+		fprintf(stderr, "perfdb: warning: %s: offset %llu: stopping at data that is not a record\n",
+			r->path, (unsigned long long)*pos);
+		return 1;
+	}
+	if (sz < 8)
+		return pd_errorf(r, *pos + 6, "record size %u is below the 8-byte header", sz);
+	if (!r->pipe_mode && sz > end - *pos)
+		return pd_errorf(r, *pos, "record of %u bytes runs past the data section", sz);
+	if (read_exact(r, b + 8, sz - 8u, false))
+		return pd_errorf(r, *pos, "record of %u bytes truncated", sz);
+	*rec = b;
+	*size = sz;
+	return 0;
+}
+
+/* report_progress: calls the progress callback every PROGRESS_STEP bytes. */
+static void report_progress(struct pd_reader *r, uint64_t pos, uint64_t *next)
+{
+	r->bytes_done = pos;
+	if (r->in->ops->progress && pos >= *next) {
+		r->in->ops->progress(r->in->ops->ctx, r);
+		*next = pos + PROGRESS_STEP;
+	}
+}
+
+/* pd_read: see perf_data.h. */
+int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t errlen)
+{
+	uint64_t pos = r->data_offset, end = r->data_offset + r->data_size, next = 0;
+	const uint8_t *rec = NULL;
+	size_t size = 0;
+	int rc;
+	r->in->ops = ops;
+	r->in->err = err;
+	r->in->errlen = errlen;
+	if (!r->in->rec && !(r->in->rec = malloc(MAX_RECORD)))
+		return pd_errorf(r, pos, "out of memory");
+	while (!(rc = next_record(r, &pos, end, &rec, &size))) {
+		uint64_t at = pos;
+		uint32_t type = rd32(rec, r->swap);
+		pos += size;
+		if (type == PD_HEADER_TRACING_DATA)
+			rc = tracing_payload(r, rec, size, &pos);
+		else if (type == PD_AUXTRACE)
+			rc = auxtrace_payload(r, rec, size, &pos);
+		if (!rc)
+			rc = pd_handle_record(r, rec, size, at, false);
+		if (rc)
+			return rc;
+		report_progress(r, pos, &next);
+	}
+	if (rc < 0)
+		return rc;
+	if ((rc = pd_begin(r)))
+		return rc;
+	return oq_flush_all(r);
+}

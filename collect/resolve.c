@@ -1,0 +1,583 @@
+/* Address -> symbol resolution during an import: see resolve.h. Maps are
+ * kept per process row as sorted, non-overlapping ranges; dsos hold their
+ * ELF symbols once loaded; a cache maps (process, ip) to the symbol row. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <zstd.h>
+#include "collect/db.h"
+#include "collect/elfsyms.h"
+#include "collect/hashmap.h"
+#include "collect/kallsyms.h"
+#include "collect/resolve.h"
+
+struct map {
+	uint64_t start, end, pgoff;
+	size_t dso;
+};
+
+struct maps {
+	struct map *v;
+	size_t n, cap;
+};
+
+struct dso {
+	char *path;
+	int64_t row, unknown_sym;	/* row ids (0 until created) */
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	int loaded;			/* 0 not tried, 1 loaded, -1 none */
+	struct elfsyms *elf;
+};
+
+struct resolver {
+	sqlite3 *db;
+	int64_t session;
+	const char *kallsyms_path;
+	struct dso *dsos;
+	size_t ndsos, cdsos;
+	struct hashmap dso_by_path;	/* (hash, 0) -> index chain head */
+	struct maps *maps;
+	size_t nmaps, cmaps;
+	struct hashmap maps_by_proc;	/* proc row -> index into maps */
+	struct hashmap sym_rows;	/* (dso index + 1, sym start) -> row */
+	struct hashmap ip_cache;	/* (proc or 0, ip) -> symbol row */
+	struct symtab *ksyms;
+	int ktried;
+	char *ktext;			/* the kallsyms text loaded */
+	size_t ktext_len;
+	const char *ksource;
+	uint64_t kernel_text;		/* from the kernel MMAP's pgoff */
+	int64_t none_unknown;		/* '[unknown]' with no dso */
+	uint64_t unresolved;
+	sqlite3_stmt *ins_dso, *ins_sym, *ins_map;
+};
+
+struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms)
+{
+	struct resolver *res = calloc(1, sizeof(*res));
+	if (!res)
+		return NULL;
+	res->db = db;
+	res->session = session;
+	res->kallsyms_path = kallsyms;
+	res->ins_dso = db_prepare(db, "INSERT INTO dso(session_id, path, build_id, kernel, symbols) VALUES (?,?,?,?,?)");
+	res->ins_sym = db_prepare(db, "INSERT INTO symbol(dso_id, name, start, size) VALUES (?,?,?,?)");
+	res->ins_map = db_prepare(db, "INSERT INTO mmap(session_id, process_id, time, start, len, pgoff, prot, flags, dso_id) VALUES (?,?,?,?,?,?,?,?,?)");
+	return res;
+}
+
+void resolver_free(struct resolver *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->ndsos; i++) {
+		free(res->dsos[i].path);
+		elfsyms_close(res->dsos[i].elf);
+	}
+	free(res->dsos);
+	for (size_t i = 0; i < res->nmaps; i++)
+		free(res->maps[i].v);
+	free(res->maps);
+	hm_free(&res->dso_by_path);
+	hm_free(&res->maps_by_proc);
+	hm_free(&res->sym_rows);
+	hm_free(&res->ip_cache);
+	symtab_free(res->ksyms);
+	free(res->ktext);
+	sqlite3_finalize(res->ins_dso);
+	sqlite3_finalize(res->ins_sym);
+	sqlite3_finalize(res->ins_map);
+	free(res);
+}
+
+/* hex: the build id as lower-case hex into out (41 bytes). */
+static void hex(const uint8_t *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = 0;
+}
+
+/* str_hash: FNV-1a of a path. */
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* dso_get: the index of the dso for path, created (row inserted) if new. */
+static long dso_get(struct resolver *res, const char *path, int kernel)
+{
+	uint64_t h = str_hash(path), idx;
+	struct dso *d;
+	for (uint64_t k = 0; hm_get(&res->dso_by_path, h, k, &idx); k++)
+		if (!strcmp(res->dsos[idx].path, path))
+			return (long)idx;
+	if (res->ndsos == res->cdsos) {
+		size_t n = res->cdsos ? res->cdsos * 2 : 64;
+		struct dso *v = realloc(res->dsos, n * sizeof(*v));
+		if (!v)
+			return -1;
+		res->dsos = v;
+		res->cdsos = n;
+	}
+	d = &res->dsos[res->ndsos];
+	memset(d, 0, sizeof(*d));
+	if (!(d->path = strdup(path)))
+		return -1;
+	sqlite3_bind_int64(res->ins_dso, 1, res->session);
+	sqlite3_bind_text(res->ins_dso, 2, path, -1, SQLITE_STATIC);
+	sqlite3_bind_null(res->ins_dso, 3);
+	sqlite3_bind_int(res->ins_dso, 4, kernel);
+	sqlite3_bind_null(res->ins_dso, 5);
+	if (db_step_done(res->ins_dso, NULL, 0))
+		return -1;
+	d->row = sqlite3_last_insert_rowid(res->db);
+	for (uint64_t k = 0;; k++)
+		if (!hm_get(&res->dso_by_path, h, k, &idx)) {
+			if (hm_put(&res->dso_by_path, h, k, res->ndsos))
+				return -1;
+			break;
+		}
+	return (long)res->ndsos++;
+}
+
+/* sym_row: the symbol row for (dso index or -1, start, name), inserted if new. */
+static int64_t sym_row(struct resolver *res, long dso, uint64_t start,
+		       uint64_t size, const char *name)
+{
+	uint64_t row;
+	if (hm_get(&res->sym_rows, (uint64_t)(dso + 1), start, &row))
+		return (int64_t)row;
+	if (dso >= 0)
+		sqlite3_bind_int64(res->ins_sym, 1, res->dsos[dso].row);
+	else
+		sqlite3_bind_null(res->ins_sym, 1);
+	sqlite3_bind_text(res->ins_sym, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(res->ins_sym, 3, (int64_t)start);
+	sqlite3_bind_int64(res->ins_sym, 4, (int64_t)size);
+	if (db_step_done(res->ins_sym, NULL, 0))
+		return -1;
+	row = (uint64_t)sqlite3_last_insert_rowid(res->db);
+	return hm_put(&res->sym_rows, (uint64_t)(dso + 1), start, row) ? -1 : (int64_t)row;
+}
+
+/* unknown_row: the '[unknown]' symbol of dso (or of no dso when -1). The
+ * key uses start UINT64_MAX, which no real symbol has. */
+static int64_t unknown_row(struct resolver *res, long dso)
+{
+	res->unresolved++;
+	return sym_row(res, dso, UINT64_MAX, 0, "[unknown]");
+}
+
+/* maps_of: the map list of process row proc (created empty if new). */
+static struct maps *maps_of(struct resolver *res, int64_t proc)
+{
+	uint64_t idx;
+	if (hm_get(&res->maps_by_proc, (uint64_t)proc, 0, &idx))
+		return &res->maps[idx];
+	if (res->nmaps == res->cmaps) {
+		size_t n = res->cmaps ? res->cmaps * 2 : 64;
+		struct maps *v = realloc(res->maps, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		res->maps = v;
+		res->cmaps = n;
+	}
+	memset(&res->maps[res->nmaps], 0, sizeof(struct maps));
+	if (hm_put(&res->maps_by_proc, (uint64_t)proc, 0, res->nmaps))
+		return NULL;
+	return &res->maps[res->nmaps++];
+}
+
+/* maps_push: appends m to ms (unsorted; callers keep order). */
+static int maps_push(struct maps *ms, struct map m)
+{
+	if (ms->n == ms->cap) {
+		size_t n = ms->cap ? ms->cap * 2 : 16;
+		struct map *v = realloc(ms->v, n * sizeof(*v));
+		if (!v)
+			return -1;
+		ms->v = v;
+		ms->cap = n;
+	}
+	ms->v[ms->n++] = m;
+	return 0;
+}
+
+/* map_cmp: orders maps by start address. */
+static int map_cmp(const void *a, const void *b)
+{
+	const struct map *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* maps_insert: adds m, trimming or splitting the maps it overlaps, as a
+ * new mmap over old ones replaces them. */
+static int maps_insert(struct maps *ms, struct map m)
+{
+	struct maps out = { 0 };
+	int rc = 0;
+	for (size_t i = 0; i < ms->n && !rc; i++) {
+		struct map o = ms->v[i];
+		if (o.end <= m.start || o.start >= m.end) {
+			rc = maps_push(&out, o);
+			continue;
+		}
+		if (o.start < m.start) {
+			struct map left = o;
+			left.end = m.start;
+			rc = maps_push(&out, left);
+		}
+		if (!rc && o.end > m.end) {
+			struct map right = o;
+			right.pgoff += m.end - o.start;
+			right.start = m.end;
+			rc = maps_push(&out, right);
+		}
+	}
+	if (!rc)
+		rc = maps_push(&out, m);
+	free(ms->v);
+	*ms = out;
+	qsort(ms->v, ms->n, sizeof(*ms->v), map_cmp);
+	return rc;
+}
+
+/* maps_find: the map containing addr, or NULL. */
+static const struct map *maps_find(const struct maps *ms, uint64_t addr)
+{
+	size_t lo = 0, hi = ms->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ms->v[mid].end <= addr)
+			lo = mid + 1;
+		else if (ms->v[mid].start > addr)
+			hi = mid;
+		else
+			return &ms->v[mid];
+	}
+	return NULL;
+}
+
+/* record_map: stores the mmap row for the session (for SQL users). */
+static int record_map(struct resolver *res, int64_t proc, const struct pd_event *ev,
+		      long dso)
+{
+	sqlite3_stmt *st = res->ins_map;
+	sqlite3_bind_int64(st, 1, res->session);
+	if (proc > 0)
+		sqlite3_bind_int64(st, 2, proc);
+	else
+		sqlite3_bind_null(st, 2);
+	if (ev->sample.has_time && ev->sample.time)
+		sqlite3_bind_int64(st, 3, (int64_t)ev->sample.time);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_int64(st, 4, (int64_t)ev->sb.addr);
+	sqlite3_bind_int64(st, 5, (int64_t)ev->sb.len);
+	sqlite3_bind_int64(st, 6, (int64_t)ev->sb.pgoff);
+	sqlite3_bind_int64(st, 7, ev->sb.prot);
+	sqlite3_bind_int64(st, 8, ev->sb.mflags);
+	sqlite3_bind_int64(st, 9, res->dsos[dso].row);
+	return db_step_done(st, NULL, 0);
+}
+
+int resolver_mmap(struct resolver *res, const struct pd_reader *r, int64_t proc,
+		  const struct pd_event *ev)
+{
+	const char *path = ev->sb.str ? ev->sb.str : "[unknown]";
+	bool kernel = ev->sb.pid == UINT32_MAX;
+	struct maps *ms;
+	long dso;
+	(void)r;
+	if (kernel) {
+		if (!strncmp(path, "[kernel.kallsyms]", 17) && !res->kernel_text)
+			res->kernel_text = ev->sb.pgoff;
+		dso = dso_get(res, !strncmp(path, "[kernel.kallsyms]", 17) ?
+			      "[kernel.kallsyms]" : path, 1);
+		return dso < 0 ? -1 : record_map(res, 0, ev, dso);
+	}
+	dso = dso_get(res, path, 0);
+	if (dso < 0 || !(ms = maps_of(res, proc)))
+		return -1;
+	if (ev->type == PD_MMAP2 && ev->sb.build_id_size && !res->dsos[dso].build_id_size) {
+		memcpy(res->dsos[dso].build_id, ev->sb.build_id, 20);
+		res->dsos[dso].build_id_size = ev->sb.build_id_size;
+	}
+	if (maps_insert(ms, (struct map){ ev->sb.addr, ev->sb.addr + ev->sb.len,
+					  ev->sb.pgoff, (size_t)dso }))
+		return -1;
+	return record_map(res, proc, ev, dso);
+}
+
+int resolver_fork(struct resolver *res, int64_t child, int64_t parent)
+{
+	struct maps *p, *c;
+	uint64_t idx;
+	if (!hm_get(&res->maps_by_proc, (uint64_t)parent, 0, &idx))
+		return 0;
+	if (!(c = maps_of(res, child)))
+		return -1;
+	p = &res->maps[idx];	/* maps_of may have moved the array */
+	for (size_t i = 0; i < p->n; i++)
+		if (maps_push(c, p->v[i]))
+			return -1;
+	return 0;
+}
+
+/* read_text: the whole of a (proc) text file, malloc'ed; NULL on error. */
+static char *read_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 1 << 20, n = 0, k;
+	char *buf = NULL, *v;
+	if (!f)
+		return NULL;
+	do {
+		if (!(v = realloc(buf, cap *= 2))) {
+			free(buf);
+			fclose(f);
+			return NULL;
+		}
+		buf = v;
+		while ((k = fread(buf + n, 1, cap - n, f)) > 0)
+			n += k;
+	} while (n == cap);
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* same_kernel: whether the recording's kernel is the one running here. */
+static bool same_kernel(const struct pd_reader *r)
+{
+	struct utsname u;
+	return r->features.osrelease && !uname(&u) &&
+	       !strcmp(u.release, r->features.osrelease);
+}
+
+/* load_kernel_symbols: loads the kallsyms given, or /proc/kallsyms when
+ * the recording was made on this kernel (same release, and same KASLR
+ * base when the file has a kernel map). Leaves res->ksyms NULL otherwise. */
+static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
+{
+	const char *path = res->kallsyms_path;
+	char err[256];
+	res->ktried = 1;
+	if (!path && !same_kernel(r))
+		return;
+	if (!path)
+		path = "/proc/kallsyms";
+	res->ktext = read_text(path, &res->ktext_len);
+	res->ksyms = symtab_new();
+	if (!res->ktext || !res->ksyms ||
+	    kallsyms_load_buf(res->ksyms, res->ktext, res->ktext_len, err, sizeof(err)) < 0 ||
+	    (!res->kallsyms_path && res->kernel_text &&
+	     kallsyms_text_base(res->ksyms) != res->kernel_text)) {
+		if (res->kallsyms_path)
+			fprintf(stderr, "perfdb: warning: %s: no usable kernel symbols\n", path);
+		symtab_free(res->ksyms);
+		res->ksyms = NULL;
+		free(res->ktext);
+		res->ktext = NULL;
+		return;
+	}
+	res->ksource = path;
+}
+
+/* expected_build_id: the build id the recording saw for d, as hex, or NULL. */
+static const char *expected_build_id(const struct resolver *res, const struct dso *d,
+				     const struct pd_reader *r, char *buf)
+{
+	if (d->build_id_size) {
+		hex(d->build_id, d->build_id_size, buf);
+		return buf;
+	}
+	for (uint32_t i = 0; r && i < r->features.nr_build_ids; i++)
+		if (r->features.build_ids[i].filename &&
+		    !strcmp(r->features.build_ids[i].filename, d->path))
+			return r->features.build_ids[i].hex;
+	(void)res;
+	return NULL;
+}
+
+/* set_dso_info: stores a dso's build id and where its symbols came from. */
+static void set_dso_info(struct resolver *res, const struct dso *d,
+			 const char *build_id, const char *symbols)
+{
+	sqlite3_stmt *st = db_prepare(res->db, "UPDATE dso SET build_id = ?, symbols = ? WHERE id = ?");
+	if (!st)
+		return;
+	db_bind_text_or_null(st, 1, build_id);
+	db_bind_text_or_null(st, 2, symbols);
+	sqlite3_bind_int64(st, 3, d->row);
+	db_step_done(st, NULL, 0);
+	sqlite3_finalize(st);
+}
+
+/* load_dso: opens d's ELF file for symbols when it is on disk and, when
+ * the recording knew its build id, is the same build. */
+static void load_dso(struct resolver *res, const struct pd_reader *r, struct dso *d)
+{
+	char err[512], want[41], have[2 * ELFSYMS_BUILD_ID_MAX + 1];
+	const char *exp = expected_build_id(res, d, r, want);
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	size_t n = sizeof(id);
+	d->loaded = -1;
+	if (d->path[0] != '/' || !strncmp(d->path, "//", 2)) {
+		set_dso_info(res, d, exp, "not a file");
+		return;
+	}
+	if (!(d->elf = elfsyms_open(d->path, err, sizeof(err)))) {
+		set_dso_info(res, d, exp, err);
+		return;
+	}
+	have[0] = 0;
+	if (!elfsyms_build_id(d->elf, id, &n))
+		hex(id, n, have);
+	if (exp && strcmp(exp, have)) {
+		elfsyms_close(d->elf);
+		d->elf = NULL;
+		set_dso_info(res, d, exp, "build-id mismatch: file on disk is another build");
+		return;
+	}
+	d->loaded = 1;
+	set_dso_info(res, d, exp ? exp : (have[0] ? have : NULL), "elf");
+}
+
+/* kernel_symbol: the symbol row of a kernel address. */
+static int64_t kernel_symbol(struct resolver *res, const struct pd_reader *r,
+			     uint64_t ip)
+{
+	const struct sym *s;
+	long dso;
+	uint64_t off;
+	if (!res->ktried)
+		load_kernel_symbols(res, r);
+	s = res->ksyms ? symtab_find(res->ksyms, ip, &off) : NULL;
+	dso = dso_get(res, s && s->module ? s->module : "[kernel.kallsyms]", 1);
+	if (dso < 0)
+		return -1;
+	if (!s)
+		return unknown_row(res, dso);
+	return sym_row(res, dso, s->start, s->size, s->name);
+}
+
+/* user_symbol: the symbol row of a user address in process row proc. */
+static int64_t user_symbol(struct resolver *res, const struct pd_reader *r,
+			   int64_t proc, uint64_t ip)
+{
+	struct maps *ms = maps_of(res, proc);
+	const struct map *m = ms ? maps_find(ms, ip) : NULL;
+	struct dso *d;
+	const struct sym *s;
+	uint64_t vaddr, off;
+	bool ok = false;
+	if (!m)
+		return unknown_row(res, -1);
+	d = &res->dsos[m->dso];
+	if (!d->loaded)
+		load_dso(res, r, d);
+	if (d->loaded < 0)
+		return unknown_row(res, (long)m->dso);
+	vaddr = elfsyms_map_ip(d->elf, m->start, m->end - m->start, m->pgoff, ip, &ok);
+	s = ok ? elfsyms_find(d->elf, vaddr, &off) : NULL;
+	if (!s)
+		return unknown_row(res, (long)m->dso);
+	return sym_row(res, (long)m->dso, s->start, s->size, s->name);
+}
+
+int resolver_is_kernel(const struct pd_reader *r, uint64_t addr)
+{
+	const char *arch = r->features.arch;
+	if (arch && (!strcmp(arch, "i686") || !strcmp(arch, "i386") ||
+		     !strncmp(arch, "armv7", 5) || !strcmp(arch, "arm")))
+		return addr >= 0xc0000000ULL && addr <= 0xffffffffULL;
+	return addr >= 0xffff000000000000ULL;
+}
+
+int64_t resolver_symbol(struct resolver *res, const struct pd_reader *r,
+			int64_t proc, int cpumode, uint64_t ip)
+{
+	bool kernel = cpumode == PD_CPUMODE_KERNEL || cpumode == PD_CPUMODE_GUEST_KERNEL ||
+		      (cpumode != PD_CPUMODE_USER && resolver_is_kernel(r, ip));
+	uint64_t key = kernel ? 0 : (uint64_t)proc, row;
+	int64_t v;
+	if (hm_get(&res->ip_cache, key, ip, &row))
+		return (int64_t)row;
+	v = kernel ? kernel_symbol(res, r, ip) : user_symbol(res, r, proc, ip);
+	if (v >= 0 && hm_put(&res->ip_cache, key, ip, (uint64_t)v))
+		return -1;
+	return v;
+}
+
+const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
+			  uint64_t addr, char *buf, size_t len)
+{
+	const struct sym *s;
+	uint64_t off;
+	if (!res->ktried)
+		load_kernel_symbols(res, r);
+	s = res->ksyms && addr ? symtab_find(res->ksyms, addr, &off) : NULL;
+	if (!s)
+		return NULL;
+	if (off)
+		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)off);
+	else
+		snprintf(buf, len, "%s", s->name);
+	return buf;
+}
+
+/* store_kallsyms: keeps the kallsyms text used, zstd-compressed, in the
+ * session so kernel addresses can be resolved again on another machine. */
+static int store_kallsyms(struct resolver *res, char *err, size_t errlen)
+{
+	size_t cap = ZSTD_compressBound(res->ktext_len), n;
+	void *z = malloc(cap);
+	sqlite3_stmt *st;
+	int rc;
+	if (!z)
+		return snprintf(err, errlen, "out of memory"), -1;
+	n = ZSTD_compress(z, cap, res->ktext, res->ktext_len, 3);
+	st = db_prepare(res->db, "INSERT OR REPLACE INTO kallsyms(session_id, text_zstd, size) VALUES (?,?,?)");
+	if (ZSTD_isError(n) || !st) {
+		free(z);
+		sqlite3_finalize(st);
+		return snprintf(err, errlen, "cannot compress kallsyms"), -1;
+	}
+	sqlite3_bind_int64(st, 1, res->session);
+	sqlite3_bind_blob(st, 2, z, (int)n, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)res->ktext_len);
+	rc = db_step_done(st, err, errlen);
+	sqlite3_finalize(st);
+	free(z);
+	return rc;
+}
+
+int resolver_finish(struct resolver *res, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (res->ktext && store_kallsyms(res, err, errlen))
+		return -1;
+	st = db_prepare(res->db, "UPDATE session SET kallsyms_source = ? WHERE id = ?");
+	if (!st)
+		return -1;
+	db_bind_text_or_null(st, 1, res->ksource);
+	sqlite3_bind_int64(st, 2, res->session);
+	rc = db_step_done(st, err, errlen);
+	sqlite3_finalize(st);
+	if (rc || !res->unresolved)
+		return rc;
+	st = db_prepare(res->db, "INSERT INTO data_quality(session_id, what, count) VALUES (?, 'unresolved addresses', ?)");
+	sqlite3_bind_int64(st, 1, res->session);
+	sqlite3_bind_int64(st, 2, (int64_t)res->unresolved);
+	rc = db_step_done(st, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* Address -> symbol resolution during an import: per-process memory maps
+ * from MMAP/MMAP2 records, ELF symbols of mapped files that are on disk
+ * (build-id checked when the recording has one), kernel symbols from a
+ * kallsyms snapshot. Each distinct (dso, symbol) becomes one symbol row;
+ * each mapped file one dso row. */
+#ifndef PERFDB_RESOLVE_H
+#define PERFDB_RESOLVE_H
+#include <sqlite3.h>
+#include <stdint.h>
+#include "collect/perf_data.h"
+
+struct resolver;
+
+/* resolver_new: a resolver for session; kallsyms: a kallsyms file to use
+ * for kernel symbols, or NULL to use /proc/kallsyms when the recording was
+ * made on this machine's running kernel. NULL on out of memory. */
+struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms);
+void resolver_free(struct resolver *res);
+
+/* resolver_mmap: an MMAP/MMAP2 record ev for process row proc (kernel
+ * maps: pid -1, proc ignored). Returns 0 or -1 (out of memory/SQL). */
+int resolver_mmap(struct resolver *res, const struct pd_reader *r, int64_t proc,
+		  const struct pd_event *ev);
+
+/* resolver_fork: process row child starts with a copy of parent's maps. */
+int resolver_fork(struct resolver *res, int64_t child, int64_t parent);
+
+/* resolver_symbol: the symbol row of ip, executed in process row proc in
+ * cpumode (PD_CPUMODE_*); -1 on error. Unresolvable addresses map to the
+ * '[unknown]' symbol of their dso (or of no dso). */
+int64_t resolver_symbol(struct resolver *res, const struct pd_reader *r,
+			int64_t proc, int cpumode, uint64_t ip);
+
+/* resolver_ksym: the kernel symbol of addr formatted as perf prints it
+ * ("name+0xoff", or "name" at offset 0) into buf; NULL when unknown. */
+const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
+			  uint64_t addr, char *buf, size_t len);
+
+/* resolver_is_kernel: whether addr lies in the kernel's address range. */
+int resolver_is_kernel(const struct pd_reader *r, uint64_t addr);
+
+/* resolver_finish: stores where kernel symbols came from in the session
+ * (and the kallsyms snapshot used); counts unresolved addresses into
+ * data_quality. 0 or -1 (message in err). */
+int resolver_finish(struct resolver *res, char *err, size_t errlen);
+#endif

@@ -1,0 +1,14 @@
+/* Session metadata from the perf.data header: host, kernel, perf version,
+ * CPU topology, clock, counts of lost and unordered records. */
+#ifndef PERFDB_SESSION_META_H
+#define PERFDB_SESSION_META_H
+#include <sqlite3.h>
+#include <stdint.h>
+#include "collect/perf_data.h"
+
+/* session_write_meta: fills session row session's header columns and the
+ * cpu, numa_node and data_quality rows from r; first/last are the first
+ * and last sample times (0 if none). 0 or -1 (message in err). */
+int session_write_meta(sqlite3 *db, int64_t session, const struct pd_reader *r,
+		       uint64_t first, uint64_t last, char *err, size_t errlen);
+#endif

@@ -1,0 +1,87 @@
+/* Call-stack trie nodes: see stacks.h. A hash map finds an existing
+ * (parent, symbol) node; new nodes are inserted with ids we assign. */
+#include <stdlib.h>
+#include "collect/db.h"
+#include "collect/hashmap.h"
+#include "collect/stacks.h"
+
+struct stacks {
+	sqlite3_stmt *ins;
+	struct hashmap nodes;	/* (parent, symbol) -> id */
+	int64_t next;
+	uint32_t *depth;	/* depth by (id - base), to store each node's depth */
+	int64_t base;
+	size_t cap;
+};
+
+struct stacks *stacks_new(sqlite3 *db)
+{
+	struct stacks *s = calloc(1, sizeof(*s));
+	sqlite3_stmt *st;
+	if (!s)
+		return NULL;
+	st = db_prepare(db, "SELECT coalesce(max(id), 0) + 1 FROM stack");
+	s->next = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 1;
+	sqlite3_finalize(st);
+	s->base = s->next;
+	s->ins = db_prepare(db, "INSERT INTO stack(id, parent_id, symbol_id, depth) VALUES (?,?,?,?)");
+	hm_init(&s->nodes);
+	if (!s->ins) {
+		stacks_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void stacks_free(struct stacks *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->ins);
+	hm_free(&s->nodes);
+	free(s->depth);
+	free(s);
+}
+
+/* depth_of: the depth of node id (0 for the root). */
+static uint32_t depth_of(const struct stacks *s, int64_t id)
+{
+	return id >= s->base ? s->depth[id - s->base] : 0;
+}
+
+/* remember_depth: stores the depth of the newest node. */
+static int remember_depth(struct stacks *s, int64_t id, uint32_t d)
+{
+	size_t i = (size_t)(id - s->base);
+	if (i >= s->cap) {
+		size_t n = s->cap ? s->cap * 2 : 4096;
+		uint32_t *v = realloc(s->depth, n * sizeof(*v));
+		if (!v)
+			return -1;
+		s->depth = v;
+		s->cap = n;
+	}
+	s->depth[i] = d;
+	return 0;
+}
+
+int64_t stacks_node(struct stacks *s, int64_t parent, int64_t sym)
+{
+	uint64_t id;
+	uint32_t d;
+	if (hm_get(&s->nodes, (uint64_t)parent, (uint64_t)sym, &id))
+		return (int64_t)id;
+	id = (uint64_t)s->next++;
+	d = parent ? depth_of(s, parent) + 1 : 0;
+	sqlite3_bind_int64(s->ins, 1, (int64_t)id);
+	if (parent)
+		sqlite3_bind_int64(s->ins, 2, parent);
+	else
+		sqlite3_bind_null(s->ins, 2);
+	sqlite3_bind_int64(s->ins, 3, sym);
+	sqlite3_bind_int64(s->ins, 4, d);
+	if (db_step_done(s->ins, NULL, 0) || remember_depth(s, (int64_t)id, d) ||
+	    hm_put(&s->nodes, (uint64_t)parent, (uint64_t)sym, id))
+		return -1;
+	return (int64_t)id;
+}

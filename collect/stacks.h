@@ -1,0 +1,17 @@
+/* Call stacks as a trie of (caller node, symbol) nodes: deduplicated so
+ * every distinct path from the outermost caller is stored once. */
+#ifndef PERFDB_STACKS_H
+#define PERFDB_STACKS_H
+#include <sqlite3.h>
+#include <stdint.h>
+
+struct stacks;
+
+/* stacks_new: a node store continuing after the database's largest id. */
+struct stacks *stacks_new(sqlite3 *db);
+void stacks_free(struct stacks *s);
+
+/* stacks_node: the node for symbol row sym under node parent (0 = root),
+ * inserted when new. Returns its id, or -1 on error. */
+int64_t stacks_node(struct stacks *s, int64_t parent, int64_t sym);
+#endif

@@ -1,0 +1,315 @@
+/* Tracepoint payloads into typed tables. A static list names, for each
+ * tracepoint the analyzers use, its table and fields (the columns of
+ * schema/tracepoints.sql); fields are read with libtraceevent's formats
+ * from the recording, bounds-checked against the sample's raw size. Any
+ * other tracepoint goes to the generic table as a JSON object. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include "collect/db.h"
+#include "collect/tracepoints.h"
+
+enum kind { K_INT, K_STR, K_SYM, K_CPUMASK };
+
+struct tp_field {
+	const char *name;
+	enum kind kind;
+};
+
+#define MAX_FIELDS 8
+
+struct tp_spec {
+	const char *system, *event, *table;
+	struct tp_field f[MAX_FIELDS];
+};
+
+#define SYM(n) { n, K_SYM }
+#define INT(n) { n, K_INT }
+#define STR(n) { n, K_STR }
+
+static const struct tp_spec specs[] = {
+	{ "sched", "sched_switch", "sched_switch", { STR("prev_comm"), INT("prev_pid"),
+	  INT("prev_prio"), INT("prev_state"), STR("next_comm"), INT("next_pid"), INT("next_prio") } },
+	{ "sched", "sched_waking", "sched_waking", { STR("comm"), INT("pid"), INT("prio"), INT("target_cpu") } },
+	{ "sched", "sched_wakeup", "sched_wakeup", { STR("comm"), INT("pid"), INT("prio"), INT("target_cpu") } },
+	{ "sched", "sched_wakeup_new", "sched_wakeup_new", { STR("comm"), INT("pid"), INT("prio"), INT("target_cpu") } },
+	{ "sched", "sched_migrate_task", "sched_migrate_task", { STR("comm"), INT("pid"), INT("prio"),
+	  INT("orig_cpu"), INT("dest_cpu") } },
+	{ "sched", "sched_process_fork", "sched_process_fork", { STR("parent_comm"), INT("parent_pid"),
+	  STR("child_comm"), INT("child_pid") } },
+	{ "sched", "sched_process_exec", "sched_process_exec", { STR("filename"), INT("pid"), INT("old_pid") } },
+	{ "sched", "sched_process_exit", "sched_process_exit", { STR("comm"), INT("pid"), INT("prio"), INT("group_dead") } },
+	{ "tlb", "tlb_flush", "tlb_flush", { INT("reason"), INT("pages") } },
+	{ "ipi", "ipi_send_cpu", "ipi_send_cpu", { INT("cpu"), SYM("callsite"), SYM("callback") } },
+	{ "ipi", "ipi_send_cpumask", "ipi_send_cpumask", { { "cpumask", K_CPUMASK }, SYM("callsite"), SYM("callback") } },
+	{ "csd", "csd_queue_cpu", "csd_queue_cpu", { INT("cpu"), SYM("callsite"), SYM("func"), INT("csd") } },
+	{ "csd", "csd_function_entry", "csd_function_entry", { SYM("func"), INT("csd") } },
+	{ "csd", "csd_function_exit", "csd_function_exit", { SYM("func"), INT("csd") } },
+	{ "irq_vectors", "call_function_entry", "call_function_entry", { INT("vector") } },
+	{ "irq_vectors", "call_function_exit", "call_function_exit", { INT("vector") } },
+	{ "irq_vectors", "call_function_single_entry", "call_function_single_entry", { INT("vector") } },
+	{ "irq_vectors", "call_function_single_exit", "call_function_single_exit", { INT("vector") } },
+	{ "mmap_lock", "mmap_lock_start_locking", "mmap_lock_start_locking", { INT("mm"),
+	  INT("memcg_id"), STR("memcg_path"), INT("write") } },
+	{ "mmap_lock", "mmap_lock_acquire_returned", "mmap_lock_acquire_returned", { INT("mm"),
+	  INT("memcg_id"), STR("memcg_path"), INT("write"), INT("success") } },
+	{ "mmap_lock", "mmap_lock_released", "mmap_lock_released", { INT("mm"),
+	  INT("memcg_id"), STR("memcg_path"), INT("write") } },
+	{ "mmap", "exit_mmap", "exit_mmap", { INT("mm"), INT("mt") } },
+};
+
+/* The prepared insert for one evsel. */
+struct tp_sink {
+	const struct tp_spec *spec;	/* NULL: generic JSON table */
+	struct tep_event *event;
+	struct tep_format_field *fields[MAX_FIELDS];
+	sqlite3_stmt *st;
+};
+
+/* find_spec: the typed-table spec of system:event, or NULL. */
+static const struct tp_spec *find_spec(const char *system, const char *event)
+{
+	for (size_t i = 0; i < sizeof(specs) / sizeof(*specs); i++)
+		if (!strcmp(specs[i].system, system) && !strcmp(specs[i].event, event))
+			return &specs[i];
+	return NULL;
+}
+
+/* insert_sql: "INSERT INTO table(sample_id, cols...) VALUES (?,...)". */
+static void insert_sql(const struct tp_spec *s, char *sql, size_t len)
+{
+	size_t n = 0, cols = 1;
+	n += (size_t)snprintf(sql + n, len - n, "INSERT INTO %s(sample_id", s->table);
+	for (int i = 0; i < MAX_FIELDS && s->f[i].name; i++) {
+		const char *c = s->f[i].kind == K_CPUMASK ? "target_cpu" : s->f[i].name;
+		n += (size_t)snprintf(sql + n, len - n, ", %s", c);
+		cols++;
+		if (s->f[i].kind == K_SYM) {
+			n += (size_t)snprintf(sql + n, len - n, ", %s_sym", c);
+			cols++;
+		}
+	}
+	n += (size_t)snprintf(sql + n, len - n, ") VALUES (?");
+	while (--cols)
+		n += (size_t)snprintf(sql + n, len - n, ",?");
+	snprintf(sql + n, len - n, ")");
+}
+
+struct tp_sink *tp_sink_new(sqlite3 *db, struct tep_handle *tep, int config)
+{
+	struct tp_sink *k = calloc(1, sizeof(*k));
+	char sql[1024];
+	if (!k)
+		return NULL;
+	k->event = tep ? tep_find_event(tep, config) : NULL;
+	if (k->event)
+		k->spec = find_spec(k->event->system, k->event->name);
+	if (k->spec) {
+		insert_sql(k->spec, sql, sizeof(sql));
+		for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
+			k->fields[i] = tep_find_field(k->event, k->spec->f[i].name);
+	} else {
+		snprintf(sql, sizeof(sql), "INSERT INTO tracepoint(sample_id, fields) VALUES (?, ?)");
+	}
+	k->st = db_prepare(db, sql);
+	if (!k->st) {
+		free(k);
+		return NULL;
+	}
+	return k;
+}
+
+void tp_sink_free(struct tp_sink *k)
+{
+	if (!k)
+		return;
+	sqlite3_finalize(k->st);
+	free(k);
+}
+
+/* field_in: whether field f lies inside a payload of size bytes. */
+static bool field_in(const struct tep_format_field *f, uint32_t size)
+{
+	return f->offset >= 0 && f->size >= 0 &&
+	       (uint64_t)f->offset + (uint64_t)f->size <= size;
+}
+
+/* read_int: field f of the payload as a (sign-extended) integer. */
+static bool read_int(struct tep_handle *tep, const struct tep_format_field *f,
+		     const uint8_t *raw, uint32_t size, int64_t *v)
+{
+	unsigned long long u;
+	int bits;
+	if (!field_in(f, size) || f->size < 1 || f->size > 8)
+		return false;
+	u = tep_read_number(tep, raw + f->offset, f->size);
+	bits = 8 * f->size;
+	if (f->flags & TEP_FIELD_IS_SIGNED && bits < 64 && (u >> (bits - 1)) & 1)
+		u |= ~0ULL << bits;
+	*v = (int64_t)u;
+	return true;
+}
+
+/* dyn_range: the bytes of a __data_loc / __rel_loc field, bounds-checked. */
+static bool dyn_range(struct tep_handle *tep, const struct tep_format_field *f,
+		      const uint8_t *raw, uint32_t size, uint32_t *off, uint32_t *len)
+{
+	uint32_t v;
+	if (!field_in(f, size) || f->size != 4)
+		return false;
+	v = (uint32_t)tep_read_number(tep, raw + f->offset, 4);
+	*off = v & 0xffff;
+	*len = v >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		*off += (uint32_t)(f->offset + f->size);
+	return (uint64_t)*off + *len <= size;
+}
+
+/* read_str: a char array or dynamic string field, NUL-terminated, in buf. */
+static bool read_str(struct tep_handle *tep, const struct tep_format_field *f,
+		     const uint8_t *raw, uint32_t size, char *buf, size_t blen)
+{
+	uint32_t off = (uint32_t)f->offset, len = (uint32_t)f->size, n;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (!dyn_range(tep, f, raw, size, &off, &len))
+			return false;
+	} else if (!field_in(f, size)) {
+		return false;
+	}
+	n = len < blen - 1 ? len : (uint32_t)blen - 1;
+	memcpy(buf, raw + off, n);
+	buf[n] = 0;
+	return true;
+}
+
+/* bind_field: binds field i of the sink's spec at column *col onward. */
+static void bind_field(struct tp_sink *k, struct tp_ctx *c, int i, int *col,
+		       const uint8_t *raw, uint32_t size)
+{
+	const struct tep_format_field *f = k->fields[i];
+	struct tep_handle *tep = k->event->tep;
+	char buf[256];
+	int64_t v;
+	switch (k->spec->f[i].kind) {
+	case K_STR:
+		if (f && read_str(tep, f, raw, size, buf, sizeof(buf)))
+			sqlite3_bind_text(k->st, (*col)++, buf, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(k->st, (*col)++);
+		break;
+	case K_INT:
+	case K_SYM:
+		if (f && read_int(tep, f, raw, size, &v))
+			sqlite3_bind_int64(k->st, (*col)++, v);
+		else
+			sqlite3_bind_null(k->st, (*col)++);
+		if (k->spec->f[i].kind == K_SYM)
+			db_bind_text_or_null(k->st, (*col)++, f && read_int(tep, f, raw, size, &v) ?
+					     c->ksym(c->ctx, (uint64_t)v, buf, sizeof(buf)) : NULL);
+		break;
+	case K_CPUMASK:
+		(*col)++;	/* bound per target CPU by insert_cpumask */
+		break;
+	}
+}
+
+/* insert_cpumask: one row per CPU set in the cpumask field (field 0). */
+static int insert_cpumask(struct tp_sink *k, int64_t sample_id, const uint8_t *raw,
+			  uint32_t size, char *err, size_t errlen)
+{
+	struct tep_handle *tep = k->event->tep;
+	uint32_t off, len, lsz = (uint32_t)tep_get_long_size(tep);
+	if (!k->fields[0] || !dyn_range(tep, k->fields[0], raw, size, &off, &len))
+		return 0;
+	if (lsz != 4 && lsz != 8)
+		lsz = 8;
+	for (uint32_t w = 0; w + lsz <= len; w += lsz) {
+		unsigned long long bits = tep_read_number(tep, raw + off + w, (int)lsz);
+		for (uint32_t b = 0; b < 8 * lsz; b++) {
+			if (!(bits >> b & 1))
+				continue;
+			sqlite3_bind_int64(k->st, 1, sample_id);
+			sqlite3_bind_int64(k->st, 2, (int64_t)(w * 8 + b));
+			if (db_step_done(k->st, err, errlen))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* json_escape: s as a JSON string body appended to out at *n. */
+static void json_escape(const char *s, char *out, size_t *n, size_t len)
+{
+	for (; *s && *n + 8 < len; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			*n += (size_t)snprintf(out + *n, len - *n, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			*n += (size_t)snprintf(out + *n, len - *n, "\\u%04x", ch);
+		else
+			out[(*n)++] = (char)ch;
+	}
+	out[*n] = 0;
+}
+
+/* json_fields: every field of the payload as one JSON object in out. */
+static void json_fields(struct tp_sink *k, const uint8_t *raw, uint32_t size,
+			char *out, size_t len)
+{
+	struct tep_format_field *f;
+	size_t n = 0;
+	char buf[512];
+	int64_t v;
+	out[n++] = '{';
+	for (f = k->event ? k->event->format.fields : NULL; f && n + 64 < len; f = f->next) {
+		n += (size_t)snprintf(out + n, len - n, "%s\"%s\":", n > 1 ? "," : "", f->name);
+		if ((f->flags & TEP_FIELD_IS_STRING) &&
+		    read_str(k->event->tep, f, raw, size, buf, sizeof(buf))) {
+			out[n++] = '"';
+			json_escape(buf, out, &n, len - 2);
+			out[n++] = '"';
+		} else if (!(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
+			   read_int(k->event->tep, f, raw, size, &v)) {
+			n += (size_t)snprintf(out + n, len - n, "%lld", (long long)v);
+		} else {
+			n += (size_t)snprintf(out + n, len - n, "null");
+		}
+	}
+	snprintf(out + n, len - n, "}");
+}
+
+int tp_sink_insert(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,
+		   const uint8_t *raw, uint32_t size, char *err, size_t errlen)
+{
+	char json[4096];
+	int col = 2;
+	sqlite3_bind_int64(k->st, 1, sample_id);
+	if (!k->spec) {
+		json_fields(k, raw, size, json, sizeof(json));
+		sqlite3_bind_text(k->st, 2, json, -1, SQLITE_STATIC);
+		return db_step_done(k->st, err, errlen);
+	}
+	for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
+		bind_field(k, c, i, &col, raw, size);
+	if (k->spec->f[0].kind == K_CPUMASK)
+		return insert_cpumask(k, sample_id, raw, size, err, errlen);
+	return db_step_done(k->st, err, errlen);
+}
+
+const char *tp_sink_table(const struct tp_sink *k)
+{
+	return k->spec ? k->spec->table : "tracepoint";
+}
+
+/* tp_spec_columns: for the schema test: the columns of the i-th spec. */
+int tp_spec_columns(size_t i, const char **table, const char **cols, int max)
+{
+	int n = 0;
+	if (i >= sizeof(specs) / sizeof(*specs))
+		return -1;
+	*table = specs[i].table;
+	for (int j = 0; j < MAX_FIELDS && specs[i].f[j].name && n < max; j++)
+		cols[n++] = specs[i].f[j].kind == K_CPUMASK ? "target_cpu" : specs[i].f[j].name;
+	return n;
+}

@@ -1,0 +1,43 @@
+/* perfdb: verb dispatch. Each verb lives in its own file (collect/cmd_*.c,
+ * analyze/cmd_*.c, reports/cmd_*.c); this table maps names to them. */
+#include <stdio.h>
+#include <string.h>
+#include "cmd.h"
+
+struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct verb verbs[] = {
+	{ "import", cmd_import, "import perf.data files as sessions" },
+	{ "sessions", cmd_sessions, "list the sessions of a database" },
+};
+
+/* usage: the verb list on stream out. */
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: perfdb VERB [OPTIONS] [ARGS]\n\nverbs:\n");
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
+		fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].help);
+	fprintf(out, "\n'perfdb VERB --help' describes a verb.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
+		if (!strcmp(argv[1], verbs[i].name))
+			return verbs[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "perfdb: '%s' is not a perfdb verb\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,194 @@
+-- perfdb core tables: one session per imported perf.data; everything else
+-- hangs off a session. Surrogate integer keys throughout (pids are reused).
+
+CREATE TABLE session (
+  id              INTEGER PRIMARY KEY,
+  label           TEXT,
+  source          TEXT,     -- the perf.data path as given
+  imported_at     TEXT,     -- UTC, ISO 8601
+  perf_version    TEXT,
+  hostname        TEXT,
+  os_release      TEXT,     -- uname -r of the recording machine
+  arch            TEXT,
+  cpu_desc        TEXT,
+  cpuid           TEXT,
+  nr_cpus_online  INTEGER,
+  nr_cpus_avail   INTEGER,
+  total_mem_kb    INTEGER,
+  perf_cmdline    TEXT,     -- the perf command line that recorded it
+  pipe_mode       INTEGER,
+  big_endian      INTEGER,
+  first_time      INTEGER,  -- ns, perf clock: first and last record time
+  last_time       INTEGER,
+  duration_ns     INTEGER,
+  nr_records      INTEGER,
+  nr_samples      INTEGER,
+  nr_lost         INTEGER,  -- events lost in LOST records
+  nr_lost_samples INTEGER,  -- samples lost in LOST_SAMPLES records
+  nr_unordered    INTEGER,  -- records that came behind the ordering window
+  clock_id        INTEGER,
+  clock_wall_ns   INTEGER,  -- CLOCK_DATA: wall time at clock_ref_ns
+  clock_ref_ns    INTEGER,
+  kallsyms_source TEXT,     -- where kernel symbols came from, or NULL
+  workload        TEXT,     -- perfdb record: the workload's argv
+  exit_status     INTEGER,  -- perfdb record: the workload's exit status
+  wall_ns         INTEGER,  -- perfdb record: wall time of the recording
+  interrupted     INTEGER NOT NULL DEFAULT 0
+);
+
+-- CPU topology (CPU_TOPOLOGY, NUMA_TOPOLOGY features).
+CREATE TABLE cpu (
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  cpu        INTEGER NOT NULL,
+  core_id    INTEGER,
+  socket_id  INTEGER,
+  die_id     INTEGER,
+  node       INTEGER,
+  PRIMARY KEY (session_id, cpu)
+) WITHOUT ROWID;
+
+CREATE TABLE numa_node (
+  session_id   INTEGER NOT NULL REFERENCES session(id),
+  node         INTEGER NOT NULL,
+  mem_total_kb INTEGER,
+  mem_free_kb  INTEGER,
+  cpus         TEXT,
+  PRIMARY KEY (session_id, node)
+) WITHOUT ROWID;
+
+-- Event selectors (one per perf_event_attr).
+CREATE TABLE event (
+  id            INTEGER PRIMARY KEY,
+  session_id    INTEGER NOT NULL REFERENCES session(id),
+  idx           INTEGER NOT NULL,
+  name          TEXT NOT NULL,
+  type          INTEGER,
+  config        INTEGER,
+  config1       INTEGER,
+  config2       INTEGER,
+  sample_type   INTEGER,
+  sample_period INTEGER,  -- period, or frequency when freq = 1
+  freq          INTEGER,
+  nr_samples    INTEGER NOT NULL DEFAULT 0
+);
+
+-- A process is one pid during one exec generation: one address space (mm).
+CREATE TABLE process (
+  id         INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  pid        INTEGER NOT NULL,
+  parent_id  INTEGER,     -- process that forked it, when seen
+  exec_gen   INTEGER NOT NULL DEFAULT 0,  -- 0 before the first exec seen
+  comm       TEXT,
+  start_time INTEGER,     -- NULL: existed before the recording
+  end_time   INTEGER      -- NULL: still alive at the end
+);
+
+CREATE TABLE thread (
+  id         INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  process_id INTEGER NOT NULL REFERENCES process(id),
+  pid        INTEGER NOT NULL,
+  tid        INTEGER NOT NULL,
+  comm       TEXT,
+  start_time INTEGER,
+  end_time   INTEGER
+);
+
+-- Every COMM a thread took, with its time (exec changes both comm and mm).
+CREATE TABLE comm (
+  thread_id INTEGER NOT NULL REFERENCES thread(id),
+  time      INTEGER,
+  comm      TEXT NOT NULL,
+  exec      INTEGER NOT NULL
+);
+
+-- Mapped objects: binaries, libraries, the kernel, modules.
+CREATE TABLE dso (
+  id         INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  path       TEXT NOT NULL,
+  build_id   TEXT,
+  kernel     INTEGER NOT NULL DEFAULT 0,
+  symbols    TEXT      -- where its symbols came from, or why none
+);
+
+CREATE TABLE mmap (
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  process_id INTEGER,    -- NULL for kernel maps
+  time       INTEGER,
+  start      INTEGER NOT NULL,
+  len        INTEGER NOT NULL,
+  pgoff      INTEGER,
+  prot       INTEGER,
+  flags      INTEGER,
+  dso_id     INTEGER REFERENCES dso(id)
+);
+
+-- Symbols, one row per (dso, symbol); name '[unknown]' for addresses that
+-- resolved to no symbol of their dso.
+CREATE TABLE symbol (
+  id     INTEGER PRIMARY KEY,
+  dso_id INTEGER REFERENCES dso(id),
+  name   TEXT NOT NULL,
+  start  INTEGER,
+  size   INTEGER
+);
+
+-- Call stacks as a trie from the outermost caller: each node is one frame
+-- (a symbol) under its caller node; a sample points at its innermost node.
+CREATE TABLE stack (
+  id        INTEGER PRIMARY KEY,
+  parent_id INTEGER REFERENCES stack(id),
+  symbol_id INTEGER NOT NULL REFERENCES symbol(id),
+  depth     INTEGER NOT NULL
+);
+
+CREATE TABLE sample (
+  id         INTEGER PRIMARY KEY,
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  event_id   INTEGER NOT NULL REFERENCES event(id),
+  time       INTEGER,
+  cpu        INTEGER,
+  thread_id  INTEGER REFERENCES thread(id),
+  ip         INTEGER,
+  symbol_id  INTEGER REFERENCES symbol(id),
+  cpumode    INTEGER,   -- 1 kernel, 2 user, 3 hypervisor, 4/5 guest
+  period     INTEGER,
+  stack_id   INTEGER REFERENCES stack(id)
+);
+
+-- Memory-access samples: raw values and data_src decoded (perf_mem_data_src).
+CREATE TABLE mem_sample (
+  sample_id INTEGER PRIMARY KEY REFERENCES sample(id),
+  addr      INTEGER,
+  phys_addr INTEGER,
+  weight    INTEGER,
+  ins_lat   INTEGER,
+  data_src  INTEGER,
+  mem_op    INTEGER,   -- PERF_MEM_OP_* bits: 2 load, 4 store, 8 prefetch, 16 exec
+  mem_lvl   INTEGER,   -- PERF_MEM_LVL_* bits
+  lvl_num   INTEGER,   -- PERF_MEM_LVLNUM_*
+  snoop     INTEGER,   -- PERF_MEM_SNOOP_* bits
+  snoopx    INTEGER,   -- PERF_MEM_SNOOPX_* bits
+  remote    INTEGER,
+  mem_lock  INTEGER,
+  dtlb      INTEGER,
+  hops      INTEGER,
+  blk       INTEGER
+);
+
+-- Counts of what an import saw that it could not fully use.
+CREATE TABLE data_quality (
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  what       TEXT NOT NULL,
+  count      INTEGER NOT NULL
+);
+
+-- The kernel symbol table in force when the session was recorded (zstd
+-- compressed /proc/kallsyms text), so kernel addresses resolve elsewhere.
+CREATE TABLE kallsyms (
+  session_id INTEGER PRIMARY KEY REFERENCES session(id),
+  text_zstd  BLOB NOT NULL,
+  size       INTEGER NOT NULL
+);
