@@ -5,7 +5,8 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 PKGS    := libtraceevent libbpf libdw libelf sqlite3 libzstd
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
+# The project's own flags stay even when CFLAGS is given on the command line.
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 BUILD   ?= build
@@ -18,6 +19,7 @@ WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(sort $(wildcard wor
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
 SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql
 
+.SILENT:
 .PHONY: all test asan bench deps install clean run
 all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS)
 	@ln -sf $(BUILD)/perfdb perfdb

@@ -123,7 +123,8 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+		    (create ? SQLITE_OPEN_CREATE : 0);
 	if (!create && access(path, F_OK)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;

@@ -83,7 +83,8 @@ struct pd_numa_node {
 struct pd_build_id {
 	int32_t pid;		/* -1 host kernel, 0 default guest, or a pid */
 	uint16_t misc;		/* record header misc: cpumode bits (kernel/user) */
-	uint8_t size;		/* build id length in bytes, 1..20 */
+	uint8_t size;		/* build id length in bytes, 0..20 (20 unless
+				 * misc has PD_BUILD_ID_MISC_SIZE) */
 	char hex[2 * PD_BUILD_ID_MAX + 1];	/* lower-case hex, size*2 digits */
 	char *filename;		/* "[kernel.kallsyms]", "/lib/libc.so.6", ... */
 };
@@ -114,7 +115,8 @@ struct pd_features {
 	char *cpuid;		/* e.g. "GenuineIntel,6,85,4" */
 
 	/* NRCPUS: nr_cpus_avail sizes the per-CPU part of CPU_TOPOLOGY, so
-	 * parse NRCPUS first (bit order, as perf writes them, does). */
+	 * parse NRCPUS first (bit order, as perf writes them, does); without
+	 * it CPU_TOPOLOGY keeps only the sibling lists. */
 	uint32_t nr_cpus_avail;	/* max present CPU + 1 */
 	uint32_t nr_cpus_online;
 
@@ -193,7 +195,8 @@ void pd_features_free(struct pd_features *f);
  * CACHE, ...) are ignored and return 0. On malformed input returns -1,
  * leaves f as it was, and writes one line into err (errlen bytes, may be
  * 0) naming the feature and the byte offset within buf, e.g.
- * "hostname: string of 300 bytes overruns the section at offset 4 (68 bytes)".
+ * "hostname: string of 300 bytes overruns the 64 bytes left at offset 0
+ * (section has 68 bytes)".
  * Never reads outside buf; counts are checked against the bytes left
  * before anything is allocated.
  */

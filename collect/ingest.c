@@ -30,7 +30,7 @@ struct ev_state {
 struct ingest {
 	sqlite3 *db;
 	const struct ingest_opts *o;
-	int64_t session, next_sample;
+	int64_t session, next_sample, first_sample;
 	struct threads *thr;
 	struct resolver *res;
 	struct stacks *stk;
@@ -118,6 +118,7 @@ static int on_begin(void *ctx, struct pd_reader *r)
 {
 	struct ingest *g = ctx;
 	g->next_sample = max_plus_one(g->db, "SELECT coalesce(max(id), 0) + 1 FROM sample");
+	g->first_sample = g->next_sample;
 	g->thr = threads_new(g->db, g->session);
 	g->res = resolver_new(g->db, g->session, g->o->kallsyms);
 	g->stk = stacks_new(g->db);
@@ -299,10 +300,27 @@ static int update_event_counts(struct ingest *g)
 	return rc;
 }
 
+/* update_sample_range: the session's contiguous range of sample ids. */
+static int update_sample_range(struct ingest *g)
+{
+	sqlite3_stmt *st = db_prepare(g->db, "UPDATE session SET first_sample_id = ?, last_sample_id = ? WHERE id = ?");
+	int rc;
+	if (!st)
+		return -1;
+	if (g->next_sample > g->first_sample) {
+		sqlite3_bind_int64(st, 1, g->first_sample);
+		sqlite3_bind_int64(st, 2, g->next_sample - 1);
+	}
+	sqlite3_bind_int64(st, 3, g->session);
+	rc = db_step_done(st, g->err, g->errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* finish_session: everything written once all records are in. */
 static int finish_session(struct ingest *g, struct pd_reader *r)
 {
-	if (update_event_counts(g) || threads_write(g->thr, g->err, g->errlen) ||
+	if (update_event_counts(g) || update_sample_range(g) || threads_write(g->thr, g->err, g->errlen) ||
 	    resolver_finish(g->res, g->err, g->errlen) ||
 	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
 			       g->err, g->errlen))

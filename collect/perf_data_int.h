@@ -17,8 +17,8 @@ struct oq_item {
 struct order_queue {
 	struct oq_item *items;
 	size_t n, cap;
-	uint8_t *arena;
-	size_t used, acap;
+	uint8_t *arena, *spare;		/* spare: where a flush moves the rest */
+	size_t used, acap, spare_cap;
 	uint64_t seq;
 	uint64_t max_time;		/* largest time queued so far */
 	uint64_t next_flush;		/* flush bound set at the last round */

@@ -44,20 +44,15 @@ static int reserve(struct order_queue *q, size_t size)
 	return 0;
 }
 
-/* seq_cmp: orders queued records by arrival, which is arena order. */
-static int seq_cmp(const void *a, const void *b)
-{
-	const struct oq_item *x = a, *y = b;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /* deliver_first: delivers the first n items of the sorted queue, then
- * compacts the rest (items and their bytes) to the front, in arena order
- * so that no record's bytes are overwritten before they are moved. */
+ * moves the rest (items and their bytes) into the spare arena, which
+ * becomes the current one: no record's bytes are overwritten before they
+ * are moved, whatever their order. */
 static int deliver_first(struct pd_reader *r, size_t n)
 {
 	struct order_queue *q = &r->in->q;
 	size_t i, used = 0;
+	uint8_t *tmp;
 	int rc = 0;
 	for (i = 0; i < n && !rc; i++) {
 		struct oq_item *it = &q->items[i];
@@ -66,14 +61,25 @@ static int deliver_first(struct pd_reader *r, size_t n)
 	}
 	if (rc)
 		return rc;
-	qsort(q->items + n, q->n - n, sizeof(*q->items), seq_cmp);
+	if (q->spare_cap < q->used) {
+		free(q->spare);
+		if (!(q->spare = malloc(q->acap)))
+			return pd_errorf(r, 0, "out of memory ordering records");
+		q->spare_cap = q->acap;
+	}
 	for (i = n; i < q->n; i++) {
 		struct oq_item *it = &q->items[i];
-		memmove(q->arena + used, q->arena + it->off, it->size);
+		memcpy(q->spare + used, q->arena + it->off, it->size);
 		it->off = used;
 		used += it->size;
 		q->items[i - n] = *it;
 	}
+	tmp = q->arena;
+	q->arena = q->spare;
+	q->spare = tmp;
+	i = q->acap;
+	q->acap = q->spare_cap;
+	q->spare_cap = i;
 	q->n -= n;
 	q->used = used;
 	return 0;
@@ -146,5 +152,6 @@ void oq_free(struct order_queue *q)
 {
 	free(q->items);
 	free(q->arena);
+	free(q->spare);
 	memset(q, 0, sizeof(*q));
 }

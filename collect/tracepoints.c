@@ -65,6 +65,7 @@ struct tp_sink {
 	struct tep_event *event;
 	struct tep_format_field *fields[MAX_FIELDS];
 	sqlite3_stmt *st;
+	char text[2 * MAX_FIELDS][256];	/* bound SQLITE_STATIC until the step */
 };
 
 /* find_spec: the typed-table spec of system:event, or NULL. */
@@ -189,24 +190,32 @@ static void bind_field(struct tp_sink *k, struct tp_ctx *c, int i, int *col,
 {
 	const struct tep_format_field *f = k->fields[i];
 	struct tep_handle *tep = k->event->tep;
-	char buf[256];
+	char *buf = k->text[*col];
+	const char *sym;
 	int64_t v;
+	bool have;
 	switch (k->spec->f[i].kind) {
 	case K_STR:
-		if (f && read_str(tep, f, raw, size, buf, sizeof(buf)))
-			sqlite3_bind_text(k->st, (*col)++, buf, -1, SQLITE_TRANSIENT);
+		if (f && read_str(tep, f, raw, size, buf, sizeof(k->text[0])))
+			sqlite3_bind_text(k->st, (*col)++, buf, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(k->st, (*col)++);
 		break;
 	case K_INT:
 	case K_SYM:
-		if (f && read_int(tep, f, raw, size, &v))
+		have = f && read_int(tep, f, raw, size, &v);
+		if (have)
 			sqlite3_bind_int64(k->st, (*col)++, v);
 		else
 			sqlite3_bind_null(k->st, (*col)++);
-		if (k->spec->f[i].kind == K_SYM)
-			db_bind_text_or_null(k->st, (*col)++, f && read_int(tep, f, raw, size, &v) ?
-					     c->ksym(c->ctx, (uint64_t)v, buf, sizeof(buf)) : NULL);
+		if (k->spec->f[i].kind != K_SYM)
+			break;
+		buf = k->text[*col];
+		sym = have ? c->ksym(c->ctx, (uint64_t)v, buf, sizeof(k->text[0])) : NULL;
+		if (sym)
+			sqlite3_bind_text(k->st, (*col)++, sym, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(k->st, (*col)++);
 		break;
 	case K_CPUMASK:
 		(*col)++;	/* bound per target CPU by insert_cpumask */

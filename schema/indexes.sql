@@ -1,6 +1,7 @@
--- Indexes, built after each bulk load (CREATE ... IF NOT EXISTS).
-CREATE INDEX IF NOT EXISTS sample_session_event ON sample(session_id, event_id);
-CREATE INDEX IF NOT EXISTS sample_session_time ON sample(session_id, time);
+-- Indexes, built after each bulk load (CREATE ... IF NOT EXISTS). Samples
+-- need none: a session's samples are one contiguous id range in time order
+-- (session.first_sample_id .. last_sample_id), and tracepoint rows share
+-- their sample's id.
 CREATE INDEX IF NOT EXISTS thread_session_tid ON thread(session_id, tid);
 CREATE INDEX IF NOT EXISTS process_session_pid ON process(session_id, pid);
 CREATE INDEX IF NOT EXISTS stack_parent ON stack(parent_id);

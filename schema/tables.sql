@@ -22,6 +22,8 @@ CREATE TABLE session (
   last_time       INTEGER,
   duration_ns     INTEGER,
   nr_records      INTEGER,
+  first_sample_id INTEGER,  -- the session's samples are the ids between
+  last_sample_id  INTEGER,  -- these two, in time order
   nr_samples      INTEGER,
   nr_lost         INTEGER,  -- events lost in LOST records
   nr_lost_samples INTEGER,  -- samples lost in LOST_SAMPLES records

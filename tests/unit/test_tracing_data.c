@@ -228,6 +228,62 @@ static void test_shared(const char *name, bool pipe, const char *sys,
 	free(file);
 }
 
+/* replace_nth: overwrites the occurrence `nth` (0-based) of `from` in
+ * buf[0..len) with `to` (same length); false when there is none. */
+static bool replace_nth(uint8_t *buf, size_t len, const char *from, const char *to, int nth)
+{
+	size_t n = strlen(from);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(buf + i, from, n) == 0 && nth-- == 0) {
+			memcpy(buf + i, to, n);
+			return true;
+		}
+	return false;
+}
+
+/* test_guards: corruptions of sched_switch's format that crash
+ * libtraceevent 1.7 when handed over (NULL dereference or SIGFPE) must
+ * make the parse skip that event, not fail or crash. */
+static void test_guards(void)
+{
+	static const struct { const char *from, *to; int nth; const char *what; } m[] = {
+		{ "prev_state;", "prev_sXate;", 0, "print arg names an undefined field" },
+		{ "prev_state;", "prev_\rtate;", 0, "control byte in a field name" },
+		{ "TASK_COMM_LEN", "TASK_C'MM_LEN", 0, "quote in a field line" },
+		{ "(0x0000 |", "(0x00/0 |", 0, "division by a literal zero" },
+	};
+	const char *name = "x86_64-perf5.18-zstd-dwarf-cycles-sched_switch.data";
+	char path[4096];
+	size_t flen, blen;
+	const uint8_t *blob;
+	uint8_t *file, *copy;
+
+	shared_path(path, sizeof(path), name);
+	if (!(file = slurp(path, &flen)) ||
+	    !(blob = feature_section(file, flen, FEAT_TRACING_DATA, &blen))) {
+		ok(1, "# SKIP %s not found", path);
+		free(file);
+		return;
+	}
+	copy = malloc(blen);
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		struct tep_handle *tep = NULL;
+		char err[256] = "";
+
+		memcpy(copy, blob, blen);
+		if (!ok(replace_nth(copy, blen, m[i].from, m[i].to, m[i].nth) &&
+			tracing_data_parse(copy, blen, &tep, err, sizeof(err)) == 0 &&
+			!tep_find_event_by_name(tep, "sched", "sched_switch"),
+			"corrupted format skipped, not fatal: %s", m[i].what))
+			printf("#   %s\n", err);
+		if (tep)
+			tep_free(tep);
+	}
+	free(copy);
+	free(file);
+}
+
 /* A blob under construction in a chosen byte order. */
 struct blob {
 	uint8_t buf[8192];
@@ -402,6 +458,7 @@ int main(void)
 		    "main", "__probe_ip", false);
 	test_shared("x86_64-perf5.18-zstd-dwarf-cycles-sched_switch.data", false, "sched",
 		    "sched_switch", "prev_comm", true);
+	test_guards();
 	test_synthetic(false, "0.6");
 	test_synthetic(true, "0.6");
 	test_synthetic(false, "0.5");
