@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "collect/batch.h"
 #include "collect/db.h"
 #include "collect/ingest.h"
 #include "collect/mem_sample.h"
@@ -36,7 +37,7 @@ struct ingest {
 	struct stacks *stk;
 	struct ev_state *evs;
 	size_t nevs;
-	sqlite3_stmt *ins_sample, *ins_mem;
+	struct batch *samples, *mems;
 	uint64_t first_time, last_time;
 	char *err;
 	size_t errlen;
@@ -113,6 +114,10 @@ static int insert_events(struct ingest *g, struct pd_reader *r)
 	return 0;
 }
 
+static const char *const sample_cols[] = { "id", "session_id", "event_id", "time",
+	"cpu", "thread_id", "ip", "symbol_id", "cpumode", "period", "stack_id" };
+#define NCOLS ((int)(sizeof(sample_cols) / sizeof(*sample_cols)))
+
 /* on_begin: evsels are known: create the per-session state. */
 static int on_begin(void *ctx, struct pd_reader *r)
 {
@@ -122,10 +127,9 @@ static int on_begin(void *ctx, struct pd_reader *r)
 	g->thr = threads_new(g->db, g->session);
 	g->res = resolver_new(g->db, g->session, g->o->kallsyms);
 	g->stk = stacks_new(g->db);
-	g->ins_sample = db_prepare(g->db, "INSERT INTO sample(id, session_id, event_id, time, cpu, "
-				   "thread_id, ip, symbol_id, cpumode, period, stack_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-	g->ins_mem = db_prepare(g->db, mem_sample_sql);
-	if (!g->thr || !g->res || !g->stk || !g->ins_sample || !g->ins_mem)
+	g->samples = batch_new(g->db, "sample", sample_cols, NCOLS);
+	g->mems = mem_sample_batch(g->db);
+	if (!g->thr || !g->res || !g->stk || !g->samples || !g->mems)
 		return fail(g, "import", "out of memory");
 	return insert_events(g, r);
 }
@@ -171,13 +175,13 @@ static int64_t stack_of(struct ingest *g, struct pd_reader *r, const struct pd_e
 	return node;
 }
 
-/* bind_opt: binds v, or NULL when absent. */
-static void bind_opt(sqlite3_stmt *st, int i, bool have, int64_t v)
+/* opt: sets column c to v, or NULL when absent. */
+static void opt(struct batch *b, int c, bool have, int64_t v)
 {
 	if (have)
-		sqlite3_bind_int64(st, i, v);
+		batch_int(b, c, v);
 	else
-		sqlite3_bind_null(st, i);
+		batch_null(b, c);
 }
 
 /* on_sample: one sample row, plus its tracepoint or memory row. */
@@ -187,7 +191,7 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 	struct ev_state *es = ev->evsel->user;
 	struct tp_ctx tc = { g, ksym_cb };
 	int64_t id = g->next_sample++, thread = -1, proc = 0, sym = -1, stack;
-	sqlite3_stmt *st = g->ins_sample;
+	struct batch *b = g->samples;
 	if (s->has_tid && (thread = threads_get(g->thr, s->pid, s->tid)) < 0)
 		return fail(g, "thread", "out of memory");
 	if (thread >= 0)
@@ -196,19 +200,19 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 		return fail(g, "symbol", NULL);
 	if ((stack = stack_of(g, r, ev, proc)) < 0)
 		return fail(g, "stack", NULL);
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, g->session);
-	sqlite3_bind_int64(st, 3, es->row);
-	bind_opt(st, 4, s->has_time, (int64_t)s->time);
-	bind_opt(st, 5, s->has_cpu, s->cpu);
-	bind_opt(st, 6, thread >= 0, thread);
-	bind_opt(st, 7, ev->evsel->sample_type & S_IP, (int64_t)s->ip);
-	bind_opt(st, 8, sym >= 0, sym);
-	sqlite3_bind_int(st, 9, ev->misc & 7);
-	sqlite3_bind_int64(st, 10, (int64_t)s->period);
-	bind_opt(st, 11, stack > 0, stack);
-	if (db_step_done(st, g->err, g->errlen))
-		return -1;
+	batch_int(b, 0, id);
+	batch_int(b, 1, g->session);
+	batch_int(b, 2, es->row);
+	opt(b, 3, s->has_time, (int64_t)s->time);
+	opt(b, 4, s->has_cpu, s->cpu);
+	opt(b, 5, thread >= 0, thread);
+	opt(b, 6, ev->evsel->sample_type & S_IP, (int64_t)s->ip);
+	opt(b, 7, sym >= 0, sym);
+	batch_int(b, 8, ev->misc & 7);
+	batch_int(b, 9, (int64_t)s->period);
+	opt(b, 10, stack > 0, stack);
+	if (batch_row(b))
+		return fail(g, "sample", batch_error(b));
 	es->samples++;
 	if (s->has_time) {
 		if (!g->first_time || s->time < g->first_time)
@@ -218,8 +222,8 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 	}
 	if (es->sink && tp_sink_insert(es->sink, &tc, id, s->raw, s->raw_size, g->err, g->errlen))
 		return -1;
-	if (mem_sample_wanted(ev->evsel, s) && mem_sample_insert(g->ins_mem, id, s))
-		return fail(g, "mem_sample", NULL);
+	if (mem_sample_wanted(ev->evsel, s) && mem_sample_add(g->mems, id, s))
+		return fail(g, "mem_sample", batch_error(g->mems));
 	return 0;
 }
 
@@ -317,10 +321,23 @@ static int update_sample_range(struct ingest *g)
 	return rc;
 }
 
+/* flush_batches: writes every row still waiting in a batch. */
+static int flush_batches(struct ingest *g)
+{
+	if (batch_flush(g->samples))
+		return fail(g, "sample", batch_error(g->samples));
+	if (batch_flush(g->mems))
+		return fail(g, "mem_sample", batch_error(g->mems));
+	for (size_t i = 0; i < g->nevs; i++)
+		if (g->evs[i].sink && tp_sink_flush(g->evs[i].sink, g->err, g->errlen))
+			return -1;
+	return 0;
+}
+
 /* finish_session: everything written once all records are in. */
 static int finish_session(struct ingest *g, struct pd_reader *r)
 {
-	if (update_event_counts(g) || update_sample_range(g) || threads_write(g->thr, g->err, g->errlen) ||
+	if (flush_batches(g) || update_event_counts(g) || update_sample_range(g) || threads_write(g->thr, g->err, g->errlen) ||
 	    resolver_finish(g->res, g->err, g->errlen) ||
 	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
 			       g->err, g->errlen))
@@ -352,8 +369,8 @@ static void cleanup(struct ingest *g)
 	threads_free(g->thr);
 	resolver_free(g->res);
 	stacks_free(g->stk);
-	sqlite3_finalize(g->ins_sample);
-	sqlite3_finalize(g->ins_mem);
+	batch_free(g->samples);
+	batch_free(g->mems);
 }
 
 int ingest_file(sqlite3 *db, const char *path, struct ingest_opts *o,

@@ -1,4 +1,5 @@
 /* Memory-access samples: data_src decoding and the mem_sample row. */
+#include "collect/batch.h"
 #include "collect/db.h"
 #include "collect/mem_sample.h"
 
@@ -9,10 +10,9 @@
 #define S_PHYS_ADDR	(1ULL << 19)
 #define S_WEIGHT_STRUCT	(1ULL << 24)
 
-const char mem_sample_sql[] =
-	"INSERT INTO mem_sample(sample_id, addr, phys_addr, weight, ins_lat, data_src,"
-	" mem_op, mem_lvl, lvl_num, snoop, snoopx, remote, mem_lock, dtlb, hops, blk)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char *const cols[] = { "sample_id", "addr", "phys_addr", "weight",
+	"ins_lat", "data_src", "mem_op", "mem_lvl", "lvl_num", "snoop", "snoopx",
+	"remote", "mem_lock", "dtlb", "hops", "blk" };
 
 /* bits: width bits of v starting at bit lo. */
 static unsigned bits(uint64_t v, int lo, int width)
@@ -45,25 +45,25 @@ bool mem_sample_wanted(const struct pd_evsel *e, const struct pd_sample *s)
 	return (st & S_DATA_SRC) || (st & (S_WEIGHT | S_WEIGHT_STRUCT | S_PHYS_ADDR));
 }
 
-int mem_sample_insert(sqlite3_stmt *st, int64_t sample_id, const struct pd_sample *s)
+struct batch *mem_sample_batch(sqlite3 *db)
+{
+	return batch_new(db, "mem_sample", cols, (int)(sizeof(cols) / sizeof(*cols)));
+}
+
+int mem_sample_add(struct batch *b, int64_t sample_id, const struct pd_sample *s)
 {
 	struct mem_src m;
+	unsigned f[10];
 	mem_src_decode(s->data_src, &m);
-	sqlite3_bind_int64(st, 1, sample_id);
-	sqlite3_bind_int64(st, 2, (int64_t)s->addr);
-	sqlite3_bind_int64(st, 3, (int64_t)s->phys_addr);
-	sqlite3_bind_int64(st, 4, (int64_t)s->weight);
-	sqlite3_bind_int64(st, 5, s->ins_lat);
-	sqlite3_bind_int64(st, 6, (int64_t)s->data_src);
-	sqlite3_bind_int(st, 7, (int)m.op);
-	sqlite3_bind_int(st, 8, (int)m.lvl);
-	sqlite3_bind_int(st, 9, (int)m.lvl_num);
-	sqlite3_bind_int(st, 10, (int)m.snoop);
-	sqlite3_bind_int(st, 11, (int)m.snoopx);
-	sqlite3_bind_int(st, 12, (int)m.remote);
-	sqlite3_bind_int(st, 13, (int)m.lock);
-	sqlite3_bind_int(st, 14, (int)m.dtlb);
-	sqlite3_bind_int(st, 15, (int)m.hops);
-	sqlite3_bind_int(st, 16, (int)m.blk);
-	return db_step_done(st, NULL, 0);
+	batch_int(b, 0, sample_id);
+	batch_int(b, 1, (int64_t)s->addr);
+	batch_int(b, 2, (int64_t)s->phys_addr);
+	batch_int(b, 3, (int64_t)s->weight);
+	batch_int(b, 4, s->ins_lat);
+	batch_int(b, 5, (int64_t)s->data_src);
+	f[0] = m.op; f[1] = m.lvl; f[2] = m.lvl_num; f[3] = m.snoop; f[4] = m.snoopx;
+	f[5] = m.remote; f[6] = m.lock; f[7] = m.dtlb; f[8] = m.hops; f[9] = m.blk;
+	for (int i = 0; i < 10; i++)
+		batch_int(b, 6 + i, f[i]);
+	return batch_row(b);
 }

@@ -23,9 +23,11 @@ void mem_src_decode(uint64_t data_src, struct mem_src *m);
  * DATA_SRC bits that --call-graph dwarf sets too. */
 bool mem_sample_wanted(const struct pd_evsel *e, const struct pd_sample *s);
 
-/* mem_sample_insert: inserts the mem_sample row of sample_id using the
- * prepared statement st (see mem_sample_sql). 0 or -1. */
-int mem_sample_insert(sqlite3_stmt *st, int64_t sample_id, const struct pd_sample *s);
+struct batch;
 
-extern const char mem_sample_sql[];
+/* mem_sample_batch: a row batch for the mem_sample table (NULL on error). */
+struct batch *mem_sample_batch(sqlite3 *db);
+
+/* mem_sample_add: adds the mem_sample row of sample_id to b. 0 or -1. */
+int mem_sample_add(struct batch *b, int64_t sample_id, const struct pd_sample *s);
 #endif

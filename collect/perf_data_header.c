@@ -297,6 +297,7 @@ void pd_close(struct pd_reader *r)
 		oq_free(&r->in->q);
 		pd_zstd_free(r);
 		free(r->in->rec);
+		free(r->in->ibuf);
 		free(r->in);
 	}
 	free(r);

@@ -36,6 +36,9 @@ struct pd_internal {
 	size_t zlen, zcap;
 	uint8_t *rec;			/* scratch for one record */
 	size_t rec_cap;
+	uint8_t *ibuf;			/* input buffer: records are read in place */
+	size_t ipos, ilen;
+	bool ieof;
 	bool begun;
 	const struct pd_ops *ops;
 	char *err;

@@ -417,11 +417,22 @@ int pd_decode(struct pd_reader *r, const uint8_t *rec, size_t size,
 			       size - 8 - (size_t)tsize, &ev->sb, why);
 }
 
-/* pd_sample_time: the timestamp of a record for ordering (0: none). */
+/* pd_sample_time: the timestamp of a record for ordering (0: none). The
+ * time of a SAMPLE sits at a fixed place for its sample_type, so it is read
+ * directly; other records are decoded (which checks their trailer too). */
 int pd_sample_time(struct pd_reader *r, const uint8_t *rec, size_t size,
 		   uint64_t *time, const char **why)
 {
 	struct pd_event ev;
+	if (rd32(rec, r->swap) == PD_SAMPLE) {
+		const struct pd_evsel *e = sample_evsel(r, rec, size);
+		uint64_t st = e ? e->sample_type : 0;
+		size_t at = 8 + 8 * (size_t)__builtin_popcountll(st & (S_IDENTIFIER | S_IP | S_TID));
+		*time = 0;
+		if (st & S_TIME && at + 8 <= size)
+			*time = rd64(rec + at, r->swap);
+		return 0;
+	}
 	if (pd_decode(r, rec, size, &ev, why))
 		return -1;
 	*time = ev.sample.has_time ? ev.sample.time : 0;

@@ -9,6 +9,7 @@
 
 #define PROGRESS_STEP	(4u << 20)
 #define MAX_RECORD	(1u << 16)
+#define INBUF_SIZE	(1u << 20)	/* > MAX_RECORD */
 #define EVENT_UPDATE_NAME 1
 
 /* pd_begin: names the evsels and tells the consumer reading starts. Runs
@@ -192,13 +193,43 @@ int pd_handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 	}
 }
 
-/* read_exact: reads n bytes of the stream; 1 at a clean end, -1 short. */
+/* in_avail: makes up to n bytes of the stream available at the input
+ * buffer's read position (moving what is left to the front and reading
+ * more) and returns how many are (fewer than n only at the end). Pointers
+ * into the buffer stay valid until the next call. */
+static size_t in_avail(struct pd_reader *r, size_t n)
+{
+	struct pd_internal *in = r->in;
+	if (in->ilen - in->ipos >= n)
+		return n;
+	memmove(in->ibuf, in->ibuf + in->ipos, in->ilen - in->ipos);
+	in->ilen -= in->ipos;
+	in->ipos = 0;
+	while (in->ilen < n && !in->ieof) {
+		size_t got = fread(in->ibuf + in->ilen, 1, INBUF_SIZE - in->ilen, r->fp);
+		if (!got)
+			in->ieof = true;
+		in->ilen += got;
+	}
+	return in->ilen < n ? in->ilen : n;
+}
+
+/* read_exact: copies the next n bytes of the stream into buf; 1 at a clean
+ * end, -1 when the stream ends early. */
 static int read_exact(struct pd_reader *r, void *buf, size_t n, bool eof_ok)
 {
-	size_t got = fread(buf, 1, n, r->fp);
-	if (got == n)
-		return 0;
-	return got == 0 && eof_ok ? 1 : -1;
+	uint8_t *out = buf;
+	size_t done = 0;
+	while (done < n) {
+		size_t k = n - done < INBUF_SIZE ? n - done : INBUF_SIZE;
+		size_t got = in_avail(r, k);
+		memcpy(out + done, r->in->ibuf + r->in->ipos, got);
+		r->in->ipos += got;
+		done += got;
+		if (got < k)
+			return done == 0 && eof_ok ? 1 : -1;
+	}
+	return 0;
 }
 
 /* skip_bytes: skips n bytes of the stream. */
@@ -259,22 +290,23 @@ static bool implausible(uint32_t type, uint16_t size)
 	return size < 8 || type == 0 || type > PD_COMPRESSED2 + 16;
 }
 
-/* next_record: reads one record at *pos into the scratch buffer. Returns
- * 0 with *rec and *size set, 1 at the end of data, -1 on error. */
+/* next_record: the next record at *pos, in the input buffer. Returns 0
+ * with *rec and *size set, 1 at the end of data, -1 on error. */
 static int next_record(struct pd_reader *r, uint64_t *pos, uint64_t end,
 		       const uint8_t **rec, size_t *size)
 {
-	uint8_t *b = r->in->rec;
+	const uint8_t *b;
 	uint32_t type;
 	uint16_t sz;
-	int rc;
+	size_t got;
 	if (!r->pipe_mode && *pos >= end)
 		return 1;
-	rc = read_exact(r, b, 8, r->pipe_mode);
-	if (rc > 0)
+	got = in_avail(r, 8);
+	if (!got && r->pipe_mode)
 		return 1;
-	if (rc < 0)
+	if (got < 8)
 		return pd_errorf(r, *pos, "record header truncated");
+	b = r->in->ibuf + r->in->ipos;
 	type = rd32(b, r->swap);
 	sz = rd16(b + 6, r->swap);
 	if (r->pipe_mode && implausible(type, sz) && r->nr_records) {
@@ -286,9 +318,10 @@ static int next_record(struct pd_reader *r, uint64_t *pos, uint64_t end,
 		return pd_errorf(r, *pos + 6, "record size %u is below the 8-byte header", sz);
 	if (!r->pipe_mode && sz > end - *pos)
 		return pd_errorf(r, *pos, "record of %u bytes runs past the data section", sz);
-	if (read_exact(r, b + 8, sz - 8u, false))
+	if (in_avail(r, sz) < sz)
 		return pd_errorf(r, *pos, "record of %u bytes truncated", sz);
-	*rec = b;
+	*rec = r->in->ibuf + r->in->ipos;
+	r->in->ipos += sz;
 	*size = sz;
 	return 0;
 }
@@ -315,10 +348,17 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 	r->in->errlen = errlen;
 	if (!r->in->rec && !(r->in->rec = malloc(MAX_RECORD)))
 		return pd_errorf(r, pos, "out of memory");
+	if (!r->in->ibuf && !(r->in->ibuf = malloc(INBUF_SIZE)))
+		return pd_errorf(r, pos, "out of memory");
 	while (!(rc = next_record(r, &pos, end, &rec, &size))) {
 		uint64_t at = pos;
 		uint32_t type = rd32(rec, r->swap);
 		pos += size;
+		if (type == PD_HEADER_TRACING_DATA || type == PD_AUXTRACE) {
+			/* its payload follows: keep the record itself aside */
+			memcpy(r->in->rec, rec, size);
+			rec = r->in->rec;
+		}
 		if (type == PD_HEADER_TRACING_DATA)
 			rc = tracing_payload(r, rec, size, &pos);
 		else if (type == PD_AUXTRACE)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+#include "collect/batch.h"
 #include "collect/db.h"
 #include "collect/tracepoints.h"
 
@@ -64,8 +65,7 @@ struct tp_sink {
 	const struct tp_spec *spec;	/* NULL: generic JSON table */
 	struct tep_event *event;
 	struct tep_format_field *fields[MAX_FIELDS];
-	sqlite3_stmt *st;
-	char text[2 * MAX_FIELDS][256];	/* bound SQLITE_STATIC until the step */
+	struct batch *b;
 };
 
 /* find_spec: the typed-table spec of system:event, or NULL. */
@@ -77,44 +77,41 @@ static const struct tp_spec *find_spec(const char *system, const char *event)
 	return NULL;
 }
 
-/* insert_sql: "INSERT INTO table(sample_id, cols...) VALUES (?,...)". */
-static void insert_sql(const struct tp_spec *s, char *sql, size_t len)
+/* spec_cols: the column names of a spec's table, sample_id first. */
+static int spec_cols(const struct tp_spec *s, char names[][64], const char **cols)
 {
-	size_t n = 0, cols = 1;
-	n += (size_t)snprintf(sql + n, len - n, "INSERT INTO %s(sample_id", s->table);
+	int n = 0;
+	cols[n++] = "sample_id";
 	for (int i = 0; i < MAX_FIELDS && s->f[i].name; i++) {
 		const char *c = s->f[i].kind == K_CPUMASK ? "target_cpu" : s->f[i].name;
-		n += (size_t)snprintf(sql + n, len - n, ", %s", c);
-		cols++;
+		cols[n++] = c;
 		if (s->f[i].kind == K_SYM) {
-			n += (size_t)snprintf(sql + n, len - n, ", %s_sym", c);
-			cols++;
+			snprintf(names[i], 64, "%s_sym", c);
+			cols[n++] = names[i];
 		}
 	}
-	n += (size_t)snprintf(sql + n, len - n, ") VALUES (?");
-	while (--cols)
-		n += (size_t)snprintf(sql + n, len - n, ",?");
-	snprintf(sql + n, len - n, ")");
+	return n;
 }
 
 struct tp_sink *tp_sink_new(sqlite3 *db, struct tep_handle *tep, int config)
 {
+	static const char *const generic[] = { "sample_id", "fields" };
 	struct tp_sink *k = calloc(1, sizeof(*k));
-	char sql[1024];
+	char names[MAX_FIELDS][64];
+	const char *cols[2 * MAX_FIELDS + 1];
 	if (!k)
 		return NULL;
 	k->event = tep ? tep_find_event(tep, config) : NULL;
 	if (k->event)
 		k->spec = find_spec(k->event->system, k->event->name);
 	if (k->spec) {
-		insert_sql(k->spec, sql, sizeof(sql));
 		for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
 			k->fields[i] = tep_find_field(k->event, k->spec->f[i].name);
+		k->b = batch_new(db, k->spec->table, cols, spec_cols(k->spec, names, cols));
 	} else {
-		snprintf(sql, sizeof(sql), "INSERT INTO tracepoint(sample_id, fields) VALUES (?, ?)");
+		k->b = batch_new(db, "tracepoint", generic, 2);
 	}
-	k->st = db_prepare(db, sql);
-	if (!k->st) {
+	if (!k->b) {
 		free(k);
 		return NULL;
 	}
@@ -125,7 +122,7 @@ void tp_sink_free(struct tp_sink *k)
 {
 	if (!k)
 		return;
-	sqlite3_finalize(k->st);
+	batch_free(k->b);
 	free(k);
 }
 
@@ -184,48 +181,57 @@ static bool read_str(struct tep_handle *tep, const struct tep_format_field *f,
 	return true;
 }
 
-/* bind_field: binds field i of the sink's spec at column *col onward. */
-static void bind_field(struct tp_sink *k, struct tp_ctx *c, int i, int *col,
-		       const uint8_t *raw, uint32_t size)
+/* set_field: sets spec field i of the current row at column *col on. */
+static void set_field(struct tp_sink *k, struct tp_ctx *c, int i, int *col,
+		      const uint8_t *raw, uint32_t size)
 {
 	const struct tep_format_field *f = k->fields[i];
 	struct tep_handle *tep = k->event->tep;
-	char *buf = k->text[*col];
+	char buf[256];
 	const char *sym;
 	int64_t v;
 	bool have;
 	switch (k->spec->f[i].kind) {
 	case K_STR:
-		if (f && read_str(tep, f, raw, size, buf, sizeof(k->text[0])))
-			sqlite3_bind_text(k->st, (*col)++, buf, -1, SQLITE_STATIC);
+		if (f && read_str(tep, f, raw, size, buf, sizeof(buf)))
+			batch_text(k->b, (*col)++, buf);
 		else
-			sqlite3_bind_null(k->st, (*col)++);
+			batch_null(k->b, (*col)++);
 		break;
 	case K_INT:
 	case K_SYM:
 		have = f && read_int(tep, f, raw, size, &v);
 		if (have)
-			sqlite3_bind_int64(k->st, (*col)++, v);
+			batch_int(k->b, (*col)++, v);
 		else
-			sqlite3_bind_null(k->st, (*col)++);
+			batch_null(k->b, (*col)++);
 		if (k->spec->f[i].kind != K_SYM)
 			break;
-		buf = k->text[*col];
-		sym = have ? c->ksym(c->ctx, (uint64_t)v, buf, sizeof(k->text[0])) : NULL;
+		sym = have ? c->ksym(c->ctx, (uint64_t)v, buf, sizeof(buf)) : NULL;
 		if (sym)
-			sqlite3_bind_text(k->st, (*col)++, sym, -1, SQLITE_STATIC);
+			batch_text(k->b, (*col)++, sym);
 		else
-			sqlite3_bind_null(k->st, (*col)++);
+			batch_null(k->b, (*col)++);
 		break;
 	case K_CPUMASK:
-		(*col)++;	/* bound per target CPU by insert_cpumask */
+		(*col)++;	/* set per target CPU by insert_cpumask */
 		break;
 	}
 }
 
+/* set_fields: the sample id and every spec field of the current row. */
+static void set_fields(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,
+		       const uint8_t *raw, uint32_t size)
+{
+	int col = 1;
+	batch_int(k->b, 0, sample_id);
+	for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
+		set_field(k, c, i, &col, raw, size);
+}
+
 /* insert_cpumask: one row per CPU set in the cpumask field (field 0). */
-static int insert_cpumask(struct tp_sink *k, int64_t sample_id, const uint8_t *raw,
-			  uint32_t size, char *err, size_t errlen)
+static int insert_cpumask(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,
+			  const uint8_t *raw, uint32_t size, char *err, size_t errlen)
 {
 	struct tep_handle *tep = k->event->tep;
 	uint32_t off, len, lsz = (uint32_t)tep_get_long_size(tep);
@@ -238,10 +244,10 @@ static int insert_cpumask(struct tp_sink *k, int64_t sample_id, const uint8_t *r
 		for (uint32_t b = 0; b < 8 * lsz; b++) {
 			if (!(bits >> b & 1))
 				continue;
-			sqlite3_bind_int64(k->st, 1, sample_id);
-			sqlite3_bind_int64(k->st, 2, (int64_t)(w * 8 + b));
-			if (db_step_done(k->st, err, errlen))
-				return -1;
+			set_fields(k, c, sample_id, raw, size);
+			batch_int(k->b, 1, (int64_t)(w * 8 + b));
+			if (batch_row(k->b))
+				return snprintf(err, errlen, "%s", batch_error(k->b)), -1;
 		}
 	}
 	return 0;
@@ -292,18 +298,25 @@ int tp_sink_insert(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,
 		   const uint8_t *raw, uint32_t size, char *err, size_t errlen)
 {
 	char json[4096];
-	int col = 2;
-	sqlite3_bind_int64(k->st, 1, sample_id);
-	if (!k->spec) {
+	if (k->spec && k->spec->f[0].kind == K_CPUMASK)
+		return insert_cpumask(k, c, sample_id, raw, size, err, errlen);
+	if (k->spec) {
+		set_fields(k, c, sample_id, raw, size);
+	} else {
 		json_fields(k, raw, size, json, sizeof(json));
-		sqlite3_bind_text(k->st, 2, json, -1, SQLITE_STATIC);
-		return db_step_done(k->st, err, errlen);
+		batch_int(k->b, 0, sample_id);
+		batch_text(k->b, 1, json);
 	}
-	for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
-		bind_field(k, c, i, &col, raw, size);
-	if (k->spec->f[0].kind == K_CPUMASK)
-		return insert_cpumask(k, sample_id, raw, size, err, errlen);
-	return db_step_done(k->st, err, errlen);
+	if (batch_row(k->b))
+		return snprintf(err, errlen, "%s", batch_error(k->b)), -1;
+	return 0;
+}
+
+int tp_sink_flush(struct tp_sink *k, char *err, size_t errlen)
+{
+	if (batch_flush(k->b))
+		return snprintf(err, errlen, "%s", batch_error(k->b)), -1;
+	return 0;
 }
 
 const char *tp_sink_table(const struct tp_sink *k)

@@ -27,6 +27,9 @@ void tp_sink_free(struct tp_sink *k);
 int tp_sink_insert(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,
 		   const uint8_t *raw, uint32_t size, char *err, size_t errlen);
 
+/* tp_sink_flush: writes the rows the sink still holds. 0 or -1 (err). */
+int tp_sink_flush(struct tp_sink *k, char *err, size_t errlen);
+
 /* tp_sink_table: the table this sink writes. */
 const char *tp_sink_table(const struct tp_sink *k);
 

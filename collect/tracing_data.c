@@ -265,9 +265,19 @@ static const char *find(const char *s, const char *end, const char *needle, size
 	return NULL;
 }
 
-/* line_defines: whether the field line [s, eol) ("field:TYPE NAME;" or
- * "field:TYPE NAME[N];") names the field name[0..n). */
-static bool line_defines(const char *s, const char *eol, const char *name, size_t n)
+/* Most fields one format may declare (kernel events have a few dozen). */
+#define TD_MAX_FIELDS 256
+
+/* The field names of one format: spans of its text. */
+struct field_names {
+	const char *name[TD_MAX_FIELDS];
+	size_t len[TD_MAX_FIELDS];
+	size_t count;
+};
+
+/* field_name: the NAME span of the field line [s, eol) ("TYPE NAME;" or
+ * "TYPE NAME[N];", after "field:"), or false when it has no ';'. */
+static bool field_name(const char *s, const char *eol, const char **name, size_t *n)
 {
 	const char *e = memchr(s, ';', (size_t)(eol - s)), *b;
 
@@ -280,23 +290,36 @@ static bool line_defines(const char *s, const char *eol, const char *name, size_
 		e--;
 	for (b = e; b > s && is_ident(b[-1]); b--)
 		;
-	return (size_t)(e - b) == n && memcmp(b, name, n) == 0;
+	*name = b;
+	*n = (size_t)(e - b);
+	return true;
 }
 
-/* field_defined: whether some "field:" line of text[0..len) names the
- * field name[0..n). */
-static bool field_defined(const char *text, size_t len, const char *name, size_t n)
+/* collect_fields: the names of the "field:" lines of text[0..len); false
+ * when there are more than TD_MAX_FIELDS. */
+static bool collect_fields(const char *text, size_t len, struct field_names *f)
 {
 	const char *end = text + len, *s = text, *eol;
 
+	f->count = 0;
 	while ((s = find(s, end, "field:", 6))) {
 		eol = memchr(s, '\n', (size_t)(end - s));
 		if (!eol)
 			eol = end;
-		if (line_defines(s + 6, eol, name, n))
-			return true;
+		if (field_name(s + 6, eol, &f->name[f->count], &f->len[f->count]) &&
+		    ++f->count == TD_MAX_FIELDS)
+			return false;
 		s = eol;
 	}
+	return true;
+}
+
+/* has_field: whether name[0..n) is one of f's names. */
+static bool has_field(const struct field_names *f, const char *name, size_t n)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (f->len[i] == n && memcmp(f->name[i], name, n) == 0)
+			return true;
 	return false;
 }
 
@@ -307,13 +330,16 @@ static bool field_defined(const char *text, size_t len, const char *name, size_t
 static bool format_refs_defined(const uint8_t *p, size_t len)
 {
 	const char *text = (const char *)p, *end = text + len, *s = text;
+	struct field_names f;
 	size_t n;
 
+	if (!collect_fields(text, len, &f))
+		return false;
 	while ((s = find(s, end, "REC->", 5))) {
 		s += 5;
 		for (n = 0; s + n < end && is_ident(s[n]); n++)
 			;
-		if (!field_defined(text, len, s, n))
+		if (!has_field(&f, s, n))
 			return false;
 		s += n;
 	}
