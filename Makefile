@@ -14,6 +14,7 @@ BUILD   ?= build
 LIB_SRCS := $(sort $(wildcard collect/*.c analyze/*.c reports/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/lib/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(sort $(wildcard workloads/*.c)))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
@@ -44,9 +45,12 @@ $(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/embed.sh
 $(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libperfdb.a
+$(BUILD)/libtest.a: $(TESTLIB_OBJS)
+	rm -f $@; ar rcs $@ $^ $(BUILD)/schema_sql.o
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libtest.a $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtest.a $(BUILD)/libperfdb.a $(LDLIBS)
 
 $(BUILD)/workloads/%: workloads/%.c
 	@mkdir -p $(dir $@)
