@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "cmd.h"
 #include "collect/db.h"
 #include "collect/ingest.h"
@@ -16,6 +17,16 @@ static const char usage_text[] =
 	"                      file was recorded on the running kernel)\n"
 	"  -q, --quiet         no progress and no summary on stderr\n"
 	"FILE '-' reads a pipe-mode recording from standard input.\n";
+
+/* remove_new_db: removes a database this command created for nothing (so
+ * a failed import leaves no trace), with its journal. */
+static void remove_new_db(const char *path)
+{
+	char j[4096];
+	unlink(path);
+	snprintf(j, sizeof(j), "%s-journal", path);
+	unlink(j);
+}
 
 int cmd_import(int argc, char **argv)
 {
@@ -31,8 +42,8 @@ int cmd_import(int argc, char **argv)
 	const char *dbpath = PERFDB_DEFAULT_DB;
 	char err[1024];
 	sqlite3 *db;
-	int c, rc = EXIT_OK;
-	bool quiet = false;
+	int c, rc = EXIT_OK, imported = 0;
+	bool quiet = false, existed;
 	while ((c = getopt_long(argc, argv, "o:l:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': dbpath = optarg; break;
@@ -47,6 +58,7 @@ int cmd_import(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
+	existed = access(dbpath, F_OK) == 0;
 	if (!(db = db_open(dbpath, true, err, sizeof(err)))) {
 		fprintf(stderr, "perfdb: %s\n", err);
 		return EXIT_FAIL;
@@ -58,10 +70,13 @@ int cmd_import(int argc, char **argv)
 			rc = EXIT_FAIL;
 			break;
 		}
+		imported++;
 		if (!quiet)
 			fprintf(stderr, "perfdb: %s: session %lld in %s\n", argv[i],
 				(long long)id, dbpath);
 	}
 	sqlite3_close(db);
+	if (!existed && !imported)
+		remove_new_db(dbpath);
 	return rc;
 }

@@ -259,6 +259,7 @@ static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_ev
 			if ((th = threads_get(g->thr, b->pid, b->tid)) < 0)
 				return fail(g, "mmap", "out of memory");
 			proc = threads_process_of(g->thr, th);
+			threads_mark_user(g->thr, proc);
 		}
 		return resolver_mmap(g->res, r, proc, ev) ? fail(g, "mmap", NULL) : 0;
 	default:

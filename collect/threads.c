@@ -22,6 +22,7 @@ struct proc {
 	uint32_t pid;
 	int64_t parent;		/* row id or 0 */
 	int exec_gen;
+	bool user_mm;		/* has a user address space */
 	uint64_t start, end;
 	char comm[COMM_LEN];
 };
@@ -156,6 +157,8 @@ int64_t threads_get(struct threads *t, uint32_t pid, uint32_t tid)
 	proc = threads_current_process(t, pid);
 	if (proc < 0)
 		return -1;
+	if (pid == 0 && !proc_at(t, proc)->comm[0])
+		snprintf(proc_at(t, proc)->comm, COMM_LEN, "swapper");	/* idle, as perf names it */
 	return new_thr(t, pid, tid, proc, NO_TIME, proc_at(t, proc)->comm);
 }
 
@@ -179,6 +182,7 @@ int threads_comm(struct threads *t, uint32_t pid, uint32_t tid, const char *comm
 		np = new_proc(t, pid, old->parent, old->exec_gen + 1, time, comm);
 		if (np < 0)
 			return -1;
+		proc_at(t, np)->user_mm = true;
 		h = thr_at(t, row);
 		h->process = np;
 	}
@@ -209,8 +213,14 @@ int threads_fork(struct threads *t, uint32_t pid, uint32_t ppid, uint32_t tid,
 		proc = new_proc(t, pid, thr_at(t, parent)->process, 0, time, comm);
 		if (proc < 0)
 			return -1;
+		proc_at(t, proc)->user_mm = proc_at(t, thr_at(t, parent)->process)->user_mm;
 	}
 	return new_thr(t, pid, tid, proc, time, comm) < 0 ? -1 : 0;
+}
+
+void threads_mark_user(struct threads *t, int64_t proc_row)
+{
+	proc_at(t, proc_row)->user_mm = true;
 }
 
 int threads_exit(struct threads *t, uint32_t pid, uint32_t tid, uint64_t time)
@@ -237,7 +247,7 @@ static void bind_time(sqlite3_stmt *st, int i, uint64_t v)
 static int write_procs(struct threads *t, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(t->db, "INSERT INTO process(id, session_id, pid, parent_id, "
-				      "exec_gen, comm, start_time, end_time) VALUES (?,?,?,?,?,?,?,?)");
+				      "exec_gen, comm, start_time, end_time, user_mm) VALUES (?,?,?,?,?,?,?,?,?)");
 	int rc = st ? 0 : -1;
 	for (size_t i = 0; i < t->nproc && !rc; i++) {
 		struct proc *p = &t->proc[i];
@@ -252,6 +262,7 @@ static int write_procs(struct threads *t, char *err, size_t errlen)
 		sqlite3_bind_text(st, 6, p->comm, -1, SQLITE_STATIC);
 		bind_time(st, 7, p->start);
 		bind_time(st, 8, p->end);
+		sqlite3_bind_int(st, 9, p->user_mm);
 		rc = db_step_done(st, err, errlen);
 	}
 	sqlite3_finalize(st);

@@ -31,6 +31,10 @@ int threads_exit(struct threads *t, uint32_t pid, uint32_t tid, uint64_t time);
  * (a task that existed before the recording); -1 on out of memory. */
 int64_t threads_get(struct threads *t, uint32_t pid, uint32_t tid);
 
+/* threads_mark_user: process row proc_row has a user address space (a
+ * user mmap was seen for it). */
+void threads_mark_user(struct threads *t, int64_t proc_row);
+
 /* threads_process_of: the process row id that thread row tid_row is in. */
 int64_t threads_process_of(struct threads *t, int64_t thread_row);
 

@@ -82,6 +82,9 @@ CREATE TABLE process (
   parent_id  INTEGER,     -- process that forked it, when seen
   exec_gen   INTEGER NOT NULL DEFAULT 0,  -- 0 before the first exec seen
   comm       TEXT,
+  user_mm    INTEGER NOT NULL DEFAULT 0,  -- 1: has a user address space (an
+                                          -- mmap, an exec, or a user parent
+                                          -- was seen); 0: kernel thread/idle
   start_time INTEGER,     -- NULL: existed before the recording
   end_time   INTEGER      -- NULL: still alive at the end
 );

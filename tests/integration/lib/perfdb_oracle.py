@@ -1,0 +1,726 @@
+#!/usr/bin/env python3
+"""Compares what perfdb stored for one session with what perf script prints.
+
+Used by tests/integration/import_oracle.sh and shared_perfdata.sh. Each
+subcommand prints result lines "ok - WHAT", "not ok - WHAT" or
+"skip - WHAT # reason", and "# ..." detail lines; lib/tap.sh numbers them.
+The exit status is 0 unless the arguments or inputs are unusable.
+
+  counts SESSIONS_JSON SESSION EVENTS_TXT LABEL
+      per-event sample counts of `perfdb sessions --format json` against
+      `perf script -F event` (one line per sample).
+  sessions-json SESSIONS_JSON LABEL
+      the JSON is valid: an array of sessions with id, label, samples, lost
+      and events, where events add up to samples.
+  same-counts SESSIONS_JSON ID1 ID2 LABEL
+      two sessions have the same sample and per-event counts.
+  cols DB SESSION
+      prints the perf script -F fields every event of the session has
+      (pid,tid / cpu / time), for the caller to pass to perf script.
+  fields DB SESSION PERF_TXT LABEL [--cols C] [--trace] [--mem M] [--default]
+      every sample's pid/tid, cpu, time (at the microsecond perf prints)
+      and, with --trace, its tracepoint fields formatted as the kernel's
+      print format does, against perf script -F C,event[,trace][,M];
+      with --mem, the mem_sample columns M (addr,data_src,weight,...).
+      --default: PERF_TXT is perf script's default output (comm tid [cpu]
+      time: event: trace).
+  chains DB SESSION PERF_TXT LABEL [--cols C] [--syms]
+      callchain depth (and, with --syms, each frame's symbol where perf
+      resolves it, and the sample's own symbol) against
+      perf script -F C,event,ip,sym.
+  cpumask DB SESSION NCPU LABEL
+      ipi_send_cpumask: at least one row per sample, every target CPU < NCPU.
+  sql-eq DB LABEL EXPECTED SQL
+      one SQL value equals EXPECTED.
+  fix-attr-size IN OUT
+      copies a perf.data file whose attrs have attr.size 136 (perf >= 6.3,
+      config3) rewritten to 128 when config3 is 0, so that perf 6.1 reads it.
+"""
+import collections
+import json
+import re
+import sqlite3
+import struct
+import sys
+
+MASK64 = (1 << 64) - 1
+MAX_DETAIL = 4
+
+# sample_type bits
+S_TID, S_TIME, S_ADDR, S_CPU = 1 << 1, 1 << 2, 1 << 3, 1 << 7
+PERF_TYPE_TRACEPOINT = 2
+
+
+def result(ok, what, details=()):
+    print(("ok - " if ok else "not ok - ") + what)
+    for d in list(details)[:MAX_DETAIL * 3]:
+        print("#   " + d)
+
+
+def skip(what, why):
+    print("skip - %s # %s" % (what, why))
+
+
+def u64(v):
+    return None if v is None else v & MASK64
+
+
+def connect(path):
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    db.text_factory = lambda b: b.decode("latin-1")
+    return db
+
+
+def read_lines(path):
+    with open(path, encoding="latin-1") as f:
+        return f.read().split("\n")
+
+
+# --- counts ---------------------------------------------------------------
+
+def load_sessions(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def session_by_id(sessions, sid):
+    for s in sessions:
+        if str(s.get("id")) == str(sid):
+            return s
+    return None
+
+
+def cmd_counts(args):
+    sj, sid, evtxt, label = args
+    try:
+        s = session_by_id(load_sessions(sj), sid)
+    except ValueError as e:
+        return result(False, "%s: sessions json parses (%s)" % (label, e))
+    if s is None:
+        return result(False, "%s: session %s in perfdb sessions" % (label, sid))
+    perf = collections.Counter()
+    for line in read_lines(evtxt):
+        line = line.strip()
+        if not line:
+            continue
+        if line.endswith(":"):
+            line = line[:-1]
+        perf[line] += 1
+    mine = {k: v for k, v in s.get("events", {}).items()}
+    names = sorted(set(perf) | set(mine))
+    bad = ["%s: perfdb %s, perf script %d" % (n, mine.get(n, "absent"), perf.get(n, 0))
+           for n in names if mine.get(n, 0) != perf.get(n, 0)]
+    total = sum(perf.values())
+    if s.get("samples") != total:
+        bad.append("total: perfdb samples %s, perf script %d" % (s.get("samples"), total))
+    shown = ", ".join("%s=%d" % (n, perf[n]) for n in sorted(perf, key=lambda n: -perf[n])[:6])
+    result(not bad and total > 0,
+           "%s: per-event sample counts equal perf script's (%d samples, %d events: %s%s)"
+           % (label, total, len(perf), shown, ", ..." if len(perf) > 6 else ""), bad)
+
+
+def cmd_sessions_json(args):
+    sj, label = args
+    try:
+        ss = load_sessions(sj)
+    except ValueError as e:
+        return result(False, "%s: perfdb sessions --format json is valid JSON (%s)" % (label, e))
+    bad = []
+    if not isinstance(ss, list) or not ss:
+        bad.append("not a non-empty array")
+        ss = []
+    for s in ss:
+        for k in ("id", "label", "samples", "lost", "events"):
+            if not isinstance(s, dict) or k not in s:
+                bad.append("session lacks key %s: %r" % (k, s)[:200])
+        if isinstance(s, dict) and isinstance(s.get("events"), dict):
+            if sum(s["events"].values()) != s.get("samples"):
+                bad.append("session %s: events add up to %d, samples %s"
+                           % (s.get("id"), sum(s["events"].values()), s.get("samples")))
+    result(not bad, "%s: perfdb sessions --format json is valid JSON with id, label, samples, "
+           "lost, events per session (%d sessions)" % (label, len(ss)), bad)
+
+
+def cmd_same_counts(args):
+    sj, a, b, label = args
+    ss = load_sessions(sj)
+    sa, sb = session_by_id(ss, a), session_by_id(ss, b)
+    ok = (sa is not None and sb is not None and sa["id"] != sb["id"]
+          and sa["samples"] == sb["samples"] and sa["events"] == sb["events"]
+          and sa["samples"] > 0)
+    det = [] if ok else ["session %s: %s" % (a, sa and (sa["samples"], sa["events"])),
+                         "session %s: %s" % (b, sb and (sb["samples"], sb["events"]))]
+    result(ok, "%s: importing the file twice gives two sessions (%s, %s) with equal counts (%s samples)"
+           % (label, a, b, sa and sa["samples"]), det)
+
+
+# --- per-sample fields ------------------------------------------------------
+
+def event_rows(db, sid):
+    """event id -> (name, type, sample_type)"""
+    return {r[0]: (r[1], r[2], r[3]) for r in db.execute(
+        "SELECT id, name, type, sample_type FROM event WHERE session_id = ?", (sid,))}
+
+
+def cmd_cols(args):
+    db = connect(args[0])
+    ev = event_rows(db, int(args[1]))
+    st = MASK64
+    for name, typ, sample_type in ev.values():
+        st &= sample_type or 0
+    cols = []
+    if st & S_TID:
+        cols.append("pid,tid")
+    if st & S_CPU:
+        cols.append("cpu")
+    if st & S_TIME:
+        cols.append("time")
+    print(",".join(cols))
+
+
+def samples(db, sid):
+    """Rows (id, event_id, time, cpu, pid, tid, comm, symbol, stack_id) in id order."""
+    return db.execute(
+        "SELECT s.id, s.event_id, s.time, s.cpu, t.pid, t.tid, t.comm, sym.name, s.stack_id "
+        "FROM sample s LEFT JOIN thread t ON t.id = s.thread_id "
+        "LEFT JOIN symbol sym ON sym.id = s.symbol_id "
+        "WHERE s.session_id = ? ORDER BY s.id", (sid,)).fetchall()
+
+
+def fmt_time(t):
+    return "%d.%06d" % (t // 1000000000, (t % 1000000000) // 1000)
+
+
+def fmt_head(cols, pid, tid, cpu, time, event):
+    parts = []
+    if "pid" in cols:
+        parts.append("%s/%s" % (pid, tid))
+    if "cpu" in cols:
+        parts.append("[%03d]" % cpu if cpu is not None else "[None]")
+    if "time" in cols:
+        parts.append(fmt_time(time) + ":" if time is not None else "None:")
+    parts.append(event + ":")
+    return " ".join(parts)
+
+
+def ptr(v):
+    """%p as perf's libtraceevent prints it."""
+    v = u64(v)
+    if v is None:
+        return "None"
+    return "(nil)" if v == 0 else "0x%x" % v
+
+
+def sym_S(addr, sym):
+    """%pS / %ps: perfdb keeps the symbol text as perf prints it; unresolved
+    addresses print as 0x... (0x0 for NULL)."""
+    if sym is not None:
+        return sym
+    return "0x%x" % u64(addr) if addr is not None else "None"
+
+
+def tf(v):
+    return "true" if v else "false"
+
+
+def prev_state_formatter():
+    """The sched_switch prev_state text, from the kernel's print format
+    (TASK_REPORT flags and letters), as perf's __print_flags prints it."""
+    flags = [(0x1, "S"), (0x2, "D"), (0x4, "T"), (0x8, "t"), (0x10, "X"),
+             (0x20, "Z"), (0x40, "P"), (0x80, "I")]
+    report = 0x7f
+    try:
+        with open("/sys/kernel/tracing/events/sched/sched_switch/format") as f:
+            fmt = f.read()
+        got = [(int(v, 16), c) for v, c in re.findall(r'\{ (0x[0-9a-fA-F]+), "(\w)" \}', fmt)]
+        m = re.search(r'\(\(\(((?:0x[0-9a-fA-F]+ \| )*0x[0-9a-fA-F]+)\) \+ 1\) << 1\)', fmt)
+        if got and m:
+            flags = got
+            report = 0
+            for v in m.group(1).split("|"):
+                report |= int(v.strip(), 16)
+    except OSError:
+        pass
+    maxv = (report + 1) << 1
+
+    def f(state):
+        s = state & (maxv - 1)
+        text = "|".join(c for v, c in flags if s & v) if s else "R"
+        return text + ("+" if state & maxv else "")
+    return f
+
+
+PREV_STATE = prev_state_formatter()
+TLB_REASON = {0: "flush on task switch", 1: "remote shootdown", 2: "local shootdown",
+              3: "local MM shootdown", 4: "remote IPI send", 5: "remote wrong CPU"}
+
+
+def fmt_mmap_lock(r, success=False):
+    mm, memcg_id, memcg_path, write = r[:4]
+    s = "mm=%s " % ptr(mm)
+    s += ("memcg_id=%d" % u64(memcg_id)) if memcg_id is not None else "memcg_path=%s" % memcg_path
+    s += " write=%s" % tf(write)
+    if success:
+        s += " success=%s" % tf(r[4])
+    return s
+
+
+# event name (without system) -> (table, columns, formatter of the row)
+FORMATS = {
+    "sched_switch": ("sched_switch", "prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio",
+                     lambda r: "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d"
+                     % (r[0], r[1], r[2], PREV_STATE(r[3]), r[4], r[5], r[6])),
+    "sched_migrate_task": ("sched_migrate_task", "comm, pid, prio, orig_cpu, dest_cpu",
+                           lambda r: "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d" % r),
+    "sched_process_fork": ("sched_process_fork", "parent_comm, parent_pid, child_comm, child_pid",
+                           lambda r: "comm=%s pid=%d child_comm=%s child_pid=%d" % r),
+    "sched_process_exec": ("sched_process_exec", "filename, pid, old_pid",
+                           lambda r: "filename=%s pid=%d old_pid=%d" % r),
+    "sched_process_exit": ("sched_process_exit", "comm, pid, prio, group_dead",
+                           lambda r: "comm=%s pid=%d prio=%d group_dead=%s" % (r[0], r[1], r[2], tf(r[3]))),
+    "tlb_flush": ("tlb_flush", "reason, pages",
+                  lambda r: "pages:%d reason:%s (%d)" % (r[1], TLB_REASON.get(r[0], ""), r[0])),
+    "ipi_send_cpu": ("ipi_send_cpu", "cpu, callsite, callsite_sym, callback, callback_sym",
+                     lambda r: "cpu=%d callsite=%s callback=%s" % (r[0], sym_S(r[1], r[2]), sym_S(r[3], r[4]))),
+    "csd_queue_cpu": ("csd_queue_cpu", "cpu, callsite, callsite_sym, func, func_sym, csd",
+                      lambda r: "cpu=%d callsite=%s func=%s csd=%s"
+                      % (r[0], sym_S(r[1], r[2]), sym_S(r[3], r[4]), ptr(r[5]))),
+    "csd_function_entry": ("csd_function_entry", "func, func_sym, csd",
+                           lambda r: "func=%s, csd=%s" % (sym_S(r[0], r[1]), ptr(r[2]))),
+    "csd_function_exit": ("csd_function_exit", "func, func_sym, csd",
+                          lambda r: "func=%s, csd=%s" % (sym_S(r[0], r[1]), ptr(r[2]))),
+    "mmap_lock_start_locking": ("mmap_lock_start_locking", "mm, memcg_id, memcg_path, write",
+                                lambda r: fmt_mmap_lock(r)),
+    "mmap_lock_acquire_returned": ("mmap_lock_acquire_returned", "mm, memcg_id, memcg_path, write, success",
+                                   lambda r: fmt_mmap_lock(r, True)),
+    "mmap_lock_released": ("mmap_lock_released", "mm, memcg_id, memcg_path, write",
+                           lambda r: fmt_mmap_lock(r)),
+    "exit_mmap": ("exit_mmap", "mm, mt", lambda r: "mt_mod %s, DESTROY" % ptr(r[1])),
+}
+for _n in ("sched_waking", "sched_wakeup", "sched_wakeup_new"):
+    FORMATS[_n] = (_n, "comm, pid, prio, target_cpu",
+                   lambda r: "comm=%s pid=%d prio=%d target_cpu=%03d" % r)
+for _n in ("call_function_entry", "call_function_exit",
+           "call_function_single_entry", "call_function_single_exit"):
+    FORMATS[_n] = (_n, "vector", lambda r: "vector=%d" % r)
+
+# perf 6.1 cannot print these (its libtraceevent lacks __get_cpumask)
+NO_TRACE_TEXT = {"ipi_send_cpumask"}
+
+
+def generic_trace(fields_json):
+    """Tracepoints in the generic table: uprobes/kprobes print (ip)."""
+    try:
+        d = json.loads(fields_json)
+    except (TypeError, ValueError):
+        return None
+    if list(d) == ["__probe_ip"]:
+        return "(%x)" % u64(d["__probe_ip"])
+    return None
+
+
+def trace_texts(db, sid, ev):
+    """sample id -> trace text (None: not compared) for tracepoint samples;
+    event ids whose trace text is compared."""
+    out, compared = {}, set()
+    for eid, (name, typ, _) in ev.items():
+        if typ != PERF_TYPE_TRACEPOINT:
+            continue
+        short = name.split(":", 1)[-1]
+        if short in NO_TRACE_TEXT:
+            continue
+        if short in FORMATS:
+            table, cols, f = FORMATS[short]
+            q = ("SELECT x.sample_id, %s FROM %s x JOIN sample s ON s.id = x.sample_id "
+                 "WHERE s.session_id = ? AND s.event_id = ?" % (cols, table))
+            for row in db.execute(q, (sid, eid)):
+                try:
+                    out[row[0]] = f(tuple(row[1:]))
+                except (TypeError, ValueError) as e:
+                    out[row[0]] = "<cannot format %r: %s>" % (row[1:], e)
+            compared.add(eid)
+        else:
+            q = ("SELECT x.sample_id, x.fields FROM tracepoint x JOIN sample s ON s.id = x.sample_id "
+                 "WHERE s.session_id = ? AND s.event_id = ?")
+            rows = db.execute(q, (sid, eid)).fetchall()
+            texts = {r[0]: generic_trace(r[1]) for r in rows}
+            if rows and all(t is not None for t in texts.values()):
+                out.update(texts)
+                compared.add(eid)
+    return out, compared
+
+
+MEM_COLS = {"addr": "addr", "phys_addr": "phys_addr", "data_src": "data_src",
+            "weight": "weight", "ins_lat": "ins_lat"}
+
+
+def mem_texts(db, sid, mem):
+    q = "SELECT m.sample_id, %s FROM mem_sample m JOIN sample s ON s.id = m.sample_id WHERE s.session_id = ?" % (
+        ", ".join("m." + MEM_COLS[c] for c in mem))
+    out = {}
+    for row in db.execute(q, (sid,)):
+        parts = []
+        for c, v in zip(mem, row[1:]):
+            if c in ("addr", "phys_addr", "data_src"):
+                parts.append("%s=%x" % (c, u64(v)) if v is not None else "%s=None" % c)
+            else:
+                parts.append("%s=%s" % (c, v))
+        out[row[0]] = " ".join(parts)
+    return out
+
+
+def parse_perf_mem(rest, mem):
+    """addr data_src |decoded...| weight ins_lat as perf -F prints them."""
+    toks = rest.split()
+    vals = {}
+    order = [c for c in ("addr", "data_src") if c in mem]
+    tail = [c for c in ("weight", "ins_lat", "phys_addr") if c in mem]
+    # perf prints in its own field order: addr, weight?, data_src, ...
+    # (perf 6.1 order: addr, data_src (+decoded), weight, phys_addr?, ins_lat)
+    for c, t in zip(order, toks):
+        vals[c] = t
+    rtoks = toks[len(order):]
+    # drop the decoded "|OP ...|" text of data_src
+    if "data_src" in mem:
+        j = 0
+        while j < len(rtoks) and not re.fullmatch(r"[0-9a-fA-F]+", rtoks[j]):
+            j += 1
+        # the decoded text may contain hex-looking words; take the last
+        # len(tail) tokens instead
+        rtoks = rtoks[len(rtoks) - len(tail):] if len(tail) <= len(rtoks) else rtoks
+    for c, t in zip(PERF_TAIL_ORDER(tail), rtoks):
+        vals[c] = t
+    parts = []
+    for c in mem:
+        t = vals.get(c)
+        if t is None:
+            parts.append("%s=None" % c)
+        elif c in ("addr", "phys_addr", "data_src"):
+            parts.append("%s=%x" % (c, int(t, 16)))
+        else:
+            parts.append("%s=%d" % (c, int(t)))
+    return " ".join(parts)
+
+
+def PERF_TAIL_ORDER(tail):
+    # perf 6.1 builtin-script.c prints weight, then phys_addr, then ins_lat
+    order = ["weight", "phys_addr", "ins_lat"]
+    return [c for c in order if c in tail]
+
+
+def parse_head_line(line, cols, names):
+    """(head text as fmt_head builds it, rest) or None."""
+    s = line
+    pid = tid = cpu = t = None
+    if "pid" in cols:
+        m = re.match(r"\s*(-?\d+)/(-?\d+)", s)
+        if not m:
+            return None
+        pid, tid = m.group(1), m.group(2)
+        s = s[m.end():]
+    if "cpu" in cols:
+        m = re.match(r"\s*\[(\d+)\]", s)
+        if not m:
+            return None
+        cpu = int(m.group(1))
+        s = s[m.end():]
+    if "time" in cols:
+        m = re.match(r"\s*(\d+\.\d+):", s)
+        if not m:
+            return None
+        t = m.group(1)
+        s = s[m.end():]
+    s = s.lstrip()
+    for n in names:
+        if s.startswith(n + ":"):
+            rest = s[len(n) + 1:]
+            parts = []
+            if "pid" in cols:
+                parts.append("%s/%s" % (pid, tid))
+            if "cpu" in cols:
+                parts.append("[%03d]" % cpu)
+            if "time" in cols:
+                parts.append(t + ":")
+            parts.append(n + ":")
+            return " ".join(parts), n, rest
+    return None
+
+
+def parse_default_line(line, names):
+    """perf script's default output: comm tid [cpu] time: event: trace."""
+    for n in names:
+        i = line.find(" " + n + ": ")
+        if i < 0:
+            i = line.find(" " + n + ":")
+            if i < 0 or i + len(n) + 2 != len(line):
+                continue
+        m = re.match(r"\s*(.*?)\s+(-?\d+)\s+\[(\d+)\]\s+(\d+\.\d+):$", line[:i])
+        if not m:
+            return None
+        return "%s %s [%03d] %s: %s:" % (m.group(1), m.group(2), int(m.group(3)), m.group(4), n), n, line[i + len(n) + 2:]
+    return None
+
+
+def opt(args, name, default=None, flag=False):
+    if name in args:
+        i = args.index(name)
+        if flag:
+            del args[i]
+            return True
+        v = args[i + 1]
+        del args[i:i + 2]
+        return v
+    return False if flag else default
+
+
+def cmd_fields(args):
+    args = list(args)
+    cols = opt(args, "--cols", "pid,tid,cpu,time").split(",")
+    trace = opt(args, "--trace", flag=True)
+    default = opt(args, "--default", flag=True)
+    mem = opt(args, "--mem", "")
+    mem = [c for c in mem.split(",") if c]
+    dbp, sid, txt, label = args
+    sid = int(sid)
+    db = connect(dbp)
+    ev = event_rows(db, sid)
+    names = sorted({v[0] for v in ev.values()}, key=len, reverse=True)
+    texts, compared = trace_texts(db, sid, ev) if trace or default else ({}, set())
+    mtexts = mem_texts(db, sid, mem) if mem else {}
+
+    mine = collections.defaultdict(collections.Counter)
+    for sid_, eid, time, cpu, pid, tid, comm, sym, stack in samples(db, sid):
+        name = ev[eid][0]
+        if default:
+            head = "%s %s [%03d] %s: %s:" % (comm, tid, cpu if cpu is not None else -1,
+                                             fmt_time(time) if time is not None else None, name)
+        else:
+            head = fmt_head(cols, pid, tid, cpu, time, name)
+        if eid in compared:
+            head += " " + str(texts.get(sid_, "<no %s row>" % name))
+        if mem:
+            head += " " + mtexts.get(sid_, "<no mem_sample row>")
+        mine[name][head] += 1
+
+    perf = collections.defaultdict(collections.Counter)
+    unparsed = []
+    comp_names = {ev[e][0] for e in compared}
+    for line in read_lines(txt):
+        if not line.strip():
+            continue
+        p = parse_default_line(line, names) if default else parse_head_line(line, cols, names)
+        if p is None:
+            unparsed.append(line)
+            continue
+        head, name, rest = p
+        if name in comp_names:
+            head += " " + rest.strip()
+        if mem:
+            try:
+                head += " " + parse_perf_mem(rest, mem)
+            except ValueError:
+                unparsed.append(line)
+                continue
+        perf[name][head] += 1
+
+    what = "/".join(c for c in cols if c != "tid") if not default else "comm, tid, cpu, time"
+    what = what.replace("pid", "pid/tid")
+    if unparsed:
+        result(False, "%s: perf script lines parse" % label,
+               ["unparsed: " + u[:200] for u in unparsed[:MAX_DETAIL]])
+    for name in sorted(set(mine) | set(perf)):
+        a, b = mine[name], perf[name]
+        n = sum(b.values())
+        desc = what
+        if name in comp_names:
+            desc += " and fields" + (" (as perf's trace text)" if not default else "")
+        if mem:
+            desc += " and " + ",".join(mem)
+        det = []
+        if a != b:
+            only_perf = list((b - a).elements())
+            only_mine = list((a - b).elements())
+            det.append("%d sample(s) only in perf script, %d only in perfdb" % (len(only_perf), len(only_mine)))
+            det += ["perf:   " + x[:300] for x in sorted(only_perf)[:MAX_DETAIL]]
+            det += ["perfdb: " + x[:300] for x in sorted(only_mine)[:MAX_DETAIL]]
+        result(a == b and n > 0, "%s: %s: %s of %d samples equal perf script's" % (label, name, desc, n), det)
+
+
+# --- callchains -------------------------------------------------------------
+
+def cmd_chains(args):
+    args = list(args)
+    cols = opt(args, "--cols", "pid,tid,cpu,time").split(",")
+    syms = opt(args, "--syms", flag=True)
+    dbp, sid, txt, label = args
+    sid = int(sid)
+    db = connect(dbp)
+    ev = event_rows(db, sid)
+    names = sorted({v[0] for v in ev.values()}, key=len, reverse=True)
+    symname = dict(db.execute("SELECT id, name FROM symbol"))
+    nodes = {r[0]: (r[1], r[2], r[3]) for r in db.execute(
+        "SELECT st.id, st.parent_id, st.symbol_id, st.depth FROM stack st WHERE st.id IN "
+        "(WITH RECURSIVE w(id) AS (SELECT DISTINCT stack_id FROM sample WHERE session_id = ? "
+        "AND stack_id IS NOT NULL UNION SELECT parent_id FROM stack JOIN w ON stack.id = w.id "
+        "WHERE parent_id IS NOT NULL) SELECT id FROM w)", (sid,))}
+
+    bad_depth_col = []
+
+    def frames(stack_id):
+        out, node, guard = [], stack_id, 0
+        while node is not None and guard < 100000:
+            if node not in nodes:
+                out.append("<missing stack node %s>" % node)
+                break
+            parent, sym, depth = nodes[node]
+            out.append(symname.get(sym, "<missing symbol %s>" % sym))
+            node = parent
+            guard += 1
+        if stack_id is not None and stack_id in nodes and nodes[stack_id][2] != len(out) - 1:
+            bad_depth_col.append("stack %d: depth column %d, %d frames to the root"
+                                 % (stack_id, nodes[stack_id][2], len(out)))
+        return out
+
+    mine = collections.defaultdict(list)
+    for sid_, eid, time, cpu, pid, tid, comm, sym, stack in samples(db, sid):
+        mine[fmt_head(cols, pid, tid, cpu, time, ev[eid][0])].append((sid_, sym, frames(stack)))
+
+    perf = collections.defaultdict(list)
+    unparsed = []
+    cur = None
+    for line in read_lines(txt):
+        if line.startswith("\t") or (line.startswith(" ") and cur is not None and
+                                     re.match(r"\s+[0-9a-f]+ ", line) and not re.match(r"\s*-?\d+/", line)):
+            if cur is None:
+                unparsed.append(line)
+                continue
+            parts = line.strip().split(None, 1)
+            cur.append(parts[1] if len(parts) > 1 else "[unknown]")
+            continue
+        if not line.strip():
+            cur = None
+            continue
+        p = parse_head_line(line, cols, names)
+        if p is None:
+            unparsed.append(line)
+            cur = None
+            continue
+        cur = []
+        perf[p[0]].append(cur)
+
+    n = depth_bad = unmatched = 0
+    sym_checked = sym_unknown = 0
+    det_depth, det_sym, det_first, det_match = [], [], [], []
+    first_checked = first_bad = 0
+    for key in set(mine) | set(perf):
+        a, b = mine.get(key, []), perf.get(key, [])
+        if len(a) != len(b):
+            unmatched += abs(len(a) - len(b))
+            det_match.append("%s: %d in perfdb, %d in perf script" % (key, len(a), len(b)))
+        for (sample_id, ipsym, fa), fb in zip(a, b):
+            n += 1
+            if len(fa) != len(fb):
+                depth_bad += 1
+                det_depth.append("sample %d %s: perfdb %d frames %s, perf %d frames %s"
+                                 % (sample_id, key, len(fa), fa[:6], len(fb), fb[:6]))
+            if not syms:
+                continue
+            for i, (x, y) in enumerate(zip(fa, fb)):
+                if y == "[unknown]":
+                    sym_unknown += 1
+                    continue
+                sym_checked += 1
+                if x != y:
+                    det_sym.append("sample %d %s frame %d: perfdb %s, perf %s" % (sample_id, key, i, x, y))
+            if fb and fb[0] != "[unknown]":
+                first_checked += 1
+                if ipsym != fb[0] or not fa or fa[0] != fb[0]:
+                    first_bad += 1
+                    det_first.append("sample %d %s: sample symbol %s, innermost frame %s, perf %s"
+                                     % (sample_id, key, ipsym, fa[0] if fa else None, fb[0]))
+    if unparsed:
+        result(False, "%s: perf script callchain output parses" % label,
+               ["unparsed: " + u[:200] for u in unparsed[:MAX_DETAIL]])
+    result(unmatched == 0 and n > 0, "%s: every sample pairs with one of perf script's (%d samples)" % (label, n),
+           sorted(det_match)[:MAX_DETAIL])
+    result(depth_bad == 0 and n > 0,
+           "%s: callchain depth equals the frames perf script prints (%d samples, %d frames)"
+           % (label, n, sum(len(x) for v in perf.values() for x in v)),
+           ["%d samples differ" % depth_bad] + sorted(det_depth)[:MAX_DETAIL] if depth_bad else [])
+    result(not bad_depth_col, "%s: stack.depth is the number of parent links to the root (%d nodes)"
+           % (label, len(nodes)), bad_depth_col[:MAX_DETAIL])
+    if syms:
+        result(first_bad == 0 and first_checked > 0,
+               "%s: sample symbol and innermost frame equal perf's first frame (%d resolved by perf)"
+               % (label, first_checked),
+               ["%d differ" % first_bad] + det_first[:MAX_DETAIL] if first_bad else [])
+        result(not det_sym and sym_checked > 0,
+               "%s: every frame's symbol equals perf's where perf resolves it (%d frames, %d [unknown] to perf)"
+               % (label, sym_checked, sym_unknown),
+               ["%d frames differ" % len(det_sym)] + det_sym[:MAX_DETAIL] if det_sym else [])
+
+
+# --- ipi_send_cpumask -------------------------------------------------------
+
+def cmd_cpumask(args):
+    dbp, sid, ncpu, label = args
+    sid, ncpu = int(sid), int(ncpu)
+    db = connect(dbp)
+    eids = [e for e, v in event_rows(db, sid).items() if v[0] == "ipi:ipi_send_cpumask"]
+    what = "%s: ipi_send_cpumask: each sample has >= 1 target row, every target_cpu < %d" % (label, ncpu)
+    if not eids:
+        return skip(what, "ipi:ipi_send_cpumask not recorded")
+    q = ("SELECT s.id, count(m.sample_id), min(m.target_cpu), max(m.target_cpu) FROM sample s "
+         "LEFT JOIN ipi_send_cpumask m ON m.sample_id = s.id WHERE s.session_id = ? AND s.event_id = ? "
+         "GROUP BY s.id")
+    rows = db.execute(q, (sid, eids[0])).fetchall()
+    if not rows:
+        return skip(what, "no ipi_send_cpumask samples (with %d CPUs the kernel sends single-CPU IPIs)" % ncpu)
+    bad = ["sample %d: %d rows, target CPUs %s..%s" % r for r in rows
+           if r[1] < 1 or r[2] < 0 or r[3] >= ncpu]
+    orphans = db.execute("SELECT count(*) FROM ipi_send_cpumask m LEFT JOIN sample s ON s.id = m.sample_id "
+                         "WHERE s.id IS NULL OR s.event_id != ?", (eids[0],)).fetchone()[0]
+    if orphans:
+        bad.append("%d ipi_send_cpumask rows belong to no ipi_send_cpumask sample" % orphans)
+    result(not bad, what + " (%d samples)" % len(rows), ["%d bad" % len(bad)] + bad[:MAX_DETAIL] if bad else [])
+
+
+def cmd_sql_eq(args):
+    dbp, label, expected, q = args
+    db = connect(dbp)
+    try:
+        got = db.execute(q).fetchone()
+        got = None if got is None else got[0]
+    except sqlite3.Error as e:
+        got = "error: %s" % e
+    result(str(got) == expected, "%s (%s)" % (label, got),
+           [] if str(got) == expected else ["expected %s, got %s from: %s" % (expected, got, q)])
+
+
+def cmd_fix_attr_size(args):
+    src, dst = args
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    if data[:8] != b"PERFILE2":
+        sys.exit("%s: not a little-endian PERFILE2 file" % src)
+    attr_size, = struct.unpack_from("<Q", data, 16)
+    off, size = struct.unpack_from("<QQ", data, 24)
+    n = 0
+    for p in range(off, off + size, attr_size):
+        asz, = struct.unpack_from("<I", data, p + 4)
+        if asz == 136 and data[p + 128:p + 136] == b"\0" * 8:
+            struct.pack_into("<I", data, p + 4, 128)
+            n += 1
+    with open(dst, "wb") as f:
+        f.write(data)
+    print("# %s: %d attrs rewritten to attr.size 128" % (dst, n))
+
+
+CMDS = {"counts": cmd_counts, "sessions-json": cmd_sessions_json, "same-counts": cmd_same_counts,
+        "cols": cmd_cols, "fields": cmd_fields, "chains": cmd_chains, "cpumask": cmd_cpumask,
+        "sql-eq": cmd_sql_eq, "fix-attr-size": cmd_fix_attr_size}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in CMDS:
+        sys.exit("usage: perfdb_oracle.py %s ..." % "|".join(CMDS))
+    CMDS[sys.argv[1]](sys.argv[2:])
