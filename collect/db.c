@@ -170,3 +170,17 @@ int db_resolve_sessions(sqlite3 *db, const char *spec, int64_t **ids)
 	sqlite3_finalize(st);
 	return n;
 }
+
+/* db_next_id: see db.h. */
+int64_t db_next_id(sqlite3 *db, const char *table)
+{
+	char sql[128];
+	sqlite3_stmt *st;
+	int64_t v = 1;
+	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) + 1 FROM %s", table);
+	st = db_prepare(db, sql);
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}

@@ -33,6 +33,10 @@ int db_step_done(sqlite3_stmt *st, char *err, size_t errlen);
 /* db_bind_text_or_null: binds s, or NULL when s is NULL. */
 void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
 
+/* db_next_id: the next free id of table (1 + its largest id, 1 when
+ * empty); table must be a perfdb table name (never user input). */
+int64_t db_next_id(sqlite3 *db, const char *table);
+
 /* db_resolve_sessions: the ids of the sessions that SPEC names (an id or a
  * label; NULL means every session), in id order. Returns the count (0 when
  * nothing matches) with *ids malloc'ed, or -1 on error. */

@@ -51,17 +51,6 @@ static int fail(struct ingest *g, const char *what, const char *detail)
 	return -1;
 }
 
-/* max_plus_one: 1 + the largest id of a table (the next free id). */
-static int64_t max_plus_one(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	int64_t v = 1;
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* insert_session: the session row with what is known before reading. */
 static int insert_session(struct ingest *g, const char *path)
 {
@@ -122,7 +111,7 @@ static const char *const sample_cols[] = { "id", "session_id", "event_id", "time
 static int on_begin(void *ctx, struct pd_reader *r)
 {
 	struct ingest *g = ctx;
-	g->next_sample = max_plus_one(g->db, "SELECT coalesce(max(id), 0) + 1 FROM sample");
+	g->next_sample = db_next_id(g->db, "sample");
 	g->first_sample = g->next_sample;
 	g->thr = threads_new(g->db, g->session);
 	g->res = resolver_new(g->db, g->session, g->o->kallsyms);

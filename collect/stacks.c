@@ -17,13 +17,9 @@ struct stacks {
 struct stacks *stacks_new(sqlite3 *db)
 {
 	struct stacks *s = calloc(1, sizeof(*s));
-	sqlite3_stmt *st;
 	if (!s)
 		return NULL;
-	st = db_prepare(db, "SELECT coalesce(max(id), 0) + 1 FROM stack");
-	s->next = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 1;
-	sqlite3_finalize(st);
-	s->base = s->next;
+	s->next = s->base = db_next_id(db, "stack");
 	s->ins = db_prepare(db, "INSERT INTO stack(id, parent_id, symbol_id, depth) VALUES (?,?,?,?)");
 	hm_init(&s->nodes);
 	if (!s->ins) {

@@ -39,17 +39,6 @@ struct threads {
 	sqlite3_stmt *comm_st;
 };
 
-/* max_id: the largest id of table, or 0. */
-static int64_t max_id(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	int64_t v = 0;
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 struct threads *threads_new(sqlite3 *db, int64_t session_id)
 {
 	struct threads *t = calloc(1, sizeof(*t));
@@ -57,8 +46,8 @@ struct threads *threads_new(sqlite3 *db, int64_t session_id)
 		return NULL;
 	t->db = db;
 	t->session = session_id;
-	t->thr_base = max_id(db, "SELECT coalesce(max(id), 0) + 1 FROM thread");
-	t->proc_base = max_id(db, "SELECT coalesce(max(id), 0) + 1 FROM process");
+	t->thr_base = db_next_id(db, "thread");
+	t->proc_base = db_next_id(db, "process");
 	t->comm_st = db_prepare(db, "INSERT INTO comm(thread_id, time, comm, exec) VALUES (?,?,?,?)");
 	hm_init(&t->by_tid);
 	hm_init(&t->by_pid);

@@ -7,6 +7,7 @@
  * systems (name\0, u32 n, u64+text each), u32+kallsyms, u32+printk formats,
  * and from version 0.6 on u64+saved cmdlines. */
 #include "collect/tracing_data.h"
+#include <ctype.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -348,8 +349,9 @@ static bool format_refs_defined(const uint8_t *p, size_t len)
 
 /* divisor_ok: whether the operand at p[0..n) after a '/' or '%' is one
  * libtraceevent will not fold to zero: a parenthesis, a REC-> field, a
- * sizeof or __get_*() helper, or a literal with a nonzero digit (an
- * unknown identifier counts as 0). */
+ * sizeof or __get_*() helper, or a literal whose value (read as C does:
+ * 0x hex, 0 octal, else decimal) is nonzero. An unknown identifier
+ * counts as 0. */
 static bool divisor_ok(const uint8_t *p, size_t n)
 {
 	bool hex = n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
@@ -361,10 +363,14 @@ static bool divisor_ok(const uint8_t *p, size_t n)
 		return true;
 	if (n == 0 || p[0] < '0' || p[0] > '9')
 		return false;
-	for (size_t k = hex ? 2 : 0; k < n && is_ident((char)p[k]); k++) {
-		if (p[k] >= '1' && p[k] <= '9')
-			return true;
-		if (hex && ((p[k] >= 'a' && p[k] <= 'f') || (p[k] >= 'A' && p[k] <= 'F')))
+	if (p[0] != '0')
+		return true;
+	for (size_t k = hex ? 2 : 1; k < n; k++) {
+		bool digit = hex ? isxdigit(p[k]) : (p[k] >= '0' && p[k] <= '7');
+
+		if (!digit)
+			return false;
+		if (p[k] != '0')
 			return true;
 	}
 	return false;

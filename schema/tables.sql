@@ -197,3 +197,24 @@ CREATE TABLE kallsyms (
   text_zstd  BLOB NOT NULL,
   size       INTEGER NOT NULL
 );
+
+-- Struct layouts from the recording kernel's BTF (perfdb record stores
+-- mm_struct's), so fields resolve on another machine. Members are flattened
+-- to dotted names through anonymous and nested structs/unions
+-- (context.tlb_gen); a nested struct has its own row as well as rows for
+-- its members; an array is one member with its total size. member '' is the
+-- whole struct (offset 0, its size). Offsets are bytes from the struct's
+-- start; a bitfield's offset is its storage unit's (aligned to the declared
+-- type's size, as pahole prints it), bit_offset the first bit within that
+-- unit and bit_size its width; both NULL for other members.
+CREATE TABLE struct_layout (
+  session_id  INTEGER NOT NULL REFERENCES session(id),
+  struct_name TEXT NOT NULL,
+  member      TEXT NOT NULL,
+  offset      INTEGER NOT NULL,
+  size        INTEGER NOT NULL,
+  bit_offset  INTEGER,
+  bit_size    INTEGER,
+  type_name   TEXT,
+  PRIMARY KEY (session_id, struct_name, member)
+) WITHOUT ROWID;

@@ -279,7 +279,7 @@ def patched(data, *edits):
 
 
 def spread(items, n):
-    items = sorted(items)
+    """n of the items, evenly spaced in their order."""
     if len(items) <= n:
         return items
     return [items[i * len(items) // n] for i in range(n)]

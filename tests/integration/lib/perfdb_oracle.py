@@ -332,7 +332,8 @@ def trace_texts(db, sid, ev):
         if short in FORMATS:
             table, cols, f = FORMATS[short]
             q = ("SELECT x.sample_id, %s FROM %s x JOIN sample s ON s.id = x.sample_id "
-                 "WHERE s.session_id = ? AND s.event_id = ?" % (cols, table))
+                 "WHERE s.session_id = ? AND s.event_id = ?"
+                 % (", ".join("x." + c.strip() for c in cols.split(",")), table))
             for row in db.execute(q, (sid, eid)):
                 try:
                     out[row[0]] = f(tuple(row[1:]))
@@ -370,26 +371,18 @@ def mem_texts(db, sid, mem):
 
 
 def parse_perf_mem(rest, mem):
-    """addr data_src |decoded...| weight ins_lat as perf -F prints them."""
+    """What perf script -F ...,addr,data_src,weight,ins_lat,phys_addr prints
+    after the event: addr, data_src and its decoded "|OP ...|" text, then
+    weight, ins_lat, phys_addr (perf 6.1's order), as mem_texts() does."""
     toks = rest.split()
     vals = {}
-    order = [c for c in ("addr", "data_src") if c in mem]
+    head = [c for c in ("addr", "data_src") if c in mem]
     tail = [c for c in ("weight", "ins_lat", "phys_addr") if c in mem]
-    # perf prints in its own field order: addr, weight?, data_src, ...
-    # (perf 6.1 order: addr, data_src (+decoded), weight, phys_addr?, ins_lat)
-    for c, t in zip(order, toks):
+    for c, t in zip(head, toks):
         vals[c] = t
-    rtoks = toks[len(order):]
-    # drop the decoded "|OP ...|" text of data_src
-    if "data_src" in mem:
-        j = 0
-        while j < len(rtoks) and not re.fullmatch(r"[0-9a-fA-F]+", rtoks[j]):
-            j += 1
-        # the decoded text may contain hex-looking words; take the last
-        # len(tail) tokens instead
-        rtoks = rtoks[len(rtoks) - len(tail):] if len(tail) <= len(rtoks) else rtoks
-    for c, t in zip(PERF_TAIL_ORDER(tail), rtoks):
-        vals[c] = t
+    if tail:
+        for c, t in zip(tail, toks[len(toks) - len(tail):]):
+            vals[c] = t
     parts = []
     for c in mem:
         t = vals.get(c)
@@ -402,63 +395,53 @@ def parse_perf_mem(rest, mem):
     return " ".join(parts)
 
 
-def PERF_TAIL_ORDER(tail):
-    # perf 6.1 builtin-script.c prints weight, then phys_addr, then ins_lat
-    order = ["weight", "phys_addr", "ins_lat"]
-    return [c for c in order if c in tail]
-
-
-def parse_head_line(line, cols, names):
-    """(head text as fmt_head builds it, rest) or None."""
-    s = line
-    pid = tid = cpu = t = None
+def head_regex(cols):
+    r = r"\s*"
     if "pid" in cols:
-        m = re.match(r"\s*(-?\d+)/(-?\d+)", s)
-        if not m:
-            return None
-        pid, tid = m.group(1), m.group(2)
-        s = s[m.end():]
+        r += r"(?P<pid>-?\d+)/(?P<tid>-?\d+)\s+"
     if "cpu" in cols:
-        m = re.match(r"\s*\[(\d+)\]", s)
-        if not m:
-            return None
-        cpu = int(m.group(1))
-        s = s[m.end():]
+        r += r"\[(?P<cpu>\d+)\]\s+"
     if "time" in cols:
-        m = re.match(r"\s*(\d+\.\d+):", s)
-        if not m:
-            return None
-        t = m.group(1)
-        s = s[m.end():]
-    s = s.lstrip()
-    for n in names:
-        if s.startswith(n + ":"):
-            rest = s[len(n) + 1:]
-            parts = []
-            if "pid" in cols:
-                parts.append("%s/%s" % (pid, tid))
-            if "cpu" in cols:
-                parts.append("[%03d]" % cpu)
-            if "time" in cols:
-                parts.append(t + ":")
-            parts.append(n + ":")
-            return " ".join(parts), n, rest
-    return None
+        r += r"(?P<time>\d+\.\d+):\s+"
+    return re.compile(r)
+
+
+def split_event(s, names):
+    """(event name, rest) of "NAME: rest" or "NAME:"; None if NAME is not
+    one of the session's events (names contain ':' but never ': ')."""
+    i = s.find(": ")
+    name, rest = (s[:i], s[i + 2:]) if i >= 0 else (s[:-1], "") if s.endswith(":") else (None, "")
+    return (name, rest) if name in names else None
+
+
+def parse_head_line(line, cols, names, rx=None):
+    """(head text as fmt_head builds it, event name, rest) or None."""
+    m = (rx or head_regex(cols)).match(line)
+    if not m:
+        return None
+    ev = split_event(line[m.end():], names)
+    if ev is None:
+        return None
+    g = m.groupdict()
+    cpu = int(g["cpu"]) if g.get("cpu") is not None else None
+    pid = int(g["pid"]) if g.get("pid") is not None else None
+    tid = int(g["tid"]) if g.get("tid") is not None else None
+    return fmt_head(cols, pid, tid, cpu, g.get("time"), ev[0]), ev[0], ev[1]
+
+
+DEFAULT_RX = re.compile(r"\s*(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<time>\d+\.\d+):\s+")
 
 
 def parse_default_line(line, names):
     """perf script's default output: comm tid [cpu] time: event: trace."""
-    for n in names:
-        i = line.find(" " + n + ": ")
-        if i < 0:
-            i = line.find(" " + n + ":")
-            if i < 0 or i + len(n) + 2 != len(line):
-                continue
-        m = re.match(r"\s*(.*?)\s+(-?\d+)\s+\[(\d+)\]\s+(\d+\.\d+):$", line[:i])
-        if not m:
-            return None
-        return "%s %s [%03d] %s: %s:" % (m.group(1), m.group(2), int(m.group(3)), m.group(4), n), n, line[i + len(n) + 2:]
-    return None
+    m = DEFAULT_RX.match(line)
+    if not m:
+        return None
+    ev = split_event(line[m.end():], names)
+    if ev is None:
+        return None
+    return ("%s %s [%03d] %s: %s:" % (m.group("comm"), m.group("tid"), int(m.group("cpu")),
+                                      m.group("time"), ev[0]), ev[0], ev[1])
 
 
 def opt(args, name, default=None, flag=False):
@@ -473,77 +456,104 @@ def opt(args, name, default=None, flag=False):
     return False if flag else default
 
 
+def fields_key(cols, cpu, time, name, extra):
+    """The key the field check pairs samples by: cpu, time, event (not
+    pid/tid, which the identity check covers on its own)."""
+    return fmt_head([c for c in cols if c not in ("pid", "tid")], None, None, cpu, time, name) + " " + extra
+
+
+def diff_details(mine, perf):
+    only_perf = list((perf - mine).elements())
+    only_mine = list((mine - perf).elements())
+    det = ["%d sample(s) only in perf script, %d only in perfdb" % (len(only_perf), len(only_mine))]
+    det += ["perf:   " + x[:300] for x in sorted(only_perf)[:MAX_DETAIL]]
+    det += ["perfdb: " + x[:300] for x in sorted(only_mine)[:MAX_DETAIL]]
+    return det
+
+
 def cmd_fields(args):
     args = list(args)
     cols = opt(args, "--cols", "pid,tid,cpu,time").split(",")
     trace = opt(args, "--trace", flag=True)
     default = opt(args, "--default", flag=True)
-    mem = opt(args, "--mem", "")
-    mem = [c for c in mem.split(",") if c]
+    mem = [c for c in opt(args, "--mem", "").split(",") if c]
     dbp, sid, txt, label = args
     sid = int(sid)
     db = connect(dbp)
     ev = event_rows(db, sid)
-    names = sorted({v[0] for v in ev.values()}, key=len, reverse=True)
+    names = {v[0] for v in ev.values()}
     texts, compared = trace_texts(db, sid, ev) if trace or default else ({}, set())
+    comp_names = {ev[e][0] for e in compared}
     mtexts = mem_texts(db, sid, mem) if mem else {}
+    if default:
+        cols = ["cpu", "time"]
 
-    mine = collections.defaultdict(collections.Counter)
+    # per event: identity keys (pid/tid or comm/tid, cpu, time) and field
+    # keys (cpu, time, trace text and/or memory columns)
+    ids_mine = collections.defaultdict(collections.Counter)
+    flds_mine = collections.defaultdict(collections.Counter)
     for sid_, eid, time, cpu, pid, tid, comm, sym, stack in samples(db, sid):
         name = ev[eid][0]
+        t = fmt_time(time) if time is not None else None
         if default:
-            head = "%s %s [%03d] %s: %s:" % (comm, tid, cpu if cpu is not None else -1,
-                                             fmt_time(time) if time is not None else None, name)
+            ids_mine[name]["%s %s [%03d] %s: %s:" % (comm, tid, cpu if cpu is not None else -1, t, name)] += 1
         else:
-            head = fmt_head(cols, pid, tid, cpu, time, name)
-        if eid in compared:
-            head += " " + str(texts.get(sid_, "<no %s row>" % name))
+            ids_mine[name][fmt_head(cols, pid, tid, cpu, t, name)] += 1
+        extra = []
+        if name in comp_names:
+            extra.append(str(texts.get(sid_, "<no %s row>" % name)))
         if mem:
-            head += " " + mtexts.get(sid_, "<no mem_sample row>")
-        mine[name][head] += 1
+            extra.append(mtexts.get(sid_, "<no mem_sample row>"))
+        if extra:
+            flds_mine[name][fields_key(cols, cpu, t, name, " ".join(extra))] += 1
 
-    perf = collections.defaultdict(collections.Counter)
+    ids_perf = collections.defaultdict(collections.Counter)
+    flds_perf = collections.defaultdict(collections.Counter)
     unparsed = []
-    comp_names = {ev[e][0] for e in compared}
+    rx = head_regex(cols)
     for line in read_lines(txt):
         if not line.strip():
             continue
-        p = parse_default_line(line, names) if default else parse_head_line(line, cols, names)
+        p = parse_default_line(line, names) if default else parse_head_line(line, cols, names, rx)
         if p is None:
             unparsed.append(line)
             continue
         head, name, rest = p
+        ids_perf[name][head] += 1
+        extra = []
         if name in comp_names:
-            head += " " + rest.strip()
+            extra.append(rest.strip())
         if mem:
             try:
-                head += " " + parse_perf_mem(rest, mem)
+                extra.append(parse_perf_mem(rest, mem))
             except ValueError:
                 unparsed.append(line)
                 continue
-        perf[name][head] += 1
+        if extra:
+            m = re.search(r"(?:\[(\d+)\] )?(?:(\d+\.\d+): )?\S+:$", head)
+            cpu = int(m.group(1)) if m and m.group(1) else None
+            flds_perf[name][fields_key(cols, cpu, m.group(2) if m else None, name, " ".join(extra))] += 1
 
-    what = "/".join(c for c in cols if c != "tid") if not default else "comm, tid, cpu, time"
-    what = what.replace("pid", "pid/tid")
     if unparsed:
         result(False, "%s: perf script lines parse" % label,
                ["unparsed: " + u[:200] for u in unparsed[:MAX_DETAIL]])
-    for name in sorted(set(mine) | set(perf)):
-        a, b = mine[name], perf[name]
+    what = "comm, tid, cpu, time" if default else \
+        ", ".join({"pid": "pid/tid"}.get(c, c) for c in cols if c != "tid")
+    for name in sorted(set(ids_mine) | set(ids_perf)):
+        a, b = ids_mine[name], ids_perf[name]
         n = sum(b.values())
-        desc = what
+        result(a == b and n > 0, "%s: %s: %s of %d samples equal perf script's" % (label, name, what, n),
+               diff_details(a, b) if a != b else [])
+        if name not in comp_names and not mem:
+            continue
+        a, b = flds_mine[name], flds_perf[name]
+        desc = []
         if name in comp_names:
-            desc += " and fields" + (" (as perf's trace text)" if not default else "")
+            desc.append("tracepoint fields (perf's text)" if not default else "trace text")
         if mem:
-            desc += " and " + ",".join(mem)
-        det = []
-        if a != b:
-            only_perf = list((b - a).elements())
-            only_mine = list((a - b).elements())
-            det.append("%d sample(s) only in perf script, %d only in perfdb" % (len(only_perf), len(only_mine)))
-            det += ["perf:   " + x[:300] for x in sorted(only_perf)[:MAX_DETAIL]]
-            det += ["perfdb: " + x[:300] for x in sorted(only_mine)[:MAX_DETAIL]]
-        result(a == b and n > 0, "%s: %s: %s of %d samples equal perf script's" % (label, name, desc, n), det)
+            desc.append(",".join(mem))
+        result(a == b and n > 0, "%s: %s: %s of %d samples (paired by cpu, time) equal perf script's"
+               % (label, name, " and ".join(desc), n), diff_details(a, b) if a != b else [])
 
 
 # --- callchains -------------------------------------------------------------
@@ -556,7 +566,8 @@ def cmd_chains(args):
     sid = int(sid)
     db = connect(dbp)
     ev = event_rows(db, sid)
-    names = sorted({v[0] for v in ev.values()}, key=len, reverse=True)
+    names = {v[0] for v in ev.values()}
+    rx = head_regex(cols)
     symname = dict(db.execute("SELECT id, name FROM symbol"))
     nodes = {r[0]: (r[1], r[2], r[3]) for r in db.execute(
         "SELECT st.id, st.parent_id, st.symbol_id, st.depth FROM stack st WHERE st.id IN "
@@ -600,7 +611,7 @@ def cmd_chains(args):
         if not line.strip():
             cur = None
             continue
-        p = parse_head_line(line, cols, names)
+        p = parse_head_line(line, cols, names, rx)
         if p is None:
             unparsed.append(line)
             cur = None
@@ -698,6 +709,10 @@ def cmd_sql_eq(args):
 
 
 def cmd_fix_attr_size(args):
+    """perf 6.1 reads attr.size bytes and then the ids {offset, size}: an
+    entry of attr.size 136 (perf >= 6.3) becomes 128 bytes of attr plus its
+    ids, when config3 (bytes 128..135) is 0; the header's attr_size and the
+    attrs section size follow (the 8 bytes per attr left over are unused)."""
     src, dst = args
     with open(src, "rb") as f:
         data = bytearray(f.read())
@@ -705,15 +720,16 @@ def cmd_fix_attr_size(args):
         sys.exit("%s: not a little-endian PERFILE2 file" % src)
     attr_size, = struct.unpack_from("<Q", data, 16)
     off, size = struct.unpack_from("<QQ", data, 24)
-    n = 0
-    for p in range(off, off + size, attr_size):
-        asz, = struct.unpack_from("<I", data, p + 4)
-        if asz == 136 and data[p + 128:p + 136] == b"\0" * 8:
-            struct.pack_into("<I", data, p + 4, 128)
-            n += 1
+    entries = [bytes(data[p:p + attr_size]) for p in range(off, off + size, attr_size)]
+    if attr_size != 152 or any(struct.unpack_from("<I", e, 4)[0] != 136 or e[128:136] != bytes(8)
+                               for e in entries):
+        sys.exit("%s: attrs are not all attr.size 136 with config3 0" % src)
+    new = b"".join(e[:4] + struct.pack("<I", 128) + e[8:128] + e[136:152] for e in entries)
+    data[off:off + len(new)] = new
+    struct.pack_into("<Q", data, 16, 144)
+    struct.pack_into("<QQ", data, 24, off, len(new))
     with open(dst, "wb") as f:
         f.write(data)
-    print("# %s: %d attrs rewritten to attr.size 128" % (dst, n))
 
 
 CMDS = {"counts": cmd_counts, "sessions-json": cmd_sessions_json, "same-counts": cmd_same_counts,
