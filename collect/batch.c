@@ -1,26 +1,22 @@
 /* Batched row inserts: see batch.h. Values wait in a [ROWS][ncols] array
- * (text in an arena) until ROWS rows are there, then are bound to one
- * prepared multi-row INSERT; a partial batch at the end goes row by row. */
+ * (text in an arena) until ROWS rows are there; then the array and arena
+ * go, as one job, to the writer queue (or run at once without one), bound
+ * to a prepared multi-row INSERT. A partial batch runs row by row. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "collect/batch.h"
 #include "collect/db.h"
+#include "collect/sqlq.h"
 
-#define ROWS 64
-
-enum { V_NULL, V_INT, V_TEXT };
-
-struct val {
-	int kind;
-	int64_t i;		/* V_INT value, or V_TEXT arena offset */
-};
+#define ROWS 256
 
 struct batch {
-	sqlite3 *db;
+	struct sqlq *q;
 	sqlite3_stmt *many, *one;
 	int ncols, nrows;
-	struct val *vals;	/* ROWS * ncols */
+	struct bval *vals;	/* ROWS * ncols */
 	char *arena;
 	size_t used, cap;
 	char err[256];
@@ -47,20 +43,30 @@ static char *insert_sql(const char *table, const char *const *cols, int ncols, i
 	return sql;
 }
 
-struct batch *batch_new(sqlite3 *db, const char *table, const char *const *cols, int ncols)
+/* new_buffers: fresh value and text buffers (the old ones were handed on). */
+static int new_buffers(struct batch *b)
+{
+	b->vals = calloc((size_t)ROWS * (size_t)b->ncols, sizeof(*b->vals));
+	b->arena = NULL;
+	b->used = b->cap = 0;
+	b->nrows = 0;
+	return b->vals ? 0 : -1;
+}
+
+struct batch *batch_new(sqlite3 *db, struct sqlq *q, const char *table,
+			const char *const *cols, int ncols)
 {
 	struct batch *b = calloc(1, sizeof(*b));
 	char *many = insert_sql(table, cols, ncols, ROWS), *one = insert_sql(table, cols, ncols, 1);
 	if (b && many && one) {
-		b->db = db;
+		b->q = q;
 		b->ncols = ncols;
-		b->vals = calloc((size_t)ROWS * (size_t)ncols, sizeof(*b->vals));
 		b->many = db_prepare(db, many);
 		b->one = db_prepare(db, one);
 	}
 	free(many);
 	free(one);
-	if (b && (!b->vals || !b->many || !b->one)) {
+	if (b && (!b->many || !b->one || new_buffers(b))) {
 		batch_free(b);
 		return NULL;
 	}
@@ -79,21 +85,21 @@ void batch_free(struct batch *b)
 }
 
 /* cell: the value slot of column col in the current row. */
-static struct val *cell(struct batch *b, int col)
+static struct bval *cell(struct batch *b, int col)
 {
 	return &b->vals[b->nrows * b->ncols + col];
 }
 
 void batch_int(struct batch *b, int col, int64_t v)
 {
-	struct val *x = cell(b, col);
-	x->kind = V_INT;
+	struct bval *x = cell(b, col);
+	x->kind = BV_INT;
 	x->i = v;
 }
 
 void batch_null(struct batch *b, int col)
 {
-	cell(b, col)->kind = V_NULL;
+	cell(b, col)->kind = BV_NULL;
 }
 
 void batch_text(struct batch *b, int col, const char *s)
@@ -112,47 +118,28 @@ void batch_text(struct batch *b, int col, const char *s)
 		b->cap = cap;
 	}
 	memcpy(b->arena + b->used, s, n);
-	cell(b, col)->kind = V_TEXT;
+	cell(b, col)->kind = BV_TEXT;
 	cell(b, col)->i = (int64_t)b->used;
 	b->used += n;
 }
 
-/* bind_rows: binds rows [first, first+n) to st from parameter 1 on. */
-static void bind_rows(struct batch *b, sqlite3_stmt *st, int first, int n)
-{
-	for (int r = 0; r < n; r++)
-		for (int c = 0; c < b->ncols; c++) {
-			const struct val *x = &b->vals[(first + r) * b->ncols + c];
-			int p = r * b->ncols + c + 1;
-			if (x->kind == V_INT)
-				sqlite3_bind_int64(st, p, x->i);
-			else if (x->kind == V_TEXT)
-				sqlite3_bind_text(st, p, b->arena + x->i, -1, SQLITE_STATIC);
-			else
-				sqlite3_bind_null(st, p);
-		}
-}
-
-/* run: steps st once; records the error. */
-static int run(struct batch *b, sqlite3_stmt *st)
-{
-	return db_step_done(st, b->err, sizeof(b->err));
-}
-
 int batch_flush(struct batch *b)
 {
-	int rc = 0;
-	if (b->nrows == ROWS) {
-		bind_rows(b, b->many, 0, ROWS);
-		rc = run(b, b->many);
-	} else {
-		for (int r = 0; r < b->nrows && !rc; r++) {
-			bind_rows(b, b->one, r, 1);
-			rc = run(b, b->one);
-		}
+	bool full = b->nrows == ROWS;
+	int rc;
+	if (!b->nrows)
+		return 0;
+	if (!b->q) {
+		rc = sqlq_run(full ? b->many : b->one, b->vals, full ? ROWS * b->ncols : b->ncols,
+			      full ? 1 : b->nrows, b->arena, b->err, sizeof(b->err));
+		b->nrows = 0;
+		b->used = 0;
+		return rc;
 	}
-	b->nrows = 0;
-	b->used = 0;
+	rc = sqlq_submit(b->q, full ? b->many : b->one, b->vals,
+			 full ? ROWS * b->ncols : b->ncols, full ? 1 : b->nrows, b->arena);
+	if (new_buffers(b))
+		return -1;
 	return rc;
 }
 
@@ -160,7 +147,7 @@ int batch_flush(struct batch *b)
 static void clear_row(struct batch *b)
 {
 	for (int c = 0; c < b->ncols; c++)
-		cell(b, c)->kind = V_NULL;
+		cell(b, c)->kind = BV_NULL;
 }
 
 int batch_row(struct batch *b)
@@ -174,5 +161,5 @@ int batch_row(struct batch *b)
 
 const char *batch_error(const struct batch *b)
 {
-	return b->err;
+	return b->err[0] ? b->err : "write failed";
 }

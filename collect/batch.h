@@ -1,16 +1,21 @@
 /* Batched row inserts: rows are collected in memory and written ROWS at a
  * time with one multi-row INSERT, so SQLite keeps its cursor open across
- * rows and appends without a search per row. The import's hot path. */
+ * rows and appends without a search per row. With a writer queue (sqlq),
+ * full batches are handed to the writer thread. The import's hot path. */
 #ifndef PERFDB_BATCH_H
 #define PERFDB_BATCH_H
 #include <sqlite3.h>
 #include <stdint.h>
 
 struct batch;
+struct sqlq;
 
-/* batch_new: a batch for INSERT INTO table(cols...) (ncols columns).
- * NULL on error (bad table/column names or out of memory). */
-struct batch *batch_new(sqlite3 *db, const char *table, const char *const *cols, int ncols);
+/* batch_new: a batch for INSERT INTO table(cols...) (ncols columns),
+ * written through q (NULL: written here, synchronously). The statements
+ * are prepared now, so every batch must be made before q runs. NULL on
+ * error (bad table/column names or out of memory). */
+struct batch *batch_new(sqlite3 *db, struct sqlq *q, const char *table,
+			const char *const *cols, int ncols);
 
 /* batch_free: frees the batch; rows not yet flushed are lost. */
 void batch_free(struct batch *b);
@@ -21,12 +26,12 @@ void batch_int(struct batch *b, int col, int64_t v);
 void batch_text(struct batch *b, int col, const char *s);
 void batch_null(struct batch *b, int col);
 
-/* batch_row: ends the current row; writes a full batch. 0 or -1. */
+/* batch_row: ends the current row; hands a full batch on. 0 or -1. */
 int batch_row(struct batch *b);
 
-/* batch_flush: writes the rows collected so far. 0 or -1 (sqlite error). */
+/* batch_flush: hands on the rows collected so far. 0 or -1. */
 int batch_flush(struct batch *b);
 
-/* batch_error: the last error message. */
+/* batch_error: the last error message (synchronous batches). */
 const char *batch_error(const struct batch *b);
 #endif

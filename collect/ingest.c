@@ -13,6 +13,7 @@
 #include "collect/mem_sample.h"
 #include "collect/resolve.h"
 #include "collect/session_meta.h"
+#include "collect/sqlq.h"
 #include "collect/stacks.h"
 #include "collect/threads.h"
 #include "collect/tracepoints.h"
@@ -38,6 +39,7 @@ struct ingest {
 	struct ev_state *evs;
 	size_t nevs;
 	struct batch *samples, *mems;
+	struct sqlq *q;
 	uint64_t first_time, last_time;
 	char *err;
 	size_t errlen;
@@ -47,8 +49,17 @@ struct ingest {
 /* fail: formats an error into the import's buffer; returns -1. */
 static int fail(struct ingest *g, const char *what, const char *detail)
 {
-	snprintf(g->err, g->errlen, "%s: %s", what, detail ? detail : sqlite3_errmsg(g->db));
+	snprintf(g->err, g->errlen, "%s: %s", what, detail ? detail : "out of memory");
 	return -1;
+}
+
+/* write_failed: the writer's (or a batch's) error for table what. */
+static int write_failed(struct ingest *g, const char *what)
+{
+	char why[512];
+	if (sqlq_drain(g->q, why, sizeof(why)))
+		return fail(g, what, why);
+	return fail(g, what, "write failed");
 }
 
 /* insert_session: the session row with what is known before reading. */
@@ -94,7 +105,7 @@ static int insert_events(struct ingest *g, struct pd_reader *r)
 		g->evs[i].row = sqlite3_last_insert_rowid(g->db);
 		e->user = &g->evs[i];
 		if (e->type == PERF_TYPE_TRACEPOINT &&
-		    !(g->evs[i].sink = tp_sink_new(g->db, r->tep, (int)e->config))) {
+		    !(g->evs[i].sink = tp_sink_new(g->db, g->q, r->tep, (int)e->config))) {
 			sqlite3_finalize(st);
 			return fail(g, "tracepoint table", NULL);
 		}
@@ -113,12 +124,14 @@ static int on_begin(void *ctx, struct pd_reader *r)
 	struct ingest *g = ctx;
 	g->next_sample = db_next_id(g->db, "sample");
 	g->first_sample = g->next_sample;
-	g->thr = threads_new(g->db, g->session);
-	g->res = resolver_new(g->db, g->session, g->o->kallsyms);
-	g->stk = stacks_new(g->db);
-	g->samples = batch_new(g->db, "sample", sample_cols, NCOLS);
-	g->mems = mem_sample_batch(g->db);
-	if (!g->thr || !g->res || !g->stk || !g->samples || !g->mems)
+	/* PERFDB_SYNC_WRITES=1 writes from this thread (for tests/debugging) */
+	g->q = getenv("PERFDB_SYNC_WRITES") ? NULL : sqlq_new();
+	g->thr = threads_new(g->db, g->session, g->q);
+	g->res = resolver_new(g->db, g->session, g->o->kallsyms, g->q);
+	g->stk = stacks_new(g->db, g->q);
+	g->samples = batch_new(g->db, g->q, "sample", sample_cols, NCOLS);
+	g->mems = mem_sample_batch(g->db, g->q);
+	if ((!g->q && !getenv("PERFDB_SYNC_WRITES")) || !g->thr || !g->res || !g->stk || !g->samples || !g->mems)
 		return fail(g, "import", "out of memory");
 	return insert_events(g, r);
 }
@@ -186,9 +199,9 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 	if (thread >= 0)
 		proc = threads_process_of(g->thr, thread);
 	if (ev->evsel->sample_type & S_IP && (sym = resolver_symbol(g->res, r, proc, ev->misc & 7, s->ip)) < 0)
-		return fail(g, "symbol", NULL);
+		return write_failed(g, "symbol");
 	if ((stack = stack_of(g, r, ev, proc)) < 0)
-		return fail(g, "stack", NULL);
+		return write_failed(g, "stack");
 	batch_int(b, 0, id);
 	batch_int(b, 1, g->session);
 	batch_int(b, 2, es->row);
@@ -201,7 +214,7 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 	batch_int(b, 9, (int64_t)s->period);
 	opt(b, 10, stack > 0, stack);
 	if (batch_row(b))
-		return fail(g, "sample", batch_error(b));
+		return write_failed(g, "sample");
 	es->samples++;
 	if (s->has_time) {
 		if (!g->first_time || s->time < g->first_time)
@@ -210,9 +223,9 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 			g->last_time = s->time;
 	}
 	if (es->sink && tp_sink_insert(es->sink, &tc, id, s->raw, s->raw_size, g->err, g->errlen))
-		return -1;
+		return write_failed(g, "tracepoint");
 	if (mem_sample_wanted(ev->evsel, s) && mem_sample_add(g->mems, id, s))
-		return fail(g, "mem_sample", batch_error(g->mems));
+		return write_failed(g, "mem_sample");
 	return 0;
 }
 
@@ -237,7 +250,7 @@ static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_ev
 	switch (ev->type) {
 	case PD_COMM:
 		return threads_comm(g->thr, b->pid, b->tid, b->str, ev->misc & PD_MISC_COMM_EXEC, t) ?
-			fail(g, "comm", NULL) : 0;
+			write_failed(g, "comm") : 0;
 	case PD_FORK:
 		return on_fork(g, ev) ? fail(g, "fork", NULL) : 0;
 	case PD_EXIT:
@@ -250,7 +263,7 @@ static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_ev
 			proc = threads_process_of(g->thr, th);
 			threads_mark_user(g->thr, proc);
 		}
-		return resolver_mmap(g->res, r, proc, ev) ? fail(g, "mmap", NULL) : 0;
+		return resolver_mmap(g->res, r, proc, ev) ? write_failed(g, "mmap") : 0;
 	default:
 		return 0;
 	}
@@ -311,17 +324,19 @@ static int update_sample_range(struct ingest *g)
 	return rc;
 }
 
-/* flush_batches: writes every row still waiting in a batch. */
+/* flush_batches: hands on every row still waiting in a batch, then waits
+ * for the writer to have written them all. */
 static int flush_batches(struct ingest *g)
 {
-	if (batch_flush(g->samples))
-		return fail(g, "sample", batch_error(g->samples));
-	if (batch_flush(g->mems))
-		return fail(g, "mem_sample", batch_error(g->mems));
+	char why[512];
+	int rc = batch_flush(g->samples) | batch_flush(g->mems) | threads_flush(g->thr) |
+		 stacks_flush(g->stk) | resolver_flush(g->res);
 	for (size_t i = 0; i < g->nevs; i++)
-		if (g->evs[i].sink && tp_sink_flush(g->evs[i].sink, g->err, g->errlen))
-			return -1;
-	return 0;
+		if (g->evs[i].sink)
+			rc |= tp_sink_flush(g->evs[i].sink, why, sizeof(why));
+	if (sqlq_drain(g->q, why, sizeof(why)))
+		return fail(g, "write", why);
+	return rc ? fail(g, "write", "out of memory") : 0;
 }
 
 /* finish_session: everything written once all records are in. */
@@ -353,6 +368,7 @@ static int run(struct ingest *g, struct pd_reader *r, const char *path)
 /* cleanup: frees the per-import state. */
 static void cleanup(struct ingest *g)
 {
+	sqlq_free(g->q);	/* first: the writer may still use statements */
 	for (size_t i = 0; i < g->nevs; i++)
 		tp_sink_free(g->evs[i].sink);
 	free(g->evs);

@@ -45,9 +45,9 @@ bool mem_sample_wanted(const struct pd_evsel *e, const struct pd_sample *s)
 	return (st & S_DATA_SRC) || (st & (S_WEIGHT | S_WEIGHT_STRUCT | S_PHYS_ADDR));
 }
 
-struct batch *mem_sample_batch(sqlite3 *db)
+struct batch *mem_sample_batch(sqlite3 *db, struct sqlq *q)
 {
-	return batch_new(db, "mem_sample", cols, (int)(sizeof(cols) / sizeof(*cols)));
+	return batch_new(db, q, "mem_sample", cols, (int)(sizeof(cols) / sizeof(*cols)));
 }
 
 int mem_sample_add(struct batch *b, int64_t sample_id, const struct pd_sample *s)

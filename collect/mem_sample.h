@@ -24,9 +24,11 @@ void mem_src_decode(uint64_t data_src, struct mem_src *m);
 bool mem_sample_wanted(const struct pd_evsel *e, const struct pd_sample *s);
 
 struct batch;
+struct sqlq;
 
-/* mem_sample_batch: a row batch for the mem_sample table (NULL on error). */
-struct batch *mem_sample_batch(sqlite3 *db);
+/* mem_sample_batch: a row batch for the mem_sample table, written through
+ * q (NULL on error). */
+struct batch *mem_sample_batch(sqlite3 *db, struct sqlq *q);
 
 /* mem_sample_add: adds the mem_sample row of sample_id to b. 0 or -1. */
 int mem_sample_add(struct batch *b, int64_t sample_id, const struct pd_sample *s);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <zstd.h>
+#include "collect/batch.h"
 #include "collect/db.h"
 #include "collect/elfsyms.h"
 #include "collect/hashmap.h"
@@ -24,7 +25,9 @@ struct maps {
 
 struct dso {
 	char *path;
-	int64_t row, unknown_sym;	/* row ids (0 until created) */
+	int64_t row;			/* its row id (rows are written at the end) */
+	int kernel;
+	char *build_id_hex, *symbols;	/* the row's build_id and symbols */
 	uint8_t build_id[20];
 	uint8_t build_id_size;
 	int loaded;			/* 0 not tried, 1 loaded, -1 none */
@@ -51,10 +54,16 @@ struct resolver {
 	uint64_t kernel_text;		/* from the kernel MMAP's pgoff */
 	int64_t none_unknown;		/* '[unknown]' with no dso */
 	uint64_t unresolved;
-	sqlite3_stmt *ins_dso, *ins_sym, *ins_map;
+	int64_t next_dso, next_sym;
+	struct batch *syms, *maps_b;
 };
 
-struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms)
+static const char *const sym_cols[] = { "id", "dso_id", "name", "start", "size" };
+static const char *const map_cols[] = { "session_id", "process_id", "time", "start",
+	"len", "pgoff", "prot", "flags", "dso_id" };
+
+struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms,
+			      struct sqlq *q)
 {
 	struct resolver *res = calloc(1, sizeof(*res));
 	if (!res)
@@ -62,9 +71,14 @@ struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms
 	res->db = db;
 	res->session = session;
 	res->kallsyms_path = kallsyms;
-	res->ins_dso = db_prepare(db, "INSERT INTO dso(session_id, path, build_id, kernel, symbols) VALUES (?,?,?,?,?)");
-	res->ins_sym = db_prepare(db, "INSERT INTO symbol(dso_id, name, start, size) VALUES (?,?,?,?)");
-	res->ins_map = db_prepare(db, "INSERT INTO mmap(session_id, process_id, time, start, len, pgoff, prot, flags, dso_id) VALUES (?,?,?,?,?,?,?,?,?)");
+	res->next_dso = db_next_id(db, "dso");
+	res->next_sym = db_next_id(db, "symbol");
+	res->syms = batch_new(db, q, "symbol", sym_cols, 5);
+	res->maps_b = batch_new(db, q, "mmap", map_cols, 9);
+	if (!res->syms || !res->maps_b) {
+		resolver_free(res);
+		return NULL;
+	}
 	return res;
 }
 
@@ -74,6 +88,8 @@ void resolver_free(struct resolver *res)
 		return;
 	for (size_t i = 0; i < res->ndsos; i++) {
 		free(res->dsos[i].path);
+		free(res->dsos[i].build_id_hex);
+		free(res->dsos[i].symbols);
 		elfsyms_close(res->dsos[i].elf);
 	}
 	free(res->dsos);
@@ -86,9 +102,8 @@ void resolver_free(struct resolver *res)
 	hm_free(&res->ip_cache);
 	symtab_free(res->ksyms);
 	free(res->ktext);
-	sqlite3_finalize(res->ins_dso);
-	sqlite3_finalize(res->ins_sym);
-	sqlite3_finalize(res->ins_map);
+	batch_free(res->syms);
+	batch_free(res->maps_b);
 	free(res);
 }
 
@@ -109,7 +124,7 @@ static uint64_t str_hash(const char *s)
 	return h;
 }
 
-/* dso_get: the index of the dso for path, created (row inserted) if new. */
+/* dso_get: the index of the dso for path, created if new. */
 static long dso_get(struct resolver *res, const char *path, int kernel)
 {
 	uint64_t h = str_hash(path), idx;
@@ -129,14 +144,8 @@ static long dso_get(struct resolver *res, const char *path, int kernel)
 	memset(d, 0, sizeof(*d));
 	if (!(d->path = strdup(path)))
 		return -1;
-	sqlite3_bind_int64(res->ins_dso, 1, res->session);
-	sqlite3_bind_text(res->ins_dso, 2, path, -1, SQLITE_STATIC);
-	sqlite3_bind_null(res->ins_dso, 3);
-	sqlite3_bind_int(res->ins_dso, 4, kernel);
-	sqlite3_bind_null(res->ins_dso, 5);
-	if (db_step_done(res->ins_dso, NULL, 0))
-		return -1;
-	d->row = sqlite3_last_insert_rowid(res->db);
+	d->kernel = kernel;
+	d->row = res->next_dso++;
 	for (uint64_t k = 0;; k++)
 		if (!hm_get(&res->dso_by_path, h, k, &idx)) {
 			if (hm_put(&res->dso_by_path, h, k, res->ndsos))
@@ -153,16 +162,17 @@ static int64_t sym_row(struct resolver *res, long dso, uint64_t start,
 	uint64_t row;
 	if (hm_get(&res->sym_rows, (uint64_t)(dso + 1), start, &row))
 		return (int64_t)row;
+	row = (uint64_t)res->next_sym++;
+	batch_int(res->syms, 0, (int64_t)row);
 	if (dso >= 0)
-		sqlite3_bind_int64(res->ins_sym, 1, res->dsos[dso].row);
-	else
-		sqlite3_bind_null(res->ins_sym, 1);
-	sqlite3_bind_text(res->ins_sym, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(res->ins_sym, 3, (int64_t)start);
-	sqlite3_bind_int64(res->ins_sym, 4, (int64_t)size);
-	if (db_step_done(res->ins_sym, NULL, 0))
+		batch_int(res->syms, 1, res->dsos[dso].row);
+	batch_text(res->syms, 2, name);
+	if (start != UINT64_MAX) {	/* '[unknown]' has no address */
+		batch_int(res->syms, 3, (int64_t)start);
+		batch_int(res->syms, 4, (int64_t)size);
+	}
+	if (batch_row(res->syms))
 		return -1;
-	row = (uint64_t)sqlite3_last_insert_rowid(res->db);
 	return hm_put(&res->sym_rows, (uint64_t)(dso + 1), start, row) ? -1 : (int64_t)row;
 }
 
@@ -268,23 +278,19 @@ static const struct map *maps_find(const struct maps *ms, uint64_t addr)
 static int record_map(struct resolver *res, int64_t proc, const struct pd_event *ev,
 		      long dso)
 {
-	sqlite3_stmt *st = res->ins_map;
-	sqlite3_bind_int64(st, 1, res->session);
+	struct batch *b = res->maps_b;
+	batch_int(b, 0, res->session);
 	if (proc > 0)
-		sqlite3_bind_int64(st, 2, proc);
-	else
-		sqlite3_bind_null(st, 2);
+		batch_int(b, 1, proc);
 	if (ev->sample.has_time && ev->sample.time)
-		sqlite3_bind_int64(st, 3, (int64_t)ev->sample.time);
-	else
-		sqlite3_bind_null(st, 3);
-	sqlite3_bind_int64(st, 4, (int64_t)ev->sb.addr);
-	sqlite3_bind_int64(st, 5, (int64_t)ev->sb.len);
-	sqlite3_bind_int64(st, 6, (int64_t)ev->sb.pgoff);
-	sqlite3_bind_int64(st, 7, ev->sb.prot);
-	sqlite3_bind_int64(st, 8, ev->sb.mflags);
-	sqlite3_bind_int64(st, 9, res->dsos[dso].row);
-	return db_step_done(st, NULL, 0);
+		batch_int(b, 2, (int64_t)ev->sample.time);
+	batch_int(b, 3, (int64_t)ev->sb.addr);
+	batch_int(b, 4, (int64_t)ev->sb.len);
+	batch_int(b, 5, (int64_t)ev->sb.pgoff);
+	batch_int(b, 6, ev->sb.prot);
+	batch_int(b, 7, ev->sb.mflags);
+	batch_int(b, 8, res->dsos[dso].row);
+	return batch_row(b);
 }
 
 int resolver_mmap(struct resolver *res, const struct pd_reader *r, int64_t proc,
@@ -406,18 +412,16 @@ static const char *expected_build_id(const struct resolver *res, const struct ds
 	return NULL;
 }
 
-/* set_dso_info: stores a dso's build id and where its symbols came from. */
-static void set_dso_info(struct resolver *res, const struct dso *d,
-			 const char *build_id, const char *symbols)
+/* set_dso_info: remembers a dso's build id and where its symbols came
+ * from, for its row. */
+static void set_dso_info(struct resolver *res, struct dso *d, const char *build_id,
+			 const char *symbols)
 {
-	sqlite3_stmt *st = db_prepare(res->db, "UPDATE dso SET build_id = ?, symbols = ? WHERE id = ?");
-	if (!st)
-		return;
-	db_bind_text_or_null(st, 1, build_id);
-	db_bind_text_or_null(st, 2, symbols);
-	sqlite3_bind_int64(st, 3, d->row);
-	db_step_done(st, NULL, 0);
-	sqlite3_finalize(st);
+	(void)res;
+	free(d->build_id_hex);
+	free(d->symbols);
+	d->build_id_hex = build_id ? strdup(build_id) : NULL;
+	d->symbols = symbols ? strdup(symbols) : NULL;
 }
 
 /* load_dso: opens d's ELF file for symbols when it is on disk and, when
@@ -559,11 +563,35 @@ static int store_kallsyms(struct resolver *res, char *err, size_t errlen)
 	return rc;
 }
 
+int resolver_flush(struct resolver *res)
+{
+	return batch_flush(res->syms) || batch_flush(res->maps_b) ? -1 : 0;
+}
+
+/* write_dsos: one row per dso, with what is known of it at the end. */
+static int write_dsos(struct resolver *res, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(res->db, "INSERT INTO dso(id, session_id, path, build_id, kernel, symbols) VALUES (?,?,?,?,?,?)");
+	int rc = st ? 0 : -1;
+	for (size_t i = 0; i < res->ndsos && !rc; i++) {
+		const struct dso *d = &res->dsos[i];
+		sqlite3_bind_int64(st, 1, d->row);
+		sqlite3_bind_int64(st, 2, res->session);
+		sqlite3_bind_text(st, 3, d->path, -1, SQLITE_STATIC);
+		db_bind_text_or_null(st, 4, d->build_id_hex);
+		sqlite3_bind_int(st, 5, d->kernel);
+		db_bind_text_or_null(st, 6, d->symbols);
+		rc = db_step_done(st, err, errlen);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int resolver_finish(struct resolver *res, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	int rc;
-	if (res->ktext && store_kallsyms(res, err, errlen))
+	if (write_dsos(res, err, errlen) || (res->ktext && store_kallsyms(res, err, errlen)))
 		return -1;
 	st = db_prepare(res->db, "UPDATE session SET kallsyms_source = ? WHERE id = ?");
 	if (!st)

@@ -10,11 +10,14 @@
 #include "collect/perf_data.h"
 
 struct resolver;
+struct sqlq;
 
 /* resolver_new: a resolver for session; kallsyms: a kallsyms file to use
  * for kernel symbols, or NULL to use /proc/kallsyms when the recording was
- * made on this machine's running kernel. NULL on out of memory. */
-struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms);
+ * made on this machine's running kernel. Symbol and mmap rows are written
+ * through q. NULL on out of memory. */
+struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms,
+			      struct sqlq *q);
 void resolver_free(struct resolver *res);
 
 /* resolver_mmap: an MMAP/MMAP2 record ev for process row proc (kernel
@@ -39,8 +42,12 @@ const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
 /* resolver_is_kernel: whether addr lies in the kernel's address range. */
 int resolver_is_kernel(const struct pd_reader *r, uint64_t addr);
 
-/* resolver_finish: stores where kernel symbols came from in the session
- * (and the kallsyms snapshot used); counts unresolved addresses into
- * data_quality. 0 or -1 (message in err). */
+/* resolver_flush: hands on the symbol and mmap rows still batched. */
+int resolver_flush(struct resolver *res);
+
+/* resolver_finish: writes the dso rows, stores where kernel symbols came
+ * from in the session (and the kallsyms snapshot used), and counts
+ * unresolved addresses into data_quality. Call it once the writer queue
+ * is drained. 0 or -1 (message in err). */
 int resolver_finish(struct resolver *res, char *err, size_t errlen);
 #endif

@@ -1,12 +1,13 @@
 /* Call-stack trie nodes: see stacks.h. A hash map finds an existing
  * (parent, symbol) node; new nodes are inserted with ids we assign. */
 #include <stdlib.h>
+#include "collect/batch.h"
 #include "collect/db.h"
 #include "collect/hashmap.h"
 #include "collect/stacks.h"
 
 struct stacks {
-	sqlite3_stmt *ins;
+	struct batch *ins;
 	struct hashmap nodes;	/* (parent, symbol) -> id */
 	int64_t next;
 	uint32_t *depth;	/* depth by (id - base), to store each node's depth */
@@ -14,13 +15,15 @@ struct stacks {
 	size_t cap;
 };
 
-struct stacks *stacks_new(sqlite3 *db)
+static const char *const cols[] = { "id", "parent_id", "symbol_id", "depth" };
+
+struct stacks *stacks_new(sqlite3 *db, struct sqlq *q)
 {
 	struct stacks *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
 	s->next = s->base = db_next_id(db, "stack");
-	s->ins = db_prepare(db, "INSERT INTO stack(id, parent_id, symbol_id, depth) VALUES (?,?,?,?)");
+	s->ins = batch_new(db, q, "stack", cols, 4);
 	hm_init(&s->nodes);
 	if (!s->ins) {
 		stacks_free(s);
@@ -33,7 +36,7 @@ void stacks_free(struct stacks *s)
 {
 	if (!s)
 		return;
-	sqlite3_finalize(s->ins);
+	batch_free(s->ins);
 	hm_free(&s->nodes);
 	free(s->depth);
 	free(s);
@@ -69,15 +72,18 @@ int64_t stacks_node(struct stacks *s, int64_t parent, int64_t sym)
 		return (int64_t)id;
 	id = (uint64_t)s->next++;
 	d = parent ? depth_of(s, parent) + 1 : 0;
-	sqlite3_bind_int64(s->ins, 1, (int64_t)id);
+	batch_int(s->ins, 0, (int64_t)id);
 	if (parent)
-		sqlite3_bind_int64(s->ins, 2, parent);
-	else
-		sqlite3_bind_null(s->ins, 2);
-	sqlite3_bind_int64(s->ins, 3, sym);
-	sqlite3_bind_int64(s->ins, 4, d);
-	if (db_step_done(s->ins, NULL, 0) || remember_depth(s, (int64_t)id, d) ||
+		batch_int(s->ins, 1, parent);
+	batch_int(s->ins, 2, sym);
+	batch_int(s->ins, 3, d);
+	if (batch_row(s->ins) || remember_depth(s, (int64_t)id, d) ||
 	    hm_put(&s->nodes, (uint64_t)parent, (uint64_t)sym, id))
 		return -1;
 	return (int64_t)id;
+}
+
+int stacks_flush(struct stacks *s)
+{
+	return batch_flush(s->ins);
 }

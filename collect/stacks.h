@@ -6,12 +6,16 @@
 #include <stdint.h>
 
 struct stacks;
+struct sqlq;
 
-/* stacks_new: a node store continuing after the database's largest id. */
-struct stacks *stacks_new(sqlite3 *db);
+/* stacks_new: a node store continuing after the database's largest id,
+ * writing its rows through q. */
+struct stacks *stacks_new(sqlite3 *db, struct sqlq *q);
 void stacks_free(struct stacks *s);
 
 /* stacks_node: the node for symbol row sym under node parent (0 = root),
  * inserted when new. Returns its id, or -1 on error. */
 int64_t stacks_node(struct stacks *s, int64_t parent, int64_t sym);
+/* stacks_flush: hands on the node rows still batched. 0 or -1. */
+int stacks_flush(struct stacks *s);
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "collect/batch.h"
 #include "collect/db.h"
 #include "collect/hashmap.h"
 #include "collect/threads.h"
@@ -36,10 +37,12 @@ struct threads {
 	struct proc *proc;
 	size_t nproc, cproc;
 	struct hashmap by_tid, by_pid;	/* -> row id */
-	sqlite3_stmt *comm_st;
+	struct batch *comms;
 };
 
-struct threads *threads_new(sqlite3 *db, int64_t session_id)
+static const char *const comm_cols[] = { "thread_id", "time", "comm", "exec" };
+
+struct threads *threads_new(sqlite3 *db, int64_t session_id, struct sqlq *q)
 {
 	struct threads *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -48,7 +51,7 @@ struct threads *threads_new(sqlite3 *db, int64_t session_id)
 	t->session = session_id;
 	t->thr_base = db_next_id(db, "thread");
 	t->proc_base = db_next_id(db, "process");
-	t->comm_st = db_prepare(db, "INSERT INTO comm(thread_id, time, comm, exec) VALUES (?,?,?,?)");
+	t->comms = batch_new(db, q, "comm", comm_cols, 4);
 	hm_init(&t->by_tid);
 	hm_init(&t->by_pid);
 	return t;
@@ -62,7 +65,7 @@ void threads_free(struct threads *t)
 	free(t->proc);
 	hm_free(&t->by_tid);
 	hm_free(&t->by_pid);
-	sqlite3_finalize(t->comm_st);
+	batch_free(t->comms);
 	free(t);
 }
 
@@ -178,14 +181,12 @@ int threads_comm(struct threads *t, uint32_t pid, uint32_t tid, const char *comm
 	snprintf(h->comm, sizeof(h->comm), "%s", comm ? comm : "");
 	if (tid == pid)
 		snprintf(proc_at(t, h->process)->comm, COMM_LEN, "%s", comm ? comm : "");
-	sqlite3_bind_int64(t->comm_st, 1, row);
+	batch_int(t->comms, 0, row);
 	if (time)
-		sqlite3_bind_int64(t->comm_st, 2, (int64_t)time);
-	else
-		sqlite3_bind_null(t->comm_st, 2);
-	db_bind_text_or_null(t->comm_st, 3, comm ? comm : "");
-	sqlite3_bind_int(t->comm_st, 4, exec);
-	return db_step_done(t->comm_st, NULL, 0);
+		batch_int(t->comms, 1, (int64_t)time);
+	batch_text(t->comms, 2, comm ? comm : "");
+	batch_int(t->comms, 3, exec);
+	return batch_row(t->comms);
 }
 
 int threads_fork(struct threads *t, uint32_t pid, uint32_t ppid, uint32_t tid,
@@ -278,6 +279,11 @@ static int write_thrs(struct threads *t, char *err, size_t errlen)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int threads_flush(struct threads *t)
+{
+	return batch_flush(t->comms);
 }
 
 int threads_write(struct threads *t, char *err, size_t errlen)

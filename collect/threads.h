@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 struct threads;
+struct sqlq;
 
 /* threads_new: tracker for one session; ids continue after the database's
- * largest. NULL on out of memory. */
-struct threads *threads_new(sqlite3 *db, int64_t session_id);
+ * largest; comm rows are written through q. NULL on out of memory. */
+struct threads *threads_new(sqlite3 *db, int64_t session_id, struct sqlq *q);
 void threads_free(struct threads *t);
 
 /* threads_comm: thread (pid, tid) is now called comm; exec: it exec'ed,
@@ -40,6 +41,9 @@ int64_t threads_process_of(struct threads *t, int64_t thread_row);
 
 /* threads_current_process: the process row of pid now (created if new). */
 int64_t threads_current_process(struct threads *t, uint32_t pid);
+
+/* threads_flush: hands on the comm rows still batched. 0 or -1. */
+int threads_flush(struct threads *t);
 
 /* threads_write: inserts every thread, process and comm row. 0 or -1
  * (message in err). */

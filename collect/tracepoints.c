@@ -93,7 +93,7 @@ static int spec_cols(const struct tp_spec *s, char names[][64], const char **col
 	return n;
 }
 
-struct tp_sink *tp_sink_new(sqlite3 *db, struct tep_handle *tep, int config)
+struct tp_sink *tp_sink_new(sqlite3 *db, struct sqlq *q, struct tep_handle *tep, int config)
 {
 	static const char *const generic[] = { "sample_id", "fields" };
 	struct tp_sink *k = calloc(1, sizeof(*k));
@@ -107,9 +107,9 @@ struct tp_sink *tp_sink_new(sqlite3 *db, struct tep_handle *tep, int config)
 	if (k->spec) {
 		for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
 			k->fields[i] = tep_find_field(k->event, k->spec->f[i].name);
-		k->b = batch_new(db, k->spec->table, cols, spec_cols(k->spec, names, cols));
+		k->b = batch_new(db, q, k->spec->table, cols, spec_cols(k->spec, names, cols));
 	} else {
-		k->b = batch_new(db, "tracepoint", generic, 2);
+		k->b = batch_new(db, q, "tracepoint", generic, 2);
 	}
 	if (!k->b) {
 		free(k);

@@ -8,6 +8,7 @@
 
 struct tep_handle;
 struct tp_sink;
+struct sqlq;
 
 /* What a sink needs from the import: kernel symbol names for code
  * pointers ("name+0xoff" into buf, or NULL when unknown). */
@@ -18,8 +19,9 @@ struct tp_ctx {
 
 /* tp_sink_new: the sink for the tracepoint with id config (attr.config)
  * in tep's formats; a tracepoint without a typed table (or without a
- * format) goes to the generic table. NULL on error. */
-struct tp_sink *tp_sink_new(sqlite3 *db, struct tep_handle *tep, int config);
+ * format) goes to the generic table. Rows are written through q. NULL on
+ * error. */
+struct tp_sink *tp_sink_new(sqlite3 *db, struct sqlq *q, struct tep_handle *tep, int config);
 void tp_sink_free(struct tp_sink *k);
 
 /* tp_sink_insert: stores the payload raw[0..size) of sample sample_id.

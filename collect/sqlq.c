@@ -1,0 +1,181 @@
+/* The import's writer thread: see sqlq.h. A mutex-protected FIFO of jobs
+ * with a bound on its length; the thread runs jobs until told to stop. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "collect/db.h"
+#include "collect/sqlq.h"
+
+#define MAX_QUEUED 64
+
+struct job {
+	struct job *next;
+	sqlite3_stmt *st;
+	struct bval *vals;
+	int per_exec, nexec;
+	char *text;
+};
+
+struct sqlq {
+	pthread_t thread;
+	bool started, stop, busy;
+	pthread_mutex_t mu;
+	pthread_cond_t work, space, idle;
+	struct job *head, *tail;
+	int queued, failed;
+	char err[512];
+};
+
+int sqlq_run(sqlite3_stmt *st, const struct bval *vals, int per_exec, int nexec,
+	     const char *text, char *err, size_t errlen)
+{
+	for (int k = 0; k < nexec; k++) {
+		const struct bval *v = vals + (size_t)k * (size_t)per_exec;
+		for (int p = 0; p < per_exec; p++) {
+			if (v[p].kind == BV_INT)
+				sqlite3_bind_int64(st, p + 1, v[p].i);
+			else if (v[p].kind == BV_TEXT)
+				sqlite3_bind_text(st, p + 1, text + v[p].i, -1, SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, p + 1);
+		}
+		if (db_step_done(st, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* next_job: the next job for the thread, or NULL when told to stop. */
+static struct job *next_job(struct sqlq *q)
+{
+	struct job *j;
+	pthread_mutex_lock(&q->mu);
+	q->busy = false;
+	pthread_cond_broadcast(&q->idle);
+	while (!q->head && !q->stop)
+		pthread_cond_wait(&q->work, &q->mu);
+	j = q->head;
+	if (j) {
+		q->head = j->next;
+		if (!q->head)
+			q->tail = NULL;
+		q->queued--;
+		q->busy = true;
+		pthread_cond_signal(&q->space);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return j;
+}
+
+/* writer: the thread: runs jobs in order; after a failure it only frees. */
+static void *writer(void *arg)
+{
+	struct sqlq *q = arg;
+	struct job *j;
+	int failed = 0;
+	while ((j = next_job(q))) {
+		if (!failed && sqlq_run(j->st, j->vals, j->per_exec, j->nexec, j->text,
+					q->err, sizeof(q->err))) {
+			failed = 1;
+			pthread_mutex_lock(&q->mu);
+			q->failed = 1;
+			pthread_mutex_unlock(&q->mu);
+		}
+		free(j->vals);
+		free(j->text);
+		free(j);
+	}
+	return NULL;
+}
+
+struct sqlq *sqlq_new(void)
+{
+	struct sqlq *q = calloc(1, sizeof(*q));
+	if (!q)
+		return NULL;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->space, NULL);
+	pthread_cond_init(&q->idle, NULL);
+	return q;
+}
+
+/* start: starts the thread on the first job. */
+static int start(struct sqlq *q)
+{
+	if (q->started)
+		return 0;
+	if (pthread_create(&q->thread, NULL, writer, q))
+		return -1;
+	q->started = true;
+	return 0;
+}
+
+int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exec,
+		int nexec, char *text)
+{
+	struct job *j;
+	int rc;
+	if (!q) {
+		char err[256];
+		rc = sqlq_run(st, vals, per_exec, nexec, text, err, sizeof(err));
+		free(vals);
+		free(text);
+		return rc;
+	}
+	if (!(j = calloc(1, sizeof(*j))) || start(q)) {
+		free(j);
+		free(vals);
+		free(text);
+		return -1;
+	}
+	*j = (struct job){ NULL, st, vals, per_exec, nexec, text };
+	pthread_mutex_lock(&q->mu);
+	while (q->queued >= MAX_QUEUED && !q->failed)
+		pthread_cond_wait(&q->space, &q->mu);
+	if (q->tail)
+		q->tail->next = j;
+	else
+		q->head = j;
+	q->tail = j;
+	q->queued++;
+	rc = q->failed ? -1 : 0;
+	pthread_cond_signal(&q->work);
+	pthread_mutex_unlock(&q->mu);
+	return rc;
+}
+
+int sqlq_drain(struct sqlq *q, char *err, size_t errlen)
+{
+	int rc;
+	if (!q)
+		return 0;
+	pthread_mutex_lock(&q->mu);
+	while (q->started && (q->head || q->busy))
+		pthread_cond_wait(&q->idle, &q->mu);
+	rc = q->failed ? -1 : 0;
+	pthread_mutex_unlock(&q->mu);
+	if (rc && err && errlen)
+		snprintf(err, errlen, "%s", q->err);
+	return rc;
+}
+
+void sqlq_free(struct sqlq *q)
+{
+	if (!q)
+		return;
+	sqlq_drain(q, NULL, 0);
+	if (q->started) {
+		pthread_mutex_lock(&q->mu);
+		q->stop = true;
+		pthread_cond_signal(&q->work);
+		pthread_mutex_unlock(&q->mu);
+		pthread_join(q->thread, NULL);
+	}
+	pthread_cond_destroy(&q->work);
+	pthread_cond_destroy(&q->space);
+	pthread_cond_destroy(&q->idle);
+	pthread_mutex_destroy(&q->mu);
+	free(q);
+}

@@ -1,0 +1,43 @@
+/* A writer thread for the import: statements with their bound values are
+ * queued by the reading thread and executed, in order, by one writer
+ * thread, so decoding the next records overlaps with SQLite's work. While
+ * a queue is running, only its thread may use the database connection. */
+#ifndef PERFDB_SQLQ_H
+#define PERFDB_SQLQ_H
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One bound value: NULL, an integer, or text at an offset of the job's
+ * text arena. */
+enum { BV_NULL, BV_INT, BV_TEXT };
+struct bval {
+	int kind;
+	int64_t i;
+};
+
+struct sqlq;
+
+/* sqlq_new: a queue; its thread starts with the first job. NULL on
+ * out of memory. */
+struct sqlq *sqlq_new(void);
+
+/* sqlq_submit: queues st to be run nexec times, binding vals[k *
+ * per_exec .. (k+1) * per_exec) for the k-th run; vals and text become
+ * the queue's (freed after the run). NULL q runs it at once, here. Blocks
+ * while the queue is full. Returns 0, or -1 once any job has failed. */
+int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exec,
+		int nexec, char *text);
+
+/* sqlq_drain: waits until every queued job has run. Returns 0, or -1 with
+ * the first failure's message in err. */
+int sqlq_drain(struct sqlq *q, char *err, size_t errlen);
+
+/* sqlq_free: drains, stops the thread and frees the queue (NULL: no-op). */
+void sqlq_free(struct sqlq *q);
+
+/* sqlq_run: runs one job here: binds, steps and resets st per execution.
+ * 0, or -1 with sqlite's message in err. */
+int sqlq_run(sqlite3_stmt *st, const struct bval *vals, int per_exec, int nexec,
+	     const char *text, char *err, size_t errlen);
+#endif
