@@ -43,6 +43,9 @@ struct pd_evsel {
 	void *user;			/* for the consumer (e.g. its event row id) */
 };
 
+/* sample_type bits the reader's users look at. */
+#define PD_SAMPLE_READ		(1ULL << 4)
+
 /* attr.flags bits perfdb looks at. */
 #define PD_ATTR_FREQ		(1ULL << 10)
 #define PD_ATTR_SAMPLE_ID_ALL	(1ULL << 18)
@@ -61,6 +64,9 @@ struct pd_sample {
 	const uint8_t *raw;		/* tracepoint payload, file byte order */
 	uint64_t nr_branches;
 	const uint8_t *branches;	/* nr_branches {from,to,flags} u64 triples */
+	uint64_t read_nr;		/* READ: counter values (group members) */
+	const uint8_t *read;		/* first value; each read_stride bytes */
+	uint32_t read_stride, read_id_off;	/* id at +read_id_off (0: none) */
 	bool has_time, has_cpu, has_tid;
 };
 

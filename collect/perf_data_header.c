@@ -298,6 +298,7 @@ void pd_close(struct pd_reader *r)
 		pd_zstd_free(r);
 		free(r->in->rec);
 		free(r->in->ibuf);
+		hm_free(&r->in->read_last);
 		free(r->in);
 	}
 	free(r);

@@ -4,6 +4,7 @@
 #ifndef PERFDB_PERF_DATA_INT_H
 #define PERFDB_PERF_DATA_INT_H
 #include <stdarg.h>
+#include "collect/hashmap.h"
 #include "collect/perf_data.h"
 
 /* A queued record: its bytes live in the queue's arena. */
@@ -39,6 +40,7 @@ struct pd_internal {
 	uint8_t *ibuf;			/* input buffer: records are read in place */
 	size_t ipos, ilen;
 	bool ieof;
+	struct hashmap read_last;	/* READ: id -> last counter value */
 	bool begun;
 	const struct pd_ops *ops;
 	char *err;

@@ -93,20 +93,28 @@ static int get_pair(struct cursor *c, uint32_t *a, uint32_t *b, const char **why
 	return 0;
 }
 
-/* skip_read: skips the READ block of read_format rf. */
-static int skip_read(struct cursor *c, uint64_t rf, const char **why)
+/* get_read: the READ block of read_format rf: where its values are
+ * (value, then the id when rf has it, per member), so that the reader can
+ * deliver one sample per value as perf does. */
+static int get_read(struct cursor *c, uint64_t rf, struct pd_sample *s,
+		    const char **why)
 {
-	uint64_t nr = 1, per;
-	if (rf & RF_GROUP && !cur_u64(c, &nr))
-		goto bad;
-	per = 1 + !!(rf & RF_ID) + !!(rf & RF_LOST);
-	if (!cur_skip(c, 8 * (!!(rf & RF_TOTAL_TIME_ENABLED) +
-			      !!(rf & RF_TOTAL_TIME_RUNNING))))
-		goto bad;
-	if (nr > c->len / (8 * per) || !cur_skip(c, (size_t)(nr * per * 8)))
-		goto bad;
-	return 0;
-bad:
+	size_t times = 8 * (size_t)(!!(rf & RF_TOTAL_TIME_ENABLED) + !!(rf & RF_TOTAL_TIME_RUNNING));
+	size_t per = 8 * (size_t)(1 + !!(rf & RF_ID) + !!(rf & RF_LOST));
+	uint64_t nr = 1;
+	if (!(rf & RF_GROUP)) {
+		s->read_nr = 1;
+		s->read_stride = (uint32_t)(per + times);
+		s->read_id_off = rf & RF_ID ? (uint32_t)(8 + times) : 0;
+		if ((s->read = cur_bytes(c, per + times)))
+			return 0;
+	} else if (cur_u64(c, &nr) && cur_skip(c, times) && nr <= c->len / per) {
+		s->read_nr = nr;
+		s->read_stride = (uint32_t)per;
+		s->read_id_off = rf & RF_ID ? 8 : 0;
+		if ((s->read = cur_bytes(c, (size_t)nr * per)) || !nr)
+			return 0;
+	}
 	*why = "READ values run past the record";
 	return -1;
 }
@@ -254,7 +262,7 @@ static int parse_sample(struct pd_reader *r, const struct pd_evsel *e,
 	cur_init(&c, rec + 8, size - 8, r->swap);
 	if (parse_head(&c, st, s, why))
 		return -1;
-	if (st & S_READ && skip_read(&c, e->read_format, why))
+	if (st & S_READ && get_read(&c, e->read_format, s, why))
 		return -1;
 	if (st & S_CALLCHAIN &&
 	    (get64(&c, &s->nr_callchain, why, "callchain runs past the record") ||

@@ -23,6 +23,44 @@ int pd_begin(struct pd_reader *r)
 	return r->in->ops->begin ? r->in->ops->begin(r->in->ops->ctx, r) : 0;
 }
 
+/* deliver_value: one counter value of a READ sample as a sample of the
+ * value's own event, its period the counter's increase since the last one
+ * seen (perf's delivery of PERF_SAMPLE_READ); nothing when it did not grow. */
+static int deliver_value(struct pd_reader *r, struct pd_event *ev, const uint8_t *v)
+{
+	uint64_t value = rd64(v, r->swap), id = 0, last = 0;
+	struct pd_evsel *e = NULL;
+	if (ev->sample.read_id_off) {
+		id = rd64(v + ev->sample.read_id_off, r->swap);
+		e = pd_id_lookup(r, id);
+	}
+	if (!e) {
+		r->nr_unknown_id++;
+		return 0;
+	}
+	hm_get(&r->in->read_last, id, 0, &last);
+	if (hm_put(&r->in->read_last, id, 0, value))
+		return pd_errorf(r, ev->file_offset, "out of memory");
+	if (value == last)
+		return 0;
+	ev->evsel = e;
+	ev->sample.id = id;
+	ev->sample.period = value - last;
+	r->nr_samples++;
+	return r->in->ops->event(r->in->ops->ctx, r, ev);
+}
+
+/* deliver_read: a sample with READ values: one delivery per value. */
+static int deliver_read(struct pd_reader *r, struct pd_event *ev)
+{
+	const uint8_t *base = ev->sample.read;
+	uint64_t nr = ev->sample.read_nr;
+	int rc = 0;
+	for (uint64_t i = 0; i < nr && !rc; i++)
+		rc = deliver_value(r, ev, base + i * ev->sample.read_stride);
+	return rc;
+}
+
 /* pd_deliver: decodes one record and hands it to the consumer. */
 int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	       uint64_t file_offset)
@@ -38,6 +76,8 @@ int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 			r->nr_unknown_id++;
 			return 0;
 		}
+		if (ev.evsel->sample_type & PD_SAMPLE_READ)
+			return deliver_read(r, &ev);
 		r->nr_samples++;
 		break;
 	case PD_LOST:
