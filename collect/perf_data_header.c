@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "collect/bytes.h"
 #include "collect/perf_data_int.h"
@@ -153,6 +155,27 @@ static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
 	return 0;
 }
 
+/* parses_safely: whether libtraceevent gets through the blob without
+ * dying: its format parser can still crash on some corrupted formats, so
+ * the blob is tried in a child process first. */
+static bool parses_safely(const uint8_t *buf, size_t len)
+{
+	struct tep_handle *tep = NULL;
+	char why[256];
+	int status;
+	pid_t pid = fork();
+	if (pid < 0)
+		return true;	/* cannot check: go ahead */
+	if (pid == 0) {
+		if (!tracing_data_parse(buf, len, &tep, why, sizeof(why)))
+			tep_free(tep);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return true;
+	return WIFEXITED(status);
+}
+
 /* pd_set_tracing_data: parses a TRACING_DATA blob found at offset. */
 int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 			uint64_t offset)
@@ -160,6 +183,8 @@ int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 	char why[256];
 	if (r->tep)
 		return 0;	/* only the first one counts */
+	if (!parses_safely(buf, len))
+		return pd_errorf(r, offset, "tracing data: an event format is corrupt (libtraceevent fails on it)");
 	if (tracing_data_parse(buf, len, &r->tep, why, sizeof(why)))
 		return pd_errorf(r, offset, "tracing data: %s", why);
 	return 0;
