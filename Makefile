@@ -31,7 +31,7 @@ $(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
 $(BUILD)/libperfdb.a: $(LIB_OBJS)
 	rm -f $@; ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard */*.h) $(wildcard *.h)
+$(BUILD)/%.o: %.c $(wildcard collect/*.h analyze/*.h reports/*.h) $(wildcard *.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -52,7 +52,7 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libtest.a $(BUILD)/li
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtest.a $(BUILD)/libperfdb.a $(LDLIBS)
 
-$(BUILD)/workloads/%: workloads/%.c
+$(BUILD)/workloads/%: workloads/%.c workloads/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -O1 -g -fno-omit-frame-pointer -o $@ $< -lpthread
 

@@ -14,35 +14,18 @@
  * attribution and for hardware watchpoints (--verbose prints the addresses).
  *
  * The main thread opens a start gate once every worker is pinned, sleeps
- * until the deadline and raises a stop flag. Output: one metric line on
- * stdout, one human line on stderr. Exit 0 ok, 1 usage, 2 CPU unavailable
- * or failed run.
+ * until the deadline and raises a stop flag (workloads/harness.h). Output:
+ * one metric line on stdout, one human line on stderr. Exit 0 ok, 1 usage,
+ * 2 CPU unavailable or failed run.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* sched_setaffinity, RUSAGE_THREAD, when built without -D */
-#endif
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <linux/futex.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdalign.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-
 #define PROG "falseshare"
+#include "workloads/harness.h"
+#include <getopt.h>
+#include <stddef.h>
+
 #define CACHELINE 64
 #define MAX_THREADS 8                 /* words of one 64-byte line */
 #define FS_MARK (~0UL)                /* the value stored, as lru_gen_use_mm() */
-#define READY_TIMEOUT_NS (10 * 1000000000LL)
 
 /* layout=packed: thread i writes bitmap_<'a'+i>; all eight share one line. */
 struct fs_packed {
@@ -78,12 +61,6 @@ enum store { STORE_ALWAYS, STORE_CHECK };
 static const char *const layout_names[] = { "packed", "padded", "shared" };
 static const char *const store_names[] = { "always", "check" };
 
-/* A moment on both clocks a tool may want to align with perf's timestamps. */
-struct stamp {
-	long long mono; /* CLOCK_MONOTONIC, ns */
-	long long raw;  /* CLOCK_MONOTONIC_RAW, ns */
-};
-
 /* One worker thread: its CPU and word, and what it measured. */
 struct slot {
 	int cpu;                       /* CPU the thread is pinned to */
@@ -95,12 +72,9 @@ struct slot {
 	pthread_t tid;
 };
 
-/* Start gate and stop flag, apart from fs_shared's lines. */
-static struct {
-	alignas(CACHELINE) atomic_uint ready; /* threads pinned and waiting */
-	atomic_uint go;                       /* 0 until the gate opens (futex word) */
-	alignas(CACHELINE) atomic_uint stop;  /* read every iteration, written once */
-} gate;
+/* Start gate and stop flag, apart from fs_shared's lines; the workers are
+ * threads of this process, so its futex is private. */
+static struct gate gate = { .futex_flags = FUTEX_PRIVATE_FLAG };
 
 /* Parsed command line. */
 struct config {
@@ -111,7 +85,7 @@ struct config {
 	bool verbose;
 };
 
-static const char usage_text[] =
+const char usage_text[] =
 	"Usage: " PROG " [--threads N] [--layout packed|padded|shared]\n"
 	"       [--store always|check] [--seconds S] [--verbose]\n"
 	"\n"
@@ -142,53 +116,6 @@ static const char usage_text[] =
 	"is the measured interval on CLOCK_MONOTONIC, [C, D] the same on\n"
 	"CLOCK_MONOTONIC_RAW, T = (B-A)/1e9.\n"
 	"Exit status: 0 ok, 1 usage error, 2 CPU unavailable or run failed.\n";
-
-/* Prints the usage text to f and exits with status code. */
-static void usage(FILE *f, int code)
-{
-	fputs(usage_text, f);
-	exit(code);
-}
-
-/* Reports a usage error (one line, then the usage) and exits 1. */
-static void usage_error(const char *what, const char *arg)
-{
-	fprintf(stderr, PROG ": %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
-	usage(stderr, 1);
-}
-
-/* Parses a positive decimal number of seconds (at most a million). */
-static bool parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0 && v <= 1e6))
-		return false;
-	*out = v;
-	return true;
-}
-
-/* Parses a decimal integer in [min, max]. */
-static bool parse_int(const char *s, long min, long max, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return false;
-	*out = (int)v;
-	return true;
-}
-
-/* Returns the index of s in names[0..n-1], or -1. */
-static int lookup(const char *s, const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
 
 /* Fills cfg from argv; exits 0 on --help and 1 on any usage error. */
 static void parse_args(int argc, char **argv, struct config *cfg)
@@ -223,35 +150,11 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 				usage_error("--store wants always or check", optarg);
 			cfg->store = (enum store)i;
 			break;
-		case 's':
-			if (!parse_seconds(optarg, &cfg->seconds))
-				usage_error("--seconds wants a number > 0", optarg);
-			break;
 		case 'v': cfg->verbose = true; break;
-		case 'h': usage(stdout, 0); break;
-		default: usage(stderr, 1);
+		default: common_option(c, &cfg->seconds);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument", argv[optind]);
-}
-
-/* Exits 2 unless CPUs 0..n-1 are all online and in our affinity mask. */
-static void check_cpus(int n)
-{
-	cpu_set_t allowed;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
-		fprintf(stderr, PROG ": sched_getaffinity: %s\n", strerror(errno));
-		exit(2);
-	}
-	for (int cpu = 0; cpu < n; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed)) {
-			fprintf(stderr, PROG ": CPU %d is not available (offline or "
-				"outside this process's affinity; %d usable)\n",
-				cpu, CPU_COUNT(&allowed));
-			exit(2);
-		}
-	}
+	no_operands(argc, argv);
 }
 
 /* Points slot i at its word of fs_shared for the given layout. */
@@ -296,35 +199,10 @@ static void print_layout(const struct slot *slots, int n, enum layout layout)
 	}
 }
 
-/* Returns the current time on both clocks. */
-static struct stamp stamp_now(void)
-{
-	struct timespec m, r;
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	clock_gettime(CLOCK_MONOTONIC_RAW, &r);
-	return (struct stamp){ m.tv_sec * 1000000000LL + m.tv_nsec,
-			       r.tv_sec * 1000000000LL + r.tv_nsec };
-}
-
-/* futex(2) on a word of this process's memory. */
-static void futex(atomic_uint *word, int op, unsigned val)
-{
-	syscall(SYS_futex, (void *)word, op, val, NULL, NULL, 0);
-}
-
 /* True once the main thread has raised the stop flag. */
 static inline bool stopped(void)
 {
-	return atomic_load_explicit(&gate.stop, memory_order_relaxed);
-}
-
-/* Pins the calling thread to one CPU; returns 0 or an errno value. */
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	return gate_stopped(&gate);
 }
 
 /* Each iteration loads *word and stores FS_MARK to it, until stopped;
@@ -363,61 +241,12 @@ static enum store store_mode; /* set before the threads start */
 static void *worker(void *arg)
 {
 	struct slot *s = arg;
-	s->err = pin_self(s->cpu);
-	if (s->err)
-		fprintf(stderr, PROG ": cannot pin to CPU %d: %s\n", s->cpu, strerror(s->err));
-	atomic_fetch_add(&gate.ready, 1);
-	while (!atomic_load(&gate.go))
-		futex(&gate.go, FUTEX_WAIT_PRIVATE, 0);
-	if (s->err || stopped())
+	if (!worker_start(&gate, s->cpu, &s->err))
 		return NULL;
 	s->t0 = stamp_now();
 	s->ops = store_mode == STORE_CHECK ? loop_check(s->word) : loop_always(s->word);
 	s->t1 = stamp_now();
 	return NULL;
-}
-
-/* Waits until n threads are at the gate; false after 10 s. */
-static bool wait_ready(unsigned n)
-{
-	long long give_up = stamp_now().mono + READY_TIMEOUT_NS;
-	const struct timespec poll = { 0, 1000000 };
-	while (atomic_load(&gate.ready) < n) {
-		if (stamp_now().mono > give_up) {
-			fprintf(stderr, PROG ": threads not ready after 10 s\n");
-			return false;
-		}
-		nanosleep(&poll, NULL);
-	}
-	return true;
-}
-
-/* Sleeps until the absolute CLOCK_MONOTONIC time t (ns). */
-static void sleep_until(long long t)
-{
-	struct timespec ts = { t / 1000000000LL, t % 1000000000LL };
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-/* Opens the gate once the n started threads are pinned, stops them after
- * the given time. With ok false (a thread failed to start), or on a failure
- * found here, releases them with the stop flag up and returns false. */
-static bool coordinate(const struct slot *slots, unsigned n, bool ok, double seconds)
-{
-	ok = ok && wait_ready(n);
-	for (unsigned i = 0; ok && i < n; i++)
-		ok = !slots[i].err;
-	long long deadline = stamp_now().mono + (long long)(seconds * 1e9);
-	if (!ok)
-		atomic_store(&gate.stop, 1);
-	atomic_store(&gate.go, 1);
-	futex(&gate.go, FUTEX_WAKE_PRIVATE, INT_MAX);
-	if (ok) {
-		sleep_until(deadline);
-		atomic_store(&gate.stop, 1);
-	}
-	return ok;
 }
 
 /* Prints the metric line (stdout) and the human line (stderr). */
@@ -429,16 +258,15 @@ static void report(const struct config *cfg, const struct slot *slots)
 	for (int i = 0; i < cfg->threads; i++) {
 		const struct slot *s = &slots[i];
 		ops += s->ops;
-		total += (double)s->ops * 1e9 / (double)(s->t1.mono - s->t0.mono);
-		if (s->t0.mono < t0.mono) t0 = s->t0;
-		if (s->t1.mono > t1.mono) t1 = s->t1;
+		total += stamp_rate(s->ops, s->t0, s->t1);
+		stamp_cover(&t0, &t1, s->t0, s->t1);
 	}
-	double secs = (double)(t1.mono - t0.mono) / 1e9;
+	double secs = stamp_secs(t0, t1);
 	const char *layout = layout_names[cfg->layout], *store = store_names[cfg->store];
 	printf("metric=falseshare_ops_per_sec value=%.0f per_thread=%.0f ops=%llu "
-	       "threads=%d layout=%s store=%s seconds=%.6f start_ns=%lld end_ns=%lld "
-	       "start_raw_ns=%lld end_raw_ns=%lld\n", total, total / cfg->threads, ops,
-	       cfg->threads, layout, store, secs, t0.mono, t1.mono, t0.raw, t1.raw);
+	       "threads=%d layout=%s store=%s seconds=%.6f ", total, total / cfg->threads,
+	       ops, cfg->threads, layout, store, secs);
+	print_interval(t0, t1);
 	fprintf(stderr, PROG ": %d thread%s, layout %s, store %s, %.3f s: %.0f ops/s, "
 		"%.0f per thread\n", cfg->threads, cfg->threads == 1 ? "" : "s", layout,
 		store, secs, total, total / cfg->threads);
@@ -449,7 +277,7 @@ int main(int argc, char **argv)
 	struct config cfg;
 	struct slot slots[MAX_THREADS] = { { 0 } };
 	parse_args(argc, argv, &cfg);
-	check_cpus(cfg.threads);
+	check_cpus(NULL, cfg.threads);
 
 	store_mode = cfg.store;
 	for (int i = 0; i < cfg.threads; i++)
@@ -465,13 +293,12 @@ int main(int argc, char **argv)
 		}
 		started++;
 	}
-	bool ok = coordinate(slots, (unsigned)started, started == cfg.threads, cfg.seconds);
+	bool ok = coordinate(&gate, (unsigned)started, started == cfg.threads, cfg.seconds,
+			     NULL, 0, "threads");
 	for (int i = 0; i < started; i++)
 		pthread_join(slots[i].tid, NULL);
-	if (!ok) {
-		fprintf(stderr, PROG ": run failed\n");
-		return 2;
-	}
+	if (!ok)
+		return run_failed();
 	report(&cfg, slots);
 	return 0;
 }

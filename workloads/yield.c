@@ -12,41 +12,14 @@
  *
  * The coordinator (the original process) is outside the measured mm: it
  * forks the worker processes, opens a start gate once every worker is pinned,
- * sleeps until the deadline and raises a stop flag. Output: one metric line
- * on stdout, one human line on stderr. Exit 0 ok, 1 usage, 2 failed run.
+ * sleeps until the deadline and raises a stop flag (workloads/harness.h).
+ * Output: one metric line on stdout, one human line on stderr. Exit 0 ok,
+ * 1 usage, 2 failed run.
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* sched_setaffinity, RUSAGE_THREAD, when built without -D */
-#endif
-#include <errno.h>
-#include <getopt.h>
-#include <limits.h>
-#include <linux/futex.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdalign.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
 #define PROG "yield"
-#define READY_TIMEOUT_NS (10 * 1000000000LL)
-
-/* A moment on both clocks a tool may want to align with perf's timestamps. */
-struct stamp {
-	long long mono; /* CLOCK_MONOTONIC, ns */
-	long long raw;  /* CLOCK_MONOTONIC_RAW, ns */
-};
+#include "workloads/harness.h"
+#include <getopt.h>
+#include <sys/resource.h>
 
 /* One worker task: where it runs and what it measured. */
 struct slot {
@@ -59,9 +32,7 @@ struct slot {
 
 /* Memory shared by the coordinator and all worker processes. */
 struct shm {
-	alignas(64) atomic_uint ready; /* workers pinned and waiting at the gate */
-	atomic_uint go;                /* 0 until the gate opens (a futex word) */
-	alignas(64) atomic_uint stop;  /* read every iteration, written once */
+	struct gate gate;
 	alignas(64) struct slot slots[];
 };
 
@@ -74,7 +45,7 @@ struct config {
 
 static struct shm *shm;
 
-static const char usage_text[] =
+const char usage_text[] =
 	"Usage: " PROG " [--shared-mm | --private-mm] [--cpus N] [--seconds S]\n"
 	"\n"
 	"On each of CPUs 0..N-1, two tasks pinned to that CPU call sched_yield()\n"
@@ -101,44 +72,6 @@ static const char usage_text[] =
 	"on CLOCK_MONOTONIC, [C, D] the same on CLOCK_MONOTONIC_RAW, T = (B-A)/1e9.\n"
 	"Exit status: 0 ok, 1 usage error, 2 CPU unavailable or run failed.\n";
 
-/* Prints the usage text to f and exits with status code. */
-static void usage(FILE *f, int code)
-{
-	fputs(usage_text, f);
-	exit(code);
-}
-
-/* Reports a usage error (one line, then the usage) and exits 1. */
-static void usage_error(const char *what, const char *arg)
-{
-	fprintf(stderr, PROG ": %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
-	usage(stderr, 1);
-}
-
-/* Parses a positive decimal number of seconds (at most a million). */
-static bool parse_seconds(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0 && v <= 1e6))
-		return false;
-	*out = v;
-	return true;
-}
-
-/* Parses a decimal integer in [min, max]. */
-static bool parse_int(const char *s, long min, long max, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return false;
-	*out = (int)v;
-	return true;
-}
-
 /* Fills cfg from argv; exits 0 on --help and 1 on any usage error. */
 static void parse_args(int argc, char **argv, struct config *cfg)
 {
@@ -163,76 +96,13 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 			if (!parse_int(optarg, 1, CPU_SETSIZE, &cfg->cpus))
 				usage_error("--cpus wants a count from 1", optarg);
 			break;
-		case 's':
-			if (!parse_seconds(optarg, &cfg->seconds))
-				usage_error("--seconds wants a number > 0", optarg);
-			break;
-		case 'h': usage(stdout, 0); break;
-		default: usage(stderr, 1);
+		default: common_option(c, &cfg->seconds);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument", argv[optind]);
+	no_operands(argc, argv);
 	if (shared && private)
 		usage_error("--shared-mm and --private-mm exclude each other", NULL);
 	cfg->private_mm = private;
-}
-
-/* Exits 2 unless CPUs 0..n-1 are all online and in our affinity mask. */
-static void check_cpus(int n)
-{
-	cpu_set_t allowed;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
-		fprintf(stderr, PROG ": sched_getaffinity: %s\n", strerror(errno));
-		exit(2);
-	}
-	for (int cpu = 0; cpu < n; cpu++) {
-		if (!CPU_ISSET(cpu, &allowed)) {
-			fprintf(stderr, PROG ": CPU %d is not available (offline or "
-				"outside this process's affinity; %d usable)\n",
-				cpu, CPU_COUNT(&allowed));
-			exit(2);
-		}
-	}
-}
-
-/* Returns the current time on both clocks. */
-static struct stamp stamp_now(void)
-{
-	struct timespec m, r;
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	clock_gettime(CLOCK_MONOTONIC_RAW, &r);
-	return (struct stamp){ m.tv_sec * 1000000000LL + m.tv_nsec,
-			       r.tv_sec * 1000000000LL + r.tv_nsec };
-}
-
-/* futex(2) on a word of shared memory (not FUTEX_PRIVATE: crosses processes). */
-static void futex(atomic_uint *word, int op, unsigned val)
-{
-	syscall(SYS_futex, (void *)word, op, val, NULL, NULL, 0);
-}
-
-/* True once the coordinator has raised the stop flag. */
-static inline bool stopped(void)
-{
-	return atomic_load_explicit(&shm->stop, memory_order_relaxed);
-}
-
-/* Counts the caller in as ready, then sleeps until the gate opens. */
-static void gate_wait(void)
-{
-	atomic_fetch_add(&shm->ready, 1);
-	while (!atomic_load(&shm->go))
-		futex(&shm->go, FUTEX_WAIT, 0);
-}
-
-/* Pins the calling thread to one CPU; returns 0 or an errno value. */
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 /* Switches counted by the kernel for the calling thread so far. */
@@ -249,7 +119,7 @@ static void yield_loop(struct slot *s)
 	unsigned long long n = 0;
 	s->t0 = stamp_now();
 	unsigned long long sw0 = my_switches();
-	while (!stopped()) {
+	while (!gate_stopped(&shm->gate)) {
 		sched_yield();
 		n++;
 	}
@@ -258,139 +128,24 @@ static void yield_loop(struct slot *s)
 	s->yields = n;
 }
 
-/* Thread body of one worker: pin, wait at the gate, run the loop. */
+/* Thread body of one worker (arg: its slot): pin, wait at the gate, run the
+ * loop. */
 static void *worker(void *arg)
 {
 	struct slot *s = arg;
-	s->err = pin_self(s->cpu);
-	if (s->err)
-		fprintf(stderr, PROG ": cannot pin to CPU %d: %s\n", s->cpu, strerror(s->err));
-	gate_wait();
-	if (!s->err && !stopped())
+	if (worker_start(&shm->gate, s->cpu, &s->err))
 		yield_loop(s);
 	return NULL;
 }
 
-/* Runs the nslots workers of one process: the first on the calling thread,
- * the others on new threads. A worker that cannot be started is marked
- * failed and counted ready, so the coordinator never waits for it. */
-static int run_group(struct slot *first, int nslots)
+/* Body of worker process `group`: runs its per_group workers, the slots
+ * from group * per_group on. Returns its exit status. */
+static int run_group(int group, int per_group)
 {
-	pthread_t tid[nslots];
-	int started = 1;
-	while (started < nslots) {
-		int err = pthread_create(&tid[started], NULL, worker, &first[started]);
-		if (err) {
-			fprintf(stderr, PROG ": pthread_create: %s\n", strerror(err));
-			for (int j = started; j < nslots; j++) {
-				first[j].err = err;
-				atomic_fetch_add(&shm->ready, 1);
-			}
-			break;
-		}
-		started++;
-	}
-	worker(&first[0]);
-	for (int i = 1; i < started; i++)
-		pthread_join(tid[i], NULL);
-	return 0;
-}
-
-/* Forks one worker process per group of slots; returns how many it forked
- * (fewer than ngroups on failure, after saying why). */
-static int spawn_groups(int ngroups, int per_group, pid_t *kids)
-{
-	fflush(NULL);
-	for (int g = 0; g < ngroups; g++) {
-		kids[g] = fork();
-		if (kids[g] < 0) {
-			fprintf(stderr, PROG ": fork: %s\n", strerror(errno));
-			return g;
-		}
-		if (kids[g] == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() == 1)
-				_exit(2);
-			_exit(run_group(&shm->slots[g * per_group], per_group));
-		}
-	}
-	return ngroups;
-}
-
-/* True if any of the nkids children has already exited. */
-static bool a_kid_died(const pid_t *kids, int nkids)
-{
-	for (int i = 0; i < nkids; i++) {
-		if (waitpid(kids[i], NULL, WNOHANG) == kids[i]) {
-			fprintf(stderr, PROG ": worker process %d died before the start\n",
-				(int)kids[i]);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Waits until n workers are at the gate; false if a child died or 10 s passed. */
-static bool wait_ready(unsigned n, const pid_t *kids, int nkids)
-{
-	long long give_up = stamp_now().mono + READY_TIMEOUT_NS;
-	const struct timespec poll = { 0, 1000000 };
-	while (atomic_load(&shm->ready) < n) {
-		if (a_kid_died(kids, nkids))
-			return false;
-		if (stamp_now().mono > give_up) {
-			fprintf(stderr, PROG ": workers not ready after 10 s\n");
-			return false;
-		}
-		nanosleep(&poll, NULL);
-	}
-	return true;
-}
-
-/* Sleeps until the absolute CLOCK_MONOTONIC time t (ns). */
-static void sleep_until(long long t)
-{
-	struct timespec ts = { t / 1000000000LL, t % 1000000000LL };
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
-/* Opens the gate; with ok false, raises the stop flag first so that every
- * worker leaves at once. */
-static void open_gate(bool ok)
-{
-	if (!ok)
-		atomic_store(&shm->stop, 1);
-	atomic_store(&shm->go, 1);
-	futex(&shm->go, FUTEX_WAKE, INT_MAX);
-}
-
-/* Coordinator: opens the gate once all n workers are pinned and stops them
- * after the given time; false (workers released to exit) if the start failed. */
-static bool coordinate(unsigned n, double seconds, const pid_t *kids, int nkids)
-{
-	bool ok = wait_ready(n, kids, nkids);
-	for (unsigned i = 0; ok && i < n; i++)
-		ok = !shm->slots[i].err;
-	long long deadline = stamp_now().mono + (long long)(seconds * 1e9);
-	open_gate(ok);
-	if (ok) {
-		sleep_until(deadline);
-		atomic_store(&shm->stop, 1);
-	}
-	return ok;
-}
-
-/* Reaps the nkids children; true if every one exited with status 0. */
-static bool reap(const pid_t *kids, int nkids)
-{
-	bool ok = true;
-	for (int i = 0; i < nkids; i++) {
-		int st = 0;
-		if (waitpid(kids[i], &st, 0) != kids[i] || !WIFEXITED(st) || WEXITSTATUS(st))
-			ok = false;
-	}
-	return ok;
+	void *mine[per_group];
+	for (int i = 0; i < per_group; i++)
+		mine[i] = &shm->slots[group * per_group + i];
+	return run_workers(&shm->gate, mine, per_group, worker);
 }
 
 /* Prints the metric line (stdout) and the human line (stderr). */
@@ -402,16 +157,14 @@ static void report(const struct config *cfg, int nslots)
 		const struct slot *s = &shm->slots[i];
 		sw += s->switches;
 		yields += s->yields;
-		if (s->t0.mono < t0.mono) t0 = s->t0;
-		if (s->t1.mono > t1.mono) t1 = s->t1;
+		stamp_cover(&t0, &t1, s->t0, s->t1);
 	}
-	double secs = (double)(t1.mono - t0.mono) / 1e9;
+	double secs = stamp_secs(t0, t1);
 	double rate = (double)sw / secs / cfg->cpus;
 	const char *mode = cfg->private_mm ? "private" : "shared";
 	printf("metric=ctxsw_per_sec_per_cpu value=%.0f switches=%llu yields=%llu "
-	       "seconds=%.6f cpus=%d mode=%s start_ns=%lld end_ns=%lld "
-	       "start_raw_ns=%lld end_raw_ns=%lld\n",
-	       rate, sw, yields, secs, cfg->cpus, mode, t0.mono, t1.mono, t0.raw, t1.raw);
+	       "seconds=%.6f cpus=%d mode=%s ", rate, sw, yields, secs, cfg->cpus, mode);
+	print_interval(t0, t1);
 	fprintf(stderr, PROG ": %s mm, %d CPU%s, %.3f s: %.0f context switches/s per CPU "
 		"(%llu switches, %llu yields)\n", mode, cfg->cpus,
 		cfg->cpus == 1 ? "" : "s", secs, rate, sw, yields);
@@ -421,12 +174,7 @@ static void report(const struct config *cfg, int nslots)
  * run on CPU c (with --private-mm, in process c; else all in process 0). */
 static void setup_shm(int nslots)
 {
-	size_t size = sizeof(struct shm) + (size_t)nslots * sizeof(struct slot);
-	shm = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shm == MAP_FAILED) {
-		fprintf(stderr, PROG ": mmap: %s\n", strerror(errno));
-		exit(2);
-	}
+	shm = map_shared(sizeof(struct shm) + (size_t)nslots * sizeof(struct slot));
 	for (int i = 0; i < nslots; i++)
 		shm->slots[i].cpu = i / 2;
 }
@@ -435,23 +183,14 @@ int main(int argc, char **argv)
 {
 	struct config cfg;
 	parse_args(argc, argv, &cfg);
-	check_cpus(cfg.cpus);
+	check_cpus(NULL, cfg.cpus);
 
 	int nslots = 2 * cfg.cpus;
 	int ngroups = cfg.private_mm ? cfg.cpus : 1;
-	pid_t kids[ngroups];
 	setup_shm(nslots);
-	int forked = spawn_groups(ngroups, nslots / ngroups, kids);
-	bool ok = forked == ngroups;
-	if (ok)
-		ok = coordinate((unsigned)nslots, cfg.seconds, kids, forked);
-	else
-		open_gate(false);
-	ok = reap(kids, forked) && ok;
-	if (!ok) {
-		fprintf(stderr, PROG ": run failed\n");
-		return 2;
-	}
+	if (!run_processes(&shm->gate, ngroups, run_group, nslots / ngroups,
+			   (unsigned)nslots, cfg.seconds))
+		return run_failed();
 	report(&cfg, nslots);
 	return 0;
 }
