@@ -31,7 +31,7 @@ $(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
 $(BUILD)/libperfdb.a: $(LIB_OBJS)
 	rm -f $@; ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard collect/*.h analyze/*.h reports/*.h) $(wildcard *.h)
+$(BUILD)/%.o: %.c $(wildcard collect/*.h analyze/*.h reports/*.h tests/lib/*.h) $(wildcard *.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 

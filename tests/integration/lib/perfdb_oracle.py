@@ -30,6 +30,9 @@ The exit status is 0 unless the arguments or inputs are unusable.
       perf script -F C,event,ip,sym.
   cpumask DB SESSION NCPU LABEL
       ipi_send_cpumask: at least one row per sample, every target CPU < NCPU.
+  same-db DB1 DB2 LABEL
+      every table holds the same rows in both (session: but source and
+      import time).
   sql-eq DB LABEL EXPECTED SQL
       one SQL value equals EXPECTED.
   fix-attr-size IN OUT
@@ -41,6 +44,7 @@ import json
 import re
 import sqlite3
 import struct
+import subprocess
 import sys
 
 MASK64 = (1 << 64) - 1
@@ -191,18 +195,6 @@ def fmt_time(t):
     return "%d.%06d" % (t // 1000000000, (t % 1000000000) // 1000)
 
 
-def fmt_head(cols, pid, tid, cpu, time, event):
-    parts = []
-    if "pid" in cols:
-        parts.append("%s/%s" % (pid, tid))
-    if "cpu" in cols:
-        parts.append("[%03d]" % cpu if cpu is not None else "[None]")
-    if "time" in cols:
-        parts.append(fmt_time(time) + ":" if time is not None else "None:")
-    parts.append(event + ":")
-    return " ".join(parts)
-
-
 def ptr(v):
     """%p as perf's libtraceevent prints it."""
     v = u64(v)
@@ -211,10 +203,15 @@ def ptr(v):
     return "(nil)" if v == 0 else "0x%x" % v
 
 
+RAW_SYMS = False
+
+
 def sym_S(addr, sym):
     """%pS / %ps: perfdb keeps the symbol text as perf prints it; unresolved
-    addresses print as 0x... (0x0 for NULL)."""
-    if sym is not None:
+    addresses print as 0x... (0x0 for NULL). With RAW_SYMS (perf 6.1 reads
+    a pipe-mode file without kernel symbols for tracepoint fields) the
+    address."""
+    if sym is not None and not RAW_SYMS:
         return sym
     return "0x%x" % u64(addr) if addr is not None else "None"
 
@@ -415,7 +412,8 @@ def split_event(s, names):
 
 
 def parse_head_line(line, cols, names, rx=None):
-    """(head text as fmt_head builds it, event name, rest) or None."""
+    """((pid, tid, cpu, time, event), event, rest) or None; absent columns
+    are None, time is the text perf prints."""
     m = (rx or head_regex(cols)).match(line)
     if not m:
         return None
@@ -423,25 +421,40 @@ def parse_head_line(line, cols, names, rx=None):
     if ev is None:
         return None
     g = m.groupdict()
-    cpu = int(g["cpu"]) if g.get("cpu") is not None else None
-    pid = int(g["pid"]) if g.get("pid") is not None else None
-    tid = int(g["tid"]) if g.get("tid") is not None else None
-    return fmt_head(cols, pid, tid, cpu, g.get("time"), ev[0]), ev[0], ev[1]
+    pid, tid, cpu = g.get("pid"), g.get("tid"), g.get("cpu")
+    return ((int(pid) if pid is not None else None, int(tid) if tid is not None else None,
+             int(cpu) if cpu is not None else None, g.get("time"), ev[0]), ev[0], ev[1])
 
 
 DEFAULT_RX = re.compile(r"\s*(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<time>\d+\.\d+):\s+")
 
 
 def parse_default_line(line, names):
-    """perf script's default output: comm tid [cpu] time: event: trace."""
+    """perf script's default output: comm tid [cpu] time: event: trace;
+    ((comm, tid, cpu, time, event), event, rest) or None."""
     m = DEFAULT_RX.match(line)
     if not m:
         return None
     ev = split_event(line[m.end():], names)
     if ev is None:
         return None
-    return ("%s %s [%03d] %s: %s:" % (m.group("comm"), m.group("tid"), int(m.group("cpu")),
-                                      m.group("time"), ev[0]), ev[0], ev[1])
+    return ((m.group("comm"), int(m.group("tid")), int(m.group("cpu")), m.group("time"), ev[0]),
+            ev[0], ev[1])
+
+
+def key_text(k):
+    """A key tuple as text for details: pid/tid [cpu] time: event: extra."""
+    a, b, cpu, t, name = k[:5]
+    parts = []
+    if a is not None or b is not None:
+        parts.append("%s/%s" % (a, b))
+    if cpu is not None:
+        parts.append("[%03d]" % cpu)
+    if t is not None:
+        parts.append(t + ":")
+    parts.append(name + ":")
+    parts += [str(x) for x in k[5:]]
+    return " ".join(parts)
 
 
 def opt(args, name, default=None, flag=False):
@@ -456,19 +469,17 @@ def opt(args, name, default=None, flag=False):
     return False if flag else default
 
 
-def fields_key(cols, cpu, time, name, extra):
-    """The key the field check pairs samples by: cpu, time, event (not
-    pid/tid, which the identity check covers on its own)."""
-    return fmt_head([c for c in cols if c not in ("pid", "tid")], None, None, cpu, time, name) + " " + extra
-
-
 def diff_details(mine, perf):
     only_perf = list((perf - mine).elements())
     only_mine = list((mine - perf).elements())
     det = ["%d sample(s) only in perf script, %d only in perfdb" % (len(only_perf), len(only_mine))]
-    det += ["perf:   " + x[:300] for x in sorted(only_perf)[:MAX_DETAIL]]
-    det += ["perfdb: " + x[:300] for x in sorted(only_mine)[:MAX_DETAIL]]
+    det += ["perf:   " + key_text(x)[:300] for x in sorted(only_perf, key=repr)[:MAX_DETAIL]]
+    det += ["perfdb: " + key_text(x)[:300] for x in sorted(only_mine, key=repr)[:MAX_DETAIL]]
     return det
+
+
+def same(a, b):
+    return dict.__eq__(a, b)
 
 
 def cmd_fields(args):
@@ -477,6 +488,8 @@ def cmd_fields(args):
     trace = opt(args, "--trace", flag=True)
     default = opt(args, "--default", flag=True)
     mem = [c for c in opt(args, "--mem", "").split(",") if c]
+    global RAW_SYMS
+    RAW_SYMS = opt(args, "--raw-syms", flag=True)
     dbp, sid, txt, label = args
     sid = int(sid)
     db = connect(dbp)
@@ -486,26 +499,32 @@ def cmd_fields(args):
     comp_names = {ev[e][0] for e in compared}
     mtexts = mem_texts(db, sid, mem) if mem else {}
     if default:
-        cols = ["cpu", "time"]
+        cols = ["comm", "tid", "cpu", "time"]
+    use_pid, use_cpu, use_time = "pid" in cols, "cpu" in cols, "time" in cols
 
-    # per event: identity keys (pid/tid or comm/tid, cpu, time) and field
-    # keys (cpu, time, trace text and/or memory columns)
+    # per event: identity keys (pid, tid [or comm, tid], cpu, time, event)
+    # and field keys (None, None, cpu, time, event, trace text, memory
+    # columns): the field check pairs samples by cpu and time only, so a
+    # wrong pid does not hide (or fail) it.
     ids_mine = collections.defaultdict(collections.Counter)
     flds_mine = collections.defaultdict(collections.Counter)
     for sid_, eid, time, cpu, pid, tid, comm, sym, stack in samples(db, sid):
         name = ev[eid][0]
-        t = fmt_time(time) if time is not None else None
+        t = fmt_time(time) if use_time and time is not None else None
+        c = cpu if use_cpu else None
         if default:
-            ids_mine[name]["%s %s [%03d] %s: %s:" % (comm, tid, cpu if cpu is not None else -1, t, name)] += 1
+            ids_mine[name][(comm, tid, cpu, t, name)] += 1
+        elif use_pid:
+            ids_mine[name][(pid, tid, c, t, name)] += 1
         else:
-            ids_mine[name][fmt_head(cols, pid, tid, cpu, t, name)] += 1
-        extra = []
-        if name in comp_names:
-            extra.append(str(texts.get(sid_, "<no %s row>" % name)))
-        if mem:
-            extra.append(mtexts.get(sid_, "<no mem_sample row>"))
-        if extra:
-            flds_mine[name][fields_key(cols, cpu, t, name, " ".join(extra))] += 1
+            ids_mine[name][(None, None, c, t, name)] += 1
+        if name in comp_names or mem:
+            k = (None, None, c, t, name)
+            if name in comp_names:
+                k += (texts.get(sid_, "<no %s row>" % name),)
+            if mem:
+                k += (mtexts.get(sid_, "<no mem_sample row>"),)
+            flds_mine[name][k] += 1
 
     ids_perf = collections.defaultdict(collections.Counter)
     flds_perf = collections.defaultdict(collections.Counter)
@@ -518,21 +537,19 @@ def cmd_fields(args):
         if p is None:
             unparsed.append(line)
             continue
-        head, name, rest = p
-        ids_perf[name][head] += 1
-        extra = []
-        if name in comp_names:
-            extra.append(rest.strip())
-        if mem:
-            try:
-                extra.append(parse_perf_mem(rest, mem))
-            except ValueError:
-                unparsed.append(line)
-                continue
-        if extra:
-            m = re.search(r"(?:\[(\d+)\] )?(?:(\d+\.\d+): )?\S+:$", head)
-            cpu = int(m.group(1)) if m and m.group(1) else None
-            flds_perf[name][fields_key(cols, cpu, m.group(2) if m else None, name, " ".join(extra))] += 1
+        k, name, rest = p
+        ids_perf[name][k] += 1
+        if name in comp_names or mem:
+            f = (None, None) + k[2:5]
+            if name in comp_names:
+                f += (rest.strip(),)
+            if mem:
+                try:
+                    f += (parse_perf_mem(rest, mem),)
+                except ValueError:
+                    unparsed.append(line)
+                    continue
+            flds_perf[name][f] += 1
 
     if unparsed:
         result(False, "%s: perf script lines parse" % label,
@@ -542,23 +559,42 @@ def cmd_fields(args):
     for name in sorted(set(ids_mine) | set(ids_perf)):
         a, b = ids_mine[name], ids_perf[name]
         n = sum(b.values())
-        result(a == b and n > 0, "%s: %s: %s of %d samples equal perf script's" % (label, name, what, n),
-               diff_details(a, b) if a != b else [])
+        ok = same(a, b)
+        result(ok and n > 0, "%s: %s: %s of %d samples equal perf script's" % (label, name, what, n),
+               diff_details(a, b) if not ok else [])
         if name not in comp_names and not mem:
             continue
         a, b = flds_mine[name], flds_perf[name]
         desc = []
         if name in comp_names:
-            desc.append("tracepoint fields (perf's text)" if not default else "trace text")
+            desc.append(("tracepoint fields (perf's text%s)" % (", code pointers as addresses" if RAW_SYMS else ""))
+                        if not default else "trace text")
         if mem:
             desc.append(",".join(mem))
-        result(a == b and n > 0, "%s: %s: %s of %d samples (paired by cpu, time) equal perf script's"
-               % (label, name, " and ".join(desc), n), diff_details(a, b) if a != b else [])
+        ok = same(a, b)
+        result(ok and n > 0, "%s: %s: %s of %d samples (paired by %s) equal perf script's"
+               % (label, name, " and ".join(desc), n, ", ".join(c for c in ("cpu", "time") if c in cols)),
+               diff_details(a, b) if not ok else [])
 
 
 # --- callchains -------------------------------------------------------------
 
+def demangle(names):
+    """mangled -> c++filt -p text (perf's demangling without parameters);
+    {} when c++filt is not installed."""
+    try:
+        out = subprocess.run(["c++filt", "-p"], input="\n".join(names) + "\n", capture_output=True,
+                             text=True, check=True).stdout.split("\n")
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    return dict(zip(names, out))
+
+
 def cmd_chains(args):
+    """perf script -F COLS,event,ip,sym,symoff,dso prints a header line per
+    sample and one "\tADDR SYM+0xOFF (DSO)" line per callchain entry (context markers
+    left out), innermost first; perfdb's stack walks parent_id from the
+    sample's stack_id (innermost) to the root (outermost)."""
     args = list(args)
     cols = opt(args, "--cols", "pid,tid,cpu,time").split(",")
     syms = opt(args, "--syms", flag=True)
@@ -568,45 +604,58 @@ def cmd_chains(args):
     ev = event_rows(db, sid)
     names = {v[0] for v in ev.values()}
     rx = head_regex(cols)
-    symname = dict(db.execute("SELECT id, name FROM symbol"))
+    symrow = {r[0]: (r[1], r[2], r[3], r[4]) for r in db.execute(
+        "SELECT sym.id, sym.name, sym.start, d.path, d.kernel FROM symbol sym "
+        "LEFT JOIN dso d ON d.id = sym.dso_id")}
     nodes = {r[0]: (r[1], r[2], r[3]) for r in db.execute(
         "SELECT st.id, st.parent_id, st.symbol_id, st.depth FROM stack st WHERE st.id IN "
         "(WITH RECURSIVE w(id) AS (SELECT DISTINCT stack_id FROM sample WHERE session_id = ? "
         "AND stack_id IS NOT NULL UNION SELECT parent_id FROM stack JOIN w ON stack.id = w.id "
         "WHERE parent_id IS NOT NULL) SELECT id FROM w)", (sid,))}
-
     bad_depth_col = []
+    walked = {}
 
     def frames(stack_id):
+        """symbol ids, innermost first"""
+        if stack_id in walked:
+            return walked[stack_id]
         out, node, guard = [], stack_id, 0
         while node is not None and guard < 100000:
             if node not in nodes:
-                out.append("<missing stack node %s>" % node)
+                out.append(None)
                 break
             parent, sym, depth = nodes[node]
-            out.append(symname.get(sym, "<missing symbol %s>" % sym))
+            out.append(sym)
             node = parent
             guard += 1
         if stack_id is not None and stack_id in nodes and nodes[stack_id][2] != len(out) - 1:
             bad_depth_col.append("stack %d: depth column %d, %d frames to the root"
                                  % (stack_id, nodes[stack_id][2], len(out)))
+        walked[stack_id] = out
         return out
 
+    # pair samples by cpu, time, event where the recording has the CPU
+    # (a wrong pid/tid is the field check's business), else pid/tid too
+    by_pid = "cpu" not in cols and "pid" in cols
     mine = collections.defaultdict(list)
     for sid_, eid, time, cpu, pid, tid, comm, sym, stack in samples(db, sid):
-        mine[fmt_head(cols, pid, tid, cpu, time, ev[eid][0])].append((sid_, sym, frames(stack)))
+        key = (pid if by_pid else None, tid if by_pid else None,
+               cpu if "cpu" in cols else None,
+               fmt_time(time) if "time" in cols and time is not None else None, ev[eid][0])
+        mine[key].append((sid_, sym, frames(stack)))
 
     perf = collections.defaultdict(list)
     unparsed = []
     cur = None
+    frame_rx = re.compile(r"\t\s*([0-9a-f]+) (.*?)(?:\+0x([0-9a-f]+))?(?: \((.*)\))?$")
     for line in read_lines(txt):
-        if line.startswith("\t") or (line.startswith(" ") and cur is not None and
-                                     re.match(r"\s+[0-9a-f]+ ", line) and not re.match(r"\s*-?\d+/", line)):
-            if cur is None:
+        if line.startswith("\t"):
+            m = frame_rx.match(line)
+            if cur is None or not m:
                 unparsed.append(line)
                 continue
-            parts = line.strip().split(None, 1)
-            cur.append(parts[1] if len(parts) > 1 else "[unknown]")
+            start = int(m.group(1), 16) - int(m.group(3), 16) if m.group(3) else None
+            cur.append((m.group(2), m.group(4), start))
             continue
         if not line.strip():
             cur = None
@@ -616,59 +665,108 @@ def cmd_chains(args):
             unparsed.append(line)
             cur = None
             continue
+        k = p[0]
+        if not by_pid:
+            k = (None, None) + k[2:]
         cur = []
-        perf[p[0]].append(cur)
+        perf[k].append((p[2].strip(), cur))
 
+    mangled = []
     n = depth_bad = unmatched = 0
-    sym_checked = sym_unknown = 0
-    det_depth, det_sym, det_first, det_match = [], [], [], []
+    checked = unknown_perf = 0
+    det = collections.defaultdict(list)
     first_checked = first_bad = 0
     for key in set(mine) | set(perf):
         a, b = mine.get(key, []), perf.get(key, [])
         if len(a) != len(b):
             unmatched += abs(len(a) - len(b))
-            det_match.append("%s: %d in perfdb, %d in perf script" % (key, len(a), len(b)))
-        for (sample_id, ipsym, fa), fb in zip(a, b):
+            det["match"].append("%s %d in perfdb, %d in perf script" % (key_text(key), len(a), len(b)))
+        for (sample_id, ipsym, fa), (rest, fb) in zip(a, b):
             n += 1
             if len(fa) != len(fb):
                 depth_bad += 1
-                det_depth.append("sample %d %s: perfdb %d frames %s, perf %d frames %s"
-                                 % (sample_id, key, len(fa), fa[:6], len(fb), fb[:6]))
+                det["depth"].append("sample %d %s: perfdb %d frames %s, perf %d frames %s%s"
+                                    % (sample_id, key_text(key), len(fa),
+                                       [symrow.get(x, ("?",))[0] for x in fa[:6]], len(fb), [y[0] for y in fb[:6]],
+                                       " (perf: %s)" % rest if rest else ""))
             if not syms:
                 continue
-            for i, (x, y) in enumerate(zip(fa, fb)):
+            for i, (x, (y, ydso, ystart)) in enumerate(zip(fa, fb)):
                 if y == "[unknown]":
-                    sym_unknown += 1
+                    unknown_perf += 1
                     continue
-                sym_checked += 1
-                if x != y:
-                    det_sym.append("sample %d %s frame %d: perfdb %s, perf %s" % (sample_id, key, i, x, y))
-            if fb and fb[0] != "[unknown]":
+                checked += 1
+                xname, xstart, xdso, xkernel = symrow.get(x, ("<missing symbol %s>" % x, None, None, None))
+                if xname == y:
+                    continue
+                where = "sample %d %s frame %d: perfdb %s (%s), perf %s (%s)" % (
+                    sample_id, key_text(key), i, xname, xdso, y, ydso)
+                if xname == "[unknown]":
+                    det["unknown"].append(where)
+                elif xname.startswith("_Z"):
+                    mangled.append((xname, y, where))
+                elif xstart is not None and ystart is not None and xstart & MASK64 == ystart:
+                    det["alias"].append(where)
+                else:
+                    det["name"].append(where)
+            if fb and fb[0][0] != "[unknown]":
                 first_checked += 1
-                if ipsym != fb[0] or not fa or fa[0] != fb[0]:
+                if ipsym != fb[0][0] or not fa or symrow.get(fa[0], ("",))[0] != fb[0][0]:
                     first_bad += 1
-                    det_first.append("sample %d %s: sample symbol %s, innermost frame %s, perf %s"
-                                     % (sample_id, key, ipsym, fa[0] if fa else None, fb[0]))
+                    det["first"].append("sample %d %s: sample symbol %s, innermost frame %s, perf %s"
+                                        % (sample_id, key_text(key), ipsym,
+                                           symrow.get(fa[0], ("?",))[0] if fa else None, fb[0][0]))
+
+    # perf demangles C++ names (without parameters); perfdb keeps them
+    # mangled: the same symbol when c++filt -p turns one into the other
+    if mangled:
+        plain = demangle(sorted({m[0] for m in mangled}))
+        for xname, y, where in mangled:
+            if plain.get(xname) == y:
+                det["mangled"].append(where)
+            else:
+                det["name"].append(where)
+
+    def summary(kind, what):
+        d = det[kind]
+        if not d:
+            return []
+        out = ["%d %s" % (len(d), what)]
+        # the most common (perfdb, perf) name pairs, then examples
+        pairs = collections.Counter(re.sub(r"^sample \d+ .*? frame \d+: ", "", x) for x in d)
+        out += ["%dx %s" % (c, x) for x, c in pairs.most_common(MAX_DETAIL)]
+        return out
+
     if unparsed:
         result(False, "%s: perf script callchain output parses" % label,
                ["unparsed: " + u[:200] for u in unparsed[:MAX_DETAIL]])
-    result(unmatched == 0 and n > 0, "%s: every sample pairs with one of perf script's (%d samples)" % (label, n),
-           sorted(det_match)[:MAX_DETAIL])
+    pair = "cpu, time" if not by_pid else "pid/tid, time"
+    result(unmatched == 0 and n > 0, "%s: every sample pairs with one of perf script's by %s (%d samples)"
+           % (label, pair, n), sorted(det["match"])[:MAX_DETAIL])
     result(depth_bad == 0 and n > 0,
            "%s: callchain depth equals the frames perf script prints (%d samples, %d frames)"
-           % (label, n, sum(len(x) for v in perf.values() for x in v)),
-           ["%d samples differ" % depth_bad] + sorted(det_depth)[:MAX_DETAIL] if depth_bad else [])
+           % (label, n, sum(len(x[1]) for v in perf.values() for x in v)),
+           ["%d samples differ" % depth_bad] + sorted(det["depth"])[:MAX_DETAIL] if depth_bad else [])
     result(not bad_depth_col, "%s: stack.depth is the number of parent links to the root (%d nodes)"
            % (label, len(nodes)), bad_depth_col[:MAX_DETAIL])
-    if syms:
-        result(first_bad == 0 and first_checked > 0,
-               "%s: sample symbol and innermost frame equal perf's first frame (%d resolved by perf)"
-               % (label, first_checked),
-               ["%d differ" % first_bad] + det_first[:MAX_DETAIL] if first_bad else [])
-        result(not det_sym and sym_checked > 0,
-               "%s: every frame's symbol equals perf's where perf resolves it (%d frames, %d [unknown] to perf)"
-               % (label, sym_checked, sym_unknown),
-               ["%d frames differ" % len(det_sym)] + det_sym[:MAX_DETAIL] if det_sym else [])
+    if not syms:
+        return
+    result(first_bad == 0 and first_checked > 0,
+           "%s: sample symbol and innermost frame equal perf's first frame where perf resolves it (%d samples)"
+           % (label, first_checked),
+           ["%d differ" % first_bad] + det["first"][:MAX_DETAIL] if first_bad else [])
+    result(not det["name"] and checked > 0,
+           "%s: no frame has another symbol than perf's (%d frames perf resolves, %d [unknown] to perf)"
+           % (label, checked, unknown_perf), summary("name", "frames differ"))
+    if det["mangled"]:
+        print("# %s: %d frames are C++ symbols perfdb keeps mangled and perf demangles (not counted)"
+              % (label, len(det["mangled"])))
+    result(not det["unknown"] and checked > 0,
+           "%s: perfdb resolves every frame perf resolves" % label,
+           summary("unknown", "frames [unknown] in perfdb that perf resolves"))
+    result(not det["alias"] and checked > 0,
+           "%s: of symbols sharing an address, perfdb names the one perf names" % label,
+           summary("alias", "frames name another alias (same address) of perf's symbol"))
 
 
 # --- ipi_send_cpumask -------------------------------------------------------
@@ -694,6 +792,35 @@ def cmd_cpumask(args):
     if orphans:
         bad.append("%d ipi_send_cpumask rows belong to no ipi_send_cpumask sample" % orphans)
     result(not bad, what + " (%d samples)" % len(rows), ["%d bad" % len(bad)] + bad[:MAX_DETAIL] if bad else [])
+
+
+def cmd_same_db(args):
+    """Every table of two databases holds the same rows (the session row
+    but for its source and import time)."""
+    a, b, label = args
+    db = connect(a)
+    db.execute("ATTACH DATABASE ? AS other", ("file:%s?mode=ro" % b,))
+    tables = [r[0] for r in db.execute(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    bad, rows = [], 0
+    for t in tables:
+        cols = [r[1] for r in db.execute("PRAGMA main.table_info(%s)" % t)
+                if not (t == "session" and r[1] in ("source", "imported_at"))]
+        c = ", ".join('"%s"' % x for x in cols)
+        try:
+            na = db.execute("SELECT count(*) FROM main.%s" % t).fetchone()[0]
+            nb = db.execute("SELECT count(*) FROM other.%s" % t).fetchone()[0]
+            d1 = db.execute("SELECT count(*) FROM (SELECT %s FROM main.%s EXCEPT SELECT %s FROM other.%s)"
+                            % (c, t, c, t)).fetchone()[0]
+            d2 = db.execute("SELECT count(*) FROM (SELECT %s FROM other.%s EXCEPT SELECT %s FROM main.%s)"
+                            % (c, t, c, t)).fetchone()[0]
+        except sqlite3.Error as e:
+            bad.append("%s: %s" % (t, e))
+            continue
+        rows += na
+        if na != nb or d1 or d2:
+            bad.append("%s: %d rows vs %d, %d only in the first, %d only in the second" % (t, na, nb, d1, d2))
+    result(not bad and rows > 0, "%s: all %d tables hold the same rows (%d rows)" % (label, len(tables), rows), bad)
 
 
 def cmd_sql_eq(args):
@@ -734,7 +861,7 @@ def cmd_fix_attr_size(args):
 
 CMDS = {"counts": cmd_counts, "sessions-json": cmd_sessions_json, "same-counts": cmd_same_counts,
         "cols": cmd_cols, "fields": cmd_fields, "chains": cmd_chains, "cpumask": cmd_cpumask,
-        "sql-eq": cmd_sql_eq, "fix-attr-size": cmd_fix_attr_size}
+        "sql-eq": cmd_sql_eq, "same-db": cmd_same_db, "fix-attr-size": cmd_fix_attr_size}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in CMDS:
