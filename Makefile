@@ -45,12 +45,14 @@ $(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/embed.sh
 $(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# Helpers shared by unit tests (fixture writers), when there are any.
+TESTLIB := $(if $(TESTLIB_OBJS),$(BUILD)/libtest.a)
 $(BUILD)/libtest.a: $(TESTLIB_OBJS)
-	rm -f $@; ar rcs $@ $^ $(BUILD)/schema_sql.o
+	rm -f $@; ar rcs $@ $^
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libtest.a $(BUILD)/libperfdb.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(TESTLIB) $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libtest.a $(BUILD)/libperfdb.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB) $(BUILD)/libperfdb.a $(LDLIBS)
 
 $(BUILD)/workloads/%: workloads/%.c workloads/harness.h
 	@mkdir -p $(dir $@)
