@@ -5,6 +5,8 @@
 #define PERFDB_CMD_H
 
 int cmd_import(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);
 
 /* Exit statuses shared by every verb. */

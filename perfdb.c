@@ -11,8 +11,10 @@ struct verb {
 };
 
 static const struct verb verbs[] = {
+	{ "record", cmd_record, "run a workload under perf record, import it as a session" },
 	{ "import", cmd_import, "import perf.data files as sessions" },
 	{ "sessions", cmd_sessions, "list the sessions of a database" },
+	{ "doctor", cmd_doctor, "what perf and this kernel can record, and why not" },
 };
 
 /* usage: the verb list on stream out. */

@@ -39,6 +39,7 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return 0;
 }
 
+/* btf_layout_open: see btf_layout.h. */
 struct btf *btf_layout_open(const char *path, char *err, size_t errlen)
 {
 	libbpf_print_fn_t old = libbpf_set_print(quiet_print);
@@ -57,6 +58,7 @@ struct btf *btf_layout_open(const char *path, char *err, size_t errlen)
 	return btf;
 }
 
+/* btf_layout_close: see btf_layout.h. */
 void btf_layout_close(struct btf *btf)
 {
 	btf__free(btf);
@@ -220,6 +222,7 @@ static int walk_members(struct walk *w, __u32 id, const char *prefix, uint64_t b
 	return 0;
 }
 
+/* btf_layout_of: see btf_layout.h. */
 int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 		  char *err, size_t errlen)
 {
@@ -248,6 +251,7 @@ int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 	return rc;
 }
 
+/* btf_layout_find: see btf_layout.h. */
 const struct layout_member *btf_layout_find(const struct layout *l, const char *member)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -256,6 +260,7 @@ const struct layout_member *btf_layout_find(const struct layout *l, const char *
 	return NULL;
 }
 
+/* btf_layout_free: see btf_layout.h. */
 void btf_layout_free(struct layout *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -276,6 +281,7 @@ static void bind_bits(sqlite3_stmt *st, int i, int v)
 		sqlite3_bind_null(st, i);
 }
 
+/* btf_layout_store: see btf_layout.h. */
 int btf_layout_store(sqlite3 *db, int64_t session, const struct layout *l,
 		     char *err, size_t errlen)
 {

@@ -1,0 +1,258 @@
+/* perfdb doctor: what perfdb record can use on this machine, and why not.
+ *   perfdb doctor [--format text|md|csv|json]
+ * One row per check (check, status, detail): perf (path, version),
+ * perf_event_paranoid, tracefs, each recipe's events present or missing,
+ * the PMU's cycles, memory-sampling events, BTF (/sys/kernel/btf/vmlinux)
+ * and kallsyms. status is ok, partial or no. Exit status 0 (the report is
+ * the result), 1 on a usage error. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cmd.h"
+#include "collect/btf_layout.h"
+#include "collect/recipes.h"
+#include "reports/table.h"
+
+static const char usage_text[] =
+	"usage: perfdb doctor [--format text|md|csv|json]\n"
+	"Says what perfdb record can use on this machine (perf, tracepoints of\n"
+	"each recipe, PMU, memory events, BTF, kallsyms), and why not.\n";
+
+/* The report under construction. */
+struct doc {
+	struct table *t;
+	int ccheck, cstatus, cdetail;
+	char perf[PATH_MAX];	/* perf's path, "" when not found */
+	char tracefs[PATH_MAX];	/* tracefs mount, "" when none */
+	bool cycles;
+};
+
+/* row: one line of the report. */
+static void row(struct doc *d, const char *check, const char *status, const char *detail)
+{
+	table_add_row(d->t);
+	table_set_str(d->t, d->ccheck, check);
+	table_set_str(d->t, d->cstatus, status);
+	table_set_str(d->t, d->cdetail, detail);
+}
+
+/* check_perf: perf's path and version. */
+static void check_perf(struct doc *d)
+{
+	char out[512], detail[PATH_MAX + 600];
+	int e = find_program(perf_program(), d->perf, sizeof(d->perf)), ws;
+	if (e) {
+		snprintf(detail, sizeof(detail), "%s: %s", perf_program(), strerror(e));
+		d->perf[0] = 0;
+		row(d, "perf", "no", detail);
+		return;
+	}
+	char *argv[] = { d->perf, "version", NULL };
+	if (run_capture(argv, out, sizeof(out), &ws) || !WIFEXITED(ws) || WEXITSTATUS(ws))
+		snprintf(out, sizeof(out), "'perf version' failed");
+	out[strcspn(out, "\n")] = 0;
+	snprintf(detail, sizeof(detail), "%s, %s", d->perf, out);
+	row(d, "perf", "ok", detail);
+}
+
+/* paranoid_meaning: what a perf_event_paranoid value allows the unprivileged. */
+static const char *paranoid_meaning(int v)
+{
+	return v <= -1 ? "no restrictions" :
+	       v == 0 ? "unprivileged: CPU-wide events, no raw tracepoint data" :
+	       v == 1 ? "unprivileged: user and kernel profiling of own tasks" :
+	       v == 2 ? "unprivileged: user-space profiling of own tasks only" :
+			"unprivileged: no perf_event_open at all";
+}
+
+/* check_paranoid: kernel.perf_event_paranoid and who we are. */
+static void check_paranoid(struct doc *d)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	char detail[256];
+	int v = 0, root = geteuid() == 0, got = f && fscanf(f, "%d", &v) == 1;
+	if (f)
+		fclose(f);
+	if (!got) {
+		row(d, "perf_event_paranoid", "no", "/proc/sys/kernel/perf_event_paranoid unreadable");
+		return;
+	}
+	snprintf(detail, sizeof(detail), "%d (%s); %s", v, paranoid_meaning(v),
+		 root ? "running as root: not limited" : "not root: system-wide recipes need -1 or CAP_PERFMON");
+	row(d, "perf_event_paranoid", root || v <= -1 ? "ok" : v <= 1 ? "partial" : "no", detail);
+}
+
+/* check_tracefs: where tracefs is mounted. */
+static void check_tracefs(struct doc *d)
+{
+	char detail[PATH_MAX + 64];
+	if (!tracefs_mount(d->tracefs, sizeof(d->tracefs))) {
+		d->tracefs[0] = 0;
+		row(d, "tracefs", "no", "not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		return;
+	}
+	snprintf(detail, sizeof(detail), "%s%s", d->tracefs,
+		 tracepoint_exists(d->tracefs, "sched:sched_switch") < 0 ? " (not readable)" : "");
+	row(d, "tracefs", "ok", detail);
+}
+
+/* events_detail: "N/M events present[; missing: a, b]" for a list; returns
+ * how many are missing (all of them without tracefs). */
+static size_t events_detail(const struct doc *d, const char *const *ev, char *buf, size_t len)
+{
+	size_t n = 0, miss = 0, used;
+	char missing[2048] = "";
+	for (; ev[n]; n++) {
+		if (d->tracefs[0] && tracepoint_exists(d->tracefs, ev[n]) != 0)
+			continue;
+		used = strlen(missing);
+		snprintf(missing + used, sizeof(missing) - used, "%s%s", miss ? ", " : "", ev[n]);
+		miss++;
+	}
+	snprintf(buf, len, "%zu/%zu events present%s%s", n - miss, n, miss ? "; missing: " : "", missing);
+	return miss;
+}
+
+/* check_tracepoint_recipes: sched and tlb, event by event. */
+static void check_tracepoint_recipes(struct doc *d)
+{
+	static const unsigned bits[] = { RECIPE_SCHED, RECIPE_TLB };
+	char check[32], detail[2200];
+	for (size_t i = 0; i < 2; i++) {
+		const char *const *ev = recipe_events(bits[i]);
+		size_t n = 0, miss = events_detail(d, ev, detail, sizeof(detail));
+		while (ev[n])
+			n++;
+		snprintf(check, sizeof(check), "recipe %s", recipe_name(bits[i]));
+		row(d, check, !miss ? "ok" : miss < n ? "partial" : "no", detail);
+	}
+}
+
+/* check_profile: which event profile samples. */
+static void check_profile(struct doc *d)
+{
+	char why[256], detail[512];
+	d->cycles = pmu_has_cycles(why, sizeof(why));
+	if (d->cycles)
+		row(d, "recipe profile", "ok", "cycles, -F 999 -g");
+	else {
+		snprintf(detail, sizeof(detail), "cpu-clock, -F 999 -g (no PMU cycles: %s)", why);
+		row(d, "recipe profile", "partial", detail);
+	}
+	row(d, "PMU cycles", d->cycles ? "ok" : "no", why);
+}
+
+/* check_c2c: memory-sampling events (perf's answer and sysfs) and c2c's
+ * tracepoints. */
+static void check_c2c(struct doc *d)
+{
+	char why[512], sysfs[256], tps[2200], detail[3200];
+	int mem = d->perf[0] ? mem_events_probe(d->perf, why, sizeof(why)) : -1;
+	if (!d->perf[0])
+		snprintf(why, sizeof(why), "perf not found");
+	mem_events_sysfs(sysfs, sizeof(sysfs));
+	snprintf(detail, sizeof(detail), "perf: %s; sysfs: %s", why,
+		 *sysfs ? sysfs : "no mem-loads, ibs_op or arm_spe PMU");
+	row(d, "memory events", mem == 1 ? "ok" : "no", detail);
+	events_detail(d, recipe_events(RECIPE_C2C), tps, sizeof(tps));
+	if (mem == 1)
+		snprintf(detail, sizeof(detail), "perf c2c record; tracepoints %s", tps);
+	else
+		snprintf(detail, sizeof(detail), "no memory events (%s); use -r watch; tracepoints %s",
+			 why, tps);
+	row(d, "recipe c2c", mem == 1 ? "ok" : "no", detail);
+}
+
+/* check_btf: the kernel's BTF and mm_struct in it. */
+static void check_btf(struct doc *d)
+{
+	char err[512], detail[700];
+	struct layout l;
+	struct btf *btf;
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(detail, sizeof(detail), "/sys/kernel/btf/vmlinux: %s (CONFIG_DEBUG_INFO_BTF)",
+			 strerror(errno));
+		row(d, "BTF", "no", detail);
+		return;
+	}
+	if (!(btf = btf_layout_open(NULL, err, sizeof(err)))) {
+		row(d, "BTF", "no", err);
+		return;
+	}
+	if (btf_layout_of(btf, "mm_struct", &l, err, sizeof(err)))
+		row(d, "BTF", "partial", err);
+	else {
+		snprintf(detail, sizeof(detail), "/sys/kernel/btf/vmlinux; struct mm_struct: %lld bytes, "
+			 "%zu members flattened", (long long)l.m[0].size, l.n - 1);
+		row(d, "BTF", "ok", detail);
+		btf_layout_free(&l);
+	}
+	btf_layout_close(btf);
+}
+
+/* check_kallsyms: /proc/kallsyms readable with real addresses. */
+static void check_kallsyms(struct doc *d)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], detail[256];
+	long n = 0, nonzero = 0;
+	if (!f) {
+		snprintf(detail, sizeof(detail), "/proc/kallsyms: %s", strerror(errno));
+		row(d, "kallsyms", "no", detail);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		if (strtoull(line, NULL, 16))
+			nonzero++;
+	}
+	fclose(f);
+	if (nonzero)
+		snprintf(detail, sizeof(detail), "%ld symbols, %ld with addresses", n, nonzero);
+	else
+		snprintf(detail, sizeof(detail), "%ld symbols, all addresses zero (kernel.kptr_restrict; "
+			 "run as root)", n);
+	row(d, "kallsyms", nonzero ? "ok" : "no", detail);
+}
+
+/* cmd_doctor: see cmd.h and the top of this file. */
+int cmd_doctor(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum out_format fmt = FMT_TEXT;
+	struct doc d = { 0 };
+	int c, rc;
+	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+		if (c == 'f' && !out_format_parse(optarg, &fmt))
+			continue;
+		if (c == 'h')
+			return fputs(usage_text, stdout), EXIT_OK;
+		return fputs(usage_text, stderr), EXIT_USAGE;
+	}
+	if (optind < argc)
+		return fputs(usage_text, stderr), EXIT_USAGE;
+	d.t = table_new(NULL);
+	d.ccheck = table_col(d.t, "check", COL_STR, 0);
+	d.cstatus = table_col(d.t, "status", COL_STR, 0);
+	d.cdetail = table_col(d.t, "detail", COL_STR, 0);
+	check_perf(&d);
+	check_paranoid(&d);
+	check_tracefs(&d);
+	check_tracepoint_recipes(&d);
+	check_profile(&d);
+	check_c2c(&d);
+	check_btf(&d);
+	check_kallsyms(&d);
+	rc = table_print(d.t, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
+	table_free(d.t);
+	return rc;
+}

@@ -1,0 +1,885 @@
+/* perfdb record: perf record around a workload, imported as a session.
+ *   perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ]
+ *                 [-g | --call-graph fp|dwarf] [-m PAGES] [--perf-data FILE]
+ *                 [--[no-]kallsyms-snapshot] [-q] -- CMD [ARG...]
+ *
+ * How a recording runs:
+ *  1. The recipes become a list of events (collect/recipes.c); tracepoints
+ *     the running kernel lacks are left out with one warning; c2c stops
+ *     here when the machine has no memory-sampling events. Nothing has
+ *     run yet, so a refusal leaves no trace.
+ *  2. perf runs as an argv (fork + execvp, no shell), writing perf.data
+ *     into a fresh directory next to the database (or --perf-data FILE).
+ *     Its workload is perfdb itself in a hidden wrapper mode,
+ *       perfdb record __exec STATUS -- CMD [ARG...]
+ *     which forks CMD, waits for it and writes "started", then "exit N",
+ *     "signal N" or "exec ERRNO" into STATUS, and ends the way CMD ended
+ *     (same exit code, or the same signal raised on itself) so perf sees
+ *     what it would have seen. perf 6.1 does pass a workload's exit code
+ *     through (and re-raises its fatal signal), but its own failures exit
+ *     255 too, and when perf is interrupted it ends by the signal, so its
+ *     status alone cannot tell a workload's 255 or death from a failed or
+ *     interrupted perf; STATUS can.
+ *  3. SIGINT, SIGTERM or SIGHUP to perfdb while perf runs is forwarded to
+ *     perf as SIGINT (at a terminal perf gets Ctrl-C itself as well): perf
+ *     stops the workload (SIGTERM to the wrapper, which passes it on),
+ *     writes perf.data and exits; perfdb then imports what was recorded
+ *     and marks the session interrupted = 1. A signal during the import
+ *     removes the temporary files and ends perfdb (the import transaction
+ *     is rolled back).
+ *  4. The import is ingest_file() with a snapshot of /proc/kallsyms taken
+ *     just before perf started; then, in a second transaction, the session
+ *     row gets workload, exit_status, wall_ns (perf's run time),
+ *     interrupted and perf_cmdline, and struct_layout gets mm_struct's
+ *     BTF layout (read before the recording).
+ * Exit status: the workload's (0..255, 128+N when signal N killed it),
+ * also when interrupted; 2 when perf, the workload's start or the import
+ * failed (then no session is added); 1 on a usage error.
+ * Test hooks: PERFDB_PERF names the perf program; PERFDB_EXTRA_EVENTS adds
+ * comma-separated events to the recipes' (checked like theirs). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cmd.h"
+#include "collect/btf_layout.h"
+#include "collect/db.h"
+#include "collect/ingest.h"
+#include "collect/recipes.h"
+
+static const char usage_text[] =
+	"usage: perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ]\n"
+	"                     [-g | --call-graph fp|dwarf] [-m PAGES] [--perf-data FILE]\n"
+	"                     [--[no-]kallsyms-snapshot] [-q] -- CMD [ARG...]\n"
+	"Runs CMD under perf record and imports the recording as a new session.\n"
+	"  -o, --output DB       database to add the session to (default ./perfdb.db)\n"
+	"  -l, --label LABEL     label of the session (e.g. base, patched)\n"
+	"  -r, --recipes LIST    comma-separated recipes (default profile):\n"
+	"                          sched    scheduler tracepoints, system-wide\n"
+	"                          tlb      TLB flush, IPI and CSD tracepoints, system-wide\n"
+	"                          profile  cycles (cpu-clock without a PMU), -F 999 -g\n"
+	"                          c2c      perf c2c record plus mmap_lock tracepoints\n"
+	"                                   (needs PEBS, IBS or SPE memory sampling)\n"
+	"  -C, --cpu CPUS        record only these CPUs (perf's -C list)\n"
+	"  -F, --freq FREQ       profile's sampling frequency in Hz (default 999)\n"
+	"  -g                    frame-pointer call graphs (on every event)\n"
+	"  --call-graph MODE     fp, or dwarf (profile's event only, next to tracepoints)\n"
+	"  -m, --mmap-pages N    perf's ring buffer pages per CPU, a power of 2 (default 1024)\n"
+	"  --perf-data FILE      keep perf's recording in FILE (default: a temporary file)\n"
+	"  --no-kallsyms-snapshot  do not save /proc/kallsyms at record time\n"
+	"  -q, --quiet           no progress and no summary on stderr\n"
+	"Exit status: the workload's (128+N when signal N killed it); 2 when perf,\n"
+	"the workload's start or the import failed; 1 on a usage error.\n";
+
+/* The structs whose BTF layout each session keeps. */
+static const char *const layout_structs[] = { "mm_struct" };
+#define NLAYOUTS (sizeof(layout_structs) / sizeof(*layout_structs))
+
+/* How the workload ended, from the wrapper's status file. */
+enum wl_kind { WL_NONE, WL_STARTED, WL_EXIT, WL_SIGNAL, WL_EXEC };
+
+struct rec {
+	const char *db_path, *label, *spec, *perf_data;
+	struct perf_opts po;
+	bool snapshot, quiet, have_ksyms;
+	char **workload;
+	struct recipe_plan plan;
+	char perf[PATH_MAX], self[PATH_MAX], tmpdir[PATH_MAX - 64];
+	char data[PATH_MAX], status[PATH_MAX], ksyms[PATH_MAX];
+	char **perf_argv;
+	sqlite3 *db;
+	struct layout layouts[NLAYOUTS];
+	int perf_ws;		/* perf's wait status */
+	int64_t wall_ns;
+	enum wl_kind wl;
+	int wl_value;		/* exit code, signal or errno */
+	bool keep_data;		/* leave data behind (kept, or import failed) */
+};
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t perf_pid;
+static volatile pid_t workload_pid;
+/* Files removed by a signal during the import (async-signal-safe). */
+static char cleanup_files[3][PATH_MAX], cleanup_dir[PATH_MAX];
+
+/* forward_to_perf: while perf runs, any stop signal becomes perf's SIGINT. */
+static void forward_to_perf(int sig)
+{
+	got_signal = sig;
+	if (perf_pid > 0)
+		kill(perf_pid, SIGINT);
+}
+
+/* cleanup_and_die: removes the temporary files, then dies of sig. */
+static void cleanup_and_die(int sig)
+{
+	for (int i = 0; i < 3; i++)
+		if (cleanup_files[i][0])
+			unlink(cleanup_files[i]);
+	if (cleanup_dir[0])
+		rmdir(cleanup_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* on_signals: handler for SIGINT, SIGTERM and SIGHUP (SIG_DFL allowed). */
+static void on_signals(void (*handler)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { 0 };
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* block_signals: blocks (block = true) or unblocks the stop signals. */
+static void block_signals(bool block)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigaddset(&s, SIGQUIT);
+	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
+}
+
+/* default_signals: a child starts with default signal handling. */
+static void default_signals(void)
+{
+	on_signals(SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+}
+
+/* ---- the wrapper: perfdb record __exec STATUS -- CMD [ARG...] ---- */
+
+/* wrapper_forward: perf's SIGTERM (or a SIGHUP) goes on to the workload. */
+static void wrapper_forward(int sig)
+{
+	if (workload_pid > 0)
+		kill(workload_pid, sig);
+}
+
+/* wrapper_ignore: SIGINT and SIGQUIT come from the terminal, which sends
+ * them to the workload too; the wrapper waits for the workload instead. */
+static void wrapper_ignore(int sig)
+{
+	(void)sig;
+}
+
+/* wrapper_handlers: the wrapper's signal handlers. */
+static void wrapper_handlers(void)
+{
+	struct sigaction fwd = { 0 }, ign = { 0 };
+	fwd.sa_handler = wrapper_forward;
+	ign.sa_handler = wrapper_ignore;
+	sigemptyset(&fwd.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGTERM, &fwd, NULL);
+	sigaction(SIGHUP, &fwd, NULL);
+	sigaction(SIGINT, &ign, NULL);
+	sigaction(SIGQUIT, &ign, NULL);
+}
+
+/* exec_child: in the forked child: unblock signals and exec argv; an
+ * exec failure's errno goes down errfd. Handlers reset at exec. */
+static void exec_child(char *const argv[], int errfd)
+{
+	int e;
+	block_signals(false);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(errfd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* spawn: forks argv with signals blocked; the parent stores the pid in
+ * *pidp before they are unblocked. Returns 0, or the errno of the fork
+ * or of the exec. */
+static int spawn(char *const argv[], volatile pid_t *pidp, void (*child_setup)(void))
+{
+	int pipefd[2], e = 0;
+	ssize_t n;
+	pid_t pid;
+	if (pipe2(pipefd, O_CLOEXEC))
+		return errno;
+	block_signals(true);
+	if ((pid = fork()) == 0) {
+		if (child_setup)
+			child_setup();
+		exec_child(argv, pipefd[1]);
+	}
+	e = pid < 0 ? errno : 0;
+	*pidp = pid > 0 ? pid : 0;
+	block_signals(false);
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(pipefd[0]);
+	if (pid > 0 && n != (ssize_t)sizeof(e))
+		e = 0;
+	return e;
+}
+
+/* wait_for: waits for pid (through signals); returns its wait status. */
+static int wait_for(pid_t pid)
+{
+	int ws = 0;
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	return ws;
+}
+
+/* end_like: ends the wrapper the way its workload ended (wait status ws). */
+static int end_like(int ws)
+{
+	struct rlimit no_core = { 0, 0 };
+	sigset_t s;
+	int sig;
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	sig = WTERMSIG(ws);
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(sig, SIG_DFL);
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	raise(sig);
+	return 128 + sig;
+}
+
+/* exec_wrapper: the hidden mode perf runs as its workload (see the top). */
+static int exec_wrapper(int argc, char **argv)
+{
+	int fd, e, ws;
+	if (argc < 4 || strcmp(argv[2], "--")) {
+		fprintf(stderr, "usage: perfdb record __exec STATUSFILE -- CMD [ARG...]\n");
+		return 127;
+	}
+	if ((fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0) {
+		fprintf(stderr, "perfdb: %s: %s\n", argv[1], strerror(errno));
+		return 127;
+	}
+	wrapper_handlers();
+	dprintf(fd, "started\n");
+	if ((e = spawn(argv + 3, &workload_pid, default_signals))) {
+		dprintf(fd, "exec %d\n", e);
+		close(fd);
+		return 127;
+	}
+	ws = wait_for(workload_pid);
+	if (WIFEXITED(ws))
+		dprintf(fd, "exit %d\n", WEXITSTATUS(ws));
+	else
+		dprintf(fd, "signal %d\n", WTERMSIG(ws));
+	close(fd);
+	return end_like(ws);
+}
+
+/* ---- options ---- */
+
+/* parse_uint: s as an unsigned decimal in [lo, hi], into *v; -1 if not. */
+static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *v)
+{
+	char *end;
+	unsigned long n;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || n < lo || n > hi)
+		return -1;
+	*v = (unsigned)n;
+	return 0;
+}
+
+/* usage_error: one line on stderr and the usage; returns EXIT_USAGE. */
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "perfdb record: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+	fputs(usage_text, stderr);
+	return EXIT_USAGE;
+}
+
+/* parse_option: option c (argument arg) into r. 0, or an exit status. */
+static int parse_option(struct rec *r, int c, const char *arg)
+{
+	unsigned v;
+	switch (c) {
+	case 'o': r->db_path = arg; return 0;
+	case 'l': r->label = arg; return 0;
+	case 'r': r->spec = arg; return 0;
+	case 'C': r->po.cpus = arg; return 0;
+	case 'g': r->po.callgraph = CG_FP; return 0;
+	case 'p': r->perf_data = arg; return 0;
+	case 'k': r->snapshot = true; return 0;
+	case 'K': r->snapshot = false; return 0;
+	case 'q': r->quiet = true; return 0;
+	case 'h': fputs(usage_text, stdout); return -1;
+	case 'F':
+		if (parse_uint(arg, 1, 100000, &r->po.freq))
+			return usage_error("-F wants a frequency from 1 to 100000 Hz", arg);
+		return 0;
+	case 'm':
+		if (parse_uint(arg, 1, 1u << 20, &v) || (v & (v - 1)))
+			return usage_error("-m wants a power of 2 (pages per CPU)", arg);
+		r->po.mmap_pages = v;
+		return 0;
+	case 'G':
+		if (strcmp(arg, "fp") && strcmp(arg, "dwarf"))
+			return usage_error("--call-graph wants fp or dwarf", arg);
+		r->po.callgraph = arg[0] == 'd' ? CG_DWARF : CG_FP;
+		return 0;
+	default:
+		return usage_error("bad option", NULL);
+	}
+}
+
+/* parse_args: the command line into r. -2 to go on, else an exit status
+ * (-1 for --help: EXIT_OK). */
+static int parse_args(struct rec *r, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "recipes", required_argument, NULL, 'r' },
+		{ "recipe", required_argument, NULL, 'r' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "call-graph", required_argument, NULL, 'G' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "perf-data", required_argument, NULL, 'p' },
+		{ "kallsyms-snapshot", no_argument, NULL, 'k' },
+		{ "no-kallsyms-snapshot", no_argument, NULL, 'K' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+o:l:r:C:F:gm:qh", opts, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return usage_error("bad option", argv[optind - 1]);
+		if ((rc = parse_option(r, c, optarg)))
+			return rc == -1 ? EXIT_OK : rc;
+	}
+	if (optind >= argc)
+		return usage_error("no workload given (perfdb record [OPTIONS] -- CMD [ARG...])", NULL);
+	r->workload = argv + optind;
+	return -2;
+}
+
+/* ---- planning: nothing has run yet ---- */
+
+/* warn_missing: one line naming every event left out. */
+static void warn_missing(const struct recipe_plan *p)
+{
+	fprintf(stderr, "perfdb: warning: this kernel lacks %zu event%s, recording without %s:",
+		p->nmissing, p->nmissing == 1 ? "" : "s", p->nmissing == 1 ? "it" : "them");
+	for (size_t i = 0; i < p->nmissing; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", p->missing[i]);
+	fputc('\n', stderr);
+}
+
+/* has_tracepoints: whether the plan holds SYS:NAME events. */
+static bool has_tracepoints(const struct recipe_plan *p)
+{
+	for (size_t i = 0; i < p->nevents; i++)
+		if (strchr(p->events[i], ':'))
+			return true;
+	return false;
+}
+
+/* check_events: leaves out the tracepoints the kernel lacks. 0 or 2. */
+static int check_events(struct rec *r)
+{
+	char tracefs[PATH_MAX];
+	if (has_tracepoints(&r->plan)) {
+		if (!tracefs_mount(tracefs, sizeof(tracefs)))
+			fprintf(stderr, "perfdb: warning: no tracefs mounted (/sys/kernel/tracing); "
+				"tracepoints not checked\n");
+		else if (recipe_plan_drop_missing(&r->plan, tracefs) < 0)
+			return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
+	}
+	if (r->plan.nmissing)
+		warn_missing(&r->plan);
+	if (!r->plan.nevents && !(r->plan.recipes & RECIPE_C2C)) {
+		fprintf(stderr, "perfdb: none of the recipes' events exists on this kernel\n");
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* check_c2c: refuses c2c, before anything runs, where perf cannot sample
+ * memory accesses. 0 or 2. */
+static int check_c2c(struct rec *r)
+{
+	char why[512], sysfs[256];
+	if (!(r->plan.recipes & RECIPE_C2C) || mem_events_probe(r->perf, why, sizeof(why)) == 1)
+		return 0;
+	mem_events_sysfs(sysfs, sizeof(sysfs));
+	fprintf(stderr, "perfdb: recipe c2c needs memory-sampling events (Intel PEBS mem-loads/"
+		"mem-stores, AMD IBS, Arm SPE), which this machine does not offer (perf: \"%s\"; "
+		"sysfs: %s); nothing was run. Use -r watch (hardware watchpoints) here instead.\n",
+		why, *sysfs ? sysfs : "no mem-loads, ibs_op or arm_spe PMU");
+	return EXIT_FAIL;
+}
+
+/* check_programs: perf and the workload can be run. 0 or 2. */
+static int check_programs(struct rec *r)
+{
+	char path[PATH_MAX];
+	int e;
+	if ((e = find_program(perf_program(), r->perf, sizeof(r->perf)))) {
+		fprintf(stderr, "perfdb: cannot run perf (%s): %s\n", perf_program(), strerror(e));
+		return EXIT_FAIL;
+	}
+	if ((e = find_program(r->workload[0], path, sizeof(path)))) {
+		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->workload[0],
+			e == ENOENT && !strchr(r->workload[0], '/') ? "command not found" : strerror(e));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* plan: recipes to events, checked against this machine. 0 or a status. */
+static int plan(struct rec *r)
+{
+	struct recipe_env env = { 0 };
+	char why[256], err[512];
+	int rc;
+	if (r->po.freq && !strstr(r->spec ? r->spec : "profile", "profile"))
+		return usage_error("-F applies to the profile recipe", NULL);
+	env.have_cycles = pmu_has_cycles(why, sizeof(why));
+	if (recipe_plan_make(&r->plan, r->spec, getenv("PERFDB_EXTRA_EVENTS"), &env, err, sizeof(err)))
+		return usage_error(err, NULL);
+	if ((rc = check_programs(r)) || (rc = check_events(r)) || (rc = check_c2c(r)))
+		return rc;
+	return 0;
+}
+
+/* ---- preparing ---- */
+
+/* make_tmpdir: a fresh directory next to the database for perf.data,
+ * the status file and the kallsyms snapshot. 0 or 2. */
+static int make_tmpdir(struct rec *r)
+{
+	const char *slash = strrchr(r->db_path, '/');
+	int dirlen = slash ? (int)(slash - r->db_path) : 1;
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "%.*s/.perfdb-record-XXXXXX", dirlen,
+		 slash ? r->db_path : ".");
+	if (slash == r->db_path)	/* database in / */
+		snprintf(r->tmpdir, sizeof(r->tmpdir), "/.perfdb-record-XXXXXX");
+	if (dirlen + 24 >= (int)sizeof(r->tmpdir)) {
+		fprintf(stderr, "perfdb: %s: path too long\n", r->db_path);
+		r->tmpdir[0] = 0;
+		return EXIT_FAIL;
+	}
+	if (!mkdtemp(r->tmpdir)) {
+		fprintf(stderr, "perfdb: %s: %s\n", r->tmpdir, strerror(errno));
+		r->tmpdir[0] = 0;
+		return EXIT_FAIL;
+	}
+	snprintf(r->status, sizeof(r->status), "%s/status", r->tmpdir);
+	snprintf(r->ksyms, sizeof(r->ksyms), "%s/kallsyms", r->tmpdir);
+	if (r->perf_data)
+		snprintf(r->data, sizeof(r->data), "%s", r->perf_data);
+	else
+		snprintf(r->data, sizeof(r->data), "%s/perf.data", r->tmpdir);
+	return 0;
+}
+
+/* copy_kallsyms: /proc/kallsyms into dst; returns how many lines have a
+ * non-zero address, or -1 (errno set). */
+static long copy_kallsyms(const char *dst)
+{
+	FILE *in = fopen("/proc/kallsyms", "r"), *out;
+	char *line = NULL;
+	size_t cap = 0;
+	long nonzero = 0;
+	int bad;
+	if (!in)
+		return -1;
+	if (!(out = fopen(dst, "w"))) {
+		fclose(in);
+		return -1;
+	}
+	while (getline(&line, &cap, in) > 0) {
+		fputs(line, out);
+		if (strtoull(line, NULL, 16))
+			nonzero++;
+	}
+	free(line);
+	bad = ferror(in);
+	fclose(in);
+	if (fclose(out) || bad)
+		return -1;
+	return nonzero;
+}
+
+/* snapshot_kallsyms: the kallsyms snapshot, or a warning saying why not. */
+static void snapshot_kallsyms(struct rec *r)
+{
+	long n;
+	if (!r->snapshot)
+		return;
+	if ((n = copy_kallsyms(r->ksyms)) < 0)
+		fprintf(stderr, "perfdb: warning: cannot save /proc/kallsyms: %s\n", strerror(errno));
+	else if (!n)
+		fprintf(stderr, "perfdb: warning: /proc/kallsyms shows no addresses "
+			"(kernel.kptr_restrict); kernel symbols will not resolve\n");
+	r->have_ksyms = n > 0;
+	if (!r->have_ksyms)
+		unlink(r->ksyms);
+}
+
+/* read_layouts: the BTF layouts kept with the session; a warning when
+ * the kernel has no BTF. */
+static void read_layouts(struct rec *r)
+{
+	char err[512];
+	struct btf *btf = btf_layout_open(NULL, err, sizeof(err));
+	for (size_t i = 0; btf && i < NLAYOUTS; i++)
+		if (btf_layout_of(btf, layout_structs[i], &r->layouts[i], err, sizeof(err)))
+			fprintf(stderr, "perfdb: warning: no layout of %s: %s\n", layout_structs[i], err);
+	if (!btf)
+		fprintf(stderr, "perfdb: warning: no struct layouts: %s\n", err);
+	btf_layout_close(btf);
+}
+
+/* build_argv: perf's command line, with the wrapper as its workload. */
+static int build_argv(struct rec *r)
+{
+	size_t n = 0;
+	char **wl;
+	ssize_t len = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
+	if (len <= 0) {
+		fprintf(stderr, "perfdb: /proc/self/exe: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
+	r->self[len] = 0;
+	if (strstr(r->self, " (deleted)") || access(r->self, X_OK))	/* replaced meanwhile */
+		snprintf(r->self, sizeof(r->self), "/proc/%d/exe", (int)getpid());
+	while (r->workload[n])
+		n++;
+	if (!(wl = calloc(n + 6, sizeof(*wl))))
+		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
+	wl[0] = r->self;
+	wl[1] = "record";
+	wl[2] = "__exec";
+	wl[3] = r->status;
+	wl[4] = "--";
+	memcpy(wl + 5, r->workload, n * sizeof(*wl));
+	r->po.perf = r->perf;
+	r->po.output = r->data;
+	r->perf_argv = recipe_perf_argv(&r->plan, &r->po, wl);
+	free(wl);
+	if (!r->perf_argv)
+		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
+	return 0;
+}
+
+/* prepare: database, temporary files, kallsyms, layouts, perf's argv. */
+static int prepare(struct rec *r)
+{
+	char err[1024];
+	int rc;
+	if (!(r->db = db_open(r->db_path, true, err, sizeof(err)))) {
+		fprintf(stderr, "perfdb: %s\n", err);
+		return EXIT_FAIL;
+	}
+	if ((rc = make_tmpdir(r)) || (rc = build_argv(r)))
+		return rc;
+	snapshot_kallsyms(r);
+	read_layouts(r);
+	return 0;
+}
+
+/* ---- running perf ---- */
+
+/* now_ns: CLOCK_MONOTONIC in ns. */
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* run_perf: runs perf to its end, forwarding stop signals. 0 or 2. */
+static int run_perf(struct rec *r)
+{
+	int64_t t0;
+	int e;
+	if (!r->quiet) {
+		char *cmd = argv_join(r->perf_argv);
+		fprintf(stderr, "perfdb: %s\n", cmd ? cmd : r->perf_argv[0]);
+		free(cmd);
+	}
+	on_signals(forward_to_perf);
+	t0 = now_ns();
+	if ((e = spawn(r->perf_argv, &perf_pid, default_signals))) {
+		fprintf(stderr, "perfdb: cannot run %s: %s\n", r->perf, strerror(e));
+		if (perf_pid > 0)
+			wait_for(perf_pid);
+		return EXIT_FAIL;
+	}
+	r->perf_ws = wait_for(perf_pid);
+	r->wall_ns = now_ns() - t0;
+	perf_pid = 0;
+	return 0;
+}
+
+/* read_status: how the workload ended, from the wrapper's status file. */
+static void read_status(struct rec *r)
+{
+	FILE *f = fopen(r->status, "r");
+	char word[16];
+	int v;
+	r->wl = WL_NONE;
+	while (f && fscanf(f, "%15s", word) == 1) {
+		if (!strcmp(word, "started")) {
+			r->wl = WL_STARTED;
+			continue;
+		}
+		if (fscanf(f, "%d", &v) != 1)
+			break;
+		r->wl_value = v;
+		r->wl = !strcmp(word, "exit") ? WL_EXIT : !strcmp(word, "signal") ? WL_SIGNAL : WL_EXEC;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* describe: a wait status in words ("exit 3", "signal 2 (Interrupt)"). */
+static const char *describe(int ws, char *buf, size_t len)
+{
+	if (WIFEXITED(ws))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(ws));
+	else if (WIFSIGNALED(ws))
+		snprintf(buf, len, "signal %d (%s)", WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+	else
+		snprintf(buf, len, "wait status %#x", ws);
+	return buf;
+}
+
+/* perf_mirrors: whether perf ended as its workload did, as it does when
+ * the recording went well. */
+static bool perf_mirrors(const struct rec *r)
+{
+	if (r->wl == WL_EXIT)
+		return WIFEXITED(r->perf_ws) && WEXITSTATUS(r->perf_ws) == r->wl_value;
+	return WIFSIGNALED(r->perf_ws) && WTERMSIG(r->perf_ws) == r->wl_value;
+}
+
+/* judge: whether there is a recording to import. 0, or 2 with a reason. */
+static int judge(struct rec *r)
+{
+	char buf[96];
+	read_status(r);
+	if (r->wl == WL_EXEC) {
+		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->workload[0], strerror(r->wl_value));
+		return EXIT_FAIL;
+	}
+	if (r->wl == WL_NONE) {
+		if (got_signal)
+			fprintf(stderr, "perfdb: interrupted before the workload started; nothing recorded\n");
+		else
+			fprintf(stderr, "perfdb: perf failed before the workload started (%s); "
+				"nothing recorded\n", describe(r->perf_ws, buf, sizeof(buf)));
+		return EXIT_FAIL;
+	}
+	if (r->wl == WL_STARTED) {
+		fprintf(stderr, "perfdb: the workload's end was not seen (perf: %s)\n",
+			describe(r->perf_ws, buf, sizeof(buf)));
+		return EXIT_FAIL;
+	}
+	if (!got_signal && !perf_mirrors(r)) {
+		fprintf(stderr, "perfdb: perf failed while recording (%s); not imported\n",
+			describe(r->perf_ws, buf, sizeof(buf)));
+		return EXIT_FAIL;
+	}
+	if (access(r->data, R_OK)) {
+		fprintf(stderr, "perfdb: %s: %s\n", r->data, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* ---- importing ---- */
+
+/* workload_status: the workload's exit status as a shell shows it. */
+static int workload_status(const struct rec *r)
+{
+	return r->wl == WL_EXIT ? r->wl_value : 128 + r->wl_value;
+}
+
+/* has_table: whether the database has table name. */
+static bool has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+	bool yes;
+	if (!st)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
+/* update_session: the record-only columns of the session row. */
+static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(r->db, "UPDATE session SET workload = ?, exit_status = ?, "
+		"wall_ns = ?, interrupted = ?, perf_cmdline = ?, source = ?, kallsyms_source = "
+		"CASE WHEN kallsyms_source = ? THEN '/proc/kallsyms (snapshot at record time)' "
+		"ELSE kallsyms_source END WHERE id = ?");
+	char *wl = argv_join(r->workload), *cmd = argv_join(r->perf_argv);
+	int rc = -1;
+	if (st && wl && cmd) {
+		sqlite3_bind_text(st, 1, wl, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, workload_status(r));
+		sqlite3_bind_int64(st, 3, r->wall_ns);
+		sqlite3_bind_int(st, 4, got_signal != 0);
+		sqlite3_bind_text(st, 5, cmd, -1, SQLITE_STATIC);
+		db_bind_text_or_null(st, 6, r->perf_data);
+		sqlite3_bind_text(st, 7, r->ksyms, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 8, id);
+		rc = db_step_done(st, err, errlen);
+	} else {
+		snprintf(err, errlen, "out of memory");
+	}
+	sqlite3_finalize(st);
+	free(wl);
+	free(cmd);
+	return rc;
+}
+
+/* store_layouts: the layouts read before the recording. */
+static int store_layouts(struct rec *r, int64_t id, char *err, size_t errlen)
+{
+	if (!has_table(r->db, "struct_layout")) {
+		fprintf(stderr, "perfdb: warning: %s predates the struct_layout table; "
+			"layouts not kept\n", r->db_path);
+		return 0;
+	}
+	for (size_t i = 0; i < NLAYOUTS; i++)
+		if (r->layouts[i].n && btf_layout_store(r->db, id, &r->layouts[i], err, errlen))
+			return -1;
+	return 0;
+}
+
+/* finish_session: what only record knows, in its own transaction (the
+ * import's is committed by then). */
+static int finish_session(struct rec *r, int64_t id)
+{
+	char err[1024];
+	if (db_exec(r->db, "BEGIN IMMEDIATE", err, sizeof(err)) ||
+	    update_session(r, id, err, sizeof(err)) || store_layouts(r, id, err, sizeof(err)) ||
+	    db_exec(r->db, "COMMIT", err, sizeof(err))) {
+		db_exec(r->db, "ROLLBACK", NULL, 0);
+		fprintf(stderr, "perfdb: session %lld imported, but its workload and layouts "
+			"could not be stored: %s\n", (long long)id, err);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* arm_cleanup: from here a stop signal removes the temporary files. */
+static void arm_cleanup(struct rec *r)
+{
+	snprintf(cleanup_files[0], PATH_MAX, "%s", r->status);
+	snprintf(cleanup_files[1], PATH_MAX, "%s", r->ksyms);
+	if (!r->perf_data)
+		snprintf(cleanup_files[2], PATH_MAX, "%s", r->data);
+	snprintf(cleanup_dir, PATH_MAX, "%s", r->tmpdir);
+	on_signals(cleanup_and_die);
+}
+
+/* import: the recording into the database as a new session. */
+static int import(struct rec *r)
+{
+	struct ingest_opts o = { .label = r->label, .progress = !r->quiet };
+	char err[1024];
+	int64_t id;
+	int rc;
+	if (r->have_ksyms)
+		o.kallsyms = r->ksyms;
+	if (ingest_file(r->db, r->data, &o, &id, err, sizeof(err))) {
+		fprintf(stderr, "perfdb: import failed: %s\n", err);
+		if (!r->perf_data)
+			fprintf(stderr, "perfdb: the recording is kept in %s\n", r->data);
+		r->keep_data = true;
+		return EXIT_FAIL;
+	}
+	if ((rc = finish_session(r, id)))
+		return rc;
+	if (!r->quiet)
+		fprintf(stderr, "perfdb: session %lld in %s%s: workload %s %d, %.3f s\n",
+			(long long)id, r->db_path, got_signal ? " (interrupted)" : "",
+			r->wl == WL_EXIT ? "exit status" : "killed by signal", r->wl_value,
+			(double)r->wall_ns / 1e9);
+	return 0;
+}
+
+/* ---- the verb ---- */
+
+/* remove_tmp: the temporary files and directory (data when not kept). */
+static void remove_tmp(struct rec *r)
+{
+	if (!r->tmpdir[0])
+		return;
+	unlink(r->status);
+	unlink(r->ksyms);
+	if (!r->perf_data && !r->keep_data)
+		unlink(r->data);
+	rmdir(r->tmpdir);
+}
+
+/* rec_free: everything r holds. */
+static void rec_free(struct rec *r)
+{
+	remove_tmp(r);
+	recipe_plan_free(&r->plan);
+	argv_free(r->perf_argv);
+	for (size_t i = 0; i < NLAYOUTS; i++)
+		btf_layout_free(&r->layouts[i]);
+	if (r->db)
+		sqlite3_close(r->db);
+}
+
+/* record: plan, prepare, run, judge, import. Returns the exit status. */
+static int record(struct rec *r)
+{
+	int rc;
+	if ((rc = plan(r)) || (rc = prepare(r)) || (rc = run_perf(r)))
+		return rc;
+	arm_cleanup(r);
+	if ((rc = judge(r)) || (rc = import(r)))
+		return rc;
+	return workload_status(r);
+}
+
+/* cmd_record: see cmd.h and the top of this file. */
+int cmd_record(int argc, char **argv)
+{
+	struct rec r = { .db_path = PERFDB_DEFAULT_DB, .snapshot = true };
+	int rc;
+	if (argc > 1 && !strcmp(argv[1], "__exec"))
+		return exec_wrapper(argc - 1, argv + 1);
+	if ((rc = parse_args(&r, argc, argv)) != -2)
+		return rc;
+	rc = record(&r);
+	rec_free(&r);
+	return rc;
+}
