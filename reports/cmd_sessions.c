@@ -17,10 +17,12 @@ static const char list_sql[] =
 	"coalesce(nr_lost, 0) + coalesce(nr_lost_samples, 0), duration_ns, imported_at, "
 	"hostname, arch, nr_cpus_online, perf_cmdline, interrupted FROM session ORDER BY id";
 
-/* events_text: "name=count ..." of a session's events, malloc'ed. */
+/* events_text: "name=count ..." of a session's events that have samples,
+ * most first, malloc'ed (the JSON form lists every event). */
 static char *events_text(sqlite3 *db, int64_t session)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT name, nr_samples FROM event WHERE session_id = ? ORDER BY idx");
+	sqlite3_stmt *st = db_prepare(db, "SELECT name, nr_samples FROM event WHERE session_id = ? "
+				      "AND nr_samples > 0 ORDER BY nr_samples DESC, idx");
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
