@@ -95,6 +95,7 @@ struct rec {
 	struct recipe_plan plan;
 	char perf[PATH_MAX], self[PATH_MAX], tmpdir[PATH_MAX - 64];
 	char data[PATH_MAX], status[PATH_MAX], ksyms[PATH_MAX];
+	char builtin[PATH_MAX];	/* the built-in workload found for workload[0] */
 	char **perf_argv;
 	sqlite3 *db;
 	struct layout layouts[NLAYOUTS];
@@ -325,7 +326,7 @@ static int parse_option(struct rec *r, int c, const char *arg)
 	case 'p': r->perf_data = arg; return 0;
 	case 'k': r->snapshot = true; return 0;
 	case 'K': r->snapshot = false; return 0;
-	case 'q': r->quiet = true; return 0;
+	case 'q': r->quiet = r->po.quiet = true; return 0;
 	case 'h': fputs(usage_text, stdout); return -1;
 	case 'F':
 		if (parse_uint(arg, 1, 100000, &r->po.freq))
@@ -436,7 +437,30 @@ static int check_c2c(struct rec *r)
 	return EXIT_FAIL;
 }
 
-/* check_programs: perf and the workload can be run. 0 or 2. */
+/* find_builtin: the built-in workload (yield, tlbflush, falseshare) called
+ * name, next to this perfdb: BUILD/workloads/NAME in a build tree, or
+ * PREFIX/libexec/perfdb/NAME when installed. 0 with the path in buf. */
+static int find_builtin(const char *name, char *buf, size_t len)
+{
+	static const char *const dirs[] = { "workloads", "../libexec/perfdb" };
+	char self[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0 || strchr(name, '/'))
+		return -1;
+	self[n] = 0;
+	if (!(slash = strrchr(self, '/')))
+		return -1;
+	*slash = 0;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		if ((size_t)snprintf(buf, len, "%s/%s/%s", self, dirs[i], name) < len &&
+		    !access(buf, X_OK))
+			return 0;
+	}
+	return -1;
+}
+
+/* check_programs: perf and the workload can be run; a workload not in
+ * PATH may be one of perfdb's built-in ones. 0 or 2. */
 static int check_programs(struct rec *r)
 {
 	char path[PATH_MAX];
@@ -445,7 +469,12 @@ static int check_programs(struct rec *r)
 		fprintf(stderr, "perfdb: cannot run perf (%s): %s\n", perf_program(), strerror(e));
 		return EXIT_FAIL;
 	}
-	if ((e = find_program(r->workload[0], path, sizeof(path)))) {
+	if ((e = find_program(r->workload[0], path, sizeof(path))) &&
+	    !find_builtin(r->workload[0], r->builtin, sizeof(r->builtin))) {
+		r->workload[0] = r->builtin;
+		e = 0;
+	}
+	if (e) {
 		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->workload[0],
 			e == ENOENT && !strchr(r->workload[0], '/') ? "command not found" : strerror(e));
 		return EXIT_FAIL;

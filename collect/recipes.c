@@ -296,6 +296,8 @@ char **recipe_perf_argv(const struct recipe_plan *p, const struct perf_opts *o,
 	}
 	push(&a, "-o");
 	push(&a, "%s", o->output);
+	if (o->quiet)
+		push(&a, "-q");
 	if (p->system_wide)
 		push(&a, "-a");
 	if (o->cpus) {

@@ -78,11 +78,12 @@ struct perf_opts {
 	unsigned freq;		/* profile's sampling frequency; 0: 999 */
 	unsigned mmap_pages;	/* -m; 0: 1024 */
 	enum callgraph callgraph;	/* -g / --call-graph dwarf asked for */
+	bool quiet;		/* -q: perf prints no summary */
 };
 
 /* recipe_perf_argv(p, o, workload): the perf command line, NULL
  * terminated, every string malloc'ed (free with argv_free):
- *   perf record -o FILE [-a] [-C CPUS] -m PAGES [-F FREQ] -e EV... [-g] -- WORKLOAD...
+ *   perf record -o FILE [-q] [-a] [-C CPUS] -m PAGES [-F FREQ] -e EV... [-g] -- WORKLOAD...
  * With c2c: perf c2c record -- RECORD-OPTIONS -- WORKLOAD (perf c2c picks
  * the memory events and passes everything after its "--" to perf record).
  * profile alone gets -F FREQ and -g (or --call-graph dwarf); profile next

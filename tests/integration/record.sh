@@ -18,6 +18,7 @@ DB=$T/rec.db
 n=0
 # A private copy: perf starts perfdb again (as the workload's wrapper), and
 # a rebuild of $PERFDB in the middle of a run must not pull it away.
+ORIG=$PERFDB
 cp "$PERFDB" "$T/perfdb" 2>/dev/null && PERFDB=$T/perfdb
 
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -199,6 +200,11 @@ rec -r sched -- sh -c 'kill -USR1 $$'
 S=$(q "SELECT max(id) FROM session")
 check "workload killed by SIGUSR1: perfdb exits 138, session exit_status 138" \
 	eval 'rc_is 138 && [ "$(q "SELECT exit_status FROM session WHERE id = $S")" = 138 ]'
+
+# --- built-in workloads by name ---------------------------------------------------
+"$ORIG" record -q -o "$T/b.db" -r sched -- yield --seconds 0.1 >/dev/null 2>"$T/err"; rc=$?
+check "a built-in workload is found by name (yield, not in PATH)" \
+	eval '[ $rc = 0 ] && [ "$(sqlite3 "$T/b.db" "SELECT workload LIKE '"'"'%/workloads/yield %'"'"' FROM session")" = 1 ]'
 
 # --- doctor --------------------------------------------------------------------------
 # has_rows: every check of the doctor's table is in $T/out
