@@ -22,17 +22,25 @@ static uint8_t reverse_bits(uint8_t b)
 	return r;
 }
 
-/* attr_flags: the attr bitfield word at p. A foreign-endian writer laid the
- * bitfield out from the other end of each byte, with bytes in place. */
+/* attr_flags: the attr bitfield word at p. A foreign-endian compiler
+ * allocated the bitfields from the other end of the word: with bytes in
+ * place and each byte's bits reversed, every 1-bit flag lands where ours
+ * is; the one multi-bit field, precise_ip (bits 15-16), then has its two
+ * bits the wrong way round and is swapped back. */
 static uint64_t attr_flags(const uint8_t *p, bool swap)
 {
 	uint8_t b[8];
-	uint64_t v;
+	uint64_t v, lo, hi;
 	memcpy(b, p, 8);
 	if (swap)
 		for (int i = 0; i < 8; i++)
 			b[i] = reverse_bits(b[i]);
 	memcpy(&v, b, 8);
+	if (swap) {
+		lo = v >> 15 & 1;
+		hi = v >> 16 & 1;
+		v = (v & ~(3ULL << 15)) | lo << 16 | hi << 15;
+	}
 	return v;
 }
 

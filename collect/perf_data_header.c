@@ -186,7 +186,7 @@ int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 	if (!parses_safely(buf, len))
 		return pd_errorf(r, offset, "tracing data: an event format is corrupt (libtraceevent fails on it)");
 	if (tracing_data_parse(buf, len, &r->tep, why, sizeof(why)))
-		return pd_errorf(r, offset, "tracing data: %s", why);
+		return pd_errorf(r, offset, "%s", why);
 	return 0;
 }
 

@@ -35,6 +35,7 @@ struct pd_internal {
 	void *zds;			/* ZSTD_DStream * */
 	uint8_t *zout;			/* decompressed bytes not yet consumed */
 	size_t zlen, zcap;
+	uint64_t zoff;			/* offset of the last COMPRESSED record */
 	uint8_t *rec;			/* scratch for one record */
 	size_t rec_cap;
 	uint8_t *ibuf;			/* input buffer: records are read in place */

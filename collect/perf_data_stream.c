@@ -83,6 +83,12 @@ int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	case PD_LOST:
 		r->nr_lost += ev.sb.lost;
 		break;
+	default:
+		if (ev.type < PD_HEADER_ATTR && !ev.evsel) {
+			r->nr_unknown_id++;	/* trailer id matches no attr: perf drops it */
+			return 0;
+		}
+		break;
 	case PD_LOST_SAMPLES:
 		r->nr_lost_samples += ev.sb.lost;
 		break;
@@ -286,48 +292,51 @@ static int skip_bytes(struct pd_reader *r, uint64_t n)
 }
 
 /* tracing_payload: the tracing data that follows a pipe-mode
- * HEADER_TRACING_DATA record outside its size, padded to 8 bytes. */
+ * HEADER_TRACING_DATA record (at offset at) outside its size, padded to 8
+ * bytes; *pos is where the payload starts, and is moved past it. */
 static int tracing_payload(struct pd_reader *r, const uint8_t *rec, size_t size,
-			   uint64_t *pos)
+			   uint64_t at, uint64_t *pos)
 {
 	uint32_t len = size >= 12 ? rd32(rec + 8, r->swap) : 0;
 	uint32_t pad = (8 - len % 8) % 8;
 	uint8_t *buf;
 	int rc;
 	if (len > (256u << 20))
-		return pd_errorf(r, *pos + 8, "tracing data size %u is implausible", len);
+		return pd_errorf(r, at + 8, "tracing data size %u is implausible", len);
 	buf = malloc(len + 1);
 	if (!buf)
 		return pd_errorf(r, *pos, "out of memory");
 	if (read_exact(r, buf, len, false) || skip_bytes(r, pad)) {
 		free(buf);
-		return pd_errorf(r, *pos + size, "tracing data truncated");
+		return pd_errorf(r, *pos, "tracing data truncated");
 	}
-	rc = pd_set_tracing_data(r, buf, len, *pos + size);
+	rc = pd_set_tracing_data(r, buf, len, *pos);
 	free(buf);
 	*pos += len + pad;
 	return rc;
 }
 
-/* auxtrace_payload: AUXTRACE data follows its record; it is skipped. */
+/* auxtrace_payload: AUXTRACE data follows its record (at offset at); it is
+ * skipped, and *pos (where it starts) moved past it. */
 static int auxtrace_payload(struct pd_reader *r, const uint8_t *rec, size_t size,
-			    uint64_t *pos)
+			    uint64_t at, uint64_t *pos)
 {
 	uint64_t len = size >= 16 ? rd64(rec + 8, r->swap) : 0;
 	if (r->file_size && len > r->file_size)
-		return pd_errorf(r, *pos, "AUXTRACE size %llu exceeds the file",
+		return pd_errorf(r, at + 8, "AUXTRACE size %llu exceeds the file",
 				 (unsigned long long)len);
 	if (skip_bytes(r, len))
-		return pd_errorf(r, *pos + size, "AUXTRACE data truncated");
+		return pd_errorf(r, *pos, "AUXTRACE data truncated");
 	*pos += len;
 	return 0;
 }
 
 /* implausible: whether a pipe stream's next header is trailing junk (the
- * console text some perf versions append) rather than a record. */
-static bool implausible(uint32_t type, uint16_t size)
+ * console text some perf versions append) rather than a record: its type
+ * is no record type. */
+static bool implausible(uint32_t type)
 {
-	return size < 8 || type == 0 || type > PD_COMPRESSED2 + 16;
+	return type == 0 || type > PD_COMPRESSED2 + 16;
 }
 
 /* next_record: the next record at *pos, in the input buffer. Returns 0
@@ -349,13 +358,13 @@ static int next_record(struct pd_reader *r, uint64_t *pos, uint64_t end,
 	b = r->in->ibuf + r->in->ipos;
 	type = rd32(b, r->swap);
 	sz = rd16(b + 6, r->swap);
-	if (r->pipe_mode && implausible(type, sz) && r->nr_records) {
+	if (r->pipe_mode && implausible(type) && r->nr_records) {
 		fprintf(stderr, "perfdb: warning: %s: offset %llu: stopping at data that is not a record\n",
 			r->path, (unsigned long long)*pos);
 		return 1;
 	}
 	if (sz < 8)
-		return pd_errorf(r, *pos + 6, "record size %u is below the 8-byte header", sz);
+		return pd_errorf(r, *pos, "record size %u is below the 8-byte header", sz);
 	if (!r->pipe_mode && sz > end - *pos)
 		return pd_errorf(r, *pos, "record of %u bytes runs past the data section", sz);
 	if (in_avail(r, sz) < sz)
@@ -400,9 +409,9 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 			rec = r->in->rec;
 		}
 		if (type == PD_HEADER_TRACING_DATA)
-			rc = tracing_payload(r, rec, size, &pos);
+			rc = tracing_payload(r, rec, size, at, &pos);
 		else if (type == PD_AUXTRACE)
-			rc = auxtrace_payload(r, rec, size, &pos);
+			rc = auxtrace_payload(r, rec, size, at, &pos);
 		if (!rc)
 			rc = pd_handle_record(r, rec, size, at, false);
 		if (rc)
@@ -411,6 +420,9 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 	}
 	if (rc < 0)
 		return rc;
+	if (r->in->zlen)
+		return pd_errorf(r, r->in->zoff, "compressed data ends inside a record (%zu bytes left)",
+				 r->in->zlen);
 	if ((rc = pd_begin(r)))
 		return rc;
 	return oq_flush_all(r);

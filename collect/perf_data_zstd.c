@@ -59,6 +59,7 @@ int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,
 {
 	struct pd_internal *in = r->in;
 	ZSTD_inBuffer ib = { payload, len, 0 };
+	in->zoff = off;
 	if (!in->zds) {
 		if (!(in->zds = ZSTD_createDStream()))
 			return pd_errorf(r, off, "out of memory");
