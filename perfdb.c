@@ -14,6 +14,8 @@ static const struct verb verbs[] = {
 	{ "record", cmd_record, "run a workload under perf record, import it as a session" },
 	{ "import", cmd_import, "import perf.data files as sessions" },
 	{ "sessions", cmd_sessions, "list the sessions of a database" },
+	{ "sched", cmd_sched, "context switches per second per CPU and per process" },
+	{ "ipis", cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
 	{ "doctor", cmd_doctor, "what perf and this kernel can record, and why not" },
 };
 

@@ -266,12 +266,26 @@ static char object_letter(struct reader *r, unsigned shndx)
 	return (sh.sh_flags & SHF_WRITE) ? 'D' : 'R';
 }
 
-/* sym_letter(r, s): nm's letter for s, or 0 when s is not kept (not a
- * function or object, undefined, absolute or common). */
-static char sym_letter(struct reader *r, const GElf_Sym *s)
+/* is_code_label(r, s, name): a label in code (STT_NOTYPE in an executable
+ * section, such as ld.so's _dl_start_user), which perf keeps as a
+ * function; not ARM's mapping symbols ($a, $x, $d, ...). */
+static bool is_code_label(struct reader *r, const GElf_Sym *s, const char *name)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	if (GELF_ST_TYPE(s->st_info) != STT_NOTYPE || name[0] == '$' ||
+	    s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
+		return false;
+	scn = elf_getscn(r->elf, s->st_shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+/* sym_letter(r, s, name): nm's letter for s, or 0 when s is not kept (not
+ * a function, code label or object; undefined, absolute or common). */
+static char sym_letter(struct reader *r, const GElf_Sym *s, const char *name)
 {
 	int type = GELF_ST_TYPE(s->st_info), bind = GELF_ST_BIND(s->st_info);
-	bool func = type == STT_FUNC || type == STT_GNU_IFUNC;
+	bool func = type == STT_FUNC || type == STT_GNU_IFUNC || is_code_label(r, s, name);
 	char c;
 
 	if ((!func && type != STT_OBJECT) || s->st_shndx == SHN_UNDEF ||
@@ -288,11 +302,11 @@ static char sym_letter(struct reader *r, const GElf_Sym *s)
 static int add_symbol(struct reader *r, struct elfsyms *e, const GElf_Sym *s,
 		      size_t strndx)
 {
-	char letter = sym_letter(r, s);
-	const char *name;
+	const char *name = elf_strptr(r->elf, strndx, s->st_name);
 	uint64_t value = s->st_value;
+	char letter;
 
-	if (!letter || !(name = elf_strptr(r->elf, strndx, s->st_name)) || !*name)
+	if (!name || !*name || !(letter = sym_letter(r, s, name)))
 		return 0;
 	if (r->ehdr.e_machine == EM_ARM && sym_is_text(&(struct sym){ .type = letter }))
 		value &= ~(uint64_t)1; /* Thumb bit */

@@ -41,6 +41,7 @@ struct ingest {
 	struct batch *samples, *mems;
 	struct sqlq *q;
 	uint64_t first_time, last_time;
+	uint64_t corrupt_callchains;
 	char *err;
 	size_t errlen;
 	bool tty;
@@ -137,13 +138,29 @@ static int on_begin(void *ctx, struct pd_reader *r)
 }
 
 /* ksym_cb: kernel symbol names for tracepoint code pointers. */
-static const char *ksym_cb(void *ctx, uint64_t addr, char *buf, size_t len)
+static const char *ksym_cb(void *ctx, uint64_t addr, bool with_offset, char *buf, size_t len)
 {
 	struct ingest *g = ctx;
-	return resolver_ksym(g->res, g->o->reader, addr, buf, len);
+	return resolver_ksym(g->res, g->o->reader, addr, with_offset, buf, len);
 }
 
-/* stack_of: the stack node of a sample's callchain, 0 when it has none. */
+/* context_mode: the cpumode a callchain context marker switches to, or -1
+ * for a value that is no marker perf knows (a corrupt callchain). */
+static int context_mode(uint64_t marker)
+{
+	switch (marker) {
+	case PD_CONTEXT_HV: return PD_CPUMODE_HV;
+	case PD_CONTEXT_KERNEL: return PD_CPUMODE_KERNEL;
+	case PD_CONTEXT_USER: return PD_CPUMODE_USER;
+	case PD_CONTEXT_GUEST_KERNEL: return PD_CPUMODE_GUEST_KERNEL;
+	case PD_CONTEXT_GUEST_USER: return PD_CPUMODE_GUEST_USER;
+	default: return -1;
+	}
+}
+
+/* stack_of: the stack node of a sample's callchain: 0 when it has none,
+ * and, as perf does, when the callchain is corrupt (an unknown context
+ * marker); -1 on error. */
 static int64_t stack_of(struct ingest *g, struct pd_reader *r, const struct pd_event *ev,
 			int64_t proc)
 {
@@ -158,13 +175,15 @@ static int64_t stack_of(struct ingest *g, struct pd_reader *r, const struct pd_e
 		return -1;
 	for (uint64_t i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = pd_callchain_at(r, s, i);
-		if (ip >= PD_CONTEXT_MAX) {
-			mode = ip == PD_CONTEXT_KERNEL ? PD_CPUMODE_KERNEL :
-			       ip == PD_CONTEXT_USER ? PD_CPUMODE_USER :
-			       ip == PD_CONTEXT_GUEST_KERNEL ? PD_CPUMODE_GUEST_KERNEL :
-			       ip == PD_CONTEXT_GUEST_USER ? PD_CPUMODE_GUEST_USER : PD_CPUMODE_HV;
+		if (ip == PD_CONTEXT_GUEST)
 			continue;
+		if (ip >= PD_CONTEXT_MAX && (mode = context_mode(ip)) < 0) {
+			g->corrupt_callchains++;
+			free(syms);
+			return 0;
 		}
+		if (ip >= PD_CONTEXT_MAX)
+			continue;
 		if ((syms[n++] = resolver_symbol(g->res, r, proc, mode, ip)) < 0) {
 			free(syms);
 			return -1;
@@ -241,6 +260,25 @@ static int on_fork(struct ingest *g, const struct pd_event *ev)
 	return parent != child ? resolver_fork(g->res, child, parent) : 0;
 }
 
+/* on_comm: a thread's name; with exec, a new process (mm) that starts,
+ * as in perf, with the old image's maps until new mmaps replace them (the
+ * first samples after an exec still unwind through the old libc). */
+static int on_comm(struct ingest *g, const struct pd_event *ev, uint64_t t)
+{
+	const struct pd_sideband *b = &ev->sb;
+	bool exec = ev->misc & PD_MISC_COMM_EXEC;
+	int64_t th = threads_get(g->thr, b->pid, b->tid), before, after;
+	if (th < 0)
+		return fail(g, "comm", NULL);
+	before = threads_process_of(g->thr, th);
+	if (threads_comm(g->thr, b->pid, b->tid, b->str, exec, t))
+		return write_failed(g, "comm");
+	after = threads_process_of(g->thr, th);
+	if (after != before && resolver_fork(g->res, after, before))
+		return fail(g, "comm", NULL);
+	return 0;
+}
+
 /* on_sideband: thread identity and memory maps. */
 static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_event *ev)
 {
@@ -249,8 +287,7 @@ static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_ev
 	int64_t proc = 0, th;
 	switch (ev->type) {
 	case PD_COMM:
-		return threads_comm(g->thr, b->pid, b->tid, b->str, ev->misc & PD_MISC_COMM_EXEC, t) ?
-			write_failed(g, "comm") : 0;
+		return on_comm(g, ev, t);
 	case PD_FORK:
 		return on_fork(g, ev) ? fail(g, "fork", NULL) : 0;
 	case PD_EXIT:
@@ -339,10 +376,28 @@ static int flush_batches(struct ingest *g)
 	return rc ? fail(g, "write", "out of memory") : 0;
 }
 
+/* note_corrupt_callchains: counts the callchains dropped as corrupt. */
+static int note_corrupt_callchains(struct ingest *g)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (!g->corrupt_callchains)
+		return 0;
+	st = db_prepare(g->db, "INSERT INTO data_quality(session_id, what, count) VALUES (?, 'corrupt callchains dropped', ?)");
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, g->session);
+	sqlite3_bind_int64(st, 2, (int64_t)g->corrupt_callchains);
+	rc = db_step_done(st, g->err, g->errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* finish_session: everything written once all records are in. */
 static int finish_session(struct ingest *g, struct pd_reader *r)
 {
-	if (flush_batches(g) || update_event_counts(g) || update_sample_range(g) || threads_write(g->thr, g->err, g->errlen) ||
+	if (flush_batches(g) || update_event_counts(g) || update_sample_range(g) ||
+	    note_corrupt_callchains(g) || threads_write(g->thr, g->err, g->errlen) ||
 	    resolver_finish(g->res, g->err, g->errlen) ||
 	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
 			       g->err, g->errlen))
@@ -401,6 +456,8 @@ int ingest_file(sqlite3 *db, const char *path, struct ingest_opts *o,
 		db_exec(db, "ROLLBACK", NULL, 0);
 	else if (session)
 		*session = g.session;
+	for (size_t i = 0; !rc && i < r->nr_warnings; i++)
+		fprintf(stderr, "perfdb: warning: %s\n", r->warnings[i]);
 	o->reader = NULL;
 	pd_close(r);
 	return rc;

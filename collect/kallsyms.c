@@ -175,6 +175,7 @@ int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
 		take_line(t, p, nl, &st);
 		p = nl + 1;
 	}
+	symtab_prefer_last_alias(t);	/* as perf resolves kallsyms aliases */
 	symtab_finish(t);
 	if (st.oom) {
 		set_err(err, errlen, "kallsyms: out of memory");

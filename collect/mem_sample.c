@@ -40,7 +40,8 @@ bool mem_sample_wanted(const struct pd_evsel *e, const struct pd_sample *s)
 	if (!(st & (S_DATA_SRC | S_ADDR)) || e->type == 2)
 		return false;
 	/* --call-graph dwarf sets ADDR|DATA_SRC with nothing in them */
-	if (st & S_STACK_USER && !s->addr && (s->data_src == MEM_SRC_NA || !s->data_src))
+	if (st & S_STACK_USER && !s->addr &&
+	    (s->data_src == MEM_SRC_NA || s->data_src == MEM_SRC_NA_OLD || !s->data_src))
 		return false;
 	return (st & S_DATA_SRC) || (st & (S_WEIGHT | S_WEIGHT_STRUCT | S_PHYS_ADDR));
 }

@@ -15,8 +15,10 @@ struct mem_src {
  * little-endian bitfield layout of union perf_mem_data_src). */
 void mem_src_decode(uint64_t data_src, struct mem_src *m);
 
-/* The value of an all-"not available" data_src (OP/LVL/SNOOP/LOCK/TLB NA). */
+/* The values of an all-"not available" data_src: OP/LVL/SNOOP/LOCK/TLB NA,
+ * with LVLNUM NA (kernels since 4.14) or without. */
 #define MEM_SRC_NA 0x1e05080021ULL
+#define MEM_SRC_NA_OLD 0x5080021ULL
 
 /* mem_sample_wanted: whether samples of evsel e carry memory-access data
  * (DATA_SRC, or ADDR with WEIGHT/PHYS_ADDR), as opposed to the ADDR and

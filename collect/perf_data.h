@@ -106,6 +106,8 @@ struct pd_reader {
 	uint64_t nr_unordered;		/* records older than the last flush */
 	uint64_t nr_unknown_id;		/* samples whose id matched no attr */
 	uint64_t bytes_done;		/* progress, in file bytes */
+	char **warnings;		/* "PATH: offset N: what" for what was */
+	size_t nr_warnings;		/* skipped, to show once the read succeeded */
 	struct pd_internal *in;		/* reader internals (perf_data_*.c) */
 };
 
@@ -143,6 +145,7 @@ uint64_t pd_u64_at(const struct pd_reader *r, const uint8_t *p);
 #define PD_CONTEXT_HV		((uint64_t)-32)
 #define PD_CONTEXT_KERNEL	((uint64_t)-128)
 #define PD_CONTEXT_USER		((uint64_t)-512)
+#define PD_CONTEXT_GUEST	((uint64_t)-2048)
 #define PD_CONTEXT_GUEST_KERNEL	((uint64_t)-2176)
 #define PD_CONTEXT_GUEST_USER	((uint64_t)-2560)
 #define PD_CONTEXT_MAX		((uint64_t)-4095)

@@ -37,24 +37,44 @@ int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
 	return -1;
 }
 
-/* read_at: reads exactly n bytes at offset off of the file. */
-static int read_at(struct pd_reader *r, uint64_t off, void *buf, size_t n)
+/* pd_warnf: see perf_data_int.h. */
+void pd_warnf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
+{
+	char what[512], line[1024];
+	char **v;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof(line), "%s: offset %llu: %s", r->path,
+		 (unsigned long long)offset, what);
+	if (r->nr_warnings >= 100 || !(v = realloc(r->warnings, (r->nr_warnings + 1) * sizeof(*v))))
+		return;
+	r->warnings = v;
+	if ((v[r->nr_warnings] = strdup(line)))
+		r->nr_warnings++;
+}
+
+/* read_at: reads exactly n bytes at offset off of the file; field is where
+ * the file says that the bytes are there (named when they are not). */
+static int read_at(struct pd_reader *r, uint64_t field, uint64_t off, void *buf, size_t n)
 {
 	if (r->file_size && (off > r->file_size || n > r->file_size - off))
-		return pd_errorf(r, off, "%zu bytes needed but the file ends at %llu",
-				 n, (unsigned long long)r->file_size);
+		return pd_errorf(r, field, "%zu bytes at offset %llu lie beyond the end of the file (%llu bytes)",
+				 n, (unsigned long long)off, (unsigned long long)r->file_size);
 	if (fseeko(r->fp, (off_t)off, SEEK_SET) || fread(buf, 1, n, r->fp) != n)
 		return pd_errorf(r, off, "read failed: %s",
 				 ferror(r->fp) ? strerror(errno) : "unexpected end of file");
 	return 0;
 }
 
-/* read_alloc: reads n bytes at off into a new buffer (NULL on error). */
-static uint8_t *read_alloc(struct pd_reader *r, uint64_t off, uint64_t n)
+/* read_alloc: reads n bytes at off into a new buffer (NULL on error);
+ * field is where the file gives off and n. */
+static uint8_t *read_alloc(struct pd_reader *r, uint64_t field, uint64_t off, uint64_t n)
 {
 	uint8_t *b;
 	if (n > MAX_FEATURE) {
-		pd_errorf(r, off, "section of %llu bytes is implausibly large",
+		pd_errorf(r, field, "section of %llu bytes is implausibly large",
 			  (unsigned long long)n);
 		return NULL;
 	}
@@ -63,7 +83,7 @@ static uint8_t *read_alloc(struct pd_reader *r, uint64_t off, uint64_t n)
 		pd_errorf(r, off, "out of memory");
 		return NULL;
 	}
-	if (read_at(r, off, b, (size_t)n)) {
+	if (read_at(r, field, off, b, (size_t)n)) {
 		free(b);
 		return NULL;
 	}
@@ -108,7 +128,7 @@ static int read_ids(struct pd_reader *r, struct pd_evsel *e, uint64_t off,
 				 (unsigned long long)size);
 	if (!n)
 		return 0;
-	raw = read_alloc(r, off, size);
+	raw = read_alloc(r, at, off, size);
 	if (!raw)
 		return -1;
 	ids = malloc(n * sizeof(*ids));
@@ -138,7 +158,7 @@ static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
 	if (size % attr_size || n > MAX_ATTRS)
 		return pd_errorf(r, 32, "attrs section size %llu is not a multiple of %llu",
 				 (unsigned long long)size, (unsigned long long)attr_size);
-	sec = read_alloc(r, off, size);
+	sec = read_alloc(r, 24, off, size);
 	if (!sec)
 		return -1;
 	for (uint64_t i = 0; i < n; i++) {
@@ -190,12 +210,14 @@ int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 	return 0;
 }
 
-/* parse_feature: hands one feature section to its parser. A malformed
- * descriptive section is a warning; malformed tracing data is an error. */
-static int parse_feature(struct pd_reader *r, int bit, uint64_t off, uint64_t size)
+/* parse_feature: hands one feature section (its {offset, size} entry at
+ * entry) to its parser. A malformed descriptive section is a warning;
+ * malformed tracing data is an error. */
+static int parse_feature(struct pd_reader *r, int bit, uint64_t entry, uint64_t off,
+			 uint64_t size)
 {
 	char why[256];
-	uint8_t *buf = read_alloc(r, off, size);
+	uint8_t *buf = read_alloc(r, entry, off, size);
 	int rc = 0;
 	if (!buf)
 		return -1;
@@ -203,8 +225,7 @@ static int parse_feature(struct pd_reader *r, int bit, uint64_t off, uint64_t si
 		rc = pd_set_tracing_data(r, buf, (size_t)size, off);
 	else if (pd_feature_parse(&r->features, bit, buf, (size_t)size, r->swap,
 				  why, sizeof(why)))
-		fprintf(stderr, "perfdb: warning: %s: offset %llu: %s\n", r->path,
-			(unsigned long long)off, why);
+		pd_warnf(r, off, "%s", why);
 	free(buf);
 	return rc;
 }
@@ -222,9 +243,9 @@ static int read_features(struct pd_reader *r, const uint8_t *h, uint64_t hsize)
 	for (int bit = 1; bit < 256; bit++) {
 		if (!(bits[bit / 64] >> (bit % 64) & 1))
 			continue;
-		if (read_at(r, at, ent, sizeof(ent)))
+		if (read_at(r, at, at, ent, sizeof(ent)))
 			return -1;
-		if (parse_feature(r, bit, rd64(ent, r->swap), rd64(ent + 8, r->swap)))
+		if (parse_feature(r, bit, at, rd64(ent, r->swap), rd64(ent + 8, r->swap)))
 			return -1;
 		at += sizeof(ent);
 	}
@@ -236,7 +257,7 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *h)
 {
 	uint64_t hsize = rd64(h + 8, r->swap);
 	uint8_t full[FILE_HEADER_SIZE] = { 0 };
-	if (read_at(r, 0, full, hsize < FILE_HEADER_SIZE ? (size_t)hsize : FILE_HEADER_SIZE))
+	if (read_at(r, 8, 0, full, hsize < FILE_HEADER_SIZE ? (size_t)hsize : FILE_HEADER_SIZE))
 		return -1;
 	r->data_offset = rd64(full + 40, r->swap);
 	r->data_size = rd64(full + 48, r->swap);
@@ -318,6 +339,9 @@ void pd_close(struct pd_reader *r)
 	pd_features_free(&r->features);
 	if (r->tep)
 		tep_free(r->tep);
+	for (size_t i = 0; i < r->nr_warnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
 	if (r->in) {
 		oq_free(&r->in->q);
 		pd_zstd_free(r);

@@ -53,6 +53,11 @@ struct pd_internal {
 int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* pd_warnf: keeps a warning "PATH: offset N: what" in r->warnings (the
+ * consumer shows them once the read has succeeded; at most 100). */
+void pd_warnf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Evsel table (perf_data_evsel.c). */
 struct pd_evsel *pd_evsel_add(struct pd_reader *r, const uint8_t *attr, size_t len);
 int pd_evsel_add_ids(struct pd_reader *r, struct pd_evsel *e, const uint64_t *ids, size_t n);

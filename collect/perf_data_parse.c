@@ -30,6 +30,14 @@ static const struct pd_evsel *first_evsel(const struct pd_reader *r)
 	return r->nr_evsels ? r->evsels[0] : NULL;
 }
 
+/* id_evsel: the evsel of a record's id; id 0 (what perf writes in the
+ * records it synthesizes for tasks that existed before the recording)
+ * means the first evsel, as in perf. NULL for an unknown id. */
+static struct pd_evsel *id_evsel(struct pd_reader *r, uint64_t id)
+{
+	return id ? pd_id_lookup(r, id) : r->evsels[0];
+}
+
 /* sample_evsel: the evsel a SAMPLE record belongs to, or NULL. */
 static struct pd_evsel *sample_evsel(struct pd_reader *r, const uint8_t *rec,
 				     size_t size)
@@ -49,7 +57,7 @@ static struct pd_evsel *sample_evsel(struct pd_reader *r, const uint8_t *rec,
 	}
 	if (pos + 8 > size)
 		return NULL;
-	return pd_id_lookup(r, rd64(rec + pos, r->swap));
+	return id_evsel(r, rd64(rec + pos, r->swap));
 }
 
 /* trailer_evsel: the evsel named by a side-band record's trailer, or the
@@ -70,7 +78,7 @@ static struct pd_evsel *trailer_evsel(struct pd_reader *r, const uint8_t *rec,
 	}
 	if (back + 8 > size)
 		return NULL;
-	return pd_id_lookup(r, rd64(rec + size - back, r->swap));
+	return id_evsel(r, rd64(rec + size - back, r->swap));
 }
 
 /* get64: next u64 from the cursor into *v, or fail with *why. */

@@ -171,8 +171,7 @@ static int header_feature(struct pd_reader *r, const uint8_t *rec, size_t size,
 	id = rd64(rec + 8, r->swap);
 	if (id < 256 && pd_feature_parse(&r->features, (int)id, rec + 16, size - 16,
 					 r->swap, why, sizeof(why)))
-		fprintf(stderr, "perfdb: warning: %s: offset %llu: %s\n", r->path,
-			(unsigned long long)off, why);
+		pd_warnf(r, off, "%s", why);
 	return 0;
 }
 
@@ -359,8 +358,7 @@ static int next_record(struct pd_reader *r, uint64_t *pos, uint64_t end,
 	type = rd32(b, r->swap);
 	sz = rd16(b + 6, r->swap);
 	if (r->pipe_mode && implausible(type) && r->nr_records) {
-		fprintf(stderr, "perfdb: warning: %s: offset %llu: stopping at data that is not a record\n",
-			r->path, (unsigned long long)*pos);
+		pd_warnf(r, *pos, "stopping at data that is not a record");
 		return 1;
 	}
 	if (sz < 8)

@@ -2,6 +2,7 @@
  * (flushed per record, never ended), and an inner record may straddle two
  * payloads, so decompressed bytes wait in a buffer until a whole record is
  * there. Inner records are then handled like any other. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -65,7 +66,9 @@ int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,
 			return pd_errorf(r, off, "out of memory");
 		ZSTD_initDStream(in->zds);
 	}
-	while (ib.pos < ib.size) {
+	/* go on while input is left, or the last call filled the output
+	 * (zstd may then still hold decoded bytes) */
+	for (bool full = true; ib.pos < ib.size || full;) {
 		ZSTD_outBuffer ob;
 		size_t ret, before = ib.pos;
 		int rc;
@@ -78,9 +81,10 @@ int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,
 		if (ZSTD_isError(ret))
 			return pd_errorf(r, off, "zstd: %s", ZSTD_getErrorName(ret));
 		in->zlen += ob.pos;
+		full = ob.pos == ob.size;
 		if ((rc = drain(r, off)))
 			return rc;
-		if (!ob.pos && ib.pos == before)
+		if (!ob.pos && ib.pos == before && ib.pos < ib.size)
 			return pd_errorf(r, off, "zstd stream makes no progress");
 	}
 	return 0;

@@ -1,10 +1,13 @@
 /* Address -> symbol resolution during an import: see resolve.h. Maps are
  * kept per process row as sorted, non-overlapping ranges; dsos hold their
  * ELF symbols once loaded; a cache maps (process, ip) to the symbol row. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #include <zstd.h>
 #include "collect/batch.h"
 #include "collect/db.h"
@@ -31,7 +34,8 @@ struct dso {
 	uint8_t build_id[20];
 	uint8_t build_id_size;
 	int loaded;			/* 0 not tried, 1 loaded, -1 none */
-	struct elfsyms *elf;
+	struct elfsyms *elf;		/* the mapped file: its segments map ips */
+	struct elfsyms *debug;		/* its separate debug file, or NULL */
 };
 
 struct resolver {
@@ -91,6 +95,7 @@ void resolver_free(struct resolver *res)
 		free(res->dsos[i].build_id_hex);
 		free(res->dsos[i].symbols);
 		elfsyms_close(res->dsos[i].elf);
+		elfsyms_close(res->dsos[i].debug);
 	}
 	free(res->dsos);
 	for (size_t i = 0; i < res->nmaps; i++)
@@ -424,6 +429,64 @@ static void set_dso_info(struct resolver *res, struct dso *d, const char *build_
 	d->symbols = symbols ? strdup(symbols) : NULL;
 }
 
+/* use_debug_file: takes d's symbols from its separate debug file
+ * (/usr/lib/debug/.build-id/ab/cdef....debug, else /usr/lib/debug/PATH),
+ * which has the full symbol table a stripped library lacks (start_thread
+ * in libc, say), as perf does. Its symbols have the same addresses; ips
+ * are still mapped through the mapped file's own segments. */
+static bool use_debug_file(struct dso *d, const char *build_id)
+{
+	char path[PATH_MAX], err[256];
+	struct elfsyms *e = NULL;
+	if (strlen(build_id) > 2) {
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 build_id, build_id + 2);
+		e = elfsyms_open(path, err, sizeof(err));
+	}
+	if (!e && (size_t)snprintf(path, sizeof(path), "/usr/lib/debug%s", d->path) < sizeof(path))
+		e = elfsyms_open(path, err, sizeof(err));
+	if (!e || !symtab_count(elfsyms_symtab(e))) {
+		elfsyms_close(e);
+		return false;
+	}
+	d->debug = e;
+	return true;
+}
+
+/* own_vdso_size: the size of this process's [vdso] mapping, or 0. */
+static size_t own_vdso_size(uint64_t base)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long long lo, hi;
+	size_t size = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == base)
+			size = (size_t)(hi - lo);
+	if (f)
+		fclose(f);
+	return size;
+}
+
+/* open_own_vdso: the symbols of this process's vDSO, which is the
+ * recording's when the recording was made on this kernel (perf does the
+ * same); copied to a temporary file for libelf. NULL when unavailable. */
+static struct elfsyms *open_own_vdso(char *err, size_t errlen)
+{
+	uint64_t base = getauxval(AT_SYSINFO_EHDR);
+	size_t size = base ? own_vdso_size(base) : 0;
+	char path[] = "/tmp/perfdb-vdso-XXXXXX";
+	struct elfsyms *e = NULL;
+	int fd;
+	if (!size || (fd = mkstemp(path)) < 0)
+		return NULL;
+	if (write(fd, (const void *)(uintptr_t)base, size) == (ssize_t)size)
+		e = elfsyms_open(path, err, errlen);
+	close(fd);
+	unlink(path);
+	return e;
+}
+
 /* load_dso: opens d's ELF file for symbols when it is on disk and, when
  * the recording knew its build id, is the same build. */
 static void load_dso(struct resolver *res, const struct pd_reader *r, struct dso *d)
@@ -433,6 +496,11 @@ static void load_dso(struct resolver *res, const struct pd_reader *r, struct dso
 	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	size_t n = sizeof(id);
 	d->loaded = -1;
+	if (!strcmp(d->path, "[vdso]") && same_kernel(r) && (d->elf = open_own_vdso(err, sizeof(err)))) {
+		d->loaded = 1;
+		set_dso_info(res, d, exp, "vdso of this kernel");
+		return;
+	}
 	if (d->path[0] != '/' || !strncmp(d->path, "//", 2)) {
 		set_dso_info(res, d, exp, "not a file");
 		return;
@@ -451,7 +519,8 @@ static void load_dso(struct resolver *res, const struct pd_reader *r, struct dso
 		return;
 	}
 	d->loaded = 1;
-	set_dso_info(res, d, exp ? exp : (have[0] ? have : NULL), "elf");
+	set_dso_info(res, d, exp ? exp : (have[0] ? have : NULL),
+		     use_debug_file(d, have) ? "elf+debug" : "elf");
 }
 
 /* kernel_symbol: the symbol row of a kernel address. */
@@ -490,7 +559,7 @@ static int64_t user_symbol(struct resolver *res, const struct pd_reader *r,
 	if (d->loaded < 0)
 		return unknown_row(res, (long)m->dso);
 	vaddr = elfsyms_map_ip(d->elf, m->start, m->end - m->start, m->pgoff, ip, &ok);
-	s = ok ? elfsyms_find(d->elf, vaddr, &off) : NULL;
+	s = ok ? elfsyms_find(d->debug ? d->debug : d->elf, vaddr, &off) : NULL;
 	if (!s)
 		return unknown_row(res, (long)m->dso);
 	return sym_row(res, (long)m->dso, s->start, s->size, s->name);
@@ -521,7 +590,7 @@ int64_t resolver_symbol(struct resolver *res, const struct pd_reader *r,
 }
 
 const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
-			  uint64_t addr, char *buf, size_t len)
+			  uint64_t addr, bool with_offset, char *buf, size_t len)
 {
 	const struct sym *s;
 	uint64_t off;
@@ -530,7 +599,7 @@ const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
 	s = res->ksyms && addr ? symtab_find(res->ksyms, addr, &off) : NULL;
 	if (!s)
 		return NULL;
-	if (off)
+	if (with_offset)
 		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)off);
 	else
 		snprintf(buf, len, "%s", s->name);

@@ -6,6 +6,7 @@
 #ifndef PERFDB_RESOLVE_H
 #define PERFDB_RESOLVE_H
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "collect/perf_data.h"
 
@@ -34,10 +35,11 @@ int resolver_fork(struct resolver *res, int64_t child, int64_t parent);
 int64_t resolver_symbol(struct resolver *res, const struct pd_reader *r,
 			int64_t proc, int cpumode, uint64_t ip);
 
-/* resolver_ksym: the kernel symbol of addr formatted as perf prints it
- * ("name+0xoff", or "name" at offset 0) into buf; NULL when unknown. */
+/* resolver_ksym: the kernel symbol of addr as perf prints it into buf:
+ * "name+0xoff" (%pS) with with_offset, else "name" (%ps); NULL when
+ * unknown. */
 const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
-			  uint64_t addr, char *buf, size_t len);
+			  uint64_t addr, bool with_offset, char *buf, size_t len);
 
 /* resolver_is_kernel: whether addr lies in the kernel's address range. */
 int resolver_is_kernel(const struct pd_reader *r, uint64_t addr);

@@ -19,7 +19,7 @@ struct symtab {
 	struct sym *v;
 	size_t n, cap;
 	uint64_t *maxend;       /* maxend[i] = max end of v[0..i]; when finished */
-	bool finished;
+	bool finished, prefer_last;
 	struct arena_chunk *chunks;
 	const char *last_module; /* interning cache: modules come in runs */
 };
@@ -117,6 +117,7 @@ int symtab_add_typed(struct symtab *t, uint64_t start, uint64_t size, char type,
 	s->start = start;
 	s->size = size;
 	s->type = type;
+	s->seq = (uint32_t)t->n;
 	t->n++;
 	t->finished = false;
 	return 0;
@@ -155,18 +156,15 @@ static int cmp_identity(const void *pa, const void *pb)
 	return (unsigned char)a->type - (unsigned char)b->type;
 }
 
-/* type_rank(type): lower is preferred: global text, weak text, local text,
- * then the same for data. */
-static int type_rank(char type)
+/* is_weak / is_local: the binding an nm letter says. */
+static bool is_weak(char type)
 {
-	struct sym s = { .type = type };
-	int bind;
+	return type == 'W' || type == 'w' || type == 'V' || type == 'v';
+}
 
-	if (type == 'W' || type == 'w' || type == 'V' || type == 'v')
-		bind = 1;
-	else
-		bind = (type >= 'a' && type <= 'z') ? 2 : 0;
-	return (sym_is_text(&s) ? 0 : 3) + bind;
+static bool is_local(char type)
+{
+	return !is_weak(type) && type >= 'a' && type <= 'z';
 }
 
 /* underscores(name): the number of leading '_' in name. */
@@ -175,22 +173,41 @@ static size_t underscores(const char *name)
 	return strspn(name, "_");
 }
 
-/* cmp_alias: qsort order within one start address: best alias first. */
+/* cmp_alias: qsort order within one start address, best alias first, as
+ * perf chooses among ELF aliases: code before data, then sized, non-weak,
+ * global, fewer leading underscores, longer name, and the one listed first
+ * (pthread_create@GLIBC_2.2.5 before pthread_create@@GLIBC_2.34). */
 static int cmp_alias(const void *pa, const void *pb)
 {
 	const struct sym *a = pa, *b = pb;
-	int ra = type_rank(a->type), rb = type_rank(b->type);
-	size_t ua, ub;
+	size_t ua = underscores(a->name), ub = underscores(b->name);
+	size_t la = strlen(a->name), lb = strlen(b->name);
 
-	if (ra != rb)
-		return ra - rb;
+	if (sym_is_text(a) != sym_is_text(b))
+		return sym_is_text(a) ? -1 : 1;
 	if ((a->size != 0) != (b->size != 0))
 		return a->size ? -1 : 1;
-	ua = underscores(a->name);
-	ub = underscores(b->name);
+	if (is_weak(a->type) != is_weak(b->type))
+		return is_weak(a->type) ? 1 : -1;
+	if (is_local(a->type) != is_local(b->type))
+		return is_local(a->type) ? 1 : -1;
 	if (ua != ub)
 		return ua < ub ? -1 : 1;
-	return cmp_identity(pa, pb);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* cmp_alias_last: the alias added last first. */
+static int cmp_alias_last(const void *pa, const void *pb)
+{
+	const struct sym *a = pa, *b = pb;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
+void symtab_prefer_last_alias(struct symtab *t)
+{
+	t->prefer_last = true;
 }
 
 /* same_identity(a, b): a and b are exact duplicates. */
@@ -250,7 +267,8 @@ static void order_groups_and_sizes(struct symtab *t)
 	while (i < t->n) {
 		j = group_end(t, i);
 		if (j - i > 1)
-			qsort(&t->v[i], j - i, sizeof(*t->v), cmp_alias);
+			qsort(&t->v[i], j - i, sizeof(*t->v),
+			      t->prefer_last ? cmp_alias_last : cmp_alias);
 		infer_sizes(t, i, j);
 		i = j;
 	}

@@ -20,6 +20,7 @@ struct sym {
 	const char *name;   /* owned by the table, never NULL */
 	const char *module; /* owned by the table; NULL = main image (vmlinux) */
 	char type;          /* nm letter, see above */
+	uint32_t seq;       /* order of addition */
 };
 
 struct symtab;
@@ -48,6 +49,12 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
  * bytes (need not be NUL-terminated; must not contain NUL). */
 int symtab_add_typed(struct symtab *t, uint64_t start, uint64_t size, char type,
 		     const char *name, size_t namelen, const char *module);
+
+/* symtab_prefer_last_alias(t): among symbols sharing a start address,
+ * make the one added last the preferred one (what perf does with kallsyms,
+ * where it gives earlier aliases zero length), instead of the order
+ * described at symtab_finish. */
+void symtab_prefer_last_alias(struct symtab *t);
 
 /* symtab_finish(t): sorts by start address, removes exact duplicates
  * (same start, name and module; the larger size is kept), orders each

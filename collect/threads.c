@@ -243,7 +243,7 @@ static int write_procs(struct threads *t, char *err, size_t errlen)
 		struct proc *p = &t->proc[i];
 		sqlite3_bind_int64(st, 1, t->proc_base + (int64_t)i);
 		sqlite3_bind_int64(st, 2, t->session);
-		sqlite3_bind_int64(st, 3, p->pid);
+		sqlite3_bind_int64(st, 3, (int32_t)p->pid);	/* -1 as the kernel means it */
 		if (p->parent)
 			sqlite3_bind_int64(st, 4, p->parent);
 		else
@@ -270,8 +270,8 @@ static int write_thrs(struct threads *t, char *err, size_t errlen)
 		sqlite3_bind_int64(st, 1, t->thr_base + (int64_t)i);
 		sqlite3_bind_int64(st, 2, t->session);
 		sqlite3_bind_int64(st, 3, h->process);
-		sqlite3_bind_int64(st, 4, h->pid);
-		sqlite3_bind_int64(st, 5, h->tid);
+		sqlite3_bind_int64(st, 4, (int32_t)h->pid);
+		sqlite3_bind_int64(st, 5, (int32_t)h->tid);
 		sqlite3_bind_text(st, 6, h->comm, -1, SQLITE_STATIC);
 		bind_time(st, 7, h->start);
 		bind_time(st, 8, h->end);

@@ -11,7 +11,8 @@
 #include "collect/db.h"
 #include "collect/tracepoints.h"
 
-enum kind { K_INT, K_STR, K_SYM, K_CPUMASK };
+/* K_SYM: a code pointer printed %pS (name+0xoff); K_FUNC: printed %ps. */
+enum kind { K_INT, K_STR, K_SYM, K_FUNC, K_CPUMASK };
 
 struct tp_field {
 	const char *name;
@@ -26,6 +27,7 @@ struct tp_spec {
 };
 
 #define SYM(n) { n, K_SYM }
+#define FUNC(n) { n, K_FUNC }
 #define INT(n) { n, K_INT }
 #define STR(n) { n, K_STR }
 
@@ -44,9 +46,9 @@ static const struct tp_spec specs[] = {
 	{ "tlb", "tlb_flush", "tlb_flush", { INT("reason"), INT("pages") } },
 	{ "ipi", "ipi_send_cpu", "ipi_send_cpu", { INT("cpu"), SYM("callsite"), SYM("callback") } },
 	{ "ipi", "ipi_send_cpumask", "ipi_send_cpumask", { { "cpumask", K_CPUMASK }, SYM("callsite"), SYM("callback") } },
-	{ "csd", "csd_queue_cpu", "csd_queue_cpu", { INT("cpu"), SYM("callsite"), SYM("func"), INT("csd") } },
-	{ "csd", "csd_function_entry", "csd_function_entry", { SYM("func"), INT("csd") } },
-	{ "csd", "csd_function_exit", "csd_function_exit", { SYM("func"), INT("csd") } },
+	{ "csd", "csd_queue_cpu", "csd_queue_cpu", { INT("cpu"), SYM("callsite"), FUNC("func"), INT("csd") } },
+	{ "csd", "csd_function_entry", "csd_function_entry", { FUNC("func"), INT("csd") } },
+	{ "csd", "csd_function_exit", "csd_function_exit", { FUNC("func"), INT("csd") } },
 	{ "irq_vectors", "call_function_entry", "call_function_entry", { INT("vector") } },
 	{ "irq_vectors", "call_function_exit", "call_function_exit", { INT("vector") } },
 	{ "irq_vectors", "call_function_single_entry", "call_function_single_entry", { INT("vector") } },
@@ -85,7 +87,7 @@ static int spec_cols(const struct tp_spec *s, char names[][64], const char **col
 	for (int i = 0; i < MAX_FIELDS && s->f[i].name; i++) {
 		const char *c = s->f[i].kind == K_CPUMASK ? "target_cpu" : s->f[i].name;
 		cols[n++] = c;
-		if (s->f[i].kind == K_SYM) {
+		if (s->f[i].kind == K_SYM || s->f[i].kind == K_FUNC) {
 			snprintf(names[i], 64, "%s_sym", c);
 			cols[n++] = names[i];
 		}
@@ -200,14 +202,16 @@ static void set_field(struct tp_sink *k, struct tp_ctx *c, int i, int *col,
 		break;
 	case K_INT:
 	case K_SYM:
+	case K_FUNC:
 		have = f && read_int(tep, f, raw, size, &v);
 		if (have)
 			batch_int(k->b, (*col)++, v);
 		else
 			batch_null(k->b, (*col)++);
-		if (k->spec->f[i].kind != K_SYM)
+		if (k->spec->f[i].kind == K_INT)
 			break;
-		sym = have ? c->ksym(c->ctx, (uint64_t)v, buf, sizeof(buf)) : NULL;
+		sym = have ? c->ksym(c->ctx, (uint64_t)v, k->spec->f[i].kind == K_SYM,
+				     buf, sizeof(buf)) : NULL;
 		if (sym)
 			batch_text(k->b, (*col)++, sym);
 		else

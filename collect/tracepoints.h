@@ -4,6 +4,7 @@
 #define PERFDB_TRACEPOINTS_H
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct tep_handle;
@@ -11,10 +12,11 @@ struct tp_sink;
 struct sqlq;
 
 /* What a sink needs from the import: kernel symbol names for code
- * pointers ("name+0xoff" into buf, or NULL when unknown). */
+ * pointers into buf ("name+0xoff" with with_offset, as perf prints %pS;
+ * "name" without, as %ps), or NULL when unknown. */
 struct tp_ctx {
 	void *ctx;
-	const char *(*ksym)(void *ctx, uint64_t addr, char *buf, size_t len);
+	const char *(*ksym)(void *ctx, uint64_t addr, bool with_offset, char *buf, size_t len);
 };
 
 /* tp_sink_new: the sink for the tracepoint with id config (attr.config)

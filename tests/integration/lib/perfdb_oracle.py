@@ -17,30 +17,54 @@ The exit status is 0 unless the arguments or inputs are unusable.
   cols DB SESSION
       prints the perf script -F fields every event of the session has
       (pid,tid / cpu / time), for the caller to pass to perf script.
+  memcols DB SESSION
+      prints the memory columns (addr,data_src,...) the session's memory
+      samples have, for perf script -F and fields --mem.
   fields DB SESSION PERF_TXT LABEL [--cols C] [--trace] [--mem M] [--default]
+         [--raw-syms] [--no-ids]
       every sample's pid/tid, cpu, time (at the microsecond perf prints)
       and, with --trace, its tracepoint fields formatted as the kernel's
       print format does, against perf script -F C,event[,trace][,M];
       with --mem, the mem_sample columns M (addr,data_src,weight,...).
       --default: PERF_TXT is perf script's default output (comm tid [cpu]
-      time: event: trace).
-  chains DB SESSION PERF_TXT LABEL [--cols C] [--syms]
+      time: event: trace). --raw-syms: code pointers as addresses (perf
+      6.1 prints a pipe-mode file's so). --no-ids: only the field check.
+  chains DB SESSION PERF_TXT LABEL [--cols C] [--syms] [--sym-comms A,B]
+         [--discarded-ok]
       callchain depth (and, with --syms, each frame's symbol where perf
-      resolves it, and the sample's own symbol) against
-      perf script -F C,event,ip,sym.
+      resolves it, and the sample's own symbol; only for threads named A,
+      B, ... with --sym-comms) against
+      perf script -F C,event,ip,sym,symoff,dso; --discarded-ok: callchains
+      perf drops as corrupt are left out (a comment says how many).
   cpumask DB SESSION NCPU LABEL
       ipi_send_cpumask: at least one row per sample, every target CPU < NCPU.
+  header DB SESSION HEADER_TXT LABEL
+      session metadata against perf report --header-only.
+  memrows DB SESSION PERF_TXT LABEL
+      mem_sample rows exactly for the samples whose addr/data_src (perf
+      script -F event,addr,data_src) carry memory information.
   same-db DB1 DB2 LABEL
       every table holds the same rows in both (session: but source and
       import time).
   sql-eq DB LABEL EXPECTED SQL
       one SQL value equals EXPECTED.
+  corrupt-chain IN OUT
+      copies a perf.data file with one user callchain entry set to
+      0xffffffffffffffff (see cmd_corrupt_chain).
+  rezstd IN OUT LAST [LEVEL [RECORDS]]
+      copies a perf.data file with its zstd stream (its first RECORDS
+      records) compressed again into COMPRESSED records, the last of LAST
+      bytes (see cmd_rezstd).
+  zstd-cuts FILE PERFDB TMPDIR LABEL STEP
+      rezstd copies of FILE cut after every STEP records, each imported by
+      PERFDB: exit 0 and perf script's sample count.
   fix-attr-size IN OUT
       copies a perf.data file whose attrs have attr.size 136 (perf >= 6.3,
       config3) rewritten to 128 when config3 is 0, so that perf 6.1 reads it.
 """
 import collections
 import json
+import os
 import re
 import sqlite3
 import struct
@@ -48,10 +72,10 @@ import subprocess
 import sys
 
 MASK64 = (1 << 64) - 1
-MAX_DETAIL = 4
+MAX_DETAIL = 2
 
 # sample_type bits
-S_TID, S_TIME, S_ADDR, S_CPU = 1 << 1, 1 << 2, 1 << 3, 1 << 7
+S_TID, S_TIME, S_CPU = 1 << 1, 1 << 2, 1 << 7
 PERF_TYPE_TRACEPOINT = 2
 
 
@@ -179,6 +203,27 @@ def cmd_cols(args):
         cols.append("cpu")
     if st & S_TIME:
         cols.append("time")
+    print(",".join(cols))
+
+
+def cmd_memcols(args):
+    """Prints the mem_sample columns perf script can print for the session's
+    memory events (addr,data_src,weight,ins_lat,phys_addr by sample_type),
+    or nothing when it has no mem_sample row."""
+    db = connect(args[0])
+    sid = int(args[1])
+    row = db.execute("SELECT e.sample_type FROM mem_sample m JOIN sample s ON s.id = m.sample_id "
+                     "JOIN event e ON e.id = s.event_id WHERE s.session_id = ? LIMIT 1", (sid,)).fetchone()
+    if not row:
+        return
+    st = row[0]
+    cols = [c for c, bit in (("addr", 3), ("data_src", 15)) if st & (1 << bit)]
+    if st & (1 << 14 | 1 << 24):
+        cols.append("weight")
+    if st & (1 << 24):
+        cols.append("ins_lat")
+    if st & (1 << 19):
+        cols.append("phys_addr")
     print(",".join(cols))
 
 
@@ -469,17 +514,46 @@ def opt(args, name, default=None, flag=False):
     return False if flag else default
 
 
-def diff_details(mine, perf):
-    only_perf = list((perf - mine).elements())
-    only_mine = list((mine - perf).elements())
+def diff_details(only_mine, only_perf):
     det = ["%d sample(s) only in perf script, %d only in perfdb" % (len(only_perf), len(only_mine))]
     det += ["perf:   " + key_text(x)[:300] for x in sorted(only_perf, key=repr)[:MAX_DETAIL]]
     det += ["perfdb: " + key_text(x)[:300] for x in sorted(only_mine, key=repr)[:MAX_DETAIL]]
     return det
 
 
-def same(a, b):
-    return dict.__eq__(a, b)
+def compare_keys(mine, perf, label, what_of):
+    """mine, perf: lists of key tuples (index 4: the event name). One result
+    per event: the multisets of its keys are equal. what_of(event) -> text
+    with {n} for the number of samples."""
+    a, b = collections.Counter(mine), collections.Counter(perf)
+    n = collections.Counter(k[4] for k in perf)
+    for k in mine:
+        n.setdefault(k[4], 0)
+    only_mine, only_perf = collections.defaultdict(list), collections.defaultdict(list)
+    if not dict.__eq__(a, b):
+        # dict item views subtract in C: the (key, count) pairs that differ
+        for k, c in a.items() - b.items():
+            if c > b.get(k, 0):
+                only_mine[k[4]] += [k] * (c - b.get(k, 0))
+        for k, c in b.items() - a.items():
+            if c > a.get(k, 0):
+                only_perf[k[4]] += [k] * (c - a.get(k, 0))
+    for name in sorted(n):
+        bad = name in only_mine or name in only_perf
+        result(not bad and n[name] > 0, "%s: %s" % (label, what_of(name).replace("{n}", str(n[name]))),
+               diff_details(only_mine.get(name, []), only_perf.get(name, [])) if bad else [])
+
+
+def split_line(line, ncols, names):
+    """Fast path for -F [pid,tid,][cpu,][time,]event...: the fields are
+    single words; (words, event, rest) or None."""
+    parts = line.split(None, ncols + 1)
+    if len(parts) < ncols + 1:
+        return None
+    ev = parts[ncols]
+    if not ev.endswith(":") or ev[:-1] not in names:
+        return None
+    return parts[:ncols], ev[:-1], parts[ncols + 1] if len(parts) > ncols + 1 else ""
 
 
 def cmd_fields(args):
@@ -490,55 +564,80 @@ def cmd_fields(args):
     mem = [c for c in opt(args, "--mem", "").split(",") if c]
     global RAW_SYMS
     RAW_SYMS = opt(args, "--raw-syms", flag=True)
+    no_ids = opt(args, "--no-ids", flag=True)
     dbp, sid, txt, label = args
     sid = int(sid)
     db = connect(dbp)
     ev = event_rows(db, sid)
-    names = {v[0] for v in ev.values()}
+    evname = {e: v[0] for e, v in ev.items()}
+    names = set(evname.values())
     texts, compared = trace_texts(db, sid, ev) if trace or default else ({}, set())
     comp_names = {ev[e][0] for e in compared}
     mtexts = mem_texts(db, sid, mem) if mem else {}
-    if default:
-        cols = ["comm", "tid", "cpu", "time"]
     use_pid, use_cpu, use_time = "pid" in cols, "cpu" in cols, "time" in cols
 
-    # per event: identity keys (pid, tid [or comm, tid], cpu, time, event)
-    # and field keys (None, None, cpu, time, event, trace text, memory
-    # columns): the field check pairs samples by cpu and time only, so a
-    # wrong pid does not hide (or fail) it.
-    ids_mine = collections.defaultdict(collections.Counter)
-    flds_mine = collections.defaultdict(collections.Counter)
-    for sid_, eid, time, cpu, pid, tid, comm, sym, stack in samples(db, sid):
-        name = ev[eid][0]
-        t = fmt_time(time) if use_time and time is not None else None
-        c = cpu if use_cpu else None
-        if default:
-            ids_mine[name][(comm, tid, cpu, t, name)] += 1
-        elif use_pid:
-            ids_mine[name][(pid, tid, c, t, name)] += 1
-        else:
-            ids_mine[name][(None, None, c, t, name)] += 1
-        if name in comp_names or mem:
-            k = (None, None, c, t, name)
+    # identity keys (pid, tid [or comm, tid], cpu, time, event) and field
+    # keys (None, None, cpu, time, event, trace text and/or memory columns):
+    # the field check pairs samples by cpu and time only, so that a wrong
+    # pid neither hides nor fails it.
+    rows = db.execute(
+        "SELECT s.id, s.event_id, s.time, s.cpu, t.pid, t.tid, t.comm FROM sample s "
+        "LEFT JOIN thread t ON t.id = s.thread_id WHERE s.session_id = ?", (sid,)).fetchall()
+    def ts(t):
+        if t is None or not use_time:
+            return None
+        return "%d.%06d" % (t // 1000000000, t % 1000000000 // 1000)
+    if default:
+        ids_mine = [(comm, tid, cpu, ts(t), evname[e]) for _, e, t, cpu, pid, tid, comm in rows]
+    elif use_pid:
+        ids_mine = [(pid, tid, cpu if use_cpu else None, ts(t), evname[e]) for _, e, t, cpu, pid, tid, comm in rows]
+    else:
+        ids_mine = [(None, None, cpu if use_cpu else None, ts(t), evname[e]) for _, e, t, cpu, pid, tid, comm in rows]
+    flds_mine = []
+    if comp_names or mem:
+        for (i, e, t, cpu, pid, tid, comm), k in zip(rows, ids_mine):
+            name = k[4]
+            if name not in comp_names and not mem:
+                continue
+            f = (None, None) + k[2:5]
             if name in comp_names:
-                k += (texts.get(sid_, "<no %s row>" % name),)
+                f += (texts.get(i, "<no %s row>" % name),)
             if mem:
-                k += (mtexts.get(sid_, "<no mem_sample row>"),)
-            flds_mine[name][k] += 1
+                f += (mtexts.get(i, "<no mem_sample row>"),)
+            flds_mine.append(f)
+    del rows
 
-    ids_perf = collections.defaultdict(collections.Counter)
-    flds_perf = collections.defaultdict(collections.Counter)
-    unparsed = []
+    ids_perf, flds_perf, unparsed = [], [], []
     rx = head_regex(cols)
+    ncols = (1 if use_pid else 0) + (1 if use_cpu else 0) + (1 if use_time else 0)
     for line in read_lines(txt):
         if not line.strip():
             continue
-        p = parse_default_line(line, names) if default else parse_head_line(line, cols, names, rx)
+        p = None
+        if not default:
+            sp = split_line(line, ncols, names)
+            if sp is not None:
+                w, name, rest = sp
+                j, pid = 0, None
+                try:
+                    if use_pid:
+                        pid, tid = w[0].split("/")
+                        pid, tid = int(pid), int(tid)
+                        j = 1
+                    cpu = int(w[j][1:-1]) if use_cpu else None
+                    t = w[j + (1 if use_cpu else 0)][:-1] if use_time else None
+                    p = ((pid, tid if use_pid else None, cpu, t, name), name, rest)
+                except (ValueError, IndexError):
+                    p = None
+            if p is None:
+                p = parse_head_line(line, cols, names, rx)
+        else:
+            p = parse_default_line(line, names)
         if p is None:
             unparsed.append(line)
             continue
         k, name, rest = p
-        ids_perf[name][k] += 1
+        ids_perf.append(k)
         if name in comp_names or mem:
             f = (None, None) + k[2:5]
             if name in comp_names:
@@ -549,32 +648,28 @@ def cmd_fields(args):
                 except ValueError:
                     unparsed.append(line)
                     continue
-            flds_perf[name][f] += 1
+            flds_perf.append(f)
 
     if unparsed:
         result(False, "%s: perf script lines parse" % label,
                ["unparsed: " + u[:200] for u in unparsed[:MAX_DETAIL]])
     what = "comm, tid, cpu, time" if default else \
         ", ".join({"pid": "pid/tid"}.get(c, c) for c in cols if c != "tid")
-    for name in sorted(set(ids_mine) | set(ids_perf)):
-        a, b = ids_mine[name], ids_perf[name]
-        n = sum(b.values())
-        ok = same(a, b)
-        result(ok and n > 0, "%s: %s: %s of %d samples equal perf script's" % (label, name, what, n),
-               diff_details(a, b) if not ok else [])
-        if name not in comp_names and not mem:
-            continue
-        a, b = flds_mine[name], flds_perf[name]
-        desc = []
-        if name in comp_names:
-            desc.append(("tracepoint fields (perf's text%s)" % (", code pointers as addresses" if RAW_SYMS else ""))
-                        if not default else "trace text")
-        if mem:
-            desc.append(",".join(mem))
-        ok = same(a, b)
-        result(ok and n > 0, "%s: %s: %s of %d samples (paired by %s) equal perf script's"
-               % (label, name, " and ".join(desc), n, ", ".join(c for c in ("cpu", "time") if c in cols)),
-               diff_details(a, b) if not ok else [])
+    if not no_ids:
+        compare_keys(ids_mine, ids_perf, label,
+                     lambda name: "%s: %s of {n} samples equal perf script's" % (name, what))
+    if comp_names or mem:
+        def fwhat(name):
+            desc = []
+            if name in comp_names:
+                desc.append(("tracepoint fields as perf prints them%s"
+                             % (" (code pointers as addresses)" if RAW_SYMS else "")) if not default else "trace text")
+            if mem:
+                desc.append(",".join(mem))
+            return "%s: %s of {n} samples (paired by %s) equal perf script's" % (
+                name, " and ".join(desc), ", ".join(c for c in ("cpu", "time") if c in cols))
+        compare_keys([f for f in flds_mine if f[4] in comp_names or mem],
+                     [f for f in flds_perf if f[4] in comp_names or mem], label, fwhat)
 
 
 # --- callchains -------------------------------------------------------------
@@ -598,6 +693,9 @@ def cmd_chains(args):
     args = list(args)
     cols = opt(args, "--cols", "pid,tid,cpu,time").split(",")
     syms = opt(args, "--syms", flag=True)
+    discarded_ok = opt(args, "--discarded-ok", flag=True)
+    sym_comms = opt(args, "--sym-comms")
+    sym_comms = set(sym_comms.split(",")) if sym_comms else None
     dbp, sid, txt, label = args
     sid = int(sid)
     db = connect(dbp)
@@ -642,7 +740,7 @@ def cmd_chains(args):
         key = (pid if by_pid else None, tid if by_pid else None,
                cpu if "cpu" in cols else None,
                fmt_time(time) if "time" in cols and time is not None else None, ev[eid][0])
-        mine[key].append((sid_, sym, frames(stack)))
+        mine[key].append((sid_, sym, frames(stack), sym_comms is None or comm in sym_comms))
 
     perf = collections.defaultdict(list)
     unparsed = []
@@ -671,7 +769,7 @@ def cmd_chains(args):
         cur = []
         perf[k].append((p[2].strip(), cur))
 
-    mangled = []
+    mangled, discarded = [], []
     n = depth_bad = unmatched = 0
     checked = unknown_perf = 0
     det = collections.defaultdict(list)
@@ -681,15 +779,21 @@ def cmd_chains(args):
         if len(a) != len(b):
             unmatched += abs(len(a) - len(b))
             det["match"].append("%s %d in perfdb, %d in perf script" % (key_text(key), len(a), len(b)))
-        for (sample_id, ipsym, fa), (rest, fb) in zip(a, b):
+        for (sample_id, ipsym, fa, check_syms), (rest, fb) in zip(a, b):
             n += 1
+            if discarded_ok and not fb and not rest and fa:
+                # perf printed the header and no frame: it dropped the
+                # callchain as corrupt (a value >= (u64)-4095 that is no
+                # context it knows); corrupt-chain tests that on its own
+                discarded.append("sample %d %s: perfdb %d frames" % (sample_id, key_text(key), len(fa)))
+                continue
             if len(fa) != len(fb):
                 depth_bad += 1
                 det["depth"].append("sample %d %s: perfdb %d frames %s, perf %d frames %s%s"
                                     % (sample_id, key_text(key), len(fa),
                                        [symrow.get(x, ("?",))[0] for x in fa[:6]], len(fb), [y[0] for y in fb[:6]],
                                        " (perf: %s)" % rest if rest else ""))
-            if not syms:
+            if not syms or not check_syms:
                 continue
             for i, (x, (y, ydso, ystart)) in enumerate(zip(fa, fb)):
                 if y == "[unknown]":
@@ -705,6 +809,8 @@ def cmd_chains(args):
                     det["unknown"].append(where)
                 elif xname.startswith("_Z"):
                     mangled.append((xname, y, where))
+                elif y.endswith("@plt"):
+                    det["plt"].append(where)
                 elif xstart is not None and ystart is not None and xstart & MASK64 == ystart:
                     det["alias"].append(where)
                 else:
@@ -743,6 +849,9 @@ def cmd_chains(args):
     pair = "cpu, time" if not by_pid else "pid/tid, time"
     result(unmatched == 0 and n > 0, "%s: every sample pairs with one of perf script's by %s (%d samples)"
            % (label, pair, n), sorted(det["match"])[:MAX_DETAIL])
+    if discarded:
+        print("# %s: %d samples whose callchain perf drops as corrupt, not compared here (e.g. %s)"
+              % (label, len(discarded), discarded[0]))
     result(depth_bad == 0 and n > 0,
            "%s: callchain depth equals the frames perf script prints (%d samples, %d frames)"
            % (label, n, sum(len(x[1]) for v in perf.values() for x in v)),
@@ -764,6 +873,9 @@ def cmd_chains(args):
     result(not det["unknown"] and checked > 0,
            "%s: perfdb resolves every frame perf resolves" % label,
            summary("unknown", "frames [unknown] in perfdb that perf resolves"))
+    if det["plt"]:
+        result(False, "%s: frames in PLT stubs are perf's name@plt" % label,
+               summary("plt", "frames in a PLT stub, which perf names name@plt"))
     result(not det["alias"] and checked > 0,
            "%s: of symbols sharing an address, perfdb names the one perf names" % label,
            summary("alias", "frames name another alias (same address) of perf's symbol"))
@@ -792,6 +904,53 @@ def cmd_cpumask(args):
     if orphans:
         bad.append("%d ipi_send_cpumask rows belong to no ipi_send_cpumask sample" % orphans)
     result(not bad, what + " (%d samples)" % len(rows), ["%d bad" % len(bad)] + bad[:MAX_DETAIL] if bad else [])
+
+
+def cmd_header(args):
+    """session's perf version, os release, arch, hostname, CPUs online
+    against perf report --header-only."""
+    dbp, sid, txt, label = args
+    db = connect(dbp)
+    row = db.execute("SELECT perf_version, os_release, arch, hostname, nr_cpus_online FROM session WHERE id = ?",
+                     (int(sid),)).fetchone()
+    want = {}
+    keys = {"perf version": 0, "os release": 1, "arch": 2, "hostname": 3, "nrcpus online": 4}
+    for line in read_lines(txt):
+        m = re.match(r"# ([a-z ]+?) : (.*)$", line)
+        if m and m.group(1) in keys:
+            want[keys[m.group(1)]] = m.group(2).strip()
+    got = {i: ("" if v is None else str(v)) for i, v in enumerate(row or ())}
+    bad = ["%s: perfdb %r, perf %r" % (k, got.get(i), want.get(i, ""))
+           for k, i in keys.items() if got.get(i) != want.get(i, "")]
+    result(row is not None and not bad, "%s: session perf_version, os_release, arch, hostname, nr_cpus_online "
+           "equal perf report --header-only's (%s)" % (label, "/".join(want.get(i, "-") for i in range(3))), bad)
+
+
+def cmd_memrows(args):
+    """mem_sample rows only for samples with memory information: perf
+    script -F event,addr,data_src shows addr != 0 or a data_src field that
+    is not N/A (--call-graph dwarf sets ADDR|DATA_SRC with nothing in them)."""
+    dbp, sid, txt, label = args
+    db = connect(dbp)
+    have = db.execute("SELECT count(*) FROM mem_sample m JOIN sample s ON s.id = m.sample_id "
+                      "WHERE s.session_id = ?", (int(sid),)).fetchone()[0]
+    info = total = 0
+    kinds = collections.Counter()
+    for line in read_lines(txt):
+        m = re.match(r"\s*\S+:\s+([0-9a-f]+)\s+([0-9a-f]+)\s*(.*)$", line)
+        if not m:
+            continue
+        total += 1
+        segs = [x.strip() for x in m.group(3).split("|") if x.strip()]
+        vals = [x.split(None, 1)[1] if " " in x else "" for x in segs]
+        real = int(m.group(1), 16) != 0 or any(v not in ("N/A", "N/A or N/A") for v in vals)
+        info += real
+        kinds["addr %s data_src %s%s" % ("0" if int(m.group(1), 16) == 0 else "!= 0", m.group(2),
+                                         "" if real else " (all N/A)")] += 1
+    result(total > 0 and have == info,
+           "%s: mem_sample rows (%d) only for the %d of %d samples with memory information"
+           % (label, have, info, total),
+           ["perf: %dx %s" % (c, k) for k, c in kinds.most_common(MAX_DETAIL)] if have != info else [])
 
 
 def cmd_same_db(args):
@@ -859,9 +1018,215 @@ def cmd_fix_attr_size(args):
         f.write(data)
 
 
+def cmd_corrupt_chain(args):
+    """Copies a little-endian file-mode perf.data, setting the outermost
+    user frame of the first sample with two or more user frames to
+    0xffffffffffffffff: the garbage value a frame-pointer walk of a program
+    built without frame pointers brings back, which perf (>= (u64)-4095 but
+    no context it knows) takes for a corrupt callchain and drops whole."""
+    src, dst = args
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    if data[:8] != b"PERFILE2":
+        sys.exit("%s: not a little-endian PERFILE2 file" % src)
+    attr_size, aoff, asize, doff, dsize = struct.unpack_from("<QQQQQ", data, 16)
+    types = {struct.unpack_from("<Q", data, p + 24)[0] for p in range(aoff, aoff + asize, attr_size)}
+    if len(types) != 1:
+        sys.exit("%s: attrs with different sample_type" % src)
+    st = types.pop()
+    if not st & (1 << 5) or st & (1 << 4):
+        sys.exit("%s: no CALLCHAIN, or READ, in sample_type" % src)
+    # u64 fields before CALLCHAIN: IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD
+    skip = sum(1 for b in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st & (1 << b))
+    time_at = sum(1 for b in (16, 0, 1) if st & (1 << b)) if st & (1 << 2) else None
+    p = doff
+    while p + 8 <= doff + dsize:
+        typ, misc, size = struct.unpack_from("<IHH", data, p)
+        if size < 8:
+            sys.exit("%s: bad record size at %d" % (src, p))
+        if typ == 9:
+            c = p + 8 + 8 * skip
+            nr, = struct.unpack_from("<Q", data, c)
+            ips = struct.unpack_from("<%dQ" % nr, data, c + 8)
+            if 0xfffffffffffffe00 in ips and nr - 1 - ips.index(0xfffffffffffffe00) >= 2:
+                struct.pack_into("<Q", data, c + 8 * nr, MASK64)
+                with open(dst, "wb") as f:
+                    f.write(data)
+                t = struct.unpack_from("<Q", data, p + 8 + 8 * time_at)[0] if time_at is not None else None
+                print("# %s: sample at offset %d (time %s): callchain entry %d of %d set to 0xffffffffffffffff"
+                      % (os.path.basename(dst), p, fmt_time(t) if t is not None else "?", nr - 1, nr))
+                return
+        p += size
+    sys.exit("%s: no sample with two user frames" % src)
+
+
+def unend_zstd_frame(z):
+    """z, one zstd frame (RFC 8878) without content size or checksum, with
+    the Last_Block bit of its last block cleared."""
+    if z[:4] != b"\x28\xb5\x2f\xfd":
+        sys.exit("zstd: not a zstd frame")
+    fhd = z[4]
+    if fhd & 0xc4 or fhd & 0x20:
+        sys.exit("zstd: the frame has a content size or a checksum")
+    p = 5 + 1 + (0, 1, 2, 4)[fhd & 3]	# window descriptor, dictionary id
+    z = bytearray(z)
+    while p + 3 <= len(z):
+        h = z[p] | z[p + 1] << 8 | z[p + 2] << 16
+        btype, bsize = h >> 1 & 3, h >> 3
+        if h & 1:
+            z[p] &= 0xfe
+            if p + 3 + (1 if btype == 1 else bsize) != len(z):
+                sys.exit("zstd: bytes after the last block")
+            return bytes(z)
+        p += 3 + (1 if btype == 1 else bsize)
+    sys.exit("zstd: no last block")
+
+
+def zstd_parts(data, src):
+    """(outer records with None for the first COMPRESSED one, the
+    concatenated COMPRESSED payloads, data offset, data size, feature
+    index table) of a little-endian file-mode perf.data."""
+    if data[:8] != b"PERFILE2":
+        sys.exit("%s: not a little-endian PERFILE2 file" % src)
+    doff, dsize = struct.unpack_from("<QQ", data, 40)
+    nfeat = bin(int.from_bytes(data[72:104], "little")).count("1")
+    table = bytes(data[doff + dsize:doff + dsize + 16 * nfeat])
+    outer, payload, first = [], [], None
+    p = doff
+    while p + 8 <= doff + dsize:
+        typ, misc, size = struct.unpack_from("<IHH", data, p)
+        if size < 8:
+            sys.exit("%s: bad record size at %d" % (src, p))
+        if typ == 81:
+            payload.append(bytes(data[p + 8:p + size]))
+            if first is None:
+                first = len(outer)
+                outer.append(None)
+        else:
+            outer.append(bytes(data[p:p + size]))
+        p += size
+    if first is None:
+        sys.exit("%s: no COMPRESSED record" % src)
+    return outer, b"".join(payload), doff, dsize, table
+
+
+def record_ends(inner):
+    """The end offsets of the whole records in a byte string of records."""
+    ends, q = [], 0
+    while q + 8 <= len(inner):
+        size = struct.unpack_from("<H", inner, q + 6)[0]
+        if size < 8 or q + size > len(inner):
+            break
+        q += size
+        ends.append(q)
+    return ends
+
+
+def rezstd_bytes(data, parts, comp, last, src):
+    """data with its COMPRESSED records replaced by comp cut into records,
+    the last of LAST bytes, the others 65527 (perf's limit) each."""
+    outer, _, doff, dsize, table = parts
+    chunks, end, size = [], len(comp), min(last, 65527)
+    while end > 0:
+        chunks.insert(0, comp[max(0, end - size):end])
+        end -= size
+        size = 65527
+    outer = list(outer)
+    outer[outer.index(None)] = b"".join(struct.pack("<IHH", 81, 0, 8 + len(c)) + c for c in chunks)
+    new = b"".join(outer)
+    if len(new) > dsize:
+        sys.exit("%s: the new data section (%d) is larger than the old (%d)" % (src, len(new), dsize))
+    data = bytearray(data)
+    data[doff:doff + len(new)] = new
+    data[doff + len(new):doff + len(new) + len(table)] = table
+    struct.pack_into("<Q", data, 48, len(new))
+    return bytes(data), len(chunks)
+
+
+def never_ended(inner, level):
+    """inner compressed by zstd -LEVEL into one frame without checksum or
+    content size, whose last block is then marked as not the last: a stream
+    flushed but never ended, as perf writes it."""
+    return unend_zstd_frame(subprocess.run(
+        ["zstd", "-c", "--no-check", "--no-content-size", "-" + level], input=inner,
+        capture_output=True, check=True).stdout)
+
+
+def cmd_rezstd(args):
+    """Copies a file-mode perf.data (little-endian) whose data section has
+    COMPRESSED records, with its zstd stream decompressed (zstd -dc), cut
+    to its first RECORDS records (all by default), and compressed again as
+    one never-ended stream (level "same": perf's stream as it is) into
+    COMPRESSED records the last of which carries LAST payload bytes (the
+    others 65527 each, perf's limit), in place of the first COMPRESSED
+    record; the others go. A reader that stops calling the decompressor
+    when the input of the last record is used up, with decompressed bytes
+    still inside it, loses the end of the recording. Prints the sizes."""
+    src, dst, last = args[0], args[1], int(args[2])
+    level = args[3] if len(args) > 3 else "3"
+    keep = int(args[4]) if len(args) > 4 else None
+    with open(src, "rb") as f:
+        data = f.read()
+    parts = zstd_parts(data, src)
+    if level == "same":
+        comp, inner = parts[1], b""
+    else:
+        inner = subprocess.run(["zstd", "-dc"], input=parts[1], capture_output=True).stdout
+        ends = record_ends(inner)
+        if not ends or (keep is None and ends[-1] != len(inner)):
+            sys.exit("%s: the decompressed stream is not whole records" % src)
+        inner = inner[:ends[min(keep, len(ends)) - 1] if keep else ends[-1]]
+        comp = never_ended(inner, level)
+    out, nrec = rezstd_bytes(data, parts, comp, last, src)
+    with open(dst, "wb") as f:
+        f.write(out)
+    print("# %s: %d bytes of records in %d COMPRESSED records (zstd -%s), the last with %d of %d bytes"
+          % (os.path.basename(dst), len(inner), nrec, level, min(last, len(comp)), len(comp)))
+
+
+def cmd_zstd_cuts(args):
+    """For every STEP-th record count N of the file's zstd stream: a copy
+    with the first N records in one never-ended stream (see cmd_rezstd) in
+    one COMPRESSED record, imported by PERFDB into a fresh database in
+    TMPDIR: exit 0 and perf script's sample count. The end of the stream
+    falls at another place of a reader's buffer in each."""
+    src, perfdb, tmp, label, step = args[0], args[1], args[2], args[3], int(args[4])
+    with open(src, "rb") as f:
+        data = f.read()
+    parts = zstd_parts(data, src)
+    inner = subprocess.run(["zstd", "-dc"], input=parts[1], capture_output=True).stdout
+    ends = record_ends(inner)
+    rz, db = os.path.join(tmp, "cut.data"), os.path.join(tmp, "cut.db")
+    bad, n, samples = [], 0, 0
+    for keep in list(range(step, len(ends), step)) + [len(ends)]:
+        out, _ = rezstd_bytes(data, parts, never_ended(inner[:ends[keep - 1]], "3"), 65527, src)
+        with open(rz, "wb") as f:
+            f.write(out)
+        if os.path.exists(db):
+            os.unlink(db)
+        want = subprocess.run(["perf", "script", "-i", rz, "-F", "event"], capture_output=True,
+                              text=True).stdout.count("\n")
+        r = subprocess.run([perfdb, "import", "-q", "-o", db, rz], capture_output=True, text=True)
+        got = None
+        if r.returncode == 0:
+            got = connect(db).execute("SELECT nr_samples FROM session").fetchone()[0]
+        n += 1
+        samples += want
+        if r.returncode != 0 or got != want:
+            bad.append("first %d records: perfdb %s (exit %d%s), perf script %d samples"
+                       % (keep, got, r.returncode, (": " + r.stderr.strip()[:100]) if r.stderr.strip() else "",
+                          want))
+    result(not bad and n > 0, "%s: its zstd stream cut after every %d records and compressed again, never "
+           "ended, in one COMPRESSED record: perfdb has perf's sample count in all %d copies (%d samples)"
+           % (label, step, n, samples), ["%d copies differ" % len(bad)] + bad[:MAX_DETAIL * 2] if bad else [])
+
+
 CMDS = {"counts": cmd_counts, "sessions-json": cmd_sessions_json, "same-counts": cmd_same_counts,
-        "cols": cmd_cols, "fields": cmd_fields, "chains": cmd_chains, "cpumask": cmd_cpumask,
-        "sql-eq": cmd_sql_eq, "same-db": cmd_same_db, "fix-attr-size": cmd_fix_attr_size}
+        "cols": cmd_cols, "memcols": cmd_memcols, "fields": cmd_fields, "chains": cmd_chains, "cpumask": cmd_cpumask,
+        "sql-eq": cmd_sql_eq, "same-db": cmd_same_db,
+        "header": cmd_header, "memrows": cmd_memrows, "fix-attr-size": cmd_fix_attr_size,
+        "corrupt-chain": cmd_corrupt_chain, "rezstd": cmd_rezstd,
+        "zstd-cuts": cmd_zstd_cuts}
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in CMDS:

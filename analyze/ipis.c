@@ -1,0 +1,302 @@
+/* Matching TLB-flush IPIs to their receivers, classifying them against the
+ * loaded-mm timelines, and counting them (see ipis.h). Pure code. */
+#include "analyze/ipis.h"
+#include "collect/hashmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* rx_name: see ipis.h. */
+const char *rx_name(enum ipi_rx r)
+{
+	static const char *const names[] = { "reason1", "reason5", "reason0", "none" };
+	return r < RX_N ? names[r] : "?";
+}
+
+/* The state of a match: the output, pending queues (target, csd) -> index
+ * + 1, the IPI whose function runs on each CPU, the IPIs each sender queued
+ * since its last other event (waiting for their ipi_send), and for the
+ * "ipi" source the last IPI sent to each CPU. */
+struct match {
+	struct ipi_set *out;
+	const struct ident *id;
+	int ncpus;
+	struct hashmap pending;
+	long *running;  /* per CPU: index of the IPI in its function, or -1 */
+	long *last_to;  /* per CPU: last IPI sent to it ("ipi" source), or -1 */
+	int64_t *attempt_at; /* per CPU: time of a flush attempt just before, or -1 */
+	size_t **await; /* per CPU: indices queued, waiting for ipi_send */
+	size_t *nawait, *capawait;
+};
+
+/* add_ipi(m, e, target): appends an IPI sent by e to target and returns its
+ * index, or -1 when out of memory. */
+static long add_ipi(struct match *m, const struct tl_event *e, int target)
+{
+	struct ipi_set *s = m->out;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		struct ipi *v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->v = v;
+		s->cap = cap;
+	}
+	int64_t mm = ident_mm(m->id, e->tid, e->time);
+	s->v[s->n] = (struct ipi){ .send = e->time, .receipt = -1,
+		.mm = mm > 0 ? mm : MM_UNKNOWN, .sender = e->cpu, .target = target,
+		.site = e->site, .reason = -1, .cls = CL_UNKNOWN, .cls_send = CL_UNKNOWN };
+	return (long)s->n++;
+}
+
+/* add_attempt(m, e): records a flush attempt (reason 4) of e's task's mm. */
+static int add_attempt(struct match *m, const struct tl_event *e)
+{
+	struct ipi_set *s = m->out;
+	if (s->nattempts == s->attempt_cap) {
+		size_t cap = s->attempt_cap ? s->attempt_cap * 2 : 256;
+		int64_t *v = realloc(s->attempt_mm, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->attempt_mm = v;
+		s->attempt_cap = cap;
+	}
+	int64_t mm = ident_mm(m->id, e->tid, e->time);
+	s->attempt_mm[s->nattempts++] = mm > 0 ? mm : MM_UNKNOWN;
+	return 0;
+}
+
+/* await_push(m, cpu, i): IPI i, queued on cpu, waits for its ipi_send. */
+static int await_push(struct match *m, int cpu, size_t i)
+{
+	if (m->nawait[cpu] == m->capawait[cpu]) {
+		size_t cap = m->capawait[cpu] ? m->capawait[cpu] * 2 : 16;
+		size_t *v = realloc(m->await[cpu], cap * sizeof(*v));
+		if (!v)
+			return -1;
+		m->await[cpu] = v;
+		m->capawait[cpu] = cap;
+	}
+	m->await[cpu][m->nawait[cpu]++] = i;
+	return 0;
+}
+
+/* on_send(m, e): an ipi_send to e->arg raises the interrupt of the IPIs its
+ * CPU just queued for that target. */
+static void on_send(struct match *m, const struct tl_event *e)
+{
+	for (size_t k = 0; k < m->nawait[e->cpu]; k++) {
+		struct ipi *p = &m->out->v[m->await[e->cpu][k]];
+		if (p->target == e->arg)
+			p->raised = 1;
+	}
+}
+
+/* on_csd(m, e): the "csd" source: queues, receivers' entries and exits. */
+static int on_csd(struct match *m, const struct tl_event *e)
+{
+	uint64_t v;
+	if (e->kind == TL_CSD_QUEUE) {
+		if (!e->flush || e->arg < 0 || e->arg >= m->ncpus)
+			return 0;
+		long i = add_ipi(m, e, e->arg);
+		if (i < 0 || await_push(m, e->cpu, (size_t)i))
+			return -1;
+		return hm_put(&m->pending, (uint64_t)e->arg, (uint64_t)e->a, (uint64_t)i + 1);
+	}
+	if (e->kind == TL_CSD_ENTRY) {
+		m->running[e->cpu] = -1;
+		if (e->flush && hm_get(&m->pending, (uint64_t)e->cpu, (uint64_t)e->a, &v)) {
+			hm_del(&m->pending, (uint64_t)e->cpu, (uint64_t)e->a);
+			m->running[e->cpu] = (long)v - 1;
+			m->out->v[v - 1].receipt = e->time;
+		}
+	} else if (e->kind == TL_CSD_EXIT) {
+		m->running[e->cpu] = -1;
+	}
+	return 0;
+}
+
+/* on_flush(m, e, csd_source): a tlb_flush is the verdict of the IPI whose
+ * function runs on its CPU ("csd"), or of the last IPI sent to the CPU
+ * within IPIS_FALLBACK_RX_NS when it is a reason 1 or 5 ("ipi"); reason 4
+ * is a flush attempt. */
+static int on_flush(struct match *m, const struct tl_event *e, bool csd_source)
+{
+	long i = csd_source ? m->running[e->cpu] : m->last_to[e->cpu];
+	if (e->arg == 4 && add_attempt(m, e))
+		return -1;
+	if (i < 0 || m->out->v[i].reason >= 0)
+		return 0;
+	if (csd_source) {
+		m->out->v[i].reason = (int8_t)e->arg;
+	} else if ((e->arg == 1 || e->arg == 5) &&
+		   e->time - m->out->v[i].send <= IPIS_FALLBACK_RX_NS) {
+		m->out->v[i].reason = (int8_t)e->arg;
+		m->last_to[e->cpu] = -1;
+	}
+	return 0;
+}
+
+/* on_event(m, e, csd_source): one event of the match. */
+static int on_event(struct match *m, const struct tl_event *e, bool csd_source)
+{
+	if (e->kind == TL_IPI_SEND) {
+		int64_t at = m->attempt_at[e->cpu];
+		if (csd_source) {
+			on_send(m, e);
+			return 0;
+		}
+		if (!(e->flush || (at >= 0 && e->time - at <= IPIS_ATTEMPT_NS)) ||
+		    e->arg < 0 || e->arg >= m->ncpus)
+			return 0;
+		long i = add_ipi(m, e, e->arg);
+		if (i < 0)
+			return -1;
+		m->out->v[i].raised = 1;
+		m->last_to[e->arg] = i;
+		return 0;
+	}
+	if (e->kind != TL_CSD_QUEUE)
+		m->nawait[e->cpu] = 0;
+	m->attempt_at[e->cpu] = e->kind == TL_FLUSH && e->arg == 4 ? e->time : -1;
+	if (e->kind == TL_FLUSH)
+		return on_flush(m, e, csd_source);
+	if (csd_source && (e->kind == TL_CSD_QUEUE || e->kind == TL_CSD_ENTRY ||
+			   e->kind == TL_CSD_EXIT))
+		return on_csd(m, e);
+	return 0;
+}
+
+/* match_free(m): frees the match state (not the output). */
+static void match_free(struct match *m)
+{
+	hm_free(&m->pending);
+	for (int c = 0; m->await && c < m->ncpus; c++)
+		free(m->await[c]);
+	free(m->await);
+	free(m->nawait);
+	free(m->capawait);
+	free(m->running);
+	free(m->last_to);
+	free(m->attempt_at);
+}
+
+/* ipis_match: see ipis.h. */
+int ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
+	       int ncpus, bool csd_source, struct ipi_set *out)
+{
+	struct match m = { .out = out, .id = id, .ncpus = ncpus > 0 ? ncpus : 0 };
+	size_t nc = m.ncpus ? (size_t)m.ncpus : 1;
+	int rc = 0;
+	memset(out, 0, sizeof(*out));
+	hm_init(&m.pending);
+	m.running = malloc(nc * sizeof(long));
+	m.last_to = malloc(nc * sizeof(long));
+	m.attempt_at = malloc(nc * sizeof(int64_t));
+	m.await = calloc(nc, sizeof(*m.await));
+	m.nawait = calloc(nc, sizeof(size_t));
+	m.capawait = calloc(nc, sizeof(size_t));
+	if (!m.running || !m.last_to || !m.attempt_at || !m.await || !m.nawait || !m.capawait)
+		rc = -1;
+	for (size_t c = 0; !rc && c < nc; c++)
+		m.running[c] = m.last_to[c] = m.attempt_at[c] = -1;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (ev[i].cpu >= 0 && ev[i].cpu < m.ncpus)
+			rc = on_event(&m, &ev[i], csd_source);
+	match_free(&m);
+	if (rc)
+		ipi_set_free(out);
+	return rc;
+}
+
+/* ipi_set_free: see ipis.h. */
+void ipi_set_free(struct ipi_set *s)
+{
+	free(s->v);
+	free(s->attempt_mm);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ipis_classify: see ipis.h. */
+void ipis_classify(struct ipi *v, size_t n, const struct timeline *tl, int64_t window_ns)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ipi *p = &v[i];
+		int64_t at = p->receipt >= 0 ? p->receipt : p->send;
+		int64_t hi = p->receipt >= 0 ? p->receipt : p->send + window_ns;
+		p->cls_send = (uint8_t)timeline_class(tl, p->target, p->send, p->mm);
+		p->cls = (uint8_t)timeline_class(tl, p->target, at, p->mm);
+		if (hi < p->send)
+			hi = p->send;
+		p->ambiguous = !timeline_stable(tl, p->target, p->send - window_ns, hi, p->mm);
+	}
+}
+
+/* ipi_rx_of: see ipis.h. */
+enum ipi_rx ipi_rx_of(const struct ipi *p)
+{
+	switch (p->reason) {
+	case 1:
+		return RX_1;
+	case 5:
+		return RX_5;
+	case 0:
+		return RX_0;
+	default:
+		return RX_NONE;
+	}
+}
+
+/* ipi_bucket: see ipis.h. */
+int ipi_bucket(const struct ipi *p)
+{
+	return p->ambiguous ? CL_N : p->cls;
+}
+
+/* ipi_agrees: see ipis.h. */
+bool ipi_agrees(enum tl_class cls, enum ipi_rx rx)
+{
+	return (cls == CL_RUNNING && rx == RX_1) || (cls == CL_LAZY && rx == RX_0) ||
+	       (cls == CL_OTHER && rx == RX_5);
+}
+
+/* ipi_count: see ipis.h. */
+void ipi_count(struct ipi_counts *c, const struct ipi *p)
+{
+	c->ipis++;
+	c->raised += p->raised;
+	c->wasted += p->cls == CL_OTHER;
+	if (p->ambiguous)
+		c->ambiguous++;
+	else
+		c->cls[p->cls]++;
+	c->rx[ipi_rx_of(p)]++;
+}
+
+/* ipi_summarize: see ipis.h. */
+void ipi_summarize(struct ipi_summary *s, const struct ipi_set *set)
+{
+	s->attempts += (long long)set->nattempts;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct ipi *p = &set->v[i];
+		enum ipi_rx rx = ipi_rx_of(p);
+		ipi_count(&s->all, p);
+		s->matrix[ipi_bucket(p)][rx]++;
+		if (p->ambiguous) {
+			s->amb_at_receipt[p->cls]++;
+			s->amb_matrix[p->cls][rx]++;
+		}
+		if (rx == RX_NONE || p->cls == CL_UNKNOWN)
+			continue;
+		if (!p->ambiguous) {
+			s->compared++;
+			s->agreeing += ipi_agrees(p->cls, rx);
+			s->agreeing_alt += p->cls == CL_OTHER ? rx == RX_5 : rx == RX_1;
+		}
+		if (p->receipt >= 0) {
+			s->compared_rx++;
+			s->agreeing_rx += ipi_agrees(p->cls, rx);
+		}
+	}
+}

@@ -1,0 +1,303 @@
+/* Task identity lookups and the per-CPU loaded-mm timelines (see
+ * mm_timeline.h for the model). Pure code: no database, no I/O. */
+#include "analyze/mm_timeline.h"
+#include "collect/hashmap.h"
+
+#include <stdlib.h>
+
+/* cmp_thread: qsort order of thread rows: (tid, start). */
+static int cmp_thread(const void *x, const void *y)
+{
+	const struct ident_thread *a = x, *b = y;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* cmp_proc: qsort order of process rows: (pid, start, id). */
+static int cmp_proc(const void *x, const void *y)
+{
+	const struct ident_proc *a = x, *b = y;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* ident_sort: see mm_timeline.h. */
+void ident_sort(struct ident *id)
+{
+	if (id->nthreads)
+		qsort(id->threads, id->nthreads, sizeof(*id->threads), cmp_thread);
+	if (id->nprocs)
+		qsort(id->procs, id->nprocs, sizeof(*id->procs), cmp_proc);
+}
+
+/* first_thread(id, tid): index of the first thread row of tid, or
+ * id->nthreads when there is none. */
+static size_t first_thread(const struct ident *id, int64_t tid)
+{
+	size_t lo = 0, hi = id->nthreads;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (id->threads[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < id->nthreads && id->threads[lo].tid == tid ? lo : id->nthreads;
+}
+
+/* first_proc(id, pid): index of the first process row of pid, or
+ * id->nprocs when there is none. */
+static size_t first_proc(const struct ident *id, int64_t pid)
+{
+	size_t lo = 0, hi = id->nprocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (id->procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < id->nprocs && id->procs[lo].pid == pid ? lo : id->nprocs;
+}
+
+/* pid_of(id, tid, t): the pid of task tid at time t (its thread row with
+ * the largest start <= t, else its earliest row), or tid itself when it
+ * has no thread row. */
+static int64_t pid_of(const struct ident *id, int64_t tid, int64_t t)
+{
+	size_t i = first_thread(id, tid);
+	if (i == id->nthreads)
+		return tid;
+	size_t best = i;
+	for (; i < id->nthreads && id->threads[i].tid == tid; i++)
+		if (id->threads[i].start <= t)
+			best = i;
+	return id->threads[best].pid;
+}
+
+/* ident_proc_of: see mm_timeline.h. */
+long ident_proc_of(const struct ident *id, int64_t tid, int64_t t)
+{
+	if (tid < 0)
+		return -1;
+	int64_t pid = pid_of(id, tid, t);
+	size_t i = first_proc(id, pid);
+	if (i == id->nprocs)
+		return -1;
+	size_t best = i;
+	for (; i < id->nprocs && id->procs[i].pid == pid; i++)
+		if (id->procs[i].start <= t)
+			best = i;
+	return (long)best;
+}
+
+/* ident_mm: see mm_timeline.h. */
+int64_t ident_mm(const struct ident *id, int64_t tid, int64_t t)
+{
+	if (tid == 0)
+		return MM_KERNEL;
+	long p = ident_proc_of(id, tid, t);
+	if (p < 0)
+		return MM_UNKNOWN;
+	return id->procs[p].user_mm ? id->procs[p].id : MM_KERNEL;
+}
+
+/* push_seg(c, t, mm, lazy, cause): starts a new segment on CPU c unless
+ * nothing changes; a segment starting at the same time as the last one
+ * replaces it. Returns 0 or -1 when out of memory. */
+static int push_seg(struct tl_cpu *c, int64_t t, int64_t mm, int lazy, int cause)
+{
+	if (c->n) {
+		struct tl_seg *last = &c->segs[c->n - 1];
+		if (last->mm == mm && last->lazy == lazy)
+			return 0;
+		if (last->start == t) {
+			*last = (struct tl_seg){ t, mm, lazy, cause };
+			return 0;
+		}
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct tl_seg *s = realloc(c->segs, cap * sizeof(*s));
+		if (!s)
+			return -1;
+		c->segs = s;
+		c->cap = cap;
+	}
+	c->segs[c->n++] = (struct tl_seg){ t, mm, lazy, cause };
+	return 0;
+}
+
+/* The state of a build: the timelines, the identity, tasks that exited
+ * (tid -> 1) and whether each CPU has seen a switch. */
+struct build {
+	struct timeline *tl;
+	const struct ident *id;
+	struct hashmap exited;
+	bool *switched;
+};
+
+/* last_seg(c): the CPU's current segment, or NULL. */
+static const struct tl_seg *last_seg(const struct tl_cpu *c)
+{
+	return c->n ? &c->segs[c->n - 1] : NULL;
+}
+
+/* on_switch(b, e): a switch loads the next task's mm, or keeps the loaded
+ * one lazily for idle, kernel threads and exited tasks. */
+static int on_switch(struct build *b, const struct tl_event *e)
+{
+	struct tl_cpu *c = &b->tl->cpus[e->cpu];
+	const struct tl_seg *s = last_seg(c);
+	uint64_t dummy;
+	int64_t mm = ident_mm(b->id, e->a, e->time);
+	b->switched[e->cpu] = true;
+	if (mm == MM_KERNEL || hm_get(&b->exited, (uint64_t)e->a, 0, &dummy))
+		return push_seg(c, e->time, s ? s->mm : MM_UNKNOWN, 1, TL_SWITCH);
+	return push_seg(c, e->time, mm, 0, TL_SWITCH);
+}
+
+/* bootstrap(b, e): before a CPU's first switch, a sample of a user task
+ * says that task's mm is loaded (the first such sample starts the CPU's
+ * timeline). */
+static int bootstrap(struct build *b, const struct tl_event *e)
+{
+	struct tl_cpu *c = &b->tl->cpus[e->cpu];
+	uint64_t dummy;
+	if (c->n || b->switched[e->cpu] || e->tid < 0)
+		return 0;
+	int64_t mm = ident_mm(b->id, e->tid, e->time);
+	if (mm < 0 || hm_get(&b->exited, (uint64_t)e->tid, 0, &dummy))
+		return 0;
+	return push_seg(c, e->time, mm, 0, TL_SAMPLE);
+}
+
+/* on_event(b, e): applies one event to its CPU's timeline. */
+static int on_event(struct build *b, const struct tl_event *e)
+{
+	struct tl_cpu *c = &b->tl->cpus[e->cpu];
+	const struct tl_seg *s;
+	if (e->kind == TL_SWITCH)
+		return on_switch(b, e);
+	if (bootstrap(b, e))
+		return -1;
+	s = last_seg(c);
+	switch (e->kind) {
+	case TL_EXEC: {
+		int64_t who = e->a > 0 ? e->a : e->tid, mm = ident_mm(b->id, who, e->time);
+		hm_del(&b->exited, (uint64_t)e->tid, 0);
+		hm_del(&b->exited, (uint64_t)who, 0);
+		return push_seg(c, e->time, mm < 0 ? MM_UNKNOWN : mm, 0, TL_EXEC);
+	}
+	case TL_EXIT:
+		if (e->tid >= 0 && hm_put(&b->exited, (uint64_t)e->tid, 0, 1))
+			return -1;
+		return s ? push_seg(c, e->time, s->mm, 1, TL_EXIT) : 0;
+	case TL_FORK:
+		hm_del(&b->exited, (uint64_t)e->a, 0);
+		return 0;
+	case TL_FLUSH:
+		if (e->arg == 0 && s && s->lazy)
+			return push_seg(c, e->time, MM_INIT, 1, TL_FLUSH);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* timeline_build: see mm_timeline.h. */
+int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
+		   int ncpus, struct timeline *tl)
+{
+	struct build b = { .tl = tl, .id = id };
+	int rc = 0;
+	tl->ncpus = ncpus > 0 ? ncpus : 0;
+	tl->cpus = calloc(tl->ncpus ? tl->ncpus : 1, sizeof(*tl->cpus));
+	b.switched = calloc(tl->ncpus ? tl->ncpus : 1, sizeof(*b.switched));
+	hm_init(&b.exited);
+	if (!tl->cpus || !b.switched)
+		rc = -1;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (ev[i].cpu >= 0 && ev[i].cpu < tl->ncpus)
+			rc = on_event(&b, &ev[i]);
+	hm_free(&b.exited);
+	free(b.switched);
+	if (rc)
+		timeline_free(tl);
+	return rc;
+}
+
+/* timeline_free: see mm_timeline.h. */
+void timeline_free(struct timeline *tl)
+{
+	for (int i = 0; tl->cpus && i < tl->ncpus; i++)
+		free(tl->cpus[i].segs);
+	free(tl->cpus);
+	tl->cpus = NULL;
+	tl->ncpus = 0;
+}
+
+/* seg_index(c, t): index of the last segment starting at or before t, or
+ * -1 when the first starts after t (or there is none). */
+static long seg_index(const struct tl_cpu *c, int64_t t)
+{
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->segs[mid].start <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+/* timeline_at: see mm_timeline.h. */
+const struct tl_seg *timeline_at(const struct timeline *tl, int cpu, int64_t t)
+{
+	if (cpu < 0 || cpu >= tl->ncpus)
+		return NULL;
+	long i = seg_index(&tl->cpus[cpu], t);
+	return i < 0 ? NULL : &tl->cpus[cpu].segs[i];
+}
+
+/* tl_class_name: see mm_timeline.h. */
+const char *tl_class_name(enum tl_class c)
+{
+	static const char *const names[] = { "running", "lazy", "other", "unknown" };
+	return c < CL_N ? names[c] : "?";
+}
+
+/* timeline_seg_class: see mm_timeline.h. */
+enum tl_class timeline_seg_class(const struct tl_seg *s, int64_t mm)
+{
+	if (!s || mm <= 0 || s->mm == MM_UNKNOWN)
+		return CL_UNKNOWN;
+	if (s->mm == mm)
+		return s->lazy ? CL_LAZY : CL_RUNNING;
+	return CL_OTHER;
+}
+
+/* timeline_class: see mm_timeline.h. */
+enum tl_class timeline_class(const struct timeline *tl, int cpu, int64_t t, int64_t mm)
+{
+	return timeline_seg_class(timeline_at(tl, cpu, t), mm);
+}
+
+/* timeline_stable: see mm_timeline.h. */
+bool timeline_stable(const struct timeline *tl, int cpu, int64_t t0, int64_t t1, int64_t mm)
+{
+	if (cpu < 0 || cpu >= tl->ncpus)
+		return true;
+	const struct tl_cpu *c = &tl->cpus[cpu];
+	long i = seg_index(c, t0);
+	enum tl_class first = timeline_seg_class(i < 0 ? NULL : &c->segs[i], mm);
+	for (size_t j = (size_t)(i + 1); j < c->n && c->segs[j].start <= t1; j++)
+		if (timeline_seg_class(&c->segs[j], mm) != first)
+			return false;
+	return true;
+}

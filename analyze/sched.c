@@ -1,0 +1,147 @@
+/* Context-switch accounting per CPU and per process (see sched.h). Pure
+ * code: no database, no I/O. */
+#include "analyze/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* sw_kind_of: see sched.h. */
+enum sw_kind sw_kind_of(const struct ident *id, int64_t prev, int64_t next, int64_t t)
+{
+	int64_t a = ident_mm(id, prev, t), b = ident_mm(id, next, t);
+	if (a == MM_KERNEL || b == MM_KERNEL)
+		return SW_IDLE_KTHREAD;
+	if (a == MM_UNKNOWN || b == MM_UNKNOWN)
+		return SW_UNKNOWN;
+	return a == b ? SW_SAME_MM : SW_OTHER_MM;
+}
+
+/* The per-CPU state of an accounting: the current task and since when. */
+struct cur {
+	int64_t tid, since;
+	bool known;
+};
+
+/* proc_slot(r, id, tid, t): the r->procs slot of task tid at time t. */
+static size_t proc_slot(const struct sched_result *r, const struct ident *id, int64_t tid, int64_t t)
+{
+	long p = ident_proc_of(id, tid, t);
+	return p < 0 ? r->nprocs - 1 : (size_t)p;
+}
+
+/* ran(r, slot, cpu, ns): slot's task ran ns on cpu. 0 or -1 on OOM. */
+static int ran(struct sched_result *r, size_t slot, int cpu, int64_t ns)
+{
+	uint64_t v = 0;
+	r->procs[slot].run_ns += ns;
+	hm_get(&r->ran, slot, (uint64_t)cpu, &v);
+	return hm_put(&r->ran, slot, (uint64_t)cpu, v + (uint64_t)ns);
+}
+
+/* count_cpus(r): each process's ncpus_ran from its run time per CPU. */
+static void count_cpus(struct sched_result *r)
+{
+	for (size_t i = 0; i < r->ran.cap; i++) {
+		if (!r->ran.used[i])
+			continue;
+		struct sched_proc *p = &r->procs[r->ran.k1[i]];
+		if ((double)r->ran.val[i] >= SCHED_CPU_SHARE * (double)p->run_ns && r->ran.val[i])
+			p->ncpus_ran++;
+	}
+}
+
+/* run_until(r, id, c, cpu, t): the current task of cpu ran until t (only
+ * the part inside the window counts). 0 or -1 on OOM. */
+static int run_until(struct sched_result *r, const struct ident *id, struct cur *c, int cpu, int64_t t)
+{
+	int64_t from = c->since > r->t0 ? c->since : r->t0;
+	int64_t to = t < r->t1 ? t : r->t1;
+	if (to < from)
+		return 0;
+	if (c->tid == 0)
+		r->cpus[cpu].idle_ns += to - from;
+	return ran(r, proc_slot(r, id, c->tid, to), cpu, to - from);
+}
+
+/* on_switch(r, id, cs, e): accounts a switch and makes its next current.
+ * 0 or -1 on OOM. */
+static int on_switch(struct sched_result *r, const struct ident *id, struct cur *cs,
+		     const struct tl_event *e)
+{
+	struct cur *c = &cs[e->cpu];
+	if (!c->known)
+		*c = (struct cur){ e->b, r->t0, true };
+	if (run_until(r, id, c, e->cpu, e->time))
+		return -1;
+	if (e->time >= r->t0 && e->time <= r->t1) {
+		struct sched_cpu *k = &r->cpus[e->cpu];
+		k->switches++;
+		k->kind[sw_kind_of(id, e->b, e->a, e->time)]++;
+		r->procs[proc_slot(r, id, e->b, e->time)].switches++;
+	}
+	*c = (struct cur){ e->a, e->time, true };
+	return 0;
+}
+
+/* on_migrate(r, e): a migration from cpu b to cpu arg. */
+static void on_migrate(struct sched_result *r, const struct tl_event *e)
+{
+	if (e->time < r->t0 || e->time > r->t1)
+		return;
+	if (e->b >= 0 && e->b < r->ncpus)
+		r->cpus[e->b].mig_out++;
+	if (e->arg >= 0 && e->arg < r->ncpus)
+		r->cpus[e->arg].mig_in++;
+}
+
+/* sched_account: see sched.h. */
+int sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
+		  int ncpus, int64_t t0, int64_t t1, struct sched_result *r)
+{
+	size_t nc = ncpus > 0 ? (size_t)ncpus : 1;
+	struct cur *cs = calloc(nc, sizeof(*cs));
+	int rc = 0;
+	memset(r, 0, sizeof(*r));
+	hm_init(&r->ran);
+	r->ncpus = ncpus > 0 ? ncpus : 0;
+	r->nprocs = id->nprocs + 1;
+	r->t0 = t0;
+	r->t1 = t1;
+	r->cpus = calloc(nc, sizeof(*r->cpus));
+	r->procs = calloc(r->nprocs, sizeof(*r->procs));
+	if (!cs || !r->cpus || !r->procs)
+		rc = -1;
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct tl_event *e = &ev[i];
+		if (e->kind == TL_MIGRATE)
+			on_migrate(r, e);
+		else if (e->kind == TL_SWITCH && e->cpu >= 0 && e->cpu < r->ncpus)
+			rc = on_switch(r, id, cs, e);
+	}
+	for (int c = 0; !rc && c < r->ncpus; c++)
+		if (cs[c].known)
+			rc = run_until(r, id, &cs[c], c, t1);
+	free(cs);
+	if (rc)
+		sched_result_free(r);
+	else
+		count_cpus(r);
+	return rc;
+}
+
+/* sched_result_free: see sched.h. */
+void sched_result_free(struct sched_result *r)
+{
+	free(r->cpus);
+	free(r->procs);
+	hm_free(&r->ran);
+	memset(r, 0, sizeof(*r));
+}
+
+/* sched_lifetime: see sched.h. */
+int64_t sched_lifetime(const struct ident_proc *p, int64_t t0, int64_t t1)
+{
+	int64_t a = p->start > t0 ? p->start : t0;
+	int64_t b = p->end < t1 ? p->end : t1;
+	return b > a ? b - a : 0;
+}

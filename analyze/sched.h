@@ -1,0 +1,67 @@
+/* Context-switch accounting, the core of `perfdb sched`: pure functions
+ * over a session's events (analyze/mm_timeline.h) so the unit tests can feed
+ * hand-written sequences.
+ *
+ * Per CPU: every sched_switch, split by the address spaces on both sides:
+ * between two tasks of the same mm, to a different mm, to or from idle or a
+ * kernel thread, or involving a task perfdb cannot identify; migrations in
+ * and out (sched_migrate_task); time in idle. Per process (mm): switches
+ * away from its threads (what getrusage's nvcsw+nivcsw and perf's
+ * context-switches count), run time, the CPUs it ran on. Only what happens
+ * inside the window [t0, t1] counts; earlier events only set the state. */
+#ifndef PERFDB_SCHED_H
+#define PERFDB_SCHED_H
+#include "analyze/mm_timeline.h"
+#include "collect/hashmap.h"
+
+/* A CPU counts as one a process ran on when it holds at least this share of
+ * the process's run time (so a task that ran a moment elsewhere before
+ * pinning itself counts one CPU, not two). */
+#define SCHED_CPU_SHARE 0.01
+
+/* How a switch's two sides relate. */
+enum sw_kind { SW_SAME_MM, SW_OTHER_MM, SW_IDLE_KTHREAD, SW_UNKNOWN, SW_N };
+
+struct sched_cpu {
+	long long switches;
+	long long kind[SW_N];
+	long long mig_in, mig_out;
+	int64_t idle_ns;
+};
+
+struct sched_proc {
+	long long switches;   /* switches away from its threads */
+	int64_t run_ns;
+	int ncpus_ran;        /* CPUs with >= SCHED_CPU_SHARE of its run time */
+};
+
+struct sched_result {
+	int ncpus;
+	struct sched_cpu *cpus;
+	size_t nprocs;              /* the identity's processes, plus one last
+				     * slot for tasks without a process row */
+	struct sched_proc *procs;
+	struct hashmap ran;         /* (slot, cpu) -> run time there, ns */
+	int64_t t0, t1;
+};
+
+/* sw_kind_of(id, prev, next, t): how a switch from task prev to task next
+ * at time t relates their address spaces. */
+enum sw_kind sw_kind_of(const struct ident *id, int64_t prev, int64_t next, int64_t t);
+
+/* sched_account(ev, n, id, ncpus, t0, t1, r): accounts events ev (time
+ * order) inside [t0, t1]. A CPU's task before its first switch is the
+ * first switch's prev, running since t0; the last switch's next runs until
+ * t1. A stretch of run time counts for the process its task belonged to
+ * at the stretch's end (a task that execs mid-stretch: the new one).
+ * Returns 0 or -1 when out of memory (r is then freed). */
+int sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
+		  int ncpus, int64_t t0, int64_t t1, struct sched_result *r);
+
+/* sched_result_free(r): frees r's arrays. */
+void sched_result_free(struct sched_result *r);
+
+/* sched_lifetime(p, t0, t1): how long process p lived inside [t0, t1], ns
+ * (its start and end clipped to the window). */
+int64_t sched_lifetime(const struct ident_proc *p, int64_t t0, int64_t t1);
+#endif

@@ -1,0 +1,53 @@
+/* Loading one session's identity rows and tracepoint events from a perfdb
+ * database into the arrays analyze/mm_timeline.h, sched.h and ipis.h work
+ * on. The only part of those analyzers that reads SQL (read-only, bound
+ * parameters). */
+#ifndef PERFDB_TL_LOAD_H
+#define PERFDB_TL_LOAD_H
+#include <sqlite3.h>
+#include "analyze/mm_timeline.h"
+
+/* What to load: LOAD_SCHED: switches, migrations, exec, exit, fork;
+ * LOAD_TLB: tlb_flush (reasons 0, 1, 4, 5), csd queue/entry/exit of
+ * flush_tlb_func, ipi_send_cpu/cpumask. */
+enum { LOAD_SCHED = 1, LOAD_TLB = 2 };
+
+struct tl_session {
+	int64_t id;
+	char *label;                /* NULL when none */
+	int64_t first_time, last_time; /* ns, perf clock */
+	long long lost;             /* lost events and samples */
+	int ncpus;                  /* enough for every CPU seen */
+	struct ident ident;         /* sorted; owns its arrays and comms */
+	size_t *by_id;              /* ident.procs indices in row id order */
+	struct tl_event *ev;        /* time order */
+	size_t nev, cap;
+	char **sites;               /* callsite names, by tl_event.site */
+	size_t nsites;
+	bool has_switch, has_tlb_flush, has_csd, has_ipi_send; /* events recorded */
+	long long csd_unnamed;      /* csd queues whose function has no symbol */
+};
+
+/* tl_load(db, session, what, s, err, errlen): loads session into s (filled
+ * from empty). Returns 0, or -1 with a message in err (s is then freed). */
+int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
+	    char *err, size_t errlen);
+
+/* tl_session_free(s): frees everything s owns. */
+void tl_session_free(struct tl_session *s);
+
+/* tl_duration_s(s): the session's length in seconds (0 when unknown). */
+double tl_duration_s(const struct tl_session *s);
+
+/* tl_proc_by_id(s, id): the process row with row id id, or NULL. */
+const struct ident_proc *tl_proc_by_id(const struct tl_session *s, int64_t id);
+
+/* tl_parse_time(s, ns): parses a time in seconds with up to 9 decimals
+ * ("1217.362260143") into *ns exactly; 0 or -1 when malformed. */
+int tl_parse_time(const char *s, int64_t *ns);
+
+/* tl_pick_sessions(db, spec, ids): the sessions spec names (an id or a
+ * label), or the most recent session when spec is NULL. Returns the count
+ * (> 0) with *ids malloc'ed, or -1 with a message printed on stderr. */
+int tl_pick_sessions(sqlite3 *db, const char *spec, const char *dbpath, int64_t **ids);
+#endif

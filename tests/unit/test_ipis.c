@@ -1,0 +1,307 @@
+/* Unit tests for analyze/mm_timeline.c and analyze/ipis.c on hand-written
+ * event sequences: task identity (threads, exec generations, kernel
+ * threads, unknown tasks), every loaded-mm rule (switch to a user task,
+ * lazy on idle and kernel threads, init_mm after a lazy reason-0 flush,
+ * exec, exit, fork reusing a tid, a session starting mid-flight), every
+ * class, the ambiguity window, csd pairing, receiver verdicts, interrupts
+ * raised, attempts, the ipi_send fallback, and the summary's agreement. */
+#include "analyze/ipis.h"
+#include "analyze/mm_timeline.h"
+#include "tests/unit/tap.h"
+
+#include <stdlib.h>
+
+/* The identity of the tests: process A (pid 100, threads 100 and 101)
+ * execs at 5000 (row 11 after, row 10 before); B (pid 200) existed before
+ * the recording (start 0); C (pid 300) forks at 7000; kworker (pid 30) and
+ * idle (pid 0) have no mm. */
+static struct ident_thread threads[] = {
+	{ 200, 200, 0 }, { 101, 100, TIME_NONE }, { 100, 100, TIME_NONE },
+	{ 30, 30, TIME_NONE }, { 300, 300, 7000 },
+};
+static struct ident_proc procs[] = {
+	{ 11, 100, 5000, INT64_MAX, 1, "a-new" }, { 10, 100, TIME_NONE, 5000, 1, "a" },
+	{ 20, 200, 0, INT64_MAX, 1, "b" }, { 30, 30, TIME_NONE, INT64_MAX, 0, "kworker" },
+	{ 1, 0, TIME_NONE, INT64_MAX, 0, "swapper" }, { 40, 300, 7000, INT64_MAX, 1, "c" },
+};
+static struct ident id = { threads, 5, procs, 6 };
+
+/* Event constructors. */
+static struct tl_event sw(int64_t t, int cpu, int64_t prev, int64_t next)
+{
+	return (struct tl_event){ .time = t, .cpu = cpu, .tid = prev, .a = next, .b = prev,
+		.kind = TL_SWITCH, .site = -1 };
+}
+
+static struct tl_event ev(int64_t t, int cpu, int64_t tid, int kind, int64_t a, int arg)
+{
+	return (struct tl_event){ .time = t, .cpu = cpu, .tid = tid, .a = a, .arg = arg,
+		.kind = (uint8_t)kind, .site = -1 };
+}
+
+static struct tl_event queue(int64_t t, int cpu, int64_t tid, int target, int64_t csd)
+{
+	struct tl_event e = ev(t, cpu, tid, TL_CSD_QUEUE, csd, target);
+	e.flush = 1;
+	e.site = 0;
+	return e;
+}
+
+static struct tl_event entry(int64_t t, int cpu, int64_t tid, int64_t csd, int kind)
+{
+	struct tl_event e = ev(t, cpu, tid, kind, csd, -1);
+	e.flush = 1;
+	return e;
+}
+
+static struct tl_event flush(int64_t t, int cpu, int64_t tid, int reason)
+{
+	return ev(t, cpu, tid, TL_FLUSH, -1, reason);
+}
+
+static void test_identity(void)
+{
+	ident_sort(&id);
+	is_int(ident_mm(&id, 101, 10), 10, "a thread resolves to its process's mm");
+	is_int(ident_mm(&id, 100, 4999), 10, "before the exec: the old mm");
+	is_int(ident_mm(&id, 101, 5000), 11, "from the exec on: the new mm (exec_gen row)");
+	is_int(ident_mm(&id, 200, -5), 20, "a process from before the recording (start 0) is found before 0");
+	is_int(ident_mm(&id, 0, 10), MM_KERNEL, "idle has no mm");
+	is_int(ident_mm(&id, 30, 10), MM_KERNEL, "a kernel thread has no mm");
+	is_int(ident_mm(&id, 999, 10), MM_UNKNOWN, "an unknown task has an unknown mm");
+	is_int(ident_mm(&id, 300, 8000), 40, "a forked process from its start");
+	is_int(ident_mm(&id, -1, 8000), MM_UNKNOWN, "tid -1 (no thread) is unknown");
+	ok(ident_proc_of(&id, 101, 10) >= 0 && !strcmp(id.procs[ident_proc_of(&id, 101, 10)].comm, "a"),
+	   "ident_proc_of gives the process row");
+}
+
+/* build(v, n, tl): a timeline of 3 CPUs from v. */
+static void build(const struct tl_event *v, size_t n, struct timeline *tl)
+{
+	if (timeline_build(v, n, &id, 3, tl))
+		abort();
+}
+
+static void test_switch_rules(void)
+{
+	struct tl_event v[] = {
+		sw(100, 1, 0, 101),     /* A runs */
+		sw(1000, 1, 101, 0),    /* idle: A lazily */
+		flush(1600, 1, 0, 0),   /* lazy + reason 0: init_mm */
+		sw(2500, 1, 0, 200),    /* B runs */
+		sw(3500, 1, 200, 30),   /* kworker: B lazily */
+		sw(4000, 1, 30, 999),   /* unknown task */
+		flush(4100, 1, 999, 0), /* reason 0 while running: no change */
+	};
+	struct timeline tl;
+	build(v, sizeof(v) / sizeof(*v), &tl);
+	is_int(timeline_class(&tl, 1, 50, 10), CL_UNKNOWN, "before any history: unknown");
+	is_int(timeline_class(&tl, 1, 100, 10), CL_RUNNING, "switch to a thread of A: running A");
+	is_int(timeline_class(&tl, 1, 150, 20), CL_OTHER, "... and other for B");
+	is_int(timeline_class(&tl, 1, 1000, 10), CL_LAZY, "switch to idle keeps A, lazily");
+	is_int(timeline_class(&tl, 1, 1700, 10), CL_OTHER, "a reason-0 flush while lazy: init_mm, other for A");
+	is_int(timeline_at(&tl, 1, 1700)->mm, MM_INIT, "the loaded mm is init_mm");
+	is_int(timeline_class(&tl, 1, 2600, 20), CL_RUNNING, "switch to B: running B");
+	is_int(timeline_class(&tl, 1, 3600, 20), CL_LAZY, "switch to a kernel thread keeps B, lazily");
+	is_int(timeline_class(&tl, 1, 3600, 10), CL_OTHER, "... other for A");
+	is_int(timeline_class(&tl, 1, 4050, 20), CL_UNKNOWN, "switch to an unknown task: unknown");
+	is_int(tl.cpus[1].n, 6, "one segment per change (a reason-0 flush while running adds none)");
+	is_int(timeline_class(&tl, 1, 2600, MM_UNKNOWN), CL_UNKNOWN, "an unknown flushed mm: unknown");
+	ok(timeline_stable(&tl, 1, 100, 999, 10), "no change in [100, 999]");
+	ok(!timeline_stable(&tl, 1, 900, 1000, 10), "running -> lazy in [900, 1000] is a change");
+	ok(timeline_stable(&tl, 1, 1000, 1500, 20), "A running -> A lazy is no change for B (other)");
+	timeline_free(&tl);
+}
+
+static void test_exec_exit_fork(void)
+{
+	struct tl_event v[] = {
+		sw(100, 0, 0, 100),
+		ev(5000, 0, 100, TL_EXEC, 100, -1), /* A execs: new mm 11 */
+		ev(6000, 0, 100, TL_EXIT, 100, -1), /* exits: lazy */
+		sw(6100, 0, 100, 200),
+		sw(6200, 0, 200, 100),              /* back to the exited task: lazy */
+		ev(7000, 2, 200, TL_FORK, 100, -1), /* tid 100 reused: alive again */
+		sw(7100, 0, 100, 0),
+		sw(7200, 0, 0, 100),
+	};
+	struct timeline tl;
+	build(v, sizeof(v) / sizeof(*v), &tl);
+	is_int(timeline_class(&tl, 0, 4999, 10), CL_RUNNING, "before the exec: running the old mm");
+	is_int(timeline_class(&tl, 0, 5000, 10), CL_OTHER, "after the exec: the old mm is gone");
+	is_int(timeline_class(&tl, 0, 5000, 11), CL_RUNNING, "... and the new one runs");
+	is_int(timeline_class(&tl, 0, 6000, 11), CL_LAZY, "an exiting task holds its mm lazily");
+	is_int(timeline_class(&tl, 0, 6150, 20), CL_RUNNING, "switch to B");
+	is_int(timeline_class(&tl, 0, 6250, 20), CL_LAZY, "a switch to an exited task is lazy");
+	is_int(timeline_class(&tl, 0, 7250, 11), CL_RUNNING, "after a fork reuses the tid, it runs its mm");
+	timeline_free(&tl);
+}
+
+static void test_midflight(void)
+{
+	struct tl_event v[] = {
+		flush(300, 2, 30, 3),     /* a kernel thread's sample says nothing */
+		flush(400, 2, 200, 3),    /* B's: B runs on CPU 2 */
+		flush(450, 2, 101, 3),    /* later samples do not override */
+		sw(900, 1, 30, 0),        /* first switch to idle: lazy, mm unknown */
+		flush(950, 1, 0, 0),      /* reason 0 while lazy: init_mm is known */
+	};
+	struct timeline tl;
+	build(v, sizeof(v) / sizeof(*v), &tl);
+	is_int(timeline_class(&tl, 2, 350, 20), CL_UNKNOWN, "mid-flight: unknown before a user task's sample");
+	is_int(timeline_class(&tl, 2, 400, 20), CL_RUNNING, "a user task's sample starts the history");
+	is_int(timeline_class(&tl, 2, 500, 20), CL_RUNNING, "no later sample overrides it without a switch");
+	is_int(timeline_class(&tl, 1, 920, 20), CL_UNKNOWN, "idle with an unknown lazy mm: unknown");
+	is_int(timeline_class(&tl, 1, 960, 20), CL_OTHER, "then init_mm: other");
+	timeline_free(&tl);
+}
+
+/* classify(v, n, set): matches and classifies v with a 20 us window. */
+static void classify(const struct tl_event *v, size_t n, bool csd, struct ipi_set *set)
+{
+	struct timeline tl;
+	build(v, n, &tl);
+	if (ipis_match(v, n, &id, 3, csd, set))
+		abort();
+	ipis_classify(set->v, set->n, &tl, 20000);
+	timeline_free(&tl);
+}
+
+static void test_classes(void)
+{
+	struct tl_event v[] = {
+		sw(6000, 0, 0, 100), sw(6000, 1, 0, 101), sw(6000, 2, 0, 200), /* after A's exec */
+		/* running: CPU 1 runs A; received at +5 us, reason 1 */
+		flush(100000, 0, 100, 4), queue(100100, 0, 100, 1, 0xa1),
+		ev(100200, 0, 100, TL_IPI_SEND, -1, 1),
+		entry(105000, 1, 101, 0xa1, TL_CSD_ENTRY), flush(105500, 1, 101, 1),
+		entry(106000, 1, 101, 0xa1, TL_CSD_EXIT),
+		/* other: CPU 2 runs B; reason 5; piggybacked (no ipi_send) */
+		queue(200000, 0, 100, 2, 0xa2), flush(200100, 0, 100, 3),
+		entry(203000, 2, 200, 0xa2, TL_CSD_ENTRY), flush(203100, 2, 200, 5),
+		entry(203200, 2, 200, 0xa2, TL_CSD_EXIT),
+		/* a tlb_flush after the function's exit is not its verdict */
+		flush(203300, 2, 200, 1),
+		/* lazy: CPU 1 goes idle long before; reason 0 */
+		sw(300000, 1, 101, 0),
+		queue(400000, 0, 100, 1, 0xa1),
+		entry(404000, 1, 0, 0xa1, TL_CSD_ENTRY), flush(404100, 1, 0, 0),
+		entry(404200, 1, 0, 0xa1, TL_CSD_EXIT),
+		/* other via init_mm: CPU 1 left A for init_mm above */
+		queue(500000, 0, 100, 1, 0xa1),
+		entry(505000, 1, 0, 0xa1, TL_CSD_ENTRY), flush(505100, 1, 0, 5),
+		entry(505200, 1, 0, 0xa1, TL_CSD_EXIT),
+		/* ambiguous: CPU 2 switched to A 10 us before the send */
+		sw(590000, 2, 200, 101),
+		queue(600000, 0, 100, 2, 0xa2),
+		entry(602000, 2, 101, 0xa2, TL_CSD_ENTRY), entry(602500, 2, 101, 0xa2, TL_CSD_EXIT),
+		/* ambiguous: CPU 2 switches away between send and receipt */
+		queue(700000, 0, 100, 2, 0xa2), sw(701000, 2, 101, 200),
+		entry(790000, 2, 200, 0xa2, TL_CSD_ENTRY), flush(790100, 2, 200, 5),
+		entry(790200, 2, 200, 0xa2, TL_CSD_EXIT),
+		/* unknown: a kernel thread sends (its flush mm is unknown) */
+		sw(800000, 0, 100, 30), queue(800100, 0, 30, 2, 0xa2),
+		/* a stale queue (entry lost) is replaced by the next one */
+		queue(900000, 0, 30, 1, 0xa1), queue(950000, 0, 30, 1, 0xa1),
+		entry(951000, 1, 0, 0xa1, TL_CSD_ENTRY), entry(951500, 1, 0, 0xa1, TL_CSD_EXIT),
+	};
+	struct ipi_set set;
+	classify(v, sizeof(v) / sizeof(*v), true, &set);
+	if (!ok(set.n == 9, "nine flush IPIs")) {
+		printf("#   got %zu\n", set.n);
+		ipi_set_free(&set);
+		return;
+	}
+	is_int(set.nattempts, 1, "one attempt (reason 4)");
+	is_int(set.attempt_mm[0], 11, "attempt of A's mm");
+	is_int(set.v[0].cls, CL_RUNNING, "running");
+	is_int(set.v[0].reason, 1, "receiver reason 1");
+	is_int(set.v[0].receipt, 105000, "receipt at the matching entry");
+	ok(set.v[0].raised && !set.v[0].ambiguous, "raised an interrupt, unambiguous");
+	is_int(set.v[0].mm, 11, "flushed mm: the sender's task's");
+	is_int(set.v[1].cls, CL_OTHER, "other");
+	is_int(set.v[1].reason, 5, "receiver reason 5");
+	ok(!set.v[1].raised, "no ipi_send: piggybacked, not raised");
+	is_int(set.v[2].cls, CL_LAZY, "lazy");
+	is_int(set.v[2].reason, 0, "receiver reason 0");
+	is_int(set.v[3].cls, CL_OTHER, "other: the target left for init_mm");
+	ok(set.v[4].ambiguous, "a switch 10 us before the send is ambiguous");
+	is_int(set.v[4].cls, CL_RUNNING, "... running when it arrived");
+	is_int(set.v[4].reason, -1, "no flush traced in the function: no verdict");
+	ok(set.v[5].ambiguous, "a switch between send and receipt is ambiguous");
+	is_int(set.v[5].cls_send, CL_RUNNING, "... running at the send");
+	is_int(set.v[5].cls, CL_OTHER, "... other when it arrived");
+	is_int(set.v[6].cls, CL_UNKNOWN, "a kernel thread's flush: unknown mm, unknown");
+	is_int(set.v[6].receipt, -1, "never received");
+	is_int(set.v[7].receipt, -1, "a stale queue keeps no receipt");
+	is_int(set.v[8].receipt, 951000, "the newer queue of the csd gets it");
+
+	struct ipi_summary s = { 0 };
+	ipi_summarize(&s, &set);
+	is_int(s.all.ipis, 9, "summary: ipis");
+	is_int(s.all.cls[CL_RUNNING], 1, "summary: running");
+	is_int(s.all.cls[CL_OTHER], 2, "summary: other");
+	is_int(s.all.cls[CL_LAZY], 1, "summary: lazy");
+	is_int(s.all.ambiguous, 2, "summary: ambiguous");
+	is_int(s.all.wasted, 3, "summary: wasted counts the ambiguous one that arrived on another mm");
+	is_int(s.all.rx[RX_NONE], 4, "summary: no verdict");
+	is_int(s.compared, 4, "agreement over the unambiguous with a verdict");
+	is_int(s.agreeing, 4, "all agree");
+	is_int(s.compared_rx, 5, "on arrival: the ambiguous one with a verdict too");
+	is_int(s.amb_matrix[CL_OTHER][RX_5], 1, "ambiguous matrix: other on arrival, reason 5");
+	is_int(s.matrix[CL_N][RX_5], 1, "matrix: the ambiguous row");
+	ipi_set_free(&set);
+}
+
+static void test_fallback(void)
+{
+	struct tl_event v[] = {
+		sw(0, 1, 0, 200),
+		ev(1000, 0, 100, TL_IPI_SEND, -1, 1),           /* not a flush callsite */
+		ev(2000, 0, 100, TL_IPI_SEND, -1, 1),
+		flush(2500, 1, 200, 3), flush(3000, 1, 200, 5), /* its verdict */
+		ev(10000, 0, 100, TL_IPI_SEND, -1, 1),
+		flush(2000000, 1, 200, 5),                      /* too late (> 1 ms) */
+		flush(3000000, 0, 100, 4),                      /* an attempt, then */
+		ev(3001000, 0, 100, TL_IPI_SEND, -1, 1),        /* a send: a flush IPI */
+		flush(4000000, 0, 100, 4), flush(4000500, 0, 100, 3),
+		ev(4001000, 0, 100, TL_IPI_SEND, -1, 1),        /* another event between */
+		flush(5000000, 0, 100, 4),
+		ev(5100000, 0, 100, TL_IPI_SEND, -1, 1),        /* 100 us later */
+	};
+	v[2].flush = v[5].flush = 1;
+	struct ipi_set set;
+	classify(v, sizeof(v) / sizeof(*v), false, &set);
+	is_int(set.n, 3, "fallback: flush-callsite sends and a send right after an attempt are IPIs");
+	is_int(set.nattempts, 3, "fallback: attempts");
+	if (set.n == 3) {
+		is_int(set.v[2].send, 3001000, "fallback: the send right after an attempt");
+		is_int(set.v[0].reason, 5, "fallback: the next reason 5 on the target is the verdict");
+		is_int(set.v[0].cls, CL_OTHER, "fallback: classed at the send");
+		is_int(set.v[1].reason, -1, "fallback: a verdict after 1 ms is not taken");
+		ok(set.v[0].raised, "fallback: a send is an interrupt");
+	}
+	ipi_set_free(&set);
+}
+
+static void test_agrees(void)
+{
+	ok(ipi_agrees(CL_RUNNING, RX_1) && ipi_agrees(CL_LAZY, RX_0) && ipi_agrees(CL_OTHER, RX_5),
+	   "agreement: running=1, lazy=0, other=5");
+	ok(!ipi_agrees(CL_RUNNING, RX_5) && !ipi_agrees(CL_OTHER, RX_1) && !ipi_agrees(CL_UNKNOWN, RX_1),
+	   "disagreement otherwise");
+	is_str(tl_class_name(CL_OTHER), "other", "class names");
+	is_str(rx_name(RX_NONE), "none", "verdict names");
+}
+
+int main(void)
+{
+	test_identity();
+	test_switch_rules();
+	test_exec_exit_fork();
+	test_midflight();
+	test_classes();
+	test_fallback();
+	test_agrees();
+	return tap_done();
+}

@@ -1,0 +1,127 @@
+/* Unit tests for analyze/sched.c on hand-written event sequences: how a
+ * switch's two sides relate (same mm, other mm, idle or kernel thread,
+ * unknown), per-CPU counts and idle time, per-process switches, run time
+ * and CPUs, the window (earlier events only set the state, the first
+ * switch's prev runs from the window's start, the last next until its
+ * end), exec giving a new mm, migrations, the CPUs a process counts as
+ * running on, and process lifetimes. */
+#include "analyze/sched.h"
+#include "tests/unit/tap.h"
+
+/* Process A (pid 100: threads 100, 101) execs at 5000 (rows 10, 11); B
+ * (pid 200); kworker (pid 30); idle (pid 0). */
+static struct ident_thread threads[] = {
+	{ 100, 100, TIME_NONE }, { 101, 100, TIME_NONE }, { 200, 200, 0 }, { 30, 30, TIME_NONE },
+};
+static struct ident_proc procs[] = {
+	{ 10, 100, TIME_NONE, 5000, 1, "a" }, { 11, 100, 5000, INT64_MAX, 1, "a2" },
+	{ 20, 200, 0, 9000, 1, "b" }, { 30, 30, TIME_NONE, INT64_MAX, 0, "kworker" },
+	{ 1, 0, TIME_NONE, INT64_MAX, 0, "swapper" },
+};
+static struct ident id = { threads, 4, procs, 5 };
+
+static struct tl_event sw(int64_t t, int cpu, int64_t prev, int64_t next)
+{
+	return (struct tl_event){ .time = t, .cpu = cpu, .tid = prev, .a = next, .b = prev,
+		.kind = TL_SWITCH, .site = -1 };
+}
+
+static struct tl_event mig(int64_t t, int64_t tid, int from, int to)
+{
+	return (struct tl_event){ .time = t, .cpu = to, .tid = tid, .a = tid, .b = from, .arg = to,
+		.kind = TL_MIGRATE, .site = -1 };
+}
+
+/* slot(pid, start): the procs index of a process row after sorting. */
+static size_t slot(int64_t pid, int64_t start)
+{
+	for (size_t i = 0; i < id.nprocs; i++)
+		if (id.procs[i].pid == pid && id.procs[i].start == start)
+			return i;
+	return id.nprocs;
+}
+
+static void test_kinds(void)
+{
+	ident_sort(&id);
+	is_int(sw_kind_of(&id, 100, 101, 10), SW_SAME_MM, "threads of one process: same mm");
+	is_int(sw_kind_of(&id, 100, 200, 10), SW_OTHER_MM, "two processes: other mm");
+	is_int(sw_kind_of(&id, 100, 0, 10), SW_IDLE_KTHREAD, "to idle");
+	is_int(sw_kind_of(&id, 30, 200, 10), SW_IDLE_KTHREAD, "from a kernel thread");
+	is_int(sw_kind_of(&id, 100, 999, 10), SW_UNKNOWN, "to an unknown task");
+}
+
+static void test_account(void)
+{
+	struct tl_event v[] = {
+		sw(500, 0, 30, 100),   /* before the window: sets the state only */
+		sw(1500, 0, 100, 101), /* same mm */
+		sw(2000, 0, 101, 0),   /* to idle */
+		mig(2100, 101, 0, 1),
+		sw(3000, 0, 0, 200),   /* from idle */
+		sw(3500, 1, 200, 101), /* CPU 1's first switch: 200 ran since t0 */
+		sw(4000, 0, 200, 100), /* other mm */
+		sw(6000, 0, 100, 101), /* after A's exec: same (new) mm */
+		sw(9500, 0, 101, 0),   /* after the window: not counted */
+	};
+	struct sched_result r;
+	if (!ok(!sched_account(v, sizeof(v) / sizeof(*v), &id, 2, 1000, 9000, &r), "accounts"))
+		return;
+	const struct sched_cpu *c0 = &r.cpus[0], *c1 = &r.cpus[1];
+	is_int(c0->switches, 5, "CPU 0: switches inside the window");
+	is_int(c0->kind[SW_SAME_MM], 2, "CPU 0: same mm (before and after the exec)");
+	is_int(c0->kind[SW_OTHER_MM], 1, "CPU 0: other mm");
+	is_int(c0->kind[SW_IDLE_KTHREAD], 2, "CPU 0: to or from idle");
+	is_int(c0->idle_ns, 1000, "CPU 0: idle 2000..3000");
+	is_int(c1->switches, 1, "CPU 1: one switch");
+	is_int(c0->mig_out, 1, "migration out of CPU 0");
+	is_int(c1->mig_in, 1, "migration into CPU 1");
+	const struct sched_proc *a = &r.procs[slot(100, TIME_NONE)], *a2 = &r.procs[slot(100, 5000)];
+	const struct sched_proc *b = &r.procs[slot(200, 0)];
+	is_int(a->switches, 2, "A (before its exec): switches away from its threads");
+	is_int(a2->switches, 1, "A after its exec: the switch at 6000");
+	is_int(b->switches, 2, "B: two switches away");
+	is_int(a->run_ns, (1500 - 1000) + (2000 - 1500), "A: from the window's start to 2000 on CPU 0");
+	is_int(a2->run_ns, (6000 - 4000) + (9000 - 6000) + (9000 - 3500),
+	       "A after exec: a stretch across the exec counts for the process it ended in; until the window's end");
+	is_int(b->run_ns, (4000 - 3000) + (3500 - 1000), "B: CPU 0 3000..4000, CPU 1 from t0 to 3500");
+	is_int(b->ncpus_ran, 2, "B ran on two CPUs");
+	sched_result_free(&r);
+}
+
+static void test_cpu_share(void)
+{
+	struct tl_event v[] = {
+		sw(1000, 1, 0, 200),   /* B runs 10 ns on CPU 1 before pinning */
+		sw(1010, 1, 200, 0),
+		sw(1010, 0, 0, 200),   /* then 10000 ns on CPU 0 */
+		sw(11010, 0, 200, 0),
+	};
+	struct sched_result r;
+	if (!ok(!sched_account(v, sizeof(v) / sizeof(*v), &id, 2, 1000, 20000, &r), "accounts"))
+		return;
+	is_int(r.procs[slot(200, 0)].ncpus_ran, 1, "a CPU with under 1%% of the run time does not count");
+	is_int(r.procs[slot(200, 0)].run_ns, 10010, "... its run time does");
+	is_int(r.cpus[1].idle_ns, 20000 - 1010, "idle runs until the window's end");
+	sched_result_free(&r);
+}
+
+static void test_lifetime(void)
+{
+	struct ident_proc p = { .start = 2000, .end = 5000 };
+	is_int(sched_lifetime(&p, 1000, 9000), 3000, "lifetime inside the window");
+	p.start = TIME_NONE;
+	p.end = INT64_MAX;
+	is_int(sched_lifetime(&p, 1000, 9000), 8000, "a process alive throughout: the window");
+	p.start = 9500;
+	is_int(sched_lifetime(&p, 1000, 9000), 0, "a process after the window: 0");
+}
+
+int main(void)
+{
+	test_kinds();
+	test_account();
+	test_cpu_share();
+	test_lifetime();
+	return tap_done();
+}
