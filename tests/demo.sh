@@ -1,7 +1,8 @@
 #!/bin/sh
 # The README's main job on a fresh machine: installs what perfdb needs,
 # builds it, records the built-in workloads (tlbflush and yield) with the
-# sched and tlb tracepoints into demo.db, and prints the sessions.
+# sched and tlb tracepoints into demo.db, prints the sessions and the IPI
+# analysis, and writes a markdown report (demo-report.md).
 set -eu
 cd "$(dirname "$0")/.."
 if [ "${PERFDB_SKIP_DEPS:-}" != 1 ]; then
@@ -23,4 +24,18 @@ else
 	./build/perfdb import -o "$db" -l yield "$tmp/yield.data"
 fi
 ./build/perfdb sessions "$db"
+report=${db%.db}-report.md
+{
+	echo "# perfdb demo: tlbflush and yield on $(uname -r)"
+	echo
+	echo "## Context switches (yield)"
+	echo
+	./build/perfdb sched "$db" -s yield --format md
+	echo
+	echo "## TLB-flush IPIs (tlbflush)"
+	echo
+	./build/perfdb ipis "$db" -s tlbflush --format md
+} > "$report"
+./build/perfdb ipis "$db" -s tlbflush | head -30
 echo "database: $(pwd)/$db  (try: sqlite3 $db 'SELECT * FROM event_counts')"
+echo "report:   $(pwd)/$report"
