@@ -1,42 +1,17 @@
 /* Address -> symbol resolution during an import: see resolve.h. Maps are
  * kept per process row as sorted, non-overlapping ranges; dsos hold their
  * ELF symbols once loaded; a cache maps (process, ip) to the symbol row. */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 #include <zstd.h>
 #include "collect/batch.h"
 #include "collect/db.h"
-#include "collect/elfsyms.h"
+#include "collect/dso_load.h"
 #include "collect/hashmap.h"
 #include "collect/kallsyms.h"
+#include "collect/maps.h"
 #include "collect/resolve.h"
-
-struct map {
-	uint64_t start, end, pgoff;
-	size_t dso;
-};
-
-struct maps {
-	struct map *v;
-	size_t n, cap;
-};
-
-struct dso {
-	char *path;
-	int64_t row;			/* its row id (rows are written at the end) */
-	int kernel;
-	char *build_id_hex, *symbols;	/* the row's build_id and symbols */
-	uint8_t build_id[20];
-	uint8_t build_id_size;
-	int loaded;			/* 0 not tried, 1 loaded, -1 none */
-	struct elfsyms *elf;		/* the mapped file: its segments map ips */
-	struct elfsyms *debug;		/* its separate debug file, or NULL */
-};
 
 struct resolver {
 	sqlite3 *db;
@@ -90,16 +65,11 @@ void resolver_free(struct resolver *res)
 {
 	if (!res)
 		return;
-	for (size_t i = 0; i < res->ndsos; i++) {
-		free(res->dsos[i].path);
-		free(res->dsos[i].build_id_hex);
-		free(res->dsos[i].symbols);
-		elfsyms_close(res->dsos[i].elf);
-		elfsyms_close(res->dsos[i].debug);
-	}
+	for (size_t i = 0; i < res->ndsos; i++)
+		dso_free(&res->dsos[i]);
 	free(res->dsos);
 	for (size_t i = 0; i < res->nmaps; i++)
-		free(res->maps[i].v);
+		maps_free(&res->maps[i]);
 	free(res->maps);
 	hm_free(&res->dso_by_path);
 	hm_free(&res->maps_by_proc);
@@ -110,14 +80,6 @@ void resolver_free(struct resolver *res)
 	batch_free(res->syms);
 	batch_free(res->maps_b);
 	free(res);
-}
-
-/* hex: the build id as lower-case hex into out (41 bytes). */
-static void hex(const uint8_t *id, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * n] = 0;
 }
 
 /* str_hash: FNV-1a of a path. */
@@ -209,76 +171,6 @@ static struct maps *maps_of(struct resolver *res, int64_t proc)
 	return &res->maps[res->nmaps++];
 }
 
-/* maps_push: appends m to ms (unsorted; callers keep order). */
-static int maps_push(struct maps *ms, struct map m)
-{
-	if (ms->n == ms->cap) {
-		size_t n = ms->cap ? ms->cap * 2 : 16;
-		struct map *v = realloc(ms->v, n * sizeof(*v));
-		if (!v)
-			return -1;
-		ms->v = v;
-		ms->cap = n;
-	}
-	ms->v[ms->n++] = m;
-	return 0;
-}
-
-/* map_cmp: orders maps by start address. */
-static int map_cmp(const void *a, const void *b)
-{
-	const struct map *x = a, *y = b;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* maps_insert: adds m, trimming or splitting the maps it overlaps, as a
- * new mmap over old ones replaces them. */
-static int maps_insert(struct maps *ms, struct map m)
-{
-	struct maps out = { 0 };
-	int rc = 0;
-	for (size_t i = 0; i < ms->n && !rc; i++) {
-		struct map o = ms->v[i];
-		if (o.end <= m.start || o.start >= m.end) {
-			rc = maps_push(&out, o);
-			continue;
-		}
-		if (o.start < m.start) {
-			struct map left = o;
-			left.end = m.start;
-			rc = maps_push(&out, left);
-		}
-		if (!rc && o.end > m.end) {
-			struct map right = o;
-			right.pgoff += m.end - o.start;
-			right.start = m.end;
-			rc = maps_push(&out, right);
-		}
-	}
-	if (!rc)
-		rc = maps_push(&out, m);
-	free(ms->v);
-	*ms = out;
-	qsort(ms->v, ms->n, sizeof(*ms->v), map_cmp);
-	return rc;
-}
-
-/* maps_find: the map containing addr, or NULL. */
-static const struct map *maps_find(const struct maps *ms, uint64_t addr)
-{
-	size_t lo = 0, hi = ms->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (ms->v[mid].end <= addr)
-			lo = mid + 1;
-		else if (ms->v[mid].start > addr)
-			hi = mid;
-		else
-			return &ms->v[mid];
-	}
-	return NULL;
-}
-
 /* record_map: stores the mmap row for the session (for SQL users). */
 static int record_map(struct resolver *res, int64_t proc, const struct pd_event *ev,
 		      long dso)
@@ -335,10 +227,7 @@ int resolver_fork(struct resolver *res, int64_t child, int64_t parent)
 	if (!(c = maps_of(res, child)))
 		return -1;
 	p = &res->maps[idx];	/* maps_of may have moved the array */
-	for (size_t i = 0; i < p->n; i++)
-		if (maps_push(c, p->v[i]))
-			return -1;
-	return 0;
+	return maps_copy(c, p);
 }
 
 /* read_text: the whole of a (proc) text file, malloc'ed; NULL on error. */
@@ -364,14 +253,6 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
-/* same_kernel: whether the recording's kernel is the one running here. */
-static bool same_kernel(const struct pd_reader *r)
-{
-	struct utsname u;
-	return r->features.osrelease && !uname(&u) &&
-	       !strcmp(u.release, r->features.osrelease);
-}
-
 /* load_kernel_symbols: loads the kallsyms given, or /proc/kallsyms when
  * the recording was made on this kernel (same release, and same KASLR
  * base when the file has a kernel map). Leaves res->ksyms NULL otherwise. */
@@ -380,7 +261,7 @@ static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 	const char *path = res->kallsyms_path;
 	char err[256];
 	res->ktried = 1;
-	if (!path && !same_kernel(r))
+	if (!path && !recorded_here(r))
 		return;
 	if (!path)
 		path = "/proc/kallsyms";
@@ -406,7 +287,7 @@ static const char *expected_build_id(const struct resolver *res, const struct ds
 				     const struct pd_reader *r, char *buf)
 {
 	if (d->build_id_size) {
-		hex(d->build_id, d->build_id_size, buf);
+		build_id_hex(d->build_id, d->build_id_size, buf);
 		return buf;
 	}
 	for (uint32_t i = 0; r && i < r->features.nr_build_ids; i++)
@@ -415,112 +296,6 @@ static const char *expected_build_id(const struct resolver *res, const struct ds
 			return r->features.build_ids[i].hex;
 	(void)res;
 	return NULL;
-}
-
-/* set_dso_info: remembers a dso's build id and where its symbols came
- * from, for its row. */
-static void set_dso_info(struct resolver *res, struct dso *d, const char *build_id,
-			 const char *symbols)
-{
-	(void)res;
-	free(d->build_id_hex);
-	free(d->symbols);
-	d->build_id_hex = build_id ? strdup(build_id) : NULL;
-	d->symbols = symbols ? strdup(symbols) : NULL;
-}
-
-/* use_debug_file: takes d's symbols from its separate debug file
- * (/usr/lib/debug/.build-id/ab/cdef....debug, else /usr/lib/debug/PATH),
- * which has the full symbol table a stripped library lacks (start_thread
- * in libc, say), as perf does. Its symbols have the same addresses; ips
- * are still mapped through the mapped file's own segments. */
-static bool use_debug_file(struct dso *d, const char *build_id)
-{
-	char path[PATH_MAX], err[256];
-	struct elfsyms *e = NULL;
-	if (strlen(build_id) > 2) {
-		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug",
-			 build_id, build_id + 2);
-		e = elfsyms_open(path, err, sizeof(err));
-	}
-	if (!e && (size_t)snprintf(path, sizeof(path), "/usr/lib/debug%s", d->path) < sizeof(path))
-		e = elfsyms_open(path, err, sizeof(err));
-	if (!e || !symtab_count(elfsyms_symtab(e))) {
-		elfsyms_close(e);
-		return false;
-	}
-	d->debug = e;
-	return true;
-}
-
-/* own_vdso_size: the size of this process's [vdso] mapping, or 0. */
-static size_t own_vdso_size(uint64_t base)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	unsigned long long lo, hi;
-	size_t size = 0;
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == base)
-			size = (size_t)(hi - lo);
-	if (f)
-		fclose(f);
-	return size;
-}
-
-/* open_own_vdso: the symbols of this process's vDSO, which is the
- * recording's when the recording was made on this kernel (perf does the
- * same); copied to a temporary file for libelf. NULL when unavailable. */
-static struct elfsyms *open_own_vdso(char *err, size_t errlen)
-{
-	uint64_t base = getauxval(AT_SYSINFO_EHDR);
-	size_t size = base ? own_vdso_size(base) : 0;
-	char path[] = "/tmp/perfdb-vdso-XXXXXX";
-	struct elfsyms *e = NULL;
-	int fd;
-	if (!size || (fd = mkstemp(path)) < 0)
-		return NULL;
-	if (write(fd, (const void *)(uintptr_t)base, size) == (ssize_t)size)
-		e = elfsyms_open(path, err, errlen);
-	close(fd);
-	unlink(path);
-	return e;
-}
-
-/* load_dso: opens d's ELF file for symbols when it is on disk and, when
- * the recording knew its build id, is the same build. */
-static void load_dso(struct resolver *res, const struct pd_reader *r, struct dso *d)
-{
-	char err[512], want[41], have[2 * ELFSYMS_BUILD_ID_MAX + 1];
-	const char *exp = expected_build_id(res, d, r, want);
-	uint8_t id[ELFSYMS_BUILD_ID_MAX];
-	size_t n = sizeof(id);
-	d->loaded = -1;
-	if (!strcmp(d->path, "[vdso]") && same_kernel(r) && (d->elf = open_own_vdso(err, sizeof(err)))) {
-		d->loaded = 1;
-		set_dso_info(res, d, exp, "vdso of this kernel");
-		return;
-	}
-	if (d->path[0] != '/' || !strncmp(d->path, "//", 2)) {
-		set_dso_info(res, d, exp, "not a file");
-		return;
-	}
-	if (!(d->elf = elfsyms_open(d->path, err, sizeof(err)))) {
-		set_dso_info(res, d, exp, err);
-		return;
-	}
-	have[0] = 0;
-	if (!elfsyms_build_id(d->elf, id, &n))
-		hex(id, n, have);
-	if (exp && strcmp(exp, have)) {
-		elfsyms_close(d->elf);
-		d->elf = NULL;
-		set_dso_info(res, d, exp, "build-id mismatch: file on disk is another build");
-		return;
-	}
-	d->loaded = 1;
-	set_dso_info(res, d, exp ? exp : (have[0] ? have : NULL),
-		     use_debug_file(d, have) ? "elf+debug" : "elf");
 }
 
 /* kernel_symbol: the symbol row of a kernel address. */
@@ -549,17 +324,16 @@ static int64_t user_symbol(struct resolver *res, const struct pd_reader *r,
 	const struct map *m = ms ? maps_find(ms, ip) : NULL;
 	struct dso *d;
 	const struct sym *s;
-	uint64_t vaddr, off;
-	bool ok = false;
+	char want[41];
+	uint64_t off;
 	if (!m)
 		return unknown_row(res, -1);
 	d = &res->dsos[m->dso];
 	if (!d->loaded)
-		load_dso(res, r, d);
+		dso_load(d, expected_build_id(res, d, r, want), recorded_here(r));
 	if (d->loaded < 0)
 		return unknown_row(res, (long)m->dso);
-	vaddr = elfsyms_map_ip(d->elf, m->start, m->end - m->start, m->pgoff, ip, &ok);
-	s = ok ? elfsyms_find(d->debug ? d->debug : d->elf, vaddr, &off) : NULL;
+	s = dso_symbol(d, m->start, m->end - m->start, m->pgoff, ip, &off);
 	if (!s)
 		return unknown_row(res, (long)m->dso);
 	return sym_row(res, (long)m->dso, s->start, s->size, s->name);

@@ -1,0 +1,144 @@
+/* Where a dso's symbols come from: see dso_load.h. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "collect/dso_load.h"
+#include "collect/elfsyms.h"
+
+void build_id_hex(const uint8_t *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = 0;
+}
+
+bool recorded_here(const struct pd_reader *r)
+{
+	struct utsname u;
+	return r->features.osrelease && !uname(&u) &&
+	       !strcmp(u.release, r->features.osrelease);
+}
+
+/* set_dso_info: remembers a dso's build id and where its symbols came
+ * from, for its row. */
+static void set_dso_info(struct dso *d, const char *build_id, const char *symbols)
+{
+	free(d->build_id_hex);
+	free(d->symbols);
+	d->build_id_hex = build_id ? strdup(build_id) : NULL;
+	d->symbols = symbols ? strdup(symbols) : NULL;
+}
+
+/* use_debug_file: takes d's symbols from its separate debug file
+ * (/usr/lib/debug/.build-id/ab/cdef....debug, else /usr/lib/debug/PATH),
+ * which has the full symbol table a stripped library lacks (start_thread
+ * in libc, say), as perf does. Its symbols have the same addresses; ips
+ * are still mapped through the mapped file's own segments. */
+static bool use_debug_file(struct dso *d, const char *build_id)
+{
+	char path[PATH_MAX], err[256];
+	struct elfsyms *e = NULL;
+	if (strlen(build_id) > 2) {
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 build_id, build_id + 2);
+		e = elfsyms_open(path, err, sizeof(err));
+	}
+	if (!e && (size_t)snprintf(path, sizeof(path), "/usr/lib/debug%s", d->path) < sizeof(path))
+		e = elfsyms_open(path, err, sizeof(err));
+	if (!e || !symtab_count(elfsyms_symtab(e))) {
+		elfsyms_close(e);
+		return false;
+	}
+	d->debug = e;
+	return true;
+}
+
+/* own_vdso_size: the size of this process's [vdso] mapping, or 0. */
+static size_t own_vdso_size(uint64_t base)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long long lo, hi;
+	size_t size = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && lo == base)
+			size = (size_t)(hi - lo);
+	if (f)
+		fclose(f);
+	return size;
+}
+
+/* open_own_vdso: the symbols of this process's vDSO, which is the
+ * recording's when the recording was made on this kernel (perf does the
+ * same); copied to a temporary file for libelf. NULL when unavailable. */
+static struct elfsyms *open_own_vdso(char *err, size_t errlen)
+{
+	uint64_t base = getauxval(AT_SYSINFO_EHDR);
+	size_t size = base ? own_vdso_size(base) : 0;
+	char path[] = "/tmp/perfdb-vdso-XXXXXX";
+	struct elfsyms *e = NULL;
+	int fd;
+	if (!size || (fd = mkstemp(path)) < 0)
+		return NULL;
+	if (write(fd, (const void *)(uintptr_t)base, size) == (ssize_t)size)
+		e = elfsyms_open(path, err, errlen);
+	close(fd);
+	unlink(path);
+	return e;
+}
+
+/* dso_load: see dso_load.h. The ELF file is used when it is on disk and,
+ * when the recording knew its build id, is the same build. */
+void dso_load(struct dso *d, const char *exp, bool this_kernel)
+{
+	char err[512], have[2 * ELFSYMS_BUILD_ID_MAX + 1];
+	uint8_t id[ELFSYMS_BUILD_ID_MAX];
+	size_t n = sizeof(id);
+	d->loaded = -1;
+	if (!strcmp(d->path, "[vdso]") && this_kernel && (d->elf = open_own_vdso(err, sizeof(err)))) {
+		d->loaded = 1;
+		set_dso_info(d, exp, "vdso of this kernel");
+		return;
+	}
+	if (d->path[0] != '/' || !strncmp(d->path, "//", 2)) {
+		set_dso_info(d, exp, "not a file");
+		return;
+	}
+	if (!(d->elf = elfsyms_open(d->path, err, sizeof(err)))) {
+		set_dso_info(d, exp, err);
+		return;
+	}
+	have[0] = 0;
+	if (!elfsyms_build_id(d->elf, id, &n))
+		build_id_hex(id, n, have);
+	if (exp && strcmp(exp, have)) {
+		elfsyms_close(d->elf);
+		d->elf = NULL;
+		set_dso_info(d, exp, "build-id mismatch: file on disk is another build");
+		return;
+	}
+	d->loaded = 1;
+	set_dso_info(d, exp ? exp : (have[0] ? have : NULL),
+		     use_debug_file(d, have) ? "elf+debug" : "elf");
+}
+
+const struct sym *dso_symbol(const struct dso *d, uint64_t start, uint64_t len,
+			     uint64_t pgoff, uint64_t ip, uint64_t *off)
+{
+	bool ok = false;
+	uint64_t vaddr = elfsyms_map_ip(d->elf, start, len, pgoff, ip, &ok);
+	return ok ? elfsyms_find(d->debug ? d->debug : d->elf, vaddr, off) : NULL;
+}
+
+void dso_free(struct dso *d)
+{
+	free(d->path);
+	free(d->build_id_hex);
+	free(d->symbols);
+	elfsyms_close(d->elf);
+	elfsyms_close(d->debug);
+}
