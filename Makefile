@@ -54,9 +54,12 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(TESTLIB) $(BUILD)/libperfdb.
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB) $(BUILD)/libperfdb.a $(LDLIBS)
 
+# Workloads are what is measured, not perfdb: the same code in every build
+# (no sanitizers, whatever CFLAGS says), with frame pointers and -g.
+WORKLOAD_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -O1 -g -fno-omit-frame-pointer
 $(BUILD)/workloads/%: workloads/%.c workloads/harness.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O1 -g -fno-omit-frame-pointer -o $@ $< -lpthread
+	$(CC) $(WORKLOAD_CFLAGS) -o $@ $< -lpthread
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
