@@ -10,6 +10,9 @@ int cmd_doctor(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_ipis(int argc, char **argv);
+int cmd_cgdiff(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
+int cmd_folded(int argc, char **argv);
 
 /* Exit statuses shared by every verb. */
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_FAIL = 2 };

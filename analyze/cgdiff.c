@@ -1,0 +1,515 @@
+/* Call-graph diff: see cgdiff.h. Loads both sides into one calltree, then
+ * computes the rows: tree nodes in caller order (children by descending
+ * max(base%, new%), then name), pruned by --limit, with the `=>` marks and
+ * the straight chains; or one row per frame in the flat modes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/cgdiff.h"
+#include "collect/db.h"
+
+/* Which per-run array a value comes from. */
+enum kind { V_INCL, V_SELF, V_FINCL, V_FSELF };
+
+/* value: run r's weight of node or frame i in kind. */
+static double value(const struct ct_run *r, enum kind k, int32_t i)
+{
+	switch (k) {
+	case V_INCL:
+		return r->incl[i];
+	case V_SELF:
+		return r->self[i];
+	case V_FINCL:
+		return r->fincl[i];
+	default:
+		return r->fself[i];
+	}
+}
+
+/* run_share: run r's share (a fraction) of i in kind; 0 for an empty run. */
+static double run_share(const struct ct_run *r, enum kind k, int32_t i)
+{
+	return r->weight > 0 ? value(r, k, i) / r->weight : 0;
+}
+
+/* side_share: side s's share of i: the mean of its runs' shares in run-level
+ * mode, else pooled over its runs. *present: some run has weight there. */
+static double side_share(const struct cgdiff *d, int s, enum kind k, int32_t i, bool *present)
+{
+	const struct cg_side *sd = &d->side[s];
+	double sum = 0, mean = 0;
+	*present = false;
+	for (int r = sd->first_run; r < sd->first_run + sd->nsessions; r++) {
+		const struct ct_run *run = &d->t->runs[r];
+		sum += value(run, k, i);
+		mean += run_share(run, k, i) / sd->nsessions;
+		*present |= value(run, k, i) > 0;
+	}
+	if (d->run_level)
+		return mean;
+	return sd->weight > 0 ? sum / sd->weight : 0;
+}
+
+/* side_count: side s's samples through tree node i. */
+static int64_t side_count(const struct cgdiff *d, int s, int32_t i)
+{
+	const struct cg_side *sd = &d->side[s];
+	int64_t n = 0;
+	for (int r = sd->first_run; r < sd->first_run + sd->nsessions; r++)
+		n += d->t->runs[r].nincl[i];
+	return n;
+}
+
+/* run_summary: the summary of side s's run shares of i, its variance
+ * raised to at least the mean binomial variance p (1 - p) / n of a run's
+ * share (n its effective sample size): runs cannot agree better than their
+ * own sampling allows, however alike a few runs happen to be. */
+static struct summary run_summary(const struct cgdiff *d, int s, enum kind k, int32_t i)
+{
+	const struct cg_side *sd = &d->side[s];
+	double *v = malloc((size_t)sd->nsessions * sizeof(*v)), binom = 0;
+	struct summary sum = { 0, NAN, NAN };
+	if (!v)
+		return sum;	/* an undefined interval rather than a wrong one */
+	for (int j = 0; j < sd->nsessions; j++) {
+		const struct ct_run *r = &d->t->runs[sd->first_run + j];
+		double n = r->weight_sq > 0 ? r->weight * r->weight / r->weight_sq : 0;
+		v[j] = run_share(r, k, i);
+		binom += n > 0 ? v[j] * (1 - v[j]) / n / sd->nsessions : 0;
+	}
+	sum = stats_summary(v, (size_t)sd->nsessions);
+	if (sum.var < binom)
+		sum.var = binom;
+	free(v);
+	return sum;
+}
+
+/* runs_ci: the t interval of the run shares of i, new minus base:
+ * Student's (pooled) with equal run counts, whose standard error is then
+ * Welch's and which keeps n0 + n1 - 2 degrees of freedom; Welch's else. */
+static struct interval runs_ci(const struct cgdiff *d, enum kind k, int32_t i)
+{
+	return stats_t_diff(run_summary(d, 0, k, i), run_summary(d, 1, k, i),
+			    d->side[0].nsessions == d->side[1].nsessions, d->row_conf);
+}
+
+/* fill: the shares and delta of row r for i in kind (no interval yet). */
+static void fill(const struct cgdiff *d, struct cg_row *r, enum kind k, int32_t i)
+{
+	double p0 = side_share(d, 0, k, i, &r->in_base), p1;
+	r->base_pct = 100 * p0;
+	r->ci = (struct interval){ NAN, NAN };
+	if (k == V_INCL)
+		r->base_samples = side_count(d, 0, i);
+	if (d->nsides < 2)
+		return;
+	p1 = side_share(d, 1, k, i, &r->in_new);
+	r->new_pct = 100 * p1;
+	r->delta_pct = 100 * (p1 - p0);
+	if (k == V_INCL)
+		r->new_samples = side_count(d, 1, i);
+}
+
+/* fill_ci: row r's interval (for i in kind) at d's per-row level, and
+ * whether it excludes 0. */
+static void fill_ci(const struct cgdiff *d, struct cg_row *r, enum kind k, int32_t i)
+{
+	if (d->nsides < 2)
+		return;
+	if (d->run_level)
+		r->ci = runs_ci(d, k, i);
+	else
+		r->ci = stats_newcombe(r->base_pct / 100, d->side[0].neff, r->new_pct / 100,
+				       d->side[1].neff, d->row_conf);
+	r->ci.lo *= 100;
+	r->ci.hi *= 100;
+	r->significant = stats_excludes(r->ci, 0);
+}
+
+/* key: the larger of a row's two shares (its base share with one side). */
+static double key(const struct cg_row *r)
+{
+	return fmax(r->base_pct, r->new_pct);
+}
+
+/* add_row: appends r to d's rows; -1 on out of memory. */
+static int add_row(struct cgdiff *d, const struct cg_row *r, size_t *cap)
+{
+	if (d->nrows == *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		struct cg_row *v = realloc(d->rows, c * sizeof(*v));
+		if (!v)
+			return -1;
+		d->rows = v;
+		*cap = c;
+	}
+	d->rows[d->nrows++] = *r;
+	return 0;
+}
+
+/* Sorting context for children (qsort has no context argument). */
+static const struct cgdiff *sort_d;
+static const struct cg_row *sort_rows;
+
+/* by_share: children order: larger max share first, then by name. */
+static int by_share(const void *a, const void *b)
+{
+	const struct cg_row *x = &sort_rows[*(const int32_t *)a], *y = &sort_rows[*(const int32_t *)b];
+	if (key(x) != key(y))
+		return key(x) > key(y) ? -1 : 1;
+	return strcmp(cgdiff_row_name(sort_d, x), cgdiff_row_name(sort_d, y));
+}
+
+/* tree_rows: the visible nodes in caller order (depth-first, children by
+ * by_share); all holds every node's row. */
+static int tree_rows(struct cgdiff *d, const struct cg_row *all)
+{
+	const struct calltree *t = d->t;
+	int32_t *stack = malloc(t->nnodes * sizeof(*stack)), *kids = malloc(t->nnodes * sizeof(*kids));
+	size_t sp = 0, cap = 0;
+	int rc = 0;
+	if (!stack || !kids)
+		rc = -1;
+	else
+		stack[sp++] = 0;
+	sort_d = d;
+	sort_rows = all;
+	while (!rc && sp) {
+		int32_t n = stack[--sp], nk = 0;
+		if (n > 0 && add_row(d, &all[n], &cap))
+			rc = -1;
+		for (int32_t c = t->nodes[n].first_child; c >= 0; c = t->nodes[c].next_sibling)
+			if (key(&all[c]) > 0 && key(&all[c]) >= d->o.limit)
+				kids[nk++] = c;
+		qsort(kids, (size_t)nk, sizeof(*kids), by_share);
+		while (nk--)	/* pushed last first, so popped in order */
+			stack[sp++] = kids[nk];
+	}
+	free(stack);
+	free(kids);
+	return rc;
+}
+
+/* children_best: among the children of row i, the one with the largest
+ * significant change of sign sg, or -1. */
+static long children_best(const struct cgdiff *d, size_t i, int sg)
+{
+	long best = -1;
+	for (size_t j = i + 1; j < d->nrows && d->rows[j].depth > d->rows[i].depth; j++) {
+		const struct cg_row *r = &d->rows[j];
+		if (r->depth == d->rows[i].depth + 1 && r->significant && sg * r->delta_pct > 0 &&
+		    (best < 0 || sg * r->delta_pct > sg * d->rows[best].delta_pct))
+			best = (long)j;
+	}
+	return best;
+}
+
+/* mark: sets the `=>` of sign sg (+1 increase, -1 decrease): from the row
+ * with the largest significant change of that sign (the shallowest of
+ * equals), down to the child with the largest significant same-signed
+ * change while that child keeps at least half of the starting change. */
+static void mark(struct cgdiff *d, int sg, bool descend)
+{
+	long cur = -1, next;
+	double start;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct cg_row *r = &d->rows[i];
+		if (r->significant && sg * r->delta_pct > 0 &&
+		    (cur < 0 || sg * r->delta_pct > sg * d->rows[cur].delta_pct))
+			cur = (long)i;
+	}
+	if (cur < 0)
+		return;
+	start = sg * d->rows[cur].delta_pct;
+	while (descend && (next = children_best(d, (size_t)cur, sg)) >= 0 &&
+	       sg * d->rows[next].delta_pct >= start / 2)
+		cur = next;
+	d->rows[cur].mark = sg;
+}
+
+/* straight: whether row i's node passes all its samples, on every run, to
+ * its one child, which is then the next row. */
+static bool straight(const struct cgdiff *d, size_t i)
+{
+	const struct cg_row *r = &d->rows[i];
+	if (i + 1 >= d->nrows || d->rows[i + 1].depth != r->depth + 1 || r->mark)
+		return false;
+	for (int k = 0; k < d->t->nruns; k++)
+		if (d->t->runs[k].nincl[r->node] != d->t->runs[k].nincl[d->rows[i + 1].node])
+			return false;
+	return true;
+}
+
+/* shift_subtree: lowers the shown depth of row e and its descendants. */
+static void shift_subtree(struct cgdiff *d, size_t e, int by)
+{
+	for (size_t j = e; j < d->nrows && (j == e || d->rows[j].depth > d->rows[e].depth); j++)
+		d->rows[j].shown_depth -= by;
+}
+
+/* elide: marks straight chains whose middle has 2 or more rows: the
+ * chain's first row gets elide = N, the middle is shown as "[N frames]"
+ * one level down, and the chain's last row and its subtree move up. */
+static void elide(struct cgdiff *d)
+{
+	for (size_t i = 0; i < d->nrows; i++)
+		d->rows[i].shown_depth = d->rows[i].depth;
+	for (size_t i = 0; i < d->nrows; ) {
+		size_t e = i;
+		while (straight(d, e))
+			e++;
+		if (e >= i + 3) {	/* at least 2 rows in the middle */
+			d->rows[i].elide = (int)(e - i - 1);
+			shift_subtree(d, e, (int)(e - i - 2));
+			i = e;
+		} else {
+			i++;
+		}
+	}
+}
+
+/* cgdiff_node_row: see cgdiff.h. */
+void cgdiff_node_row(const struct cgdiff *d, int32_t node, struct cg_row *r)
+{
+	*r = (struct cg_row){ .node = node, .depth = d->t->nodes[node].depth };
+	fill(d, r, V_INCL, node);
+	fill_ci(d, r, V_INCL, node);
+}
+
+/* all_intervals: the per-row level (Bonferroni over the rows, so that all
+ * the intervals together hold with probability conf) and every row's
+ * interval. */
+static void all_intervals(struct cgdiff *d)
+{
+	enum kind k = d->o.mode == CG_TREE ? V_INCL : d->o.mode == CG_SELF ? V_FSELF : V_FINCL;
+	d->row_conf = 1 - (1 - d->o.conf) / (double)(d->nrows ? d->nrows : 1);
+	for (size_t i = 0; i < d->nrows; i++)
+		fill_ci(d, &d->rows[i], k, d->rows[i].node);
+}
+
+/* Sorting context of flat rows. */
+static int flat_sides;
+
+/* by_change: flat order: the largest |delta| (one side: share) first. */
+static int by_change(const void *a, const void *b)
+{
+	const struct cg_row *x = a, *y = b;
+	double kx = flat_sides > 1 ? fabs(x->delta_pct) : x->base_pct;
+	double ky = flat_sides > 1 ? fabs(y->delta_pct) : y->base_pct;
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return strcmp(sort_d->t->frames[x->node], sort_d->t->frames[y->node]);
+}
+
+/* flat_rows: one row per frame with a share at or above the limit, by
+ * change; marks the largest significant increase and decrease. */
+static int flat_rows(struct cgdiff *d)
+{
+	enum kind k = d->o.mode == CG_SELF ? V_FSELF : V_FINCL;
+	size_t cap = 0;
+	for (size_t f = 0; f < d->t->nframes; f++) {
+		struct cg_row r = { .node = (int32_t)f, .base_samples = -1, .new_samples = -1 };
+		fill(d, &r, k, (int32_t)f);
+		if (key(&r) > 0 && key(&r) >= d->o.limit && add_row(d, &r, &cap))
+			return -1;
+	}
+	sort_d = d;
+	flat_sides = d->nsides;
+	if (d->nrows)
+		qsort(d->rows, d->nrows, sizeof(*d->rows), by_change);
+	all_intervals(d);
+	if (d->nsides > 1) {
+		mark(d, 1, false);
+		mark(d, -1, false);
+	}
+	return 0;
+}
+
+/* all_node_rows: a row for every tree node (index = node). */
+static struct cg_row *all_node_rows(const struct cgdiff *d)
+{
+	struct cg_row *all = calloc(d->t->nnodes, sizeof(*all));
+	for (size_t n = 1; all && n < d->t->nnodes; n++) {
+		all[n] = (struct cg_row){ .node = (int32_t)n, .depth = d->t->nodes[n].depth };
+		fill(d, &all[n], V_INCL, (int32_t)n);
+	}
+	return all;
+}
+
+/* compute: the rows of d. */
+static int compute(struct cgdiff *d)
+{
+	struct cg_row *all;
+	int rc;
+	if (d->o.mode != CG_TREE)
+		return flat_rows(d);
+	if (!(all = all_node_rows(d)))
+		return -1;
+	rc = tree_rows(d, all);
+	free(all);
+	if (rc)
+		return -1;
+	all_intervals(d);
+	if (d->nsides > 1) {
+		mark(d, 1, true);
+		mark(d, -1, true);
+	}
+	elide(d);
+	return 0;
+}
+
+/* side_label: the label of session id, malloc'ed, or NULL. */
+static char *side_label(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT label FROM session WHERE id = ?");
+	char *l = NULL;
+	if (st) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			l = strdup((const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	return l;
+}
+
+/* side_resolve: the sessions of side s's spec; 1 when none. */
+static int side_resolve(struct cgdiff *d, sqlite3 *db, int s, const char *spec,
+			char *err, size_t errlen)
+{
+	struct cg_side *sd = &d->side[s];
+	if (!(sd->spec = strdup(spec)))
+		return -1;
+	sd->nsessions = db_resolve_sessions(db, spec, &sd->sessions);
+	if (sd->nsessions < 0)
+		return -1;
+	if (!sd->nsessions) {
+		snprintf(err, errlen, "no session or label '%s'", spec);
+		return 1;
+	}
+	sd->label = side_label(db, sd->sessions[0]);
+	return 0;
+}
+
+/* side_load: loads side s's runs into the tree; 1 when it has no samples. */
+static int side_load(struct cgdiff *d, sqlite3 *db, int s, char *err, size_t errlen)
+{
+	struct cg_side *sd = &d->side[s];
+	double wsq = 0;
+	char sel[512];
+	sd->first_run = d->t->nruns;
+	for (int i = 0; i < sd->nsessions; i++) {
+		const struct ct_run *r;
+		int k = ct_add_run(d->t, db, sd->sessions[i], &d->o.filter, err, errlen);
+		if (k < 0)
+			return -1;
+		r = &d->t->runs[k];
+		sd->samples += r->samples;
+		sd->weight += r->weight;
+		wsq += r->weight_sq;
+		if (!r->samples) {
+			snprintf(err, errlen, "%s (session %lld): no %s", sd->spec,
+				 (long long)sd->sessions[i], cgdiff_selection(d, sel, sizeof(sel)));
+			return 1;
+		}
+	}
+	sd->neff = wsq > 0 ? sd->weight * sd->weight / wsq : 0;
+	return 0;
+}
+
+/* setup: resolves both specs, picks the event and loads the runs. */
+static int setup(struct cgdiff *d, sqlite3 *db, const char *base, const char *new,
+		 char *err, size_t errlen)
+{
+	int64_t *all;
+	int rc, n = 0;
+	for (int s = 0; s < d->nsides; s++)
+		if ((rc = side_resolve(d, db, s, s ? new : base, err, errlen)))
+			return rc;
+	if (!d->o.filter.event) {
+		if (!(all = malloc((size_t)(d->side[0].nsessions + d->side[1].nsessions) * sizeof(*all))))
+			return -1;
+		for (int s = 0; s < d->nsides; s++)
+			for (int i = 0; i < d->side[s].nsessions; i++)
+				all[n++] = d->side[s].sessions[i];
+		rc = ct_pick_event(db, all, n, d->event, sizeof(d->event));
+		free(all);
+		if (rc) {
+			snprintf(err, errlen, "'%s': no events recorded", base);
+			return 1;
+		}
+	} else {
+		snprintf(d->event, sizeof(d->event), "%s", d->o.filter.event);
+	}
+	d->o.filter.event = d->event;
+	if (!(d->t = ct_new()))
+		return -1;
+	for (int s = 0; s < d->nsides; s++)
+		if ((rc = side_load(d, db, s, err, errlen)))
+			return rc;
+	d->run_level = d->nsides > 1 && d->side[0].nsessions >= 3 && d->side[1].nsessions >= 3;
+	return 0;
+}
+
+/* cgdiff_run: see cgdiff.h. */
+int cgdiff_run(sqlite3 *db, const char *base, const char *new, const struct cg_opts *o,
+	       struct cgdiff **out, char *err, size_t errlen)
+{
+	struct cgdiff *d = calloc(1, sizeof(*d));
+	int rc;
+	*out = NULL;
+	if (!d) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	d->o = *o;
+	d->nsides = new ? 2 : 1;
+	err[0] = '\0';
+	rc = setup(d, db, base, new, err, errlen);
+	if (!rc && compute(d))
+		rc = -1;
+	if (rc) {
+		if (rc < 0 && !err[0])
+			snprintf(err, errlen, "out of memory");
+		cgdiff_free(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+/* cgdiff_free: see cgdiff.h. */
+void cgdiff_free(struct cgdiff *d)
+{
+	if (!d)
+		return;
+	for (int s = 0; s < 2; s++) {
+		free(d->side[s].spec);
+		free(d->side[s].label);
+		free(d->side[s].sessions);
+	}
+	ct_free(d->t);
+	free(d->rows);
+	free(d);
+}
+
+/* cgdiff_row_name: see cgdiff.h. */
+const char *cgdiff_row_name(const struct cgdiff *d, const struct cg_row *r)
+{
+	int32_t f = d->o.mode == CG_TREE ? d->t->nodes[r->node].frame : r->node;
+	return d->t->frames[f];
+}
+
+/* cgdiff_selection: see cgdiff.h. */
+const char *cgdiff_selection(const struct cgdiff *d, char *buf, size_t len)
+{
+	const struct ct_filter *f = &d->o.filter;
+	int n = snprintf(buf, len, "%s samples", f->event ? f->event : d->event);
+	if (f->comm && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " of comm %s", f->comm);
+	if (f->pid >= 0 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%s pid %lld", f->comm ? "," : " of", f->pid);
+	if (f->tid >= 0 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s tid %lld",
+			 f->comm || f->pid >= 0 ? "," : " of", f->tid);
+	return buf;
+}

@@ -1,0 +1,121 @@
+/* Call-graph diff: two sides (BASE and NEW, each one session or all the
+ * sessions of a label = the runs of one configuration) loaded into one
+ * calltree, and per node (or, in the flat modes, per frame) each side's
+ * share of its selected samples, the difference in percentage points, its
+ * 95% interval and whether it excludes 0, the `=>` marks and the
+ * straight chains a text rendering elides. Also the one-side form that
+ * `perfdb tree` prints.
+ *
+ * Shares are of each side's selected samples, weighted by period (as perf
+ * report weights them). With one session per side, or fewer than 3 on
+ * either side, the shares are pooled over the side's samples and the
+ * interval is Newcombe's hybrid score interval from the two Wilson
+ * intervals, with the effective sample size (sum w)^2 / sum w^2 of each
+ * side's periods w. With at least 3 runs on both sides the shares are the
+ * means of the runs' shares and the interval is a t interval over the
+ * runs, which also captures run-to-run noise: Student's (pooled variance,
+ * n0 + n1 - 2 degrees of freedom) when both sides have as many runs (its
+ * standard error is then Welch's, and it is robust to unequal variances),
+ * Welch's otherwise; each side's variance of the run shares is taken as at
+ * least the binomial variance of one run's share, so that a few runs that
+ * happen to agree closely (or a path with a sample or two per run) do not
+ * make an interval narrower than sampling allows.
+ *
+ * The intervals are simultaneous: with m rows, each is computed at level
+ * 1 - (1 - conf) / m (Bonferroni), so that all of them hold together with
+ * probability conf and an A/A comparison marks nothing in 95% of cases
+ * however many rows it shows. A row is significant when its interval
+ * excludes 0, and `=>` only lands on significant rows. */
+#ifndef PERFDB_CGDIFF_H
+#define PERFDB_CGDIFF_H
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "analyze/calltree.h"
+#include "reports/stats.h"
+
+/* What the rows are: tree nodes in caller order, or one row per frame
+ * with its self share (samples whose innermost frame it is) or children
+ * share (samples with it anywhere on the path, once per sample). */
+enum cg_mode { CG_TREE, CG_SELF, CG_CHILDREN };
+
+struct cg_opts {
+	struct ct_filter filter;	/* event NULL: picked by ct_pick_event */
+	enum cg_mode mode;
+	double limit;		/* percent: rows below max(base%, new%) < limit are left out */
+	double conf;		/* joint confidence level of all intervals, 0.95 */
+};
+
+/* One side: the sessions a spec names and the totals of their runs. */
+struct cg_side {
+	char *spec;		/* as given */
+	char *label;		/* the first session's label, or NULL */
+	int64_t *sessions;	/* in id order */
+	int nsessions;		/* = runs */
+	int first_run;		/* its runs are calltree runs first_run .. + nsessions - 1 */
+	int64_t samples;
+	double weight, neff;	/* total weight; effective sample size */
+};
+
+/* One output row. Percentages are in percent, the interval and delta in
+ * percentage points (new - base). In a one-side result only base_pct,
+ * in_base and base_samples are meaningful. */
+struct cg_row {
+	int32_t node;		/* CG_TREE: calltree node; flat modes: frame */
+	int depth;		/* tree depth (0 = outermost); 0 in flat modes */
+	int shown_depth;	/* depth after the elisions above it (text form) */
+	double base_pct, new_pct, delta_pct;
+	struct interval ci;
+	bool in_base, in_new;	/* the path (frame) has samples on that side */
+	bool significant;	/* ci excludes 0 */
+	int mark;		/* +1: `=>` of the largest increase, -1: of the
+				 * largest decrease, 0: none */
+	int elide;		/* text form: the next elide rows are the middle of
+				 * a straight chain, shown as one "[N frames]" line */
+	int64_t base_samples, new_samples;	/* CG_TREE: samples through the node */
+};
+
+struct cgdiff {
+	struct calltree *t;
+	struct cg_side side[2];
+	int nsides;		/* 2 for a diff, 1 for a single tree */
+	char event[256];
+	bool run_level;		/* t over runs (else pooled Newcombe) */
+	double row_conf;	/* each row's level: 1 - (1 - conf) / nrows */
+	struct cg_opts o;
+	struct cg_row *rows;
+	size_t nrows;
+};
+
+/* cgdiff_run(db, base, new, o, out, err, errlen): the diff of the sessions
+ * that spec new names against those that base names (each an id or a
+ * label), under o. new may be NULL for a one-side result (perfdb tree).
+ * Returns 0 with *out set, 1 when a spec names no session or a side has no
+ * selected samples (err says which), or -1 on a database or memory error. */
+int cgdiff_run(sqlite3 *db, const char *base, const char *new, const struct cg_opts *o,
+	       struct cgdiff **out, char *err, size_t errlen);
+
+/* cgdiff_free(d): frees d and everything it owns; NULL is allowed. */
+void cgdiff_free(struct cgdiff *d);
+
+/* cgdiff_node_row(d, node, r): fills r with tree node's shares, delta and
+ * interval, whether or not node is among d's rows. */
+void cgdiff_node_row(const struct cgdiff *d, int32_t node, struct cg_row *r);
+
+/* cgdiff_row_name(d, r): the frame name of row r. */
+const char *cgdiff_row_name(const struct cgdiff *d, const struct cg_row *r);
+
+/* cgdiff_selection(d, buf, len): what the shares are of, for headers:
+ * "cpu-clock samples of comm X, pid P, tid T". Returns buf. */
+const char *cgdiff_selection(const struct cgdiff *d, char *buf, size_t len);
+
+/* cgdiff_print(d, f, out): writes d to out as text, md, csv or json (an
+ * enum out_format from reports/table.h); see cgdiff_out.c for the forms.
+ * Returns 0, or -1 when writing failed. */
+int cgdiff_print(const struct cgdiff *d, int format, FILE *out);
+
+/* cgdiff_svg(d, out, err, errlen): writes the differential flame graph of
+ * d (a two-side CG_TREE result) to out. Returns 0 or -1 with err set. */
+int cgdiff_svg(const struct cgdiff *d, FILE *out, char *err, size_t errlen);
+#endif

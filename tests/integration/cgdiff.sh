@@ -1,0 +1,393 @@
+#!/bin/sh
+# Integration test of `perfdb cgdiff`, `tree` and `folded` on recordings made
+# here with perf itself (cpu-clock, -F 999 -g, as the profile recipe does on
+# a machine without a PMU) of tests/programs/cgdiff_work.c: variant A spends
+# 20% in each of work_a, work_b, work_c, helper and recurse; variant B makes
+# work_b three times slower; helper is helper.constprop.0 in A and
+# helper.isra.0 in B. Checks: inclusive (children) and self shares per symbol
+# and tree-node shares against `perf report --children --stdio` on the same
+# files with the same comm filter, and every tree node's share against the
+# callchains of `perf script` folded by the test; `=>` on work_b with an
+# interval above 0, pooled (one run a side) and run-level (three runs a side); nothing
+# significant A against A (a statistical check: the intervals hold jointly
+# at 95% against sampling noise, and a loaded machine adds its own, so a
+# failing A/A set is re-recorded, twice at most); helper matched
+# across builds; recursion counted once; the tree text format; folded lines
+# against perf script's sample count; --pid; --svg; csv/md/json forms; usage
+# errors. Prints TAP lines.
+# Run from the repository root: sh tests/integration/cgdiff.sh
+# Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
+# shellcheck disable=SC2016,SC2317 # eval'd checks expand their variables late
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+LIB=$(cd "$(dirname "$0")/lib" && pwd)
+PROG=tests/programs/cgdiff_work.c
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+DB=$T/cg.db
+# A private copy, so that a rebuild of $PERFDB during the run cannot pull it away.
+cp "$PERFDB" "$T/perfdb" 2>/dev/null && PERFDB=$T/perfdb
+SECONDS_PER_RUN=1.2
+# shellcheck source=tests/integration/lib/tap.sh
+. "$LIB/tap.sh"
+
+# run ARGS...: perfdb ARGS; stdout, stderr, status in $T/{out,err,rc}
+run() {
+	"$PERFDB" "$@" >"$T/out" 2>"$T/err"
+	echo $? >"$T/rc"
+}
+rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
+finish() { echo "1..${n:?}"; [ "${failed:?}" -eq 0 ]; exit $?; }
+
+for tool in perf cc python3 sqlite3; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		skip "cgdiff: no $tool here"
+		finish
+	fi
+done
+
+# --- usage errors (need no recording) ---------------------------------------
+run cgdiff --help
+check "cgdiff --help: usage on stdout, exit 0" eval 'rc_is 0 && grep -q "^usage: perfdb cgdiff" "$T/out"'
+run cgdiff 1
+check "cgdiff with one session: exit 1" eval 'rc_is 1 && grep -q "missing arguments" "$T/err"'
+run cgdiff "$DB" 1 2 3
+check "cgdiff with four arguments: exit 1" eval 'rc_is 1 && grep -q "too many arguments" "$T/err"'
+run cgdiff "$DB" 1 2 --limit abc
+check "cgdiff --limit abc: exit 1" eval 'rc_is 1 && grep -q "bad --limit" "$T/err"'
+run cgdiff "$DB" 1 2 --format xml
+check "cgdiff --format xml: exit 1" rc_is 1
+run cgdiff "$DB" 1 2 --pid -3
+check "cgdiff --pid -3: exit 1" rc_is 1
+run tree "$DB" 1 --svg x.svg
+check "tree has no --svg: exit 1" rc_is 1
+run folded --help
+check "folded --help: exit 0" eval 'rc_is 0 && grep -q "^usage: perfdb folded" "$T/out"'
+run cgdiff "$T/none.db" 1 2
+check "cgdiff on a missing database: exit 2" eval 'rc_is 2 && [ -s "$T/err" ]'
+
+# --- the recordings -----------------------------------------------------------
+mkdir -p "$T/a" "$T/b" || exit 2
+cc -std=c11 -O0 -g -fno-omit-frame-pointer -o "$T/a/cgdiffwork" "$PROG" &&
+	cc -std=c11 -O0 -g -fno-omit-frame-pointer -DVARIANT_B -o "$T/b/cgdiffwork" "$PROG"
+check "the test program builds in both variants" \
+	eval '[ -x "$T/a/cgdiffwork" ] && [ -x "$T/b/cgdiffwork" ]'
+if ! perf record -q -e cpu-clock -F 999 -g -o "$T/probe.data" -- true >/dev/null 2>&1; then
+	skip "perf record -e cpu-clock -g does not work here"
+	finish
+fi
+
+# rec NAME VARIANT: records the variant into $T/NAME.data
+rec() {
+	perf record -q -e cpu-clock -F 999 -g -o "$T/$1.data" -- \
+		"$T/$2/cgdiffwork" --seconds $SECONDS_PER_RUN >/dev/null 2>"$T/err"
+}
+# imp LABEL NAME...: imports the recordings as sessions labelled LABEL
+imp() {
+	label=$1; shift
+	files=""
+	for f in "$@"; do files="$files $T/$f.data"; done
+	# shellcheck disable=SC2086 # one argument per file
+	"$PERFDB" import -q -o "$DB" -l "$label" $files 2>"$T/err"
+}
+ok_rec=true
+for r in a1 a2 a3 x1 x2 x3; do rec $r a || ok_rec=false; done
+for r in b1 b2 b3; do rec $r b || ok_rec=false; done
+check "9 recordings (3 A, 3 A again, 3 B)" $ok_rec
+imp A a1 a2 a3 && imp AA x1 x2 x3 && imp B b1 b2 b3
+check "imported as sessions 1-3 (A), 4-6 (AA), 7-9 (B)" \
+	[ "$(sqlite3 "$DB" "SELECT group_concat(label, ',') FROM session")" = "A,A,A,AA,AA,AA,B,B,B" ]
+
+# The comparisons, in Python (argv: command, files, label); see each function.
+cat >"$T/check.py" <<'EOF'
+import csv, json, re, sys
+
+SUFFIX = re.compile(r"(\.(isra|constprop|part|llvm)\.\d+|\.cold(\.\d+)?)$")
+PROGRAM = ["main", "run", "work_a", "work_b", "work_c", "helper", "recurse"]
+
+
+def norm(name):
+    while SUFFIX.search(name) and SUFFIX.sub("", name):
+        name = SUFFIX.sub("", name)
+    return name
+
+
+def perf_shares(path):
+    """perf report --children --stdio -g none --sort sym: {symbol: (children, self)},
+    normalized names; unresolved addresses and names seen twice are left out."""
+    out, seen = {}, set()
+    for line in open(path, errors="replace"):
+        m = re.match(r"^\s+([\d.]+)%\s+([\d.]+)%\s+\[.\]\s+(.+?)\s*$", line)
+        if not m or m.group(3).startswith("0x"):
+            continue
+        name = norm(m.group(3))
+        if name in seen:
+            out.pop(name, None)
+        seen.add(name)
+        out[name] = (float(m.group(1)), float(m.group(2)))
+    return out
+
+
+def result(good, what, details=()):
+    print(("ok - " if good else "not ok - ") + what)
+    for d in list(details)[:6] if not good else []:
+        print("#   " + d)
+
+
+def compare(perf, ours, col, what, need):
+    """ours {symbol: pct} against perf's column col within perf's rounding;
+    the symbols in need must be among them."""
+    bad, n = [], 0
+    for sym, pct in ours.items():
+        if sym in perf:
+            n += 1
+            if abs(perf[sym][col] - pct) > 0.0051:
+                bad.append("%s: perf %.2f%%, perfdb %.4f%%" % (sym, perf[sym][col], pct))
+    missing = [s for s in need if s not in ours or s not in perf]
+    result(not bad and not missing,
+           "%s: %d symbols equal to perf report" % (what, n),
+           bad + ["missing: " + ", ".join(missing)] * bool(missing))
+
+
+def flat(path):
+    return {x["path"][0]: x["pct"] for x in json.load(open(path))["nodes"]}
+
+
+def cmd_flat(perf_txt, children_json, self_json, label):
+    perf = perf_shares(perf_txt)
+    compare(perf, flat(children_json), 0, label + " children (inclusive) shares", PROGRAM)
+    compare(perf, {k: v for k, v in flat(self_json).items() if v > 0}, 1,
+            label + " self shares", PROGRAM[2:])
+
+
+def cmd_nodes(perf_txt, tree_json, children_json, label):
+    """Tree nodes whose frame is at no other node: share = perf's children share.
+    (A sample taken before a function has set up its frame pointer skips
+    its caller, so a work function may sit at a second node: at least 3 of
+    the program's 7 functions must be unique and compared; cmd_paths
+    compares every node.)"""
+    perf = perf_shares(perf_txt)
+    nodes = json.load(open(tree_json))["nodes"]
+    count = {}
+    for x in nodes:
+        count[x["path"][-1]] = count.get(x["path"][-1], 0) + 1
+    ours = {x["path"][-1]: x["pct"] for x in nodes
+            if count[x["path"][-1]] == 1 and len(set(x["path"])) == len(x["path"])}
+    bad = ["%s: perf %.2f%%, node %.4f%%" % (s, perf[s][0], p)
+           for s, p in ours.items() if s in perf and abs(perf[s][0] - p) > 0.0051]
+    n = sum(1 for s in ours if s in perf)
+    have = [s for s in PROGRAM if s in ours and s in perf]
+    result(not bad and len(have) >= 3,
+           "%s: %d tree-node shares equal to perf report" % (label, n),
+           bad + ["compared: " + ", ".join(have)])
+    top = [x["pct"] for x in nodes if x["path"][-1] == "recurse" and "recurse" not in x["path"][:-1]]
+    chain = sorted((len(x["path"]), x["pct"]) for x in nodes
+                   if x["path"][-1] == "recurse" and "run" in x["path"] and
+                   all(f == "recurse" for f in x["path"][x["path"].index("run") + 1:]))
+    total = flat(children_json)["recurse"]
+    result(abs(sum(top) - total) < 1e-6 and len(chain) == 4 and
+           all(a[1] >= b[1] for a, b in zip(chain, chain[1:])),
+           "%s: recursion: recurse counted once per sample (children %.2f%% = its outermost "
+           "nodes), run;recurse x4 shares non-increasing" % (label, total),
+           ["outermost nodes: %r, chain: %r" % (top, chain)])
+
+
+def cmd_paths(script_txt, tree_json, label):
+    """Every tree node's share against the same paths folded here from
+    perf script's callchains (period-weighted): a frame is perf's symbol,
+    normalized, when the tree knows that name, else "[unknown] (DSO)", with
+    runs of one DSO's unknowns merged as perfdb does."""
+    nodes = json.load(open(tree_json))["nodes"]
+    names = {f for x in nodes for f in x["path"]}
+    weight, total, chain, period = {}, 0.0, [], None
+
+    def flush():
+        nonlocal total
+        if period is None:
+            return
+        path = []
+        for sym, dso in reversed(chain):
+            f = norm(sym)
+            if sym == "[unknown]" or f not in names:
+                f = "[unknown] (%s)" % dso.rsplit("/", 1)[-1]
+            if not (path and path[-1] == f and f.startswith("[unknown]")):
+                path.append(f)
+        total += period
+        for i in range(1, len(path) + 1):
+            weight[tuple(path[:i])] = weight.get(tuple(path[:i]), 0) + period
+
+    for line in open(script_txt, errors="replace"):
+        m = re.match(r"^\s+[0-9a-f]+ (.*) \((.*)\)$", line)
+        if m:
+            chain.append((m.group(1), m.group(2)))
+        elif re.match(r"^\s*\d+\s*$", line):
+            flush()
+            chain, period = [], float(line)
+    flush()
+    ours = {tuple(x["path"]): x["pct"] for x in nodes}
+    bad = ["%s: perf script %.4f%%, perfdb %.4f%%" % (";".join(p), 100 * weight.get(p, 0) / total,
+                                                      ours.get(p, 0))
+           for p in set(ours) | set(weight)
+           if abs(100 * weight.get(p, 0) / total - ours.get(p, 0)) > 1e-6]
+    result(not bad and len(ours) > 5,
+           "%s: all %d tree nodes equal to perf script's callchains" % (label, len(ours)), bad)
+
+
+def cmd_marked(diff_json, func, label):
+    d = json.load(open(diff_json))
+    up = [x for x in d["nodes"] if x["mark"] == "increase"]
+    good = len(up) == 1 and up[0]["path"][-1] == func and up[0]["ci95"][0] > 0 and up[0]["marked"]
+    result(good, "%s: => lands on %s, its interval above 0" % (label, func),
+           ["%s %+.2f [%.2f, %.2f]" % (";".join(x["path"]), x["delta_pct"], *x["ci95"])
+            for x in up])
+    helper = [x for x in d["nodes"] if x["path"][-1] == "helper"]
+    odd = [x["path"][-1] for x in d["nodes"] if SUFFIX.search(x["path"][-1])]
+    result(len(helper) == 1 and helper[0]["in_base"] and helper[0]["in_new"] and not odd,
+           "%s: helper.constprop.0 (A) and helper.isra.0 (B) are one node" % label, odd)
+    b = [x for x in d["nodes"] if x["path"][-1] == "work_b"]
+    result(len(b) == 1 and 12 < b[0]["delta_pct"] < 34,
+           "%s: work_b grows by about 22.9 points (20%% -> 42.9%%)" % label,
+           ["%+.2f" % x["delta_pct"] for x in b])
+
+
+def cmd_clean(diff_json):
+    """Exit 0 when no node is significant or marked; prints the ones that are."""
+    d = json.load(open(diff_json))
+    sig = [x for x in d["nodes"] if x["significant"] or x["marked"]]
+    for x in sig:
+        print("#   %s %+.2f [%.2f, %.2f]" % (";".join(x["path"]), x["delta_pct"], *x["ci95"]))
+    sys.exit(1 if sig else 0)
+
+
+def cmd_csv(path):
+    rows = list(csv.DictReader(open(path)))
+    want = {"mark", "depth", "path", "symbol", "base_pct", "new_pct", "delta_pct",
+            "ci95_low", "ci95_high", "significant", "in_base", "in_new"}
+    sys.exit(0 if rows and want <= set(rows[0]) and
+             all(float(r["ci95_low"]) <= float(r["delta_pct"]) <= float(r["ci95_high"])
+                 for r in rows) else 1)
+
+
+def cmd_svg(path):
+    import xml.etree.ElementTree as E
+    text = open(path).read()
+    root = E.fromstring(text)
+    titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    sys.exit(0 if "<script" not in text and any(t.startswith("work_b\n") for t in titles) else 1)
+
+
+globals()["cmd_" + sys.argv[1]](*sys.argv[2:])
+EOF
+py() { python3 "$T/check.py" "$@"; }
+
+# --- shares against perf report ----------------------------------------------
+# perf_report NAME: perf's children and self shares of comm cgdiffwork
+perf_report() {
+	perf report --children --stdio -i "$T/$1.data" --comm cgdiffwork -g none --sort sym \
+		--percentage relative --percent-limit 0 2>/dev/null >"$T/$1.perf"
+}
+for s in 1:a1 7:b1; do
+	set -- "${s%:*}" "${s#*:}"
+	perf_report "$2"
+	"$PERFDB" tree "$DB" "$1" --comm cgdiffwork --children --limit 0 --format json >"$T/ch.json" &&
+		"$PERFDB" tree "$DB" "$1" --comm cgdiffwork --self --limit 0 --format json >"$T/self.json" &&
+		"$PERFDB" tree "$DB" "$1" --comm cgdiffwork --limit 0 --format json >"$T/tree.json"
+	check "tree --children/--self/--format json on session $1" [ -s "$T/tree.json" ]
+	py flat "$T/$2.perf" "$T/ch.json" "$T/self.json" "session $1" >"$T/py.out" 2>&1
+	tap_results "$T/py.out"
+	py nodes "$T/$2.perf" "$T/tree.json" "$T/ch.json" "session $1" >"$T/py.out" 2>&1
+	tap_results "$T/py.out"
+	perf script -i "$T/$2.data" --comm cgdiffwork -F period,ip,sym,dso >"$T/$2.script" 2>/dev/null
+	py paths "$T/$2.script" "$T/tree.json" "session $1" >"$T/py.out" 2>&1
+	tap_results "$T/py.out"
+done
+
+# --- B against A --------------------------------------------------------------
+run cgdiff "$DB" 1 7 --comm cgdiffwork --format json
+check "cgdiff 1 7 --format json" rc_is 0
+cp "$T/out" "$T/diff.json"
+py marked "$T/diff.json" work_b "pooled, one run a side" >"$T/py.out" 2>&1
+tap_results "$T/py.out"
+run cgdiff "$DB" 1 7 --comm cgdiffwork
+check "text: the => line is work_b's" eval 'grep -q "^=>.* \*  *work_b$" "$T/out"'
+check "text: the header names sessions, runs, samples and the selection" \
+	eval 'grep -q "^# base: session 1: 1 run, [0-9]* samples$" "$T/out" &&
+	      grep -q "cpu-clock samples of comm cgdiffwork" "$T/out"'
+run cgdiff "$DB" A B --comm cgdiffwork --format json
+cp "$T/out" "$T/runs.json"
+check "labels with 3 runs a side: run-level Student t intervals" \
+	eval 'rc_is 0 && grep -q "\"interval\": \"student-t-runs\"" "$T/runs.json"'
+py marked "$T/runs.json" work_b "run level, three runs a side" >"$T/py.out" 2>&1
+tap_results "$T/py.out"
+
+# --- A against A ----------------------------------------------------------------
+# aa BASE NEW: ok when cgdiff BASE NEW marks nothing significant
+aa() {
+	"$PERFDB" cgdiff "$DB" "$1" "$2" --comm cgdiffwork --format json >"$T/aa.json" &&
+		py clean "$T/aa.json"
+}
+# aa_check WHAT BASE NEW RUNS: ok when BASE against NEW marks nothing; else
+# up to two fresh sets of RUNS A recordings a side get the same check.
+aa_check() {
+	what=$1 base=$2 new=$3 runs=$4 try=1
+	while ! aa "$base" "$new"; do
+		if [ $try -eq 3 ]; then
+			not_ok "$what: something significant in 3 sets of recordings"
+			return
+		fi
+		echo "# $what: $base against $new marked the rows above; re-recording"
+		sets=$((sets + 1)) try=$((try + 1))
+		base=P$sets new=Q$sets
+		for i in $(seq "$runs"); do
+			rec "p${sets}_$i" a && rec "q${sets}_$i" a &&
+				imp "$base" "p${sets}_$i" && imp "$new" "q${sets}_$i"
+		done
+	done
+	if [ $try -eq 1 ]; then ok "$what: nothing significant, nothing marked"
+	else ok "$what: nothing significant, nothing marked (recording set $try)"; fi
+}
+sets=0
+aa_check "A against A, one run a side" 1 4 1
+aa_check "A against A, three runs a side" A AA 3
+
+# --- tree, folded, selections, forms ------------------------------------------
+run tree "$DB" 1 --comm cgdiffwork
+check "tree: header 'cgdiffwork (session 1, N cpu-clock samples)'" \
+	eval 'head -1 "$T/out" | grep -Eq "^cgdiffwork \(session 1, [0-9]+ cpu-clock samples\)$"'
+check "tree: every line is '  <indent>NN.NN%  frame' or '[N frames]'" \
+	eval '! sed 1d "$T/out" | grep -Evq "^  (  )*([0-9]+\.[0-9]{2}%  [^ ]|\[[0-9]+ frames\]$)"'
+check "tree: work_b under run" awk '
+	/%  run$/ { match($0, /^ */); d = RLENGTH; inrun = 1; next }
+	inrun { match($0, /^ */); if (RLENGTH <= d) inrun = 0; else if (/%  work_b$/) found = 1 }
+	END { exit !found }' "$T/out"
+
+run folded "$DB" 1 --comm cgdiffwork
+nperf=$(perf script -i "$T/a1.data" --comm cgdiffwork -F comm 2>/dev/null | grep -c .)
+check "folded: 'a;b;c N' lines, sorted" \
+	eval 'rc_is 0 && ! grep -Evq "^[^ ;][^;]*(;[^;]+)* [0-9]+$" "$T/out" && LC_ALL=C sort -c "$T/out"'
+check "folded: counts add up to perf script's $nperf samples" \
+	eval '[ "$(awk "{ s += \$NF } END { print s }" "$T/out")" = "$nperf" ]'
+check "folded: a ...;main;run;work_b line" eval 'grep -Eq ";main;run;work_b [0-9]+$" "$T/out"'
+
+pid=$(sqlite3 "$DB" "SELECT pid FROM thread WHERE session_id = 1 AND comm = 'cgdiffwork' LIMIT 1")
+"$PERFDB" tree "$DB" 1 --pid "$pid" --format csv >"$T/p.csv" 2>"$T/err"
+"$PERFDB" tree "$DB" 1 --comm cgdiffwork --format csv >"$T/c.csv" 2>>"$T/err"
+check "--pid $pid selects what --comm cgdiffwork does (one thread)" cmp -s "$T/p.csv" "$T/c.csv"
+run tree "$DB" 1 --comm nosuchcomm
+check "a comm without samples: exit 2, said so" \
+	eval 'rc_is 2 && grep -q "no cpu-clock samples of comm nosuchcomm" "$T/err"'
+run cgdiff "$DB" 1 nosuch
+check "an unknown session: exit 2" eval 'rc_is 2 && grep -q "no session or label .nosuch." "$T/err"'
+run cgdiff "$DB" 1 7 --event bogus
+check "an event not recorded: exit 2" eval 'rc_is 2 && grep -q "no bogus samples" "$T/err"'
+
+run cgdiff "$DB" 1 7 --comm cgdiffwork --svg "$T/d.svg" --format csv
+check "--svg: exit 0, csv on stdout with every column, intervals around delta" \
+	eval 'rc_is 0 && cp "$T/out" "$T/d.csv" && py csv "$T/d.csv"'
+check "--svg: well-formed SVG, no script, a work_b tooltip" py svg "$T/d.svg"
+run cgdiff "$DB" 1 7 --comm cgdiffwork --svg "$T/nodir/d.svg"
+check "--svg into a missing directory: exit 2" eval 'rc_is 2 && grep -q "nodir/d.svg" "$T/err"'
+run cgdiff "$DB" 1 7 --comm cgdiffwork --format md
+check "md: header list and the tree in a text block" \
+	eval 'rc_is 0 && grep -q "^- base: session 1" "$T/out" && grep -q "^\`\`\`text$" "$T/out"'
+finish

@@ -1,0 +1,577 @@
+/* Unit tests of the call-graph diff (analyze/calltree.c, cgdiff.c,
+ * cgdiff_out.c) on small databases written here row by row: shares and
+ * intervals, symbol suffix normalization across builds, paths present on
+ * one side only, recursion counted once per sample per node (and per
+ * frame in --children), [unknown] frames merged per DSO, the `=>` rule,
+ * --limit, straight-chain elision, the comm-at-the-time, pid and event
+ * selections, period weighting, run-level intervals, samples without a
+ * callchain, errors, and the text/json/svg forms (JSON and SVG checked by
+ * Python's parsers). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "analyze/cgdiff.h"
+#include "collect/db.h"
+#include "reports/table.h"
+#include "tests/unit/tap.h"
+
+static sqlite3 *db;
+static int64_t cur_session, first_sample, next_sample = 1, cur_thread, cur_thread2;
+
+/* ins(sql, types, ...): runs one statement with bound parameters (types:
+ * 'i' int64, 's' text, 'n' NULL, one letter per '?') and returns the last
+ * rowid; aborts on error. */
+static int64_t ins(const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	va_list ap;
+	va_start(ap, types);
+	for (int i = 0; types[i]; i++) {
+		if (types[i] == 'i')
+			sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
+		else if (types[i] == 's')
+			sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, i + 1);
+	}
+	va_end(ap);
+	if (!st || sqlite3_step(st) != SQLITE_DONE) {
+		printf("# SQL failed: %s: %s\n", sql, sqlite3_errmsg(db));
+		abort();
+	}
+	sqlite3_finalize(st);
+	return sqlite3_last_insert_rowid(db);
+}
+
+/* lookup(sql, types, ...): the first column of the first row, or 0. */
+static int64_t lookup(const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	int64_t v = 0;
+	va_list ap;
+	va_start(ap, types);
+	for (int i = 0; types[i]; i++) {
+		if (types[i] == 'i')
+			sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
+		else
+			sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+	}
+	va_end(ap);
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* begin_session(label): a new session with events cpu-clock (callchains)
+ * and sched:x (none), thread 100 "work" (renamed "late" at time 5000) and
+ * thread 200 "other". */
+static void begin_session(const char *label)
+{
+	int64_t p1, p2;
+	cur_session = ins("INSERT INTO session(label) VALUES (?)", label ? "s" : "n", label);
+	first_sample = next_sample;
+	ins("INSERT INTO event(session_id, idx, name, sample_type) VALUES (?, 0, 'cpu-clock', ?)",
+	    "ii", cur_session, (int64_t)(0x20 | 0x100));
+	ins("INSERT INTO event(session_id, idx, name, sample_type) VALUES (?, 1, 'sched:x', 0x100)",
+	    "i", cur_session);
+	p1 = ins("INSERT INTO process(session_id, pid, comm) VALUES (?, 100, 'work')", "i", cur_session);
+	p2 = ins("INSERT INTO process(session_id, pid, comm) VALUES (?, 200, 'other')", "i", cur_session);
+	cur_thread = ins("INSERT INTO thread(session_id, process_id, pid, tid, comm) "
+			 "VALUES (?, ?, 100, 100, 'late')", "ii", cur_session, p1);
+	cur_thread2 = ins("INSERT INTO thread(session_id, process_id, pid, tid, comm) "
+			  "VALUES (?, ?, 200, 200, 'other')", "ii", cur_session, p2);
+	ins("INSERT INTO comm(thread_id, time, comm, exec) VALUES (?, NULL, 'work', 0)", "i", cur_thread);
+	ins("INSERT INTO comm(thread_id, time, comm, exec) VALUES (?, 5000, 'late', 0)", "i", cur_thread);
+}
+
+/* end_session: records the session's sample id range. */
+static void end_session(void)
+{
+	ins("UPDATE session SET first_sample_id = ?, last_sample_id = ?, nr_samples = ? WHERE id = ?",
+	    "iiii", first_sample, next_sample - 1, next_sample - first_sample, cur_session);
+}
+
+/* sym(frame): the symbol row of "name" or "name@dso" (default dso
+ * /bin/prog) in the current session, created when new. */
+static int64_t sym(const char *frame)
+{
+	char name[256];
+	const char *at = strchr(frame, '@'), *dso = at ? at + 1 : "/bin/prog";
+	int64_t d, s;
+	snprintf(name, sizeof(name), "%.*s", at ? (int)(at - frame) : (int)strlen(frame), frame);
+	if (!(d = lookup("SELECT id FROM dso WHERE session_id = ? AND path = ?", "is", cur_session, dso)))
+		d = ins("INSERT INTO dso(session_id, path) VALUES (?, ?)", "is", cur_session, dso);
+	if (!(s = lookup("SELECT id FROM symbol WHERE dso_id = ? AND name = ?", "is", d, name)))
+		s = ins("INSERT INTO symbol(dso_id, name) VALUES (?, ?)", "is", d, name);
+	return s;
+}
+
+/* stack_of(path): the innermost stack node of "a;b;c" (outermost first). */
+static int64_t stack_of(const char *path, int64_t *leaf_sym)
+{
+	char buf[1024], *save = NULL;
+	int64_t parent = 0, depth = 0, node = 0;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *f = strtok_r(buf, ";", &save); f; f = strtok_r(NULL, ";", &save), depth++) {
+		int64_t s = sym(f);
+		node = lookup("SELECT id FROM stack WHERE parent_id IS ? AND symbol_id = ?", "ii",
+			      parent, s);
+		if (parent == 0)
+			node = lookup("SELECT id FROM stack WHERE parent_id IS NULL AND symbol_id = ?", "i", s);
+		if (!node)
+			node = parent ? ins("INSERT INTO stack(parent_id, symbol_id, depth) VALUES (?,?,?)",
+					    "iii", parent, s, depth) :
+				 ins("INSERT INTO stack(parent_id, symbol_id, depth) VALUES (NULL,?,?)",
+				     "ii", s, depth);
+		parent = node;
+		*leaf_sym = s;
+	}
+	return node;
+}
+
+/* add(path, n, period, thread, time, event): n samples on path (NULL
+ * stack when path starts with '!': the rest is the sample's symbol). */
+static void add_ex(const char *path, int n, int64_t period, int64_t thread, int64_t time,
+		   int event_idx)
+{
+	int64_t leaf = 0, stack = path[0] == '!' ? 0 : stack_of(path, &leaf);
+	int64_t ev = lookup("SELECT id FROM event WHERE session_id = ? AND idx = ?", "ii",
+			    cur_session, (int64_t)event_idx);
+	if (path[0] == '!')
+		leaf = sym(path + 1);
+	for (int i = 0; i < n; i++) {
+		if (stack)
+			ins("INSERT INTO sample(id, session_id, event_id, time, thread_id, symbol_id, period, stack_id) "
+			    "VALUES (?,?,?,?,?,?,?,?)", "iiiiiiii", next_sample, cur_session, ev, time,
+			    thread, leaf, period, stack);
+		else
+			ins("INSERT INTO sample(id, session_id, event_id, time, thread_id, symbol_id, period) "
+			    "VALUES (?,?,?,?,?,?,?)", "iiiiiii", next_sample, cur_session, ev, time,
+			    thread, leaf, period);
+		next_sample++;
+	}
+}
+
+/* add(path, n): n cpu-clock samples of thread "work" at time 1000, period 1. */
+static void add(const char *path, int n)
+{
+	add_ex(path, n, 1, cur_thread, 1000, 0);
+}
+
+/* opts(): default options: tree mode, no limit, 95%. */
+static struct cg_opts opts(void)
+{
+	return (struct cg_opts){ .filter = { .pid = -1, .tid = -1 }, .mode = CG_TREE, .conf = 0.95 };
+}
+
+/* diff(base, new, o): the diff or NULL (failure reported). */
+static struct cgdiff *diff(const char *base, const char *new, struct cg_opts o)
+{
+	struct cgdiff *d = NULL;
+	char err[512];
+	int rc = cgdiff_run(db, base, new, &o, &d, err, sizeof(err));
+	if (rc)
+		printf("# cgdiff_run %s %s: %d %s\n", base, new ? new : "-", rc, err);
+	return d;
+}
+
+/* row(d, path): the row whose path (tree) or symbol (flat) is path. */
+static const struct cg_row *row(const struct cgdiff *d, const char *path)
+{
+	for (size_t i = 0; i < d->nrows; i++) {
+		char buf[1024] = "";
+		int32_t fr[64];
+		size_t len = d->o.mode == CG_TREE ? ct_path(d->t, d->rows[i].node, fr, 64) : 0;
+		for (size_t k = 0; k < len; k++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", k ? ";" : "",
+				 d->t->frames[fr[k]]);
+		if (!len)
+			snprintf(buf, sizeof(buf), "%s", cgdiff_row_name(d, &d->rows[i]));
+		if (!strcmp(buf, path))
+			return &d->rows[i];
+	}
+	return NULL;
+}
+
+/* near(a, b): |a - b| < 1e-9. */
+static int near(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+/* render(d, f): the printed form, malloc'ed. */
+static char *render(const struct cgdiff *d, enum out_format f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	cgdiff_print(d, f, m);
+	fclose(m);
+	return buf;
+}
+
+/* python_ok(script, input): whether python3 -c script exits 0 reading
+ * input (script without single quotes). */
+static int python_ok(const char *script, const char *input)
+{
+	char *cmd;
+	FILE *p;
+	if (asprintf(&cmd, "python3 -c '%s'", script) < 0)
+		return 0;
+	fflush(stdout);
+	p = popen(cmd, "w");
+	free(cmd);
+	if (!p)
+		return 0;
+	fputs(input, p);
+	return pclose(p) == 0;
+}
+
+/* Sessions: 1 "base" and 2 "new" (the main pair), 3..5 "rb" and 6..8 "rn"
+ * (three runs each), 9 "mixed" (periods, events, no callchain). */
+static void build(void)
+{
+	begin_session("base");
+	add("main;f.isra.0;g", 300);		/* normalization: f.isra.0 ~ f.constprop.2 */
+	add("main;onlybase", 100);		/* absent in new */
+	add("main;rec;rec;rec", 100);		/* recursion */
+	add("main;[unknown]@/lib/libx.so;[unknown]@/lib/libx.so;[unknown]@/lib/liby.so", 100);
+	add("main;c1;c2;c3;c4;c5", 400);	/* straight chain */
+	end_session();
+	begin_session("new");
+	add("main;f.constprop.2;g", 600);
+	add("main;onlynew", 100);
+	add("main;rec;rec;rec", 100);
+	add("main;[unknown]@/lib/libx.so;[unknown]@/lib/liby.so", 100);
+	add("main;c1;c2;c3;c4;c5", 100);
+	end_session();
+	for (int s = 0; s < 6; s++) {
+		begin_session(s < 3 ? "rb" : "rn");
+		add("main;a", s < 3 ? 50 + 2 * s : 70 + 2 * s);
+		add("main;b", 50);
+		end_session();
+	}
+	begin_session("mixed");
+	add_ex("main;heavy", 10, 3, cur_thread, 1000, 0);	/* period 3 */
+	add_ex("main;light", 10, 1, cur_thread, 1000, 0);
+	add_ex("main;late", 20, 1, cur_thread, 6000, 0);	/* after the rename */
+	add_ex("main;other", 20, 1, cur_thread2, 1000, 0);
+	add_ex("!nochain", 10, 1, cur_thread, 1000, 0);	/* no callchain */
+	add_ex("main;tp", 5, 1, cur_thread, 1000, 1);	/* other event */
+	end_session();
+}
+
+/* test_shares: shares, normalization, one-side paths, recursion, unknowns. */
+static void test_shares(void)
+{
+	struct cgdiff *d = diff("base", "new", opts());
+	const struct cg_row *r;
+	if (!ok(d != NULL, "cgdiff base new"))
+		return;
+	ok(!d->run_level && d->side[0].samples == 1000 && d->side[1].samples == 1000,
+	   "one run a side: pooled, 1000 samples each");
+	r = row(d, "main;f;g");
+	ok(r && near(r->base_pct, 30) && near(r->new_pct, 60) && near(r->delta_pct, 30),
+	   "f.isra.0 and f.constprop.2 are one frame f: 30%% -> 60%%");
+	ok(!row(d, "main;f.isra.0") && !row(d, "main;f.constprop.2"), "no suffixed names left");
+	r = row(d, "main;onlybase");
+	ok(r && r->in_base && !r->in_new && near(r->new_pct, 0) && near(r->delta_pct, -10),
+	   "a path only in base: new absent, delta -10");
+	r = row(d, "main;onlynew");
+	ok(r && !r->in_base && r->in_new && near(r->base_pct, 0), "a path only in new: base absent");
+	r = row(d, "main;rec;rec;rec");
+	ok(r && near(r->base_pct, 10) && row(d, "main;rec") && near(row(d, "main;rec")->base_pct, 10),
+	   "recursion: each rec node 10%%, counted once per sample");
+	ok(row(d, "main;[unknown] (libx.so);[unknown] (liby.so)") &&
+	   near(row(d, "main;[unknown] (libx.so);[unknown] (liby.so)")->base_pct, 10) &&
+	   !row(d, "main;[unknown] (libx.so);[unknown] (libx.so)"),
+	   "consecutive [unknown] of one DSO merge; other DSOs stay apart");
+	r = row(d, "main");
+	ok(r && near(r->base_pct, 100) && near(r->new_pct, 100) && !r->significant,
+	   "the root frame is 100%% on both sides, not significant");
+	cgdiff_free(d);
+}
+
+/* test_intervals: the Newcombe interval at the Bonferroni level. */
+static void test_intervals(void)
+{
+	struct cgdiff *d = diff("base", "new", opts());
+	const struct cg_row *r;
+	struct interval want;
+	if (!d)
+		return;
+	r = row(d, "main;f;g");
+	want = stats_newcombe(0.3, 1000, 0.6, 1000, 1 - 0.05 / (double)d->nrows);
+	ok(r && near(r->ci.lo, 100 * want.lo) && near(r->ci.hi, 100 * want.hi) && r->significant,
+	   "interval: Newcombe at level 1 - 0.05/rows, excludes 0");
+	ok(near(d->row_conf, 1 - 0.05 / (double)d->nrows), "row_conf is Bonferroni over %zu rows", d->nrows);
+	cgdiff_free(d);
+}
+
+/* test_marks: the `=>` rule. */
+static void test_marks(void)
+{
+	struct cgdiff *d = diff("base", "new", opts());
+	int up = 0, down = 0;
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nrows; i++) {
+		up += d->rows[i].mark > 0;
+		down += d->rows[i].mark < 0;
+	}
+	ok(up == 1 && down == 1, "one increase mark, one decrease mark");
+	ok(row(d, "main;f;g") && row(d, "main;f;g")->mark == 1,
+	   "increase: from f (+30) down to g (+30, keeps all of it)");
+	ok(row(d, "main;c1;c2;c3;c4;c5") && row(d, "main;c1;c2;c3;c4;c5")->mark == -1,
+	   "decrease: from c1 (-30) down the chain to c5");
+	cgdiff_free(d);
+}
+
+/* test_marks_stop: descent stops below half of the starting change. */
+static void test_marks_stop(void)
+{
+	struct cgdiff *d;
+	int64_t s0 = next_sample;
+	(void)s0;
+	begin_session("stop_b");
+	add("m;x;y1", 100);
+	add("m;x;y2", 100);
+	add("m;z", 800);
+	end_session();
+	begin_session("stop_n");
+	add("m;x;y1", 200);
+	add("m;x;y2", 200);
+	add("m;x", 200);		/* x's own time: y1, y2 get +10 each of x's +40 */
+	add("m;z", 400);
+	end_session();
+	d = diff("stop_b", "stop_n", opts());
+	if (!d)
+		return;
+	ok(row(d, "m;x") && row(d, "m;x")->mark == 1, "no child keeps half of +40: x itself is marked");
+	ok(row(d, "m;z") && row(d, "m;z")->mark == -1, "z is the decrease");
+	cgdiff_free(d);
+}
+
+/* test_limit_elide: --limit pruning and straight-chain elision. */
+static void test_limit_elide(void)
+{
+	struct cg_opts o = opts();
+	struct cgdiff *d;
+	char *text;
+	o.limit = 15;
+	if (!(d = diff("base", "new", o)))
+		return;
+	ok(row(d, "main;f;g") && row(d, "main;c1;c2;c3;c4;c5") && !row(d, "main;onlybase") &&
+	   !row(d, "main;rec"), "--limit 15 drops rows below 15%% on both sides, keeps the rest");
+	ok(row(d, "main") != NULL, "ancestors are kept");
+	text = render(d, FMT_TEXT);
+	ok(text && strstr(text, "[3 frames]") && !strstr(text, " c2\n"),
+	   "the chain c1..c5 prints as c1, [3 frames], c5");
+	ok(text && strstr(text, "=> ") && strstr(text, "  g\n"), "text has the => rows");
+	free(text);
+	cgdiff_free(d);
+	o.limit = 0;
+	if (!(d = diff("base", "new", o)))
+		return;
+	text = render(d, FMT_TEXT);
+	ok(text && strstr(text, "   10.00       -   -10.00"), "absent side prints as -");
+	free(text);
+	cgdiff_free(d);
+}
+
+/* test_flat: --self and --children. */
+static void test_flat(void)
+{
+	struct cg_opts o = opts();
+	struct cgdiff *d;
+	o.mode = CG_CHILDREN;
+	if (!(d = diff("base", "new", o)))
+		return;
+	ok(row(d, "rec") && near(row(d, "rec")->base_pct, 10),
+	   "--children: rec 10%%, once per sample though it appears 3 times");
+	ok(row(d, "main") && near(row(d, "main")->base_pct, 100), "--children: main 100%%");
+	cgdiff_free(d);
+	o.mode = CG_SELF;
+	if (!(d = diff("base", "new", o)))
+		return;
+	ok(row(d, "g") && near(row(d, "g")->base_pct, 30) && near(row(d, "g")->new_pct, 60) &&
+	   near(fabs(d->rows[0].delta_pct), 30) && row(d, "g")->mark == 1 &&
+	   row(d, "c5") && row(d, "c5")->mark == -1,
+	   "--self: g 30%% -> 60%% marked up, c5 marked down, largest |delta| first");
+	ok(!row(d, "main") || near(row(d, "main")->base_pct, 0), "--self: main has no self time");
+	cgdiff_free(d);
+}
+
+/* test_selection: comm at the time, pid, tid, event, periods, no callchain. */
+static void test_selection(void)
+{
+	struct cg_opts o = opts();
+	struct cgdiff *d;
+	if ((d = diff("mixed", NULL, o))) {
+		ok(!strcmp(d->event, "cpu-clock") && d->side[0].samples == 70,
+		   "default event: the callchain one; 70 samples");
+		ok(row(d, "main;heavy") && near(row(d, "main;heavy")->base_pct, 100.0 * 30 / 90),
+		   "shares weighted by period (heavy: 30 of 90)");
+		ok(row(d, "nochain") && near(row(d, "nochain")->base_pct, 100.0 * 10 / 90),
+		   "a sample without callchain is its symbol alone");
+		ok(near(d->side[0].neff, 90.0 * 90 / (10 * 9 + 60)), "effective sample size");
+		cgdiff_free(d);
+	}
+	o.filter.comm = "work";
+	if ((d = diff("mixed", NULL, o))) {
+		ok(d->side[0].samples == 30 && !row(d, "main;late") && !row(d, "main;other"),
+		   "--comm work: the samples before the rename only");
+		cgdiff_free(d);
+	}
+	o.filter.comm = "late";
+	if ((d = diff("mixed", NULL, o))) {
+		ok(d->side[0].samples == 20 && row(d, "main;late"), "--comm late: after the rename");
+		cgdiff_free(d);
+	}
+	o.filter.comm = NULL;
+	o.filter.pid = 200;
+	if ((d = diff("mixed", NULL, o))) {
+		ok(d->side[0].samples == 20 && row(d, "main;other"), "--pid 200");
+		cgdiff_free(d);
+	}
+	o.filter.pid = -1;
+	o.filter.tid = 100;
+	o.filter.event = "sched:x";
+	if ((d = diff("mixed", NULL, o))) {
+		ok(d->side[0].samples == 5 && row(d, "main;tp"), "--event sched:x --tid 100");
+		cgdiff_free(d);
+	}
+}
+
+/* floored(v, cnt, n): the summary of run shares v[0..n) of runs of cnt[]
+ * samples (period 1), its variance raised to the mean binomial variance. */
+static struct summary floored(const double *v, const double *cnt, size_t n)
+{
+	struct summary s = stats_summary(v, n);
+	double f = 0;
+	for (size_t i = 0; i < n; i++)
+		f += v[i] * (1 - v[i]) / cnt[i] / (double)n;
+	if (s.var < f)
+		s.var = f;
+	return s;
+}
+
+/* test_runs: three runs a side: run means and Student intervals (here on
+ * the binomial variance floor: the runs agree better than sampling
+ * allows); 3 against 4 runs (spread above the floor): Welch. */
+static void test_runs(void)
+{
+	struct cgdiff *d = diff("rb", "rn", opts());
+	const struct cg_row *r;
+	double b[3], bn[3], n[3], nn[3], w[4], wn[4];
+	struct interval want;
+	if (!ok(d && d->run_level && d->side[0].nsessions == 3, "labels with 3 runs: run level"))
+		return;
+	for (int s = 0; s < 3; s++) {
+		b[s] = (50.0 + 2 * s) / (bn[s] = 100 + 2 * s);
+		n[s] = (76.0 + 2 * s) / (nn[s] = 126 + 2 * s);
+	}
+	want = stats_t_diff(floored(b, bn, 3), floored(n, nn, 3), true, 1 - 0.05 / (double)d->nrows);
+	r = row(d, "main;a");
+	ok(r && near(r->base_pct, 100 * stats_mean(b, 3)) && near(r->new_pct, 100 * stats_mean(n, 3)),
+	   "run level: shares are means of the runs' shares");
+	ok(stats_summary(b, 3).var < floored(b, bn, 3).var, "(the base runs agree too well)");
+	ok(r && near(r->ci.lo, 100 * want.lo) && near(r->ci.hi, 100 * want.hi),
+	   "run level, 3 runs a side: Student interval, variance at least binomial");
+	cgdiff_free(d);
+	for (int s = 0; s < 4; s++) {
+		begin_session("rw");
+		add("main;a", 70 + 5 * s * s);
+		add("main;b", 50);
+		end_session();
+		w[s] = (70.0 + 5 * s * s) / (wn[s] = 120 + 5 * s * s);
+	}
+	if (!(d = diff("rb", "rw", opts())))
+		return;
+	ok(stats_summary(w, 4).var > floored(w, wn, 4).var - 1e-15, "(the rw runs spread more)");
+	want = stats_t_diff(floored(b, bn, 3), floored(w, wn, 4), false, 1 - 0.05 / (double)d->nrows);
+	r = row(d, "main;a");
+	ok(d->run_level && r && near(r->ci.lo, 100 * want.lo) && near(r->ci.hi, 100 * want.hi),
+	   "run level, 3 against 4 runs: Welch interval over the runs");
+	cgdiff_free(d);
+}
+
+/* test_errors: unknown specs and empty selections. */
+static void test_errors(void)
+{
+	struct cg_opts o = opts();
+	struct cgdiff *d = NULL;
+	char err[256];
+	ok(cgdiff_run(db, "nosuch", "new", &o, &d, err, sizeof(err)) == 1 && !d &&
+	   strstr(err, "nosuch"), "an unknown spec: 1, named in the message");
+	o.filter.comm = "nobody";
+	ok(cgdiff_run(db, "base", "new", &o, &d, err, sizeof(err)) == 1 && strstr(err, "comm nobody"),
+	   "no selected samples: 1 (%s)", err);
+	o.filter.comm = NULL;
+	o.filter.event = "bogus";
+	ok(cgdiff_run(db, "base", "new", &o, &d, err, sizeof(err)) == 1 && strstr(err, "bogus"),
+	   "an event the sessions lack: 1");
+}
+
+/* test_forms: JSON and SVG are well formed and carry the numbers. */
+static void test_forms(void)
+{
+	struct cgdiff *d = diff("base", "new", opts());
+	char *json, *svg = NULL, err[128];
+	size_t len = 0;
+	FILE *m;
+	if (!d)
+		return;
+	json = render(d, FMT_JSON);
+	ok(json && python_ok("import json,sys\n"
+			     "d=json.load(sys.stdin)\n"
+			     "n=[x for x in d[\"nodes\"] if x[\"path\"]==[\"main\",\"f\",\"g\"]][0]\n"
+			     "assert abs(n[\"base_pct\"]-30)<1e-9 and abs(n[\"new_pct\"]-60)<1e-9\n"
+			     "assert n[\"marked\"] and n[\"ci95\"][0]>0 and abs(n[\"delta_pct\"]-30)<1e-9\n"
+			     "assert d[\"base\"][\"samples\"]==1000 and d[\"interval\"]==\"newcombe-pooled\"\n",
+			     json), "json: nodes with path, shares, delta, ci95, marked");
+	free(json);
+	m = open_memstream(&svg, &len);
+	ok(cgdiff_svg(d, m, err, sizeof(err)) == 0, "svg written");
+	fclose(m);
+	ok(svg && !strstr(svg, "<script") && strstr(svg, "<title>g\nbase 30.00%  new 60.00%") &&
+	   python_ok("import sys,xml.etree.ElementTree as E; E.fromstring(sys.stdin.read())", svg),
+	   "svg: well-formed XML, tooltips with both shares, no script");
+	ok(svg && strstr(svg, "onlynew") && !strstr(svg, ">onlybase<"),
+	   "svg: width from new (a base-only path has none)");
+	free(svg);
+	cgdiff_free(d);
+}
+
+/* main: runs every test; exit status 0 when all passed. */
+int main(void)
+{
+	char path[] = "/tmp/perfdb_test_cgdiff_XXXXXX", err[256];
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	unlink(path);
+	if (!(db = db_open(path, true, err, sizeof(err)))) {
+		printf("# %s\n", err);
+		return 1;
+	}
+	build();
+	test_shares();
+	test_intervals();
+	test_marks();
+	test_marks_stop();
+	test_limit_elide();
+	test_flat();
+	test_selection();
+	test_runs();
+	test_errors();
+	test_forms();
+	sqlite3_close(db);
+	unlink(path);
+	return tap_done();
+}
