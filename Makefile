@@ -76,6 +76,7 @@ asan:
 
 bench: all
 	sh tests/bench/import.sh $(BUILD)
+	sh tests/bench/cgdiff.sh $(BUILD)
 
 deps:
 	sh .ci/deps.sh

@@ -7,7 +7,7 @@
 # time, same stacks, threads and events), and times cgdiff (text output,
 # default options), cgdiff --comm and cgdiff --limit 0 --format json, best
 # of 3 runs each.
-# Usage, from the repository root: sh tests/programs/cgdiff_bench.sh [BUILD]
+# Usage, from the repository root: sh tests/bench/cgdiff.sh [BUILD] (make bench)
 # Needs perf (system-wide recording: root or perf_event_paranoid <= 0),
 # sqlite3 and cc.
 B=${1:-build}
