@@ -10,6 +10,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_sessions(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_ipis(int argc, char **argv);
+int cmd_hitm(int argc, char **argv);
 int cmd_cgdiff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);

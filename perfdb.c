@@ -16,6 +16,7 @@ static const struct verb verbs[] = {
 	{ "sessions", cmd_sessions, "list the sessions of a database" },
 	{ "sched", cmd_sched, "context switches per second per CPU and per process" },
 	{ "ipis", cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
+	{ "hitm", cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
 	{ "cgdiff", cmd_cgdiff, "call-graph diff of two sessions or labels, with intervals" },
 	{ "tree", cmd_tree, "a session's call tree with inclusive shares" },
 	{ "folded", cmd_folded, "a session's call stacks as folded lines for flame graphs" },

@@ -218,3 +218,61 @@ CREATE TABLE struct_layout (
   type_name   TEXT,
   PRIMARY KEY (session_id, struct_name, member)
 ) WITHOUT ROWID;
+
+-- Objects named for `perfdb hitm` (--object TYPE@ADDR, and the variables
+-- and data symbols of a --dwarf binary at the addresses the session mapped
+-- it at), kept so the analysis repeats without the options or the files.
+-- type_name is the struct whose struct_layout names the fields ('' when
+-- untyped: then type_decl is the C type when known); size 0 means the
+-- layout's size; pid NULL means any process (kernel objects).
+CREATE TABLE c2c_object (
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  type_name  TEXT NOT NULL,
+  type_decl  TEXT,
+  name       TEXT,
+  address    INTEGER NOT NULL,
+  size       INTEGER NOT NULL,
+  pid        INTEGER,
+  source     TEXT NOT NULL    -- 'object', or 'dwarf:PATH'
+);
+
+-- What `perfdb record -r watch` watched: one row per hardware write
+-- watchpoint (--watch SPEC). Its samples are those of the breakpoint event
+-- with event.type = 5 (PERF_TYPE_BREAKPOINT), event.config1 = addr and
+-- event.config2 = len; each sample's ip is the instruction after the store.
+-- armed_ns/ended_ns bound the watched run on the samples' clock (perf -k
+-- monotonic): from the watchpoints armed to the workload's end.
+CREATE TABLE watch (
+  session_id  INTEGER NOT NULL REFERENCES session(id),
+  idx         INTEGER NOT NULL,   -- 0.. in the order given
+  spec        TEXT NOT NULL,      -- as given to --watch
+  kind        TEXT NOT NULL,      -- 'mm' (the workload's mm_struct), 'addr', 'symbol'
+  field       TEXT NOT NULL,      -- mm_struct.mm_count, fs_shared.packed.bitmap_a
+  type_name   TEXT,               -- struct of the object, when known
+  field_type  TEXT,               -- C type of the field, when known
+  object_addr INTEGER NOT NULL,   -- the object's address (the mm_struct, the symbol)
+  offset      INTEGER NOT NULL,   -- of the field in the object
+  size        INTEGER NOT NULL,   -- of the field, bytes
+  addr        INTEGER NOT NULL,   -- watched address (aligned to len)
+  len         INTEGER NOT NULL,   -- watched bytes: 1, 2, 4 or 8
+  partial     INTEGER NOT NULL,   -- 1: only part of the field is watched
+  wider       INTEGER NOT NULL,   -- 1: the watch covers bytes outside the field too
+  event       TEXT NOT NULL,      -- perf's event: mem:0xADDR/LEN:w
+  pid         INTEGER,            -- process whose mm / address space is watched
+  mm_mode     TEXT,               -- 'exec' or 'fork' (--watch-mm)
+  armed_ns    INTEGER,
+  ended_ns    INTEGER,
+  PRIMARY KEY (session_id, idx)
+) WITHOUT ROWID;
+
+-- The workload's own "metric=NAME value=V ..." stdout lines, as perfdb
+-- record -r watch saw them pass: watched = 1 from the recorded run (its
+-- rate is perturbed by one trap per watched write), 0 from the unwatched
+-- --watch-baseline run.
+CREATE TABLE workload_metric (
+  session_id INTEGER NOT NULL REFERENCES session(id),
+  name       TEXT NOT NULL,
+  value      REAL,
+  watched    INTEGER NOT NULL,
+  line       TEXT NOT NULL
+);

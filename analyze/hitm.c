@@ -1,0 +1,553 @@
+/* Field attribution and sharing verdicts of `perfdb hitm` (see hitm.h). */
+#include "analyze/hitm.h"
+#include "collect/hashmap.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Lookup state while attributing (hitm_result.priv). */
+struct index {
+	struct hashmap strs;	/* (hash, length + probe << 32) -> string */
+	struct hashmap fields;	/* (line, object + name) -> field */
+	struct hashmap tfields;	/* (type, name) -> per-type field */
+	struct hashmap sites;	/* (field key, site) -> place in its sites */
+};
+
+/* What one sample is attributed to. */
+struct fkey {
+	int32_t type, name;
+	int64_t foff, fsize;
+};
+
+/* oom(): out of memory is fatal, as in reports/table.c. */
+static void oom(void)
+{
+	fputs("perfdb: out of memory\n", stderr);
+	abort();
+}
+
+/* xcalloc(n, size): calloc or abort. */
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		oom();
+	return p;
+}
+
+/* grow(p, cap, n, size): makes *p (of *cap elements of size bytes) hold n. */
+static void grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return;
+	size_t c = *cap ? *cap : 16;
+	while (c < n)
+		c *= 2;
+	void *v = realloc(*(void **)p, c * size);
+	if (!v)
+		oom();
+	*(void **)p = v;
+	*cap = c;
+}
+
+/* fnv(s): the FNV-1a hash of s. */
+static uint64_t fnv(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* intern(r, x, s): the index of string s in r->strs, added when new. */
+static int32_t intern(struct hitm_result *r, struct index *x, const char *s)
+{
+	uint64_t h = fnv(s), len = strlen(s), v;
+	for (uint64_t probe = 0;; probe++) {
+		uint64_t k2 = len | probe << 32;
+		if (!hm_get(&x->strs, h, k2, &v)) {
+			grow(&r->strs, &r->strs_cap, r->nstrs + 1, sizeof(*r->strs));
+			if (!(r->strs[r->nstrs] = strdup(s)) || hm_put(&x->strs, h, k2, r->nstrs))
+				oom();
+			return (int32_t)r->nstrs++;
+		}
+		if (!strcmp(r->strs[v], s))
+			return (int32_t)v;
+	}
+}
+
+/* hitm_verdict_name: see hitm.h. */
+const char *hitm_verdict_name(enum hitm_verdict v)
+{
+	static const char *const names[] = { "no sharing seen", "true sharing", "false sharing",
+					     "true and false sharing" };
+	return v <= V_BOTH ? names[v] : "?";
+}
+
+/* cpuset_count: see hitm.h. */
+int cpuset_count(const uint64_t *s, int words)
+{
+	int n = 0;
+	for (int i = 0; i < words; i++)
+		n += __builtin_popcountll(s[i]);
+	return n;
+}
+
+/* has_cpu(s, c): whether bitset s holds CPU c. */
+static bool has_cpu(const uint64_t *s, int c)
+{
+	return s[c / 64] >> (c % 64) & 1;
+}
+
+/* cpuset_text: see hitm.h. */
+void cpuset_text(const uint64_t *s, int words, char *buf, size_t len)
+{
+	size_t at = 0;
+	int n = words * 64;
+	buf[0] = 0;
+	for (int c = 0; c < n && at < len; c++) {
+		if (!has_cpu(s, c))
+			continue;
+		int e = c;
+		while (e + 1 < n && has_cpu(s, e + 1))
+			e++;
+		if (e == c)
+			at += (size_t)snprintf(buf + at, len - at, "%s%d", at ? "," : "", c);
+		else
+			at += (size_t)snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", c, e);
+		c = e;
+	}
+}
+
+/* set_cpu(s, c): adds CPU c (ignored when negative) to bitset s. */
+static void set_cpu(uint64_t *s, int c)
+{
+	if (c >= 0)
+		s[c / 64] |= 1ULL << (c % 64);
+}
+
+/* hitm_count_sample: see hitm.h. */
+void hitm_count_sample(struct hitm_counts *c, const struct c2c_sample *smp)
+{
+	switch (smp->cls) {
+	case C2C_RMT_HITM:
+		c->rmt_hitm++;
+		c->n_rmt++;
+		c->w_rmt += smp->weight;
+		break;
+	case C2C_LCL_HITM:
+		c->lcl_hitm++;
+		c->n_lcl++;
+		c->w_lcl += smp->weight;
+		break;
+	case C2C_RMT_PEER:
+		c->rmt_peer++;
+		break;
+	case C2C_LCL_PEER:
+		c->lcl_peer++;
+		break;
+	case C2C_LOAD:
+		c->n_load++;
+		c->w_load += smp->weight;
+		break;
+	default:
+		break;
+	}
+	c->loads += smp->cls != C2C_STORE && smp->cls != C2C_NONE;
+	c->stores += smp->cls == C2C_STORE;
+	c->records += smp->cls != C2C_NONE;
+}
+
+/* hitm_counts_add: see hitm.h. */
+void hitm_counts_add(struct hitm_counts *a, const struct hitm_counts *c)
+{
+	a->lcl_hitm += c->lcl_hitm;
+	a->rmt_hitm += c->rmt_hitm;
+	a->lcl_peer += c->lcl_peer;
+	a->rmt_peer += c->rmt_peer;
+	a->loads += c->loads;
+	a->stores += c->stores;
+	a->records += c->records;
+	a->n_lcl += c->n_lcl;
+	a->n_rmt += c->n_rmt;
+	a->n_load += c->n_load;
+	a->w_lcl += c->w_lcl;
+	a->w_rmt += c->w_rmt;
+	a->w_load += c->w_load;
+}
+
+/* hitm_objects: see hitm.h. */
+void hitm_objects(struct c2c_data *d, const struct objmap *om)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		struct c2c_sample *s = &d->v[i];
+		s->obj = s->addr ? (int32_t)objects_find(om, s->session, s->addr, s->pid, s->time) : -1;
+	}
+}
+
+/* typed_key(r, x, o, l, off, k): the field of a typed object at off. */
+static void typed_key(struct hitm_result *r, struct index *x, const struct hobj *o,
+		      const struct layout *l, int64_t off, struct fkey *k)
+{
+	char name[512];
+	if (!l || layout_name_at(l, off, name, sizeof(name), &k->foff, &k->fsize)) {
+		snprintf(name, sizeof(name), "+0x%" PRIx64, (uint64_t)off);
+		k->foff = off;
+		k->fsize = 1;
+	}
+	k->type = intern(r, x, o->type);
+	k->name = intern(r, x, name);
+}
+
+/* key_of(r, x, s, om, ls, k): what sample s is attributed to. */
+static void key_of(struct hitm_result *r, struct index *x, const struct c2c_sample *s,
+		   const struct objmap *om, const struct layout_set *ls, struct fkey *k)
+{
+	char name[512];
+	if (s->obj < 0) {
+		k->type = k->name = intern(r, x, HITM_UNKNOWN);
+		k->foff = c2c_cl_offset(s->addr);
+		k->fsize = 1;
+		return;
+	}
+	const struct hobj *o = &om->v[s->obj];
+	int64_t off = (int64_t)(s->addr - o->addr);
+	if (o->type[0]) {
+		typed_key(r, x, o, layouts_find(&ls[s->session], o->type), off, k);
+		return;
+	}
+	if (off)
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64, o->name ? o->name : "?", (uint64_t)off);
+	else
+		snprintf(name, sizeof(name), "%s", o->name ? o->name : "?");
+	k->type = intern(r, x, o->type_decl ? o->type_decl : "symbol");
+	k->name = intern(r, x, name);
+	k->foff = off;
+	k->fsize = 0;
+}
+
+/* new_field(r, line, obj, k, words): a zeroed field with its bitsets. */
+static struct hitm_field new_field(int32_t line, int32_t obj, const struct fkey *k, int words)
+{
+	return (struct hitm_field){ .line = line, .obj = obj, .type = k->type, .name = k->name,
+		.foff = k->foff, .fsize = k->fsize, .line_off = 64,
+		.readers = xcalloc((size_t)words, sizeof(uint64_t)),
+		.writers = xcalloc((size_t)words, sizeof(uint64_t)) };
+}
+
+/* line_field(r, x, line, s, k): the field of line for key k of sample s. */
+static struct hitm_field *line_field(struct hitm_result *r, struct index *x, int32_t line,
+				     const struct c2c_sample *s, const struct fkey *k)
+{
+	uint64_t k1 = (uint64_t)(uint32_t)line << 8 | (s->obj < 0 ? (uint64_t)k->foff : 0);
+	uint64_t k2 = (uint64_t)(uint32_t)(s->obj + 1) << 32 | (uint32_t)k->name, v;
+	if (hm_get(&x->fields, k1, k2, &v))
+		return &r->fields[v];
+	grow(&r->fields, &r->fields_cap, r->nfields + 1, sizeof(*r->fields));
+	r->fields[r->nfields] = new_field(line, s->obj, k, r->cpu_words);
+	if (hm_put(&x->fields, k1, k2, r->nfields))
+		oom();
+	return &r->fields[r->nfields++];
+}
+
+/* add_site(x, key, f, site, n): counts n samples of code site site in
+ * field f, which key names in x->sites. */
+static void add_site(struct index *x, uint64_t key, struct hitm_field *f, int32_t site, uint32_t n)
+{
+	uint64_t v;
+	if (hm_get(&x->sites, key, (uint64_t)site, &v)) {
+		f->sites[v].n += n;
+		return;
+	}
+	grow(&f->sites, &f->sites_cap, f->nsites + 1, sizeof(*f->sites));
+	f->sites[f->nsites] = (struct site_count){ site, n };
+	if (hm_put(&x->sites, key, (uint64_t)site, f->nsites++))
+		oom();
+}
+
+/* add_to_field(r, x, f, s): one sample into line field f. */
+static void add_to_field(struct hitm_result *r, struct index *x, struct hitm_field *f,
+			 const struct c2c_sample *s)
+{
+	unsigned off = c2c_cl_offset(s->addr);
+	hitm_count_sample(&f->c, s);
+	if (s->cls == C2C_STORE)
+		set_cpu(f->writers, s->cpu);
+	else if (s->cls != C2C_NONE)
+		set_cpu(f->readers, s->cpu);
+	if (off < f->line_off)
+		f->line_off = off;
+	if (s->site >= 0)
+		add_site(x, (uint64_t)(f - r->fields), f, s->site, 1);
+}
+
+/* cmp_field_off: a line's fields by offset in the line, then name. */
+static int cmp_field_off(const void *a, const void *b)
+{
+	const struct hitm_field *x = a, *y = b;
+	if (x->line_off != y->line_off)
+		return x->line_off < y->line_off ? -1 : 1;
+	return (x->foff > y->foff) - (x->foff < y->foff);
+}
+
+/* sort_fields(r, d, l, hl): sorts line l's fields by offset and points
+ * its samples at their fields' new places. */
+static void sort_fields(struct hitm_result *r, struct c2c_data *d, const struct c2c_line *l,
+			const struct hitm_line *hl)
+{
+	struct hitm_field *fs = r->fields + hl->first;
+	size_t *to = xcalloc(hl->n, sizeof(*to));
+	for (size_t i = 0; i < hl->n; i++)
+		fs[i].line = (int32_t)i;	/* the unsorted place, for a moment */
+	qsort(fs, hl->n, sizeof(*fs), cmp_field_off);
+	for (size_t i = 0; i < hl->n; i++) {
+		to[fs[i].line] = i;
+		fs[i].line = d->v[l->idx[0]].line;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		struct c2c_sample *s = &d->v[l->idx[i]];
+		s->field = (int32_t)(hl->first + to[(size_t)s->field - hl->first]);
+	}
+	free(to);
+}
+
+/* attribute_line(r, x, d, line, om, ls): the fields of one line. */
+static void attribute_line(struct hitm_result *r, struct index *x, struct c2c_data *d,
+			   int32_t line, const struct objmap *om, const struct layout_set *ls)
+{
+	const struct c2c_line *l = &d->lines[line];
+	struct hitm_line *hl = &r->lines[line];
+	hl->first = r->nfields;
+	hl->cpus = xcalloc((size_t)r->cpu_words, sizeof(uint64_t));
+	for (size_t i = 0; i < l->n; i++) {
+		struct c2c_sample *s = &d->v[l->idx[i]];
+		struct fkey k;
+		key_of(r, x, s, om, ls, &k);
+		struct hitm_field *f = line_field(r, x, line, s, &k);
+		s->field = (int32_t)(f - r->fields);
+		add_to_field(r, x, f, s);
+		set_cpu(hl->cpus, s->cpu);
+	}
+	hl->n = r->nfields - hl->first;
+	sort_fields(r, d, l, hl);
+}
+
+/* or_bits(a, b, words): a |= b. */
+static void or_bits(uint64_t *a, const uint64_t *b, int words)
+{
+	for (int i = 0; i < words; i++)
+		a[i] |= b[i];
+}
+
+/* aggregate(r, x, f): adds line field f to its per-type field. */
+static void aggregate(struct hitm_result *r, struct index *x, const struct hitm_field *f)
+{
+	uint64_t v;
+	struct hitm_field *t;
+	if (!hm_get(&x->tfields, (uint64_t)f->type, (uint64_t)f->name, &v)) {
+		struct fkey k = { f->type, f->name, f->foff, f->fsize };
+		grow(&r->tfields, &r->tfields_cap, r->ntfields + 1, sizeof(*r->tfields));
+		r->tfields[r->ntfields] = new_field(-1, -1, &k, r->cpu_words);
+		if (f->obj < 0)
+			r->tfields[r->ntfields].foff = -1;
+		v = r->ntfields++;
+		if (hm_put(&x->tfields, (uint64_t)f->type, (uint64_t)f->name, v))
+			oom();
+	}
+	t = &r->tfields[v];
+	hitm_counts_add(&t->c, &f->c);
+	or_bits(t->readers, f->readers, r->cpu_words);
+	or_bits(t->writers, f->writers, r->cpu_words);
+	for (size_t i = 0; i < f->nsites; i++)
+		add_site(x, 1ULL << 63 | v, t, f->sites[i].site, f->sites[i].n);
+}
+
+/* others(a, b, words): whether bitset b holds a CPU that a does not, or
+ * a holds two or more CPUs while b holds any (some CPU of a differs from
+ * some CPU of b). */
+static bool others(const uint64_t *a, const uint64_t *b, int words)
+{
+	int na = cpuset_count(a, words), nb = cpuset_count(b, words);
+	if (!na || !nb)
+		return false;
+	if (na > 1 || nb > 1)
+		return true;
+	return memcmp(a, b, (size_t)words * sizeof(uint64_t)) != 0;
+}
+
+/* true_shared(f, words): whether f is written by 2+ CPUs, or by one and
+ * read by another. */
+static bool true_shared(const struct hitm_field *f, int words)
+{
+	int nw = cpuset_count(f->writers, words);
+	if (nw >= 2)
+		return true;
+	if (nw != 1)
+		return false;
+	for (int i = 0; i < words; i++)
+		if (f->readers[i] & ~f->writers[i])
+			return true;
+	return false;
+}
+
+/* accessors(f, out, words): out = readers | writers of f. */
+static void accessors(const struct hitm_field *f, uint64_t *out, int words)
+{
+	for (int i = 0; i < words; i++)
+		out[i] = f->readers[i] | f->writers[i];
+}
+
+/* weight(f): how much a field matters in a verdict's detail. */
+static uint64_t weight(const struct hitm_field *f)
+{
+	return ((uint64_t)f->c.lcl_hitm + f->c.rmt_hitm) * 1000000 + (uint64_t)f->c.stores * 1000 +
+	       f->c.loads;
+}
+
+/* role(r, f, buf, len): "written by CPUs 0,2, read by CPU 1". */
+static void role(const struct hitm_result *r, const struct hitm_field *f, char *buf, size_t len)
+{
+	char w[120], rd[120];
+	int nw = cpuset_count(f->writers, r->cpu_words), nr = cpuset_count(f->readers, r->cpu_words);
+	cpuset_text(f->writers, r->cpu_words, w, sizeof(w));
+	cpuset_text(f->readers, r->cpu_words, rd, sizeof(rd));
+	if (nw && nr)
+		snprintf(buf, len, "written by CPU%s %s, read by CPU%s %s", nw > 1 ? "s" : "", w,
+			 nr > 1 ? "s" : "", rd);
+	else if (nw)
+		snprintf(buf, len, "written by CPU%s %s", nw > 1 ? "s" : "", w);
+	else
+		snprintf(buf, len, "read by CPU%s %s", nr > 1 ? "s" : "", rd);
+}
+
+/* false_pair(r, fs, n, fi, gi): the heaviest pair of different fields
+ * where a writer of fs[fi] differs from an accessor of fs[gi]. */
+static bool false_pair(const struct hitm_result *r, const struct hitm_field *fs, size_t n,
+		       size_t *fi, size_t *gi)
+{
+	uint64_t *acc = xcalloc((size_t)r->cpu_words, sizeof(uint64_t)), best = 0;
+	bool found = false;
+	for (size_t g = 0; g < n; g++) {
+		accessors(&fs[g], acc, r->cpu_words);
+		for (size_t f = 0; f < n; f++) {
+			if (f == g || !others(fs[f].writers, acc, r->cpu_words))
+				continue;
+			uint64_t w = weight(&fs[f]) + weight(&fs[g]) + 1;
+			if (w > best) {
+				best = w;
+				*fi = f;
+				*gi = g;
+				found = true;
+			}
+		}
+	}
+	free(acc);
+	return found;
+}
+
+/* label(r, f, buf, len): f's name for a verdict: its field, with the
+ * offset in the line for an address in no known object. */
+static const char *label(const struct hitm_result *r, const struct hitm_field *f, char *buf,
+			 size_t len)
+{
+	if (f->obj >= 0)
+		return r->strs[f->name];
+	snprintf(buf, len, "%s+0x%x", HITM_UNKNOWN, f->line_off);
+	return buf;
+}
+
+/* described(r, f, t, buf, len): "name (role)", or just the name when f is
+ * t, whose role the detail already gave. */
+static void described(const struct hitm_result *r, const struct hitm_field *f,
+		      const struct hitm_field *t, char *buf, size_t len)
+{
+	char lb[64], ro[260];
+	const char *name = label(r, f, lb, sizeof(lb));
+	if (f == t) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
+	role(r, f, ro, sizeof(ro));
+	snprintf(buf, len, "%s (%s)", name, ro);
+}
+
+/* judge(r, hl): the verdict and detail of one line. */
+static void judge(struct hitm_result *r, struct hitm_line *hl)
+{
+	const struct hitm_field *fs = r->fields + hl->first, *t = NULL;
+	char buf[1200], a[600], b[600], lb[64];
+	size_t at = 0, fi = 0, gi = 0;
+	for (size_t i = 0; i < hl->n; i++)
+		if (true_shared(&fs[i], r->cpu_words) && (!t || weight(&fs[i]) > weight(t)))
+			t = &fs[i];
+	bool fal = false_pair(r, fs, hl->n, &fi, &gi);
+	hl->verdict = t && fal ? V_BOTH : t ? V_TRUE : fal ? V_FALSE : V_NONE;
+	buf[0] = 0;
+	if (t) {
+		role(r, t, a, sizeof(a));
+		at += (size_t)snprintf(buf, sizeof(buf), "%s %s", label(r, t, lb, sizeof(lb)), a);
+	}
+	if (fal && at < sizeof(buf)) {
+		described(r, &fs[fi], t, a, sizeof(a));
+		described(r, &fs[gi], t, b, sizeof(b));
+		if (snprintf(buf + at, sizeof(buf) - at, "%s%s vs %s", at ? "; " : "", a, b) < 0)
+			buf[at] = 0;
+	}
+	if (!(hl->detail = strdup(buf)))
+		oom();
+}
+
+/* hitm_attribute: see hitm.h. */
+void hitm_attribute(struct c2c_data *d, const struct objmap *om, const struct layout_set *ls,
+		    struct hitm_result *r)
+{
+	struct index x;
+	*r = (struct hitm_result){ .cpu_words = d->max_cpu >= 0 ? d->max_cpu / 64 + 1 : 1 };
+	hm_init(&x.strs);
+	hm_init(&x.fields);
+	hm_init(&x.tfields);
+	hm_init(&x.sites);
+	r->nlines = d->nlines;
+	r->lines = xcalloc(d->nlines, sizeof(*r->lines));
+	for (size_t i = 0; i < d->nlines; i++)
+		attribute_line(r, &x, d, (int32_t)i, om, ls);
+	for (size_t i = 0; i < r->nfields; i++)
+		aggregate(r, &x, &r->fields[i]);
+	for (size_t i = 0; i < d->nlines; i++)
+		judge(r, &r->lines[i]);
+	hm_free(&x.strs);
+	hm_free(&x.fields);
+	hm_free(&x.tfields);
+	hm_free(&x.sites);
+}
+
+/* field_free(f): frees what f owns. */
+static void field_free(struct hitm_field *f)
+{
+	free(f->readers);
+	free(f->writers);
+	free(f->sites);
+}
+
+/* hitm_result_free: see hitm.h. */
+void hitm_result_free(struct hitm_result *r)
+{
+	for (size_t i = 0; i < r->nfields; i++)
+		field_free(&r->fields[i]);
+	for (size_t i = 0; i < r->ntfields; i++)
+		field_free(&r->tfields[i]);
+	for (size_t i = 0; i < r->nlines; i++) {
+		free(r->lines[i].detail);
+		free(r->lines[i].cpus);
+	}
+	for (size_t i = 0; i < r->nstrs; i++)
+		free(r->strs[i]);
+	free(r->fields);
+	free(r->tfields);
+	free(r->lines);
+	free(r->strs);
+	*r = (struct hitm_result){ 0 };
+}

@@ -1,0 +1,111 @@
+/* Field attribution of `perfdb hitm`: each memory sample's data address
+ * is looked up in the object map (objects.h) and, for a typed object, in
+ * its type's layout (layout.h), giving a field; per cacheline and field,
+ * and per type and field over all lines, the HITMs, loads, stores, reader
+ * and writer CPUs and code sites are added up, and each line gets a
+ * verdict.
+ *
+ * Fields: a typed object's member at the sample's offset ("lru_gen.bitmap",
+ * "saved_auxv[3]", "<hole after mm_count>"); for an untyped object (a
+ * kernel or ELF symbol, a variable of a scalar type, a type without a
+ * layout) its name, with "+0xN" when the offset is not 0; for an address
+ * in no known object, type "unknown object" and field "unknown object",
+ * one per offset in the line.
+ *
+ * Verdict of a line, from the CPUs of its sampled loads (readers) and
+ * stores (writers) per field W(f), R(f):
+ *  - true sharing: a field written by two or more CPUs, or written by one
+ *    CPU and read by another;
+ *  - false sharing: a CPU writes field f while another CPU reads or writes
+ *    a different field g of the line;
+ *  - both can hold ("true and false sharing"); otherwise "no sharing seen"
+ *    (one CPU, or no stores sampled: HITMs then come from unsampled
+ *    stores). The detail names the fields and CPU counts. */
+#ifndef PERFDB_HITM_H
+#define PERFDB_HITM_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/c2c_load.h"
+#include "analyze/layout.h"
+#include "analyze/objects.h"
+
+#define HITM_UNKNOWN "unknown object"
+
+/* Counts of one field (or line) by sample class. */
+struct hitm_counts {
+	uint32_t lcl_hitm, rmt_hitm, lcl_peer, rmt_peer, loads, stores, records;
+	uint32_t n_lcl, n_rmt, n_load;	/* samples behind the mean latencies */
+	uint64_t w_lcl, w_rmt, w_load;	/* their summed weights */
+};
+
+struct site_count {
+	int32_t site;
+	uint32_t n;
+};
+
+struct hitm_field {
+	int32_t line;		/* cacheline, or -1 in per-type aggregates */
+	int32_t obj;		/* object (objmap index), -1 unknown / aggregate */
+	int32_t type, name;	/* strings (hitm_result.strs) */
+	int64_t foff, fsize;	/* offset and size in the object (unknown: in
+				 * the line, 1) */
+	unsigned line_off;	/* lowest offset sampled in the line */
+	struct hitm_counts c;
+	uint64_t *readers, *writers;	/* CPU bitsets of cpu_words words */
+	struct site_count *sites;
+	size_t nsites, sites_cap;
+};
+
+enum hitm_verdict { V_NONE, V_TRUE, V_FALSE, V_BOTH };
+
+struct hitm_line {
+	size_t first, n;	/* its fields: fields[first .. first+n) */
+	enum hitm_verdict verdict;
+	char *detail;
+	uint64_t *cpus;		/* CPUs of every sample of the line */
+};
+
+struct hitm_result {
+	struct hitm_field *fields;	/* per line and field, by line then offset */
+	size_t nfields, fields_cap;
+	struct hitm_field *tfields;	/* per type and field */
+	size_t ntfields, tfields_cap;
+	struct hitm_line *lines;	/* parallel to c2c_data.lines */
+	size_t nlines;
+	char **strs;
+	size_t nstrs, strs_cap;
+	int cpu_words;
+	void *priv;
+};
+
+/* hitm_objects(d, om): sets every sample's obj from the object map (om
+ * finished). */
+void hitm_objects(struct c2c_data *d, const struct objmap *om);
+
+/* hitm_attribute(d, om, ls, r): attributes d's samples (obj set by
+ * hitm_objects) to fields with the layouts ls[session index], adds up
+ * fields per line and per type, and judges every line, into r (zeroed
+ * first). */
+void hitm_attribute(struct c2c_data *d, const struct objmap *om, const struct layout_set *ls,
+		    struct hitm_result *r);
+
+/* hitm_result_free(r): frees r and zeroes it. */
+void hitm_result_free(struct hitm_result *r);
+
+/* hitm_verdict_name(v): "no sharing seen", "true sharing", "false
+ * sharing", "true and false sharing". */
+const char *hitm_verdict_name(enum hitm_verdict v);
+
+/* cpuset_count(s, words): the number of CPUs in bitset s. */
+int cpuset_count(const uint64_t *s, int words);
+
+/* cpuset_text(s, words, buf, len): "0-3,7" for bitset s. */
+void cpuset_text(const uint64_t *s, int words, char *buf, size_t len);
+
+/* hitm_counts_add(a, c): adds c's counts to a. */
+void hitm_counts_add(struct hitm_counts *a, const struct hitm_counts *c);
+
+/* hitm_count_sample(c, smp): adds one sample to c by its class. */
+void hitm_count_sample(struct hitm_counts *c, const struct c2c_sample *smp);
+#endif
