@@ -14,6 +14,7 @@ int cmd_hitm(int argc, char **argv);
 int cmd_cgdiff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* Exit statuses shared by every verb. */
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_FAIL = 2 };

@@ -17,6 +17,7 @@ static const struct verb verbs[] = {
 	{ "sched", cmd_sched, "context switches per second per CPU and per process" },
 	{ "ipis", cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
 	{ "hitm", cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
+	{ "watch", cmd_watch, "writes hardware watchpoints saw: per field, CPU and code site; sharing" },
 	{ "cgdiff", cmd_cgdiff, "call-graph diff of two sessions or labels, with intervals" },
 	{ "tree", cmd_tree, "a session's call tree with inclusive shares" },
 	{ "folded", cmd_folded, "a session's call stacks as folded lines for flame graphs" },

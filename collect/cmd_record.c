@@ -1,9 +1,13 @@
 /* perfdb record: perf record around a workload, imported as a session.
  *   perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ]
  *                 [-g | --call-graph fp|dwarf] [-m PAGES] [--perf-data FILE]
- *                 [--[no-]kallsyms-snapshot] [-q] -- CMD [ARG...]
+ *                 [--[no-]kallsyms-snapshot] [-q]
+ *                 [--watch SPEC[,SPEC...] [--watch-mm exec|fork] [--watch-baseline]]
+ *                 -- CMD [ARG...]
  *
- * How a recording runs:
+ * How a recording runs (-r watch runs differently, see collect/watch.h:
+ * perfdb holds the workload itself, perf records system-wide without a
+ * workload and writes no wrapper status; watch_run writes it):
  *  1. The recipes become a list of events (collect/recipes.c); tracepoints
  *     the running kernel lacks are left out with one warning; c2c stops
  *     here when the machine has no memory-sampling events. Nothing has
@@ -55,6 +59,7 @@
 #include "collect/db.h"
 #include "collect/ingest.h"
 #include "collect/recipes.h"
+#include "collect/watch.h"
 
 static const char usage_text[] =
 	"usage: perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ]\n"
@@ -69,6 +74,7 @@ static const char usage_text[] =
 	"                          profile  cycles (cpu-clock without a PMU), -F 999 -g\n"
 	"                          c2c      perf c2c record plus mmap_lock tracepoints\n"
 	"                                   (needs PEBS, IBS or SPE memory sampling)\n"
+	"                          watch    hardware write-watchpoints on --watch fields\n"
 	"  -C, --cpu CPUS        record only these CPUs (perf's -C list)\n"
 	"  -F, --freq FREQ       profile's sampling frequency in Hz (default 999)\n"
 	"  -g                    frame-pointer call graphs (on every event)\n"
@@ -77,6 +83,12 @@ static const char usage_text[] =
 	"  --perf-data FILE      keep perf's recording in FILE (default: a temporary file)\n"
 	"  --no-kallsyms-snapshot  do not save /proc/kallsyms at record time\n"
 	"  -q, --quiet           no progress and no summary on stderr\n"
+	"  --watch SPEC[,SPEC]   with -r watch, at most 4: mm_struct.FIELD (the workload's\n"
+	"                        mm), TYPE.FIELD@ADDR, SYMBOL[.FIELD][+OFF][:LEN] (a global\n"
+	"                        of the workload's binary)\n"
+	"  --watch-mm exec|fork  the mm of the workload after its exec (default), or of\n"
+	"                        the process it forks first\n"
+	"  --watch-baseline      run CMD once unwatched first, for its own rate\n"
 	"Exit status: the workload's (128+N when signal N killed it); 2 when perf,\n"
 	"the workload's start or the import failed; 1 on a usage error.\n";
 
@@ -104,6 +116,7 @@ struct rec {
 	enum wl_kind wl;
 	int wl_value;		/* exit code, signal or errno */
 	bool keep_data;		/* leave data behind (kept, or import failed) */
+	struct watch_set watch;	/* --watch: what -r watch watches */
 };
 
 /* ---- signals ---- */
@@ -313,6 +326,15 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* parse_watch: one --watch argument into r->watch. 0 or EXIT_USAGE. */
+static int parse_watch(struct rec *r, const char *arg)
+{
+	char err[512];
+	if (watch_add_specs(&r->watch, arg, err, sizeof(err)))
+		return usage_error(err, NULL);
+	return 0;
+}
+
 /* parse_option: option c (argument arg) into r. 0, or an exit status. */
 static int parse_option(struct rec *r, int c, const char *arg)
 {
@@ -328,6 +350,13 @@ static int parse_option(struct rec *r, int c, const char *arg)
 	case 'K': r->snapshot = false; return 0;
 	case 'q': r->quiet = r->po.quiet = true; return 0;
 	case 'h': fputs(usage_text, stdout); return -1;
+	case 'w': return parse_watch(r, arg);
+	case 'b': r->watch.baseline = true; return 0;
+	case 'M':
+		if (strcmp(arg, "exec") && strcmp(arg, "fork"))
+			return usage_error("--watch-mm wants exec or fork", arg);
+		r->watch.mm_mode = arg[0] == 'f' ? WATCH_MM_FORK : WATCH_MM_EXEC;
+		return 0;
 	case 'F':
 		if (parse_uint(arg, 1, 100000, &r->po.freq))
 			return usage_error("-F wants a frequency from 1 to 100000 Hz", arg);
@@ -365,6 +394,9 @@ static int parse_args(struct rec *r, int argc, char **argv)
 		{ "no-kallsyms-snapshot", no_argument, NULL, 'K' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "watch", required_argument, NULL, 'w' },
+		{ "watch-mm", required_argument, NULL, 'M' },
+		{ "watch-baseline", no_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
@@ -415,7 +447,7 @@ static int check_events(struct rec *r)
 	}
 	if (r->plan.nmissing)
 		warn_missing(&r->plan);
-	if (!r->plan.nevents && !(r->plan.recipes & RECIPE_C2C)) {
+	if (!r->plan.nevents && !(r->plan.recipes & (RECIPE_C2C | RECIPE_WATCH))) {
 		fprintf(stderr, "perfdb: none of the recipes' events exists on this kernel\n");
 		return EXIT_FAIL;
 	}
@@ -482,6 +514,31 @@ static int check_programs(struct rec *r)
 	return 0;
 }
 
+/* plan_watch: -r watch and --watch go together; the fields resolved
+ * (BTF, the workload's ELF symbols and DWARF); call graphs on. 0 or a
+ * status. */
+static int plan_watch(struct rec *r)
+{
+	char path[PATH_MAX], err[1024];
+	bool recipe = r->plan.recipes & RECIPE_WATCH;
+	int rc;
+	if (!recipe && !r->watch.n && !r->watch.baseline && r->watch.mm_mode == WATCH_MM_EXEC)
+		return 0;
+	if (!recipe)
+		return usage_error("--watch and its options need -r watch", NULL);
+	if (!r->watch.n)
+		return usage_error("-r watch needs --watch SPEC[,SPEC...]", NULL);
+	if (find_program(r->workload[0], path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", r->workload[0]);
+	if ((rc = watch_resolve_static(&r->watch, path, err, sizeof(err)))) {
+		fprintf(stderr, "perfdb record: %s\n", err);
+		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (r->po.callgraph == CG_NONE)
+		r->po.callgraph = CG_FP;
+	return 0;
+}
+
 /* plan: recipes to events, checked against this machine. 0 or a status. */
 static int plan(struct rec *r)
 {
@@ -493,7 +550,8 @@ static int plan(struct rec *r)
 	env.have_cycles = pmu_has_cycles(why, sizeof(why));
 	if (recipe_plan_make(&r->plan, r->spec, getenv("PERFDB_EXTRA_EVENTS"), &env, err, sizeof(err)))
 		return usage_error(err, NULL);
-	if ((rc = check_programs(r)) || (rc = check_events(r)) || (rc = check_c2c(r)))
+	if ((rc = check_programs(r)) || (rc = plan_watch(r)) || (rc = check_events(r)) ||
+	    (rc = check_c2c(r)))
 		return rc;
 	return 0;
 }
@@ -600,6 +658,13 @@ static int build_argv(struct rec *r)
 	r->self[len] = 0;
 	if (strstr(r->self, " (deleted)") || access(r->self, X_OK))	/* replaced meanwhile */
 		snprintf(r->self, sizeof(r->self), "/proc/%d/exe", (int)getpid());
+	r->po.perf = r->perf;
+	r->po.output = r->data;
+	if (r->plan.recipes & RECIPE_WATCH) {	/* no workload: perfdb runs it */
+		if (!(r->perf_argv = recipe_perf_argv(&r->plan, &r->po, (char *[]){ NULL })))
+			return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
+		return 0;
+	}
 	while (r->workload[n])
 		n++;
 	if (!(wl = calloc(n + 6, sizeof(*wl))))
@@ -610,8 +675,6 @@ static int build_argv(struct rec *r)
 	wl[3] = r->status;
 	wl[4] = "--";
 	memcpy(wl + 5, r->workload, n * sizeof(*wl));
-	r->po.perf = r->perf;
-	r->po.output = r->data;
 	r->perf_argv = recipe_perf_argv(&r->plan, &r->po, wl);
 	free(wl);
 	if (!r->perf_argv)
@@ -645,11 +708,33 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* run_watch: the watched run (collect/watch.h); perf's final command
+ * line replaces the recipes'. 0 or 2. */
+static int run_watch(struct rec *r)
+{
+	struct watch_run_args a = { .perf_argv = r->perf_argv, .workload = r->workload,
+		.status = r->status, .cpus = r->po.cpus, .quiet = r->quiet };
+	struct watch_outcome out;
+	int64_t t0 = now_ns();
+	int rc = watch_run(&r->watch, &a, &out);
+	r->wall_ns = now_ns() - t0;
+	if (out.perf_argv) {
+		argv_free(r->perf_argv);
+		r->perf_argv = out.perf_argv;
+	}
+	r->perf_ws = out.perf_ws;
+	if (out.interrupted)
+		got_signal = SIGINT;
+	return rc;
+}
+
 /* run_perf: runs perf to its end, forwarding stop signals. 0 or 2. */
 static int run_perf(struct rec *r)
 {
 	int64_t t0;
 	int e;
+	if (r->plan.recipes & RECIPE_WATCH)
+		return run_watch(r);
 	if (!r->quiet) {
 		char *cmd = argv_join(r->perf_argv);
 		fprintf(stderr, "perfdb: %s\n", cmd ? cmd : r->perf_argv[0]);
@@ -706,6 +791,8 @@ static const char *describe(int ws, char *buf, size_t len)
  * the recording went well. */
 static bool perf_mirrors(const struct rec *r)
 {
+	if (r->plan.recipes & RECIPE_WATCH)	/* perf had no workload; perfdb stopped it */
+		return watch_perf_ok(r->perf_ws);
 	if (r->wl == WL_EXIT)
 		return WIFEXITED(r->perf_ws) && WEXITSTATUS(r->perf_ws) == r->wl_value;
 	return WIFSIGNALED(r->perf_ws) && WTERMSIG(r->perf_ws) == r->wl_value;
@@ -815,6 +902,7 @@ static int finish_session(struct rec *r, int64_t id)
 	char err[1024];
 	if (db_exec(r->db, "BEGIN IMMEDIATE", err, sizeof(err)) ||
 	    update_session(r, id, err, sizeof(err)) || store_layouts(r, id, err, sizeof(err)) ||
+	    (r->watch.n && watch_store(r->db, id, &r->watch, err, sizeof(err))) ||
 	    db_exec(r->db, "COMMIT", err, sizeof(err))) {
 		db_exec(r->db, "ROLLBACK", NULL, 0);
 		fprintf(stderr, "perfdb: session %lld imported, but its workload and layouts "
@@ -883,6 +971,7 @@ static void rec_free(struct rec *r)
 	argv_free(r->perf_argv);
 	for (size_t i = 0; i < NLAYOUTS; i++)
 		btf_layout_free(&r->layouts[i]);
+	watch_set_free(&r->watch);
 	if (r->db)
 		sqlite3_close(r->db);
 }

@@ -19,7 +19,7 @@
 #define DEFAULT_FREQ 999
 #define DEFAULT_PAGES 1024
 
-const char recipe_names_text[] = "sched, tlb, profile, c2c";
+const char recipe_names_text[] = "sched, tlb, profile, c2c, watch";
 
 static const char *const sched_events[] = {
 	"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
@@ -52,6 +52,7 @@ static const struct recipe {
 	{ "tlb", RECIPE_TLB, tlb_events },
 	{ "profile", RECIPE_PROFILE, no_events },
 	{ "c2c", RECIPE_C2C, c2c_events },
+	{ "watch", RECIPE_WATCH, no_events },
 };
 
 #define NRECIPES (sizeof(recipes) / sizeof(*recipes))
@@ -122,12 +123,8 @@ static int add_named(struct recipe_plan *p, const char *name, size_t len,
 	for (size_t i = 0; i < NRECIPES; i++)
 		if (strlen(recipes[i].name) == len && !strncmp(recipes[i].name, name, len))
 			return add_recipe(p, &recipes[i], env) ? -2 : 0;
-	if (len == 5 && !strncmp(name, "watch", 5))
-		snprintf(err, errlen, "recipe 'watch' is not available yet (recipes: %s)",
-			 recipe_names_text);
-	else
-		snprintf(err, errlen, "unknown recipe '%.*s' (recipes: %s)", (int)len, name,
-			 recipe_names_text);
+	snprintf(err, errlen, "unknown recipe '%.*s' (recipes: %s)", (int)len, name,
+		 recipe_names_text);
 	return -1;
 }
 
@@ -283,7 +280,7 @@ char **recipe_perf_argv(const struct recipe_plan *p, const struct perf_opts *o,
 {
 	struct args a = { 0 };
 	bool c2c = p->recipes & RECIPE_C2C;
-	bool mixed = p->profile_event && (p->nevents > 1 || c2c);
+	bool mixed = p->profile_event && (p->nevents > 1 || c2c || (p->recipes & RECIPE_WATCH));
 	unsigned freq = o->freq ? o->freq : DEFAULT_FREQ;
 	enum callgraph cg = global_callgraph(p, o, mixed);
 	push(&a, "%s", o->perf);

@@ -13,6 +13,9 @@
  *   c2c      perf c2c record (mem-loads/stores, ibs_op, arm_spe) plus
  *            mmap_lock:mmap_lock_start_locking/acquire_returned/released
  *            and mmap:exit_mmap
+ *   watch    hardware write-watchpoints (mem:ADDR/LEN:w) on the fields
+ *            --watch names; no events of its own here: perfdb record
+ *            adds them once the addresses are known (collect/watch.h)
  * Tracepoint recipes (and c2c) record system-wide (-a); every recording
  * gets -m 1024 unless told otherwise; perf's side-band (COMM, FORK, EXIT,
  * MMAP2) is on by default and left on. */
@@ -22,7 +25,7 @@
 #include <stddef.h>
 
 /* Recipe bits of recipe_plan.recipes. */
-enum { RECIPE_SCHED = 1, RECIPE_TLB = 2, RECIPE_PROFILE = 4, RECIPE_C2C = 8 };
+enum { RECIPE_SCHED = 1, RECIPE_TLB = 2, RECIPE_PROFILE = 4, RECIPE_C2C = 8, RECIPE_WATCH = 16 };
 
 /* The recipes' names, comma separated, for messages: "sched, tlb, ...". */
 extern const char recipe_names_text[];
@@ -66,7 +69,7 @@ int recipe_plan_drop_missing(struct recipe_plan *p, const char *tracefs);
  * (profile's is empty: its event depends on the PMU). */
 const char *const *recipe_events(unsigned bit);
 
-/* recipe_name(bit): "sched", "tlb", "profile" or "c2c". */
+/* recipe_name(bit): "sched", "tlb", "profile", "c2c" or "watch". */
 const char *recipe_name(unsigned bit);
 
 /* What perf record gets besides the events. */

@@ -52,7 +52,7 @@ done
 # --- usage errors -----------------------------------------------------------
 rec -r bogus -- true
 check "unknown recipe: exit 1, the recipes listed" \
-	eval 'rc_is 1 && grep -q "unknown recipe .bogus. (recipes: sched, tlb, profile, c2c)" "$T/err"'
+	eval 'rc_is 1 && grep -q "unknown recipe .bogus. (recipes: sched, tlb, profile, c2c, watch)" "$T/err"'
 rec -r sched
 check "no workload: exit 1" rc_is 1
 rec -r sched -F 100 -- true

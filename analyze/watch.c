@@ -1,0 +1,599 @@
+/* Watchpoint samples to per-field writes, transfers, store sites and
+ * per-line verdicts (pure core), and the loader that reads one session's
+ * watch rows, breakpoint samples and metric lines. See watch.h. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/watch.h"
+#include "collect/db.h"
+#include "collect/hashmap.h"
+
+#define PERF_TYPE_BREAKPOINT_ID 5
+#define CPUMODE_KERNEL 1
+
+/* ---- the core ---- */
+
+/* watch_verdict_name: see watch.h. */
+const char *watch_verdict_name(enum watch_verdict v)
+{
+	static const char *const names[] = { "none", "true sharing", "false sharing",
+					     "true+false sharing" };
+	return v <= WATCH_BOTH ? names[v] : "?";
+}
+
+/* watch_verdict_key: see watch.h. */
+const char *watch_verdict_key(enum watch_verdict v)
+{
+	static const char *const keys[] = { "none", "true", "false", "true+false" };
+	return v <= WATCH_BOTH ? keys[v] : "?";
+}
+
+/* watch_judge: see watch.h. */
+enum watch_verdict watch_judge(const struct watch_line *line, const struct watch_field *fields,
+			       long long min_transfers)
+{
+	bool t = false, f = line->cross_field >= min_transfers && line->cross_field > 0;
+	for (size_t i = 0; i < line->nfields; i++) {
+		const struct watch_field *x = &fields[line->fields[i]];
+		if (x->writer_cpus >= 2 && x->transfers >= min_transfers && x->transfers > 0)
+			t = true;
+	}
+	return t && f ? WATCH_BOTH : t ? WATCH_TRUE : f ? WATCH_FALSE : WATCH_NONE;
+}
+
+/* watch_site_name: see watch.h. */
+const char *watch_site_name(char *buf, size_t len, const char *name, uint64_t start,
+			    uint64_t size, uint64_t at)
+{
+	if (!name || !strcmp(name, "[unknown]"))
+		snprintf(buf, len, "0x%" PRIx64, at - 1);
+	else if (at == start)
+		snprintf(buf, len, "before %s", name);
+	else if (at > start && (at - 1 - start < size || !size))
+		snprintf(buf, len, "%s+0x%" PRIx64, name, at - 1 - start);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
+/* cmp_def_addr: line building order: by watched address. */
+static const struct watch_data *sort_data;
+static int cmp_def_addr(const void *a, const void *b)
+{
+	uint64_t x = sort_data->defs[*(const int *)a].addr, y = sort_data->defs[*(const int *)b].addr;
+	return x < y ? -1 : x > y;
+}
+
+/* add_to_line: def k into the last line of r, or a new one for line la. */
+static int add_to_line(struct watch_result *r, uint64_t la, int k, size_t n, size_t *line_of)
+{
+	struct watch_line *l = r->nlines ? &r->lines[r->nlines - 1] : NULL;
+	if (!l || l->addr != la) {
+		l = &r->lines[r->nlines++];
+		l->addr = la;
+		if (!(l->fields = calloc(n, sizeof(*l->fields))))
+			return -1;
+	}
+	l->fields[l->nfields++] = k;
+	line_of[k] = (size_t)(l - r->lines);
+	return 0;
+}
+
+/* make_lines: the lines of d's fields (by address) and each def's line. */
+static int make_lines(const struct watch_data *d, struct watch_result *r, size_t *line_of)
+{
+	size_t n = d->ndefs;
+	int *order = calloc(n ? n : 1, sizeof(*order)), rc = 0;
+	if (!order || !(r->lines = calloc(n ? n : 1, sizeof(*r->lines)))) {
+		free(order);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = (int)i;
+	sort_data = d;
+	qsort(order, n, sizeof(*order), cmp_def_addr);
+	for (size_t k = 0; !rc && k < n; k++)
+		rc = add_to_line(r, d->defs[order[k]].addr & ~(uint64_t)(WATCH_LINE - 1), order[k],
+				 n, line_of);
+	free(order);
+	return rc;
+}
+
+/* cmp_site: sites by writes descending, then index. */
+static int cmp_site(const void *a, const void *b)
+{
+	const struct watch_site_count *x = a, *y = b;
+	if (x->writes != y->writes)
+		return x->writes > y->writes ? -1 : 1;
+	return (x->site > y->site) - (x->site < y->site);
+}
+
+/* finish_field: writer CPUs and sorted sites of field f from its counts. */
+static int finish_field(struct watch_field *f, int ncpus, const long long *site_counts, size_t nsites)
+{
+	for (int c = 0; c < ncpus; c++)
+		f->writer_cpus += f->cpu_writes[c] > 0;
+	if (!(f->sites = calloc(nsites ? nsites : 1, sizeof(*f->sites))))
+		return -1;
+	for (size_t s = 0; s < nsites; s++)
+		if (site_counts[s])
+			f->sites[f->nsites++] = (struct watch_site_count){ (int32_t)s, site_counts[s] };
+	qsort(f->sites, f->nsites, sizeof(*f->sites), cmp_site);
+	return 0;
+}
+
+/* Per-field and per-line "last writer" state during the count. */
+struct last {
+	int cpu, field;
+};
+
+/* count_one: one sample into the field and line counts. */
+static void count_one(const struct watch_data *d, struct watch_result *r, const struct watch_sample *s,
+		      struct last *lf, struct last *ll, const size_t *line_of, long long *sites)
+{
+	struct watch_field *f = &r->fields[s->w];
+	struct watch_line *l = &r->lines[line_of[s->w]];
+	struct last *pl = &ll[line_of[s->w]];
+	f->writes++;
+	if (s->cpu >= 0 && s->cpu < d->ncpus)
+		f->cpu_writes[s->cpu]++;
+	if (lf[s->w].cpu >= 0 && lf[s->w].cpu != s->cpu)
+		f->transfers++;
+	lf[s->w].cpu = s->cpu;
+	if (s->site >= 0 && (size_t)s->site < d->nsites)
+		sites[(size_t)s->w * d->nsites + (size_t)s->site]++;
+	l->writes++;
+	if (pl->cpu >= 0 && pl->cpu != s->cpu) {
+		l->transfers++;
+		if (pl->field == s->w)
+			l->same_field++;
+		else
+			l->cross_field++;
+	}
+	*pl = (struct last){ s->cpu, s->w };
+}
+
+/* alloc_result: r's arrays for d. 0 or -1. */
+static int alloc_result(const struct watch_data *d, struct watch_result *r)
+{
+	if (!(r->fields = calloc(d->ndefs ? d->ndefs : 1, sizeof(*r->fields))))
+		return -1;
+	r->nfields = d->ndefs;
+	for (size_t i = 0; i < d->ndefs; i++)
+		if (!(r->fields[i].cpu_writes = calloc((size_t)(d->ncpus > 0 ? d->ncpus : 1),
+						       sizeof(long long))))
+			return -1;
+	return 0;
+}
+
+/* watch_analyze: see watch.h. */
+int watch_analyze(const struct watch_data *d, long long min_transfers, struct watch_result *r)
+{
+	size_t *line_of = calloc(d->ndefs ? d->ndefs : 1, sizeof(*line_of));
+	struct last *lf = calloc(d->ndefs ? d->ndefs : 1, sizeof(*lf));
+	struct last *ll = calloc(d->ndefs ? d->ndefs : 1, sizeof(*ll));
+	long long *sites = calloc(d->ndefs * d->nsites + 1, sizeof(*sites));
+	int rc = -1;
+	*r = (struct watch_result){ .seconds = (double)(d->t1 - d->t0) / 1e9 };
+	if (!line_of || !lf || !ll || !sites || alloc_result(d, r) || make_lines(d, r, line_of))
+		goto out;
+	for (size_t i = 0; i < d->ndefs; i++)
+		lf[i] = ll[i] = (struct last){ -1, -1 };
+	for (size_t i = 0; i < d->n; i++)
+		if (d->s[i].w >= 0 && (size_t)d->s[i].w < d->ndefs)
+			count_one(d, r, &d->s[i], lf, ll, line_of, sites);
+	rc = 0;
+	for (size_t i = 0; !rc && i < d->ndefs; i++)
+		rc = finish_field(&r->fields[i], d->ncpus, sites + i * d->nsites, d->nsites);
+	for (size_t i = 0; i < r->nlines; i++)
+		r->lines[i].verdict = watch_judge(&r->lines[i], r->fields, min_transfers);
+out:
+	free(line_of);
+	free(lf);
+	free(ll);
+	free(sites);
+	if (rc)
+		watch_result_free(r);
+	return rc;
+}
+
+/* watch_result_free: see watch.h. */
+void watch_result_free(struct watch_result *r)
+{
+	for (size_t i = 0; r->lines && i < r->nlines; i++)
+		free(r->lines[i].fields);
+	for (size_t i = 0; r->fields && i < r->nfields; i++) {
+		free(r->fields[i].cpu_writes);
+		free(r->fields[i].sites);
+	}
+	free(r->lines);
+	free(r->fields);
+	*r = (struct watch_result){ 0 };
+}
+
+/* watch_data_free: see watch.h. */
+void watch_data_free(struct watch_data *d)
+{
+	for (size_t i = 0; i < d->ndefs; i++) {
+		free(d->defs[i].field);
+		free(d->defs[i].spec);
+		free(d->defs[i].type_name);
+		free(d->defs[i].field_type);
+	}
+	for (size_t i = 0; i < d->nsites; i++)
+		free(d->sites[i]);
+	free(d->defs);
+	free(d->s);
+	free(d->sites);
+	free(d->site_ip);
+	free(d->label);
+	free(d->workload);
+	free(d->mm_mode);
+	free(d->rates);
+	*d = (struct watch_data){ 0 };
+}
+
+/* ---- loading one session ---- */
+
+/* col_i64: column c as an integer, dflt when NULL. */
+static int64_t col_i64(sqlite3_stmt *st, int c, int64_t dflt)
+{
+	return sqlite3_column_type(st, c) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, c);
+}
+
+/* col_dup: column c as a malloc'ed string, NULL when NULL. */
+static char *col_dup(sqlite3_stmt *st, int c)
+{
+	const char *t = (const char *)sqlite3_column_text(st, c);
+	return t ? strdup(t) : NULL;
+}
+
+/* table_exists: whether db has table name. */
+static bool table_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+	bool yes;
+	if (!st)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
+/* The session row's facts the loader needs. */
+struct meta {
+	int64_t first_time, last_time, first_id, last_id;
+};
+
+/* load_meta: label, workload, time and sample ranges of d->session. */
+static int load_meta(sqlite3 *db, struct watch_data *d, struct meta *m)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT label, workload, first_time, last_time, "
+		"first_sample_id, last_sample_id, nr_cpus_avail, nr_cpus_online FROM session WHERE id = ?");
+	int rc = -1;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->session);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		d->label = col_dup(st, 0);
+		d->workload = col_dup(st, 1);
+		*m = (struct meta){ col_i64(st, 2, 0), col_i64(st, 3, 0), col_i64(st, 4, 1),
+				    col_i64(st, 5, 0) };
+		d->ncpus = (int)col_i64(st, 6, col_i64(st, 7, 0));
+		d->t0 = m->first_time;
+		d->t1 = m->last_time;
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* new_def: a zeroed def appended to d, or NULL out of memory. */
+static struct watch_def *new_def(struct watch_data *d)
+{
+	struct watch_def *v = realloc(d->defs, (d->ndefs + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	d->defs = v;
+	v[d->ndefs] = (struct watch_def){ .event_id = -1 };
+	return &v[d->ndefs++];
+}
+
+/* row_def: one watch row (columns as load_rows selects them) into d. */
+static int row_def(sqlite3_stmt *st, struct watch_data *d)
+{
+	struct watch_def *w = new_def(d);
+	if (!w)
+		return -1;
+	*w = (struct watch_def){ .spec = col_dup(st, 0), .field = col_dup(st, 1),
+		.type_name = col_dup(st, 2), .field_type = col_dup(st, 3),
+		.object_addr = (uint64_t)col_i64(st, 4, 0), .offset = col_i64(st, 5, 0),
+		.size = col_i64(st, 6, 0), .addr = (uint64_t)col_i64(st, 7, 0),
+		.len = (int)col_i64(st, 8, 0), .partial = col_i64(st, 9, 0),
+		.wider = col_i64(st, 10, 0), .event_id = -1 };
+	if (!d->has_window && sqlite3_column_type(st, 11) != SQLITE_NULL) {
+		d->t0 = col_i64(st, 11, d->t0);
+		d->t1 = col_i64(st, 12, d->t1);
+		d->has_window = true;
+	}
+	d->pid = (int)col_i64(st, 13, 0);
+	if (!d->mm_mode)
+		d->mm_mode = col_dup(st, 14);
+	return w->field ? 0 : -1;
+}
+
+/* load_rows: the session's watch rows. 0 or -1. */
+static int load_rows(sqlite3 *db, struct watch_data *d)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+	if (!table_exists(db, "watch"))
+		return 0;
+	if (!(st = db_prepare(db, "SELECT spec, field, type_name, field_type, object_addr, offset, "
+			      "size, addr, len, partial, wider, armed_ns, ended_ns, pid, mm_mode "
+			      "FROM watch WHERE session_id = ? ORDER BY idx")))
+		return -1;
+	sqlite3_bind_int64(st, 1, d->session);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		rc = row_def(st, d);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* match_events: each def's breakpoint event (bp_addr in config1, bp_len in
+ * config2); without watch rows, one def per breakpoint event. 0 or -1. */
+static int match_events(sqlite3 *db, struct watch_data *d)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id, name, config1, config2 FROM event "
+				      "WHERE session_id = ? AND type = ? ORDER BY idx");
+	bool bare = d->ndefs == 0;
+	int rc = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->session);
+	sqlite3_bind_int(st, 2, PERF_TYPE_BREAKPOINT_ID);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		uint64_t addr = (uint64_t)col_i64(st, 2, 0);
+		int len = (int)col_i64(st, 3, 0);
+		struct watch_def *w = NULL;
+		for (size_t i = 0; !bare && i < d->ndefs; i++)
+			if (d->defs[i].addr == addr && d->defs[i].len == len && d->defs[i].event_id < 0)
+				w = &d->defs[i];
+		if (bare && (w = new_def(d))) {
+			*w = (struct watch_def){ .field = col_dup(st, 1), .addr = addr,
+				.object_addr = addr, .len = len, .size = len };
+			rc = w->field ? 0 : -1;
+		} else if (bare) {
+			rc = -1;
+		}
+		if (w)
+			w->event_id = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* process_of: the process row of thread row tid (-1 when unknown). */
+static int64_t process_of(sqlite3 *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	int64_t p = -1;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		p = col_i64(st, 0, -1);
+	sqlite3_finalize(st);
+	return p;
+}
+
+/* user_at: a user ip in its file's address space (ip - mapping start +
+ * file offset), looking through the process and the parents it forked
+ * from. 0, or -1 when no mapping holds it. */
+static int user_at(sqlite3 *db, int64_t thread, uint64_t ip, uint64_t *at)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT start, pgoff FROM mmap WHERE process_id = ? AND "
+				      "start <= ? AND ? - start < len ORDER BY time DESC LIMIT 1");
+	int64_t proc = process_of(db, "SELECT process_id FROM thread WHERE id = ?", thread);
+	int rc = -1;
+	for (int depth = 0; st && rc && proc >= 0 && depth < 8; depth++) {
+		sqlite3_bind_int64(st, 1, proc);
+		sqlite3_bind_int64(st, 2, (int64_t)ip);
+		sqlite3_bind_int64(st, 3, (int64_t)ip);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			*at = ip - (uint64_t)col_i64(st, 0, 0) + (uint64_t)col_i64(st, 1, 0);
+			rc = 0;
+		}
+		sqlite3_reset(st);
+		proc = process_of(db, "SELECT parent_id FROM process WHERE id = ?", proc);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The sample query's columns. */
+enum { C_TIME, C_CPU, C_EVENT, C_IP, C_MODE, C_THREAD, C_SYM, C_START, C_SIZE, C_KERNEL };
+
+/* new_site: interns the store site of the sample in st as d's next site. */
+static int32_t new_site(sqlite3 *db, struct watch_data *d, sqlite3_stmt *st)
+{
+	const char *name = (const char *)sqlite3_column_text(st, C_SYM);
+	uint64_t ip = (uint64_t)col_i64(st, C_IP, 0), at = ip;
+	char buf[512];
+	bool kernel = col_i64(st, C_KERNEL, 0) || col_i64(st, C_MODE, 0) == CPUMODE_KERNEL;
+	if (d->nsites == d->sites_cap) {
+		size_t cap = d->sites_cap ? 2 * d->sites_cap : 16;
+		char **s = realloc(d->sites, cap * sizeof(*s));
+		uint64_t *i = s ? realloc(d->site_ip, cap * sizeof(*i)) : NULL;
+		if (s)
+			d->sites = s;
+		if (!s || !i)
+			return -1;
+		d->site_ip = i;
+		d->sites_cap = cap;
+	}
+	if (!kernel && name && strcmp(name, "[unknown]") && user_at(db, col_i64(st, C_THREAD, -1), ip, &at))
+		snprintf(buf, sizeof(buf), "%s", name);	/* no mapping: no offset */
+	else
+		watch_site_name(buf, sizeof(buf), name, (uint64_t)col_i64(st, C_START, 0),
+				(uint64_t)col_i64(st, C_SIZE, 0), at);
+	if (!(d->sites[d->nsites] = strdup(buf)))
+		return -1;
+	d->site_ip[d->nsites] = ip;
+	return (int32_t)d->nsites++;
+}
+
+/* site_of: the site index of the sample in st (interned by ip and mode). */
+static int32_t site_of(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sqlite3_stmt *st)
+{
+	uint64_t ip = (uint64_t)col_i64(st, C_IP, 0), mode = (uint64_t)col_i64(st, C_MODE, 0), v;
+	int32_t s;
+	if (hm_get(ix, ip, mode, &v))
+		return (int32_t)v;
+	if ((s = new_site(db, d, st)) < 0 || hm_put(ix, ip, mode, (uint64_t)s))
+		return -2;
+	return s;
+}
+
+/* add_sample: one sample row into d (or its outside count). 0 or -1. */
+static int add_sample(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sqlite3_stmt *st)
+{
+	int64_t ev = col_i64(st, C_EVENT, -1), t = col_i64(st, C_TIME, 0);
+	struct watch_sample s = { .time = t, .cpu = (int)col_i64(st, C_CPU, -1), .w = -1 };
+	for (size_t i = 0; i < d->ndefs; i++)
+		if (d->defs[i].event_id == ev)
+			s.w = (int)i;
+	if (s.w < 0)
+		return 0;
+	if (t < d->t0 || t > d->t1) {
+		d->outside++;
+		return 0;
+	}
+	if ((s.site = site_of(db, d, ix, st)) < -1)
+		return -1;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 1024;
+		struct watch_sample *v = realloc(d->s, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		d->s = v;
+		d->cap = cap;
+	}
+	d->s[d->n++] = s;
+	if (s.cpu >= d->ncpus)
+		d->ncpus = s.cpu + 1;
+	return 0;
+}
+
+/* load_samples: the breakpoint samples of the session, in time order. */
+static int load_samples(sqlite3 *db, struct watch_data *d, const struct meta *m)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT s.time, s.cpu, s.event_id, s.ip, s.cpumode, "
+		"s.thread_id, sy.name, sy.start, sy.size, o.kernel FROM sample s "
+		"LEFT JOIN symbol sy ON sy.id = s.symbol_id LEFT JOIN dso o ON o.id = sy.dso_id "
+		"WHERE s.id BETWEEN ? AND ? AND s.session_id = ? AND s.event_id IN "
+		"(SELECT id FROM event WHERE session_id = ? AND type = ?) ORDER BY s.id");
+	struct hashmap ix;
+	int rc = 0;
+	if (!st)
+		return -1;
+	hm_init(&ix);
+	sqlite3_bind_int64(st, 1, m->first_id);
+	sqlite3_bind_int64(st, 2, m->last_id);
+	sqlite3_bind_int64(st, 3, d->session);
+	sqlite3_bind_int64(st, 4, d->session);
+	sqlite3_bind_int(st, 5, PERF_TYPE_BREAKPOINT_ID);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		rc = add_sample(db, d, &ix, st);
+	sqlite3_finalize(st);
+	hm_free(&ix);
+	return rc;
+}
+
+/* unwatched_elsewhere: the latest unwatched value of metric name from
+ * another session of the same workload (its --watch-baseline run). */
+static void unwatched_elsewhere(sqlite3 *db, const struct watch_data *d, struct watch_rate *r)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT m.value, m.session_id FROM workload_metric m "
+		"JOIN session s ON s.id = m.session_id WHERE m.name = ? AND m.watched = 0 AND "
+		"m.session_id != ? AND s.workload = ? ORDER BY m.session_id DESC LIMIT 1");
+	if (!st || !d->workload) {
+		sqlite3_finalize(st);
+		return;
+	}
+	sqlite3_bind_text(st, 1, r->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, d->session);
+	sqlite3_bind_text(st, 3, d->workload, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		r->unwatched = sqlite3_column_double(st, 0);
+		r->unwatched_session = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+}
+
+/* rate_of: the rate named name in d, added (both values NAN) when new. */
+static struct watch_rate *rate_of(struct watch_data *d, const char *name)
+{
+	struct watch_rate *v;
+	for (size_t i = 0; i < d->nrates; i++)
+		if (!strcmp(d->rates[i].name, name))
+			return &d->rates[i];
+	if (!(v = realloc(d->rates, (d->nrates + 1) * sizeof(*v))))
+		return NULL;
+	d->rates = v;
+	v = &v[d->nrates++];
+	*v = (struct watch_rate){ .watched = NAN, .unwatched = NAN, .unwatched_session = -1 };
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	return v;
+}
+
+/* load_rates: the session's metric lines, and unwatched rates elsewhere. */
+static int load_rates(sqlite3 *db, struct watch_data *d)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+	if (!table_exists(db, "workload_metric"))
+		return 0;
+	if (!(st = db_prepare(db, "SELECT name, value, watched FROM workload_metric "
+			      "WHERE session_id = ? ORDER BY rowid")))
+		return -1;
+	sqlite3_bind_int64(st, 1, d->session);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		struct watch_rate *r = rate_of(d, (const char *)sqlite3_column_text(st, 0));
+		double *v = r && sqlite3_column_int(st, 2) ? &r->watched : r ? &r->unwatched : NULL;
+		if (!r)
+			rc = -1;
+		else if (isnan(*v))
+			*v = sqlite3_column_double(st, 1);
+		if (r && v == &r->unwatched)
+			r->unwatched_session = d->session;
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; !rc && i < d->nrates; i++)
+		if (isnan(d->rates[i].unwatched))
+			unwatched_elsewhere(db, d, &d->rates[i]);
+	return rc;
+}
+
+/* watch_load: see watch.h. */
+int watch_load(sqlite3 *db, int64_t session, struct watch_data *d, char *err, size_t errlen)
+{
+	struct meta m;
+	*d = (struct watch_data){ .session = session };
+	if (load_meta(db, d, &m)) {
+		snprintf(err, errlen, "no session %lld", (long long)session);
+		watch_data_free(d);
+		return -1;
+	}
+	if (load_rows(db, d) || match_events(db, d) || (d->ndefs && load_samples(db, d, &m)) ||
+	    (d->ndefs && load_rates(db, d))) {
+		snprintf(err, errlen, "session %lld: reading watch samples: %s", (long long)session,
+			 sqlite3_errmsg(db));
+		watch_data_free(d);
+		return -1;
+	}
+	return d->ndefs ? 1 : 0;
+}

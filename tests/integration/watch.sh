@@ -1,0 +1,256 @@
+#!/bin/sh
+# Integration test of the watch recipe (perfdb record -r watch --watch ...)
+# and perfdb watch, on real recordings made here with hardware
+# write-watchpoints: workloads/falseshare on two CPUs watched on fields of
+# its global fs_shared (store always vs check, packed vs padded vs shared:
+# writes per CPU, ownership transfers, the verdicts; per-event counts
+# against perf script on the kept perf.data; the reported store site is the
+# instruction before the sample ip, checked with objdump), four watches and
+# a fifth refused, a 16-byte field partly watched, a kernel refusal
+# (cpu_entry_area) and a busy debug register given with the kernel's
+# reason, TYPE.FIELD@ADDR, the workload's rate with --watch-baseline, a
+# sched recipe beside, SIGINT, and mm_struct.mm_count of yield's worker
+# process (--watch-mm fork) written from the scheduler. Prints TAP lines.
+# Run from the repository root: sh tests/integration/watch.sh
+# Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
+# shellcheck disable=SC2016 # eval'd checks expand their variables late
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+W=$(cd "$B/workloads" 2>/dev/null && pwd)
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+DB=$T/w.db
+n=0
+cp "$PERFDB" "$T/perfdb" 2>/dev/null && PERFDB=$T/perfdb
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
+check() { # check DESCRIPTION COMMAND...: ok if COMMAND succeeds; else the last stderr
+	desc=$1; shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; sed 's/^/#   stderr: /' "$T/err" 2>/dev/null | tail -4; fi
+}
+q() { sqlite3 "$DB" "$1"; }
+# rec ARGS...: perfdb record -o $DB ARGS; stdout, stderr, status in $T/{out,err,rc}
+rec() {
+	"$PERFDB" record -o "$DB" "$@" >"$T/out" 2>"$T/err"
+	echo $? >"$T/rc"
+}
+rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
+nsessions() { q "SELECT count(*) FROM session" 2>/dev/null || echo 0; }
+no_tmp_left() { ! ls -a "$T" | grep -q '^\.perfdb-record-'; }
+# wj: perfdb watch --format json of the latest session into $T/w.json
+wj() { "$PERFDB" watch "$DB" --format json >"$T/w.json" 2>>"$T/err"; }
+# js EXPR: python expression over j (the JSON, first session as s) is true
+js() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); s=j["sessions"][0]
+f={x["field"]: x for x in s["fields"]}
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/w.json" "$1"
+}
+# cpus_of FIELD: the CPUs that wrote FIELD, comma separated
+cpus_of() {
+	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sessions"][0]
+print(",".join(str(c["cpu"]) for c in s["cpus"] if c["field"] == sys.argv[2]))' "$T/w.json" "$1"
+}
+end() { echo "1..$n"; exit 0; }
+
+for tool in perf sqlite3 python3; do
+	command -v $tool >/dev/null 2>&1 || { skip "watch: no $tool here"; end; }
+done
+[ "$(id -u)" = 0 ] || { skip "watch: needs root (system-wide watchpoints)"; end; }
+if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then skip "watch: needs two CPUs"; end; fi
+[ -x "$W/falseshare" ] && [ -x "$W/yield" ] || { not_ok "workloads are built"; end; }
+FS=$W/falseshare
+
+# --- usage errors: nothing runs -----------------------------------------------
+rec -r watch --watch a,b,c,d,e -- "$FS"
+check "a fifth watch: exit 1, says 4 debug registers" \
+	eval 'rc_is 1 && grep -q "at most 4 watches: x86 has 4 debug registers (5 given)" "$T/err"'
+rec -r watch --watch fs_shared.packed.bitmap_a,mm_struct.mm_count --watch a,b,c -- "$FS"
+check "five over two --watch options: refused too" eval 'rc_is 1 && grep -q "(5 given)" "$T/err"'
+rec -r watch -- "$FS"
+check "-r watch without --watch: exit 1" eval 'rc_is 1 && grep -q "needs --watch" "$T/err"'
+rec --watch mm_struct.mm_count -- "$FS"
+check "--watch without -r watch: exit 1" eval 'rc_is 1 && grep -q "need -r watch" "$T/err"'
+rec -r watch --watch mm_struct.no_such_field -- "$FS"
+check "an unknown mm_struct field: exit 1, named" eval 'rc_is 1 && grep -q "no member .no_such_field." "$T/err"'
+rec -r watch --watch fs_nosuch -- "$FS"
+check "an unknown symbol of the binary: exit 1" eval 'rc_is 1 && grep -q "has no symbol .fs_nosuch." "$T/err"'
+rec -r watch --watch fs_shared.packed.nope -- "$FS"
+check "an unknown field of the global (DWARF): exit 1" eval 'rc_is 1 && grep -q "no member .packed.nope." "$T/err"'
+rec -r watch --watch fs_shared:3 -- "$FS"
+check "LEN 3: exit 1" eval 'rc_is 1 && grep -q "1, 2, 4 or 8" "$T/err"'
+check "usage errors left no database and no temporary directory" eval '[ ! -e "$DB" ] && no_tmp_left'
+
+# --- packed, store always: false sharing ------------------------------------------
+rec -r watch --watch fs_shared.packed.bitmap_a,fs_shared.packed.bitmap_b --perf-data "$T/p.data" \
+	-- "$FS" --threads 2 --layout packed --store always --seconds 0.5
+S=$(q "SELECT max(id) FROM session")
+check "packed/always: exit 0, one session" eval 'rc_is 0 && [ "$(nsessions)" = 1 ]'
+check "the workload's metric line passes through" grep -q '^metric=falseshare_ops_per_sec ' "$T/out"
+check "watch rows: two symbol fields of struct fs_shared, 8 bytes each, offsets 0 and 8" \
+	eval '[ "$(q "SELECT group_concat(field || \"@\" || offset || \"/\" || len || \"/\" || kind || \"/\" || type_name, \" \") FROM watch WHERE session_id = $S")" = "fs_shared.packed.bitmap_a@0/8/symbol/struct fs_shared fs_shared.packed.bitmap_b@8/8/symbol/struct fs_shared" ]'
+check "the events are the watched addresses (mem:0xADDR/8:w, bp_addr in config1)" \
+	eval '[ "$(q "SELECT count(*) FROM watch w JOIN event e ON e.session_id = w.session_id AND e.type = 5 AND e.config1 = w.addr AND e.config2 = w.len WHERE w.session_id = $S")" = 2 ]'
+cmdline=$(q "SELECT perf_cmdline FROM session WHERE id = $S")
+echo "# perf_cmdline: $cmdline"
+check "perf ran system-wide, started disabled, enabled through its control fds, monotonic clock" \
+	eval 'case "$cmdline" in *"record -o $T/p.data -a -m 1024 -g -e mem:0x"*"/8:w -e mem:0x"*"/8:w -D -1 --control fd:"*" -k monotonic") true ;; *) false ;; esac'
+perf script -F event -i "$T/p.data" 2>/dev/null | awk '{ sub(/:$/, "", $1); c[$1]++ }
+	END { for (e in c) print e "|" c[e] }' | sort >"$T/script"
+q "SELECT name || '|' || nr_samples FROM event WHERE session_id = $S AND nr_samples > 0" | sort >"$T/db"
+echo "# perf script -F event: $(tr '\n' ' ' <"$T/script")"
+check "per-event sample counts equal perf script's on the kept file" \
+	eval '[ -s "$T/script" ] && cmp -s "$T/script" "$T/db"'
+wj
+check "perfdb watch --format json works" eval '[ -s "$T/w.json" ]'
+check "both fields written often (> 1000 writes each)" \
+	js 'f["fs_shared.packed.bitmap_a"]["writes"] > 1000 and f["fs_shared.packed.bitmap_b"]["writes"] > 1000'
+check "writes of all samples = perf's count (inside the window)" \
+	eval '[ "$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))[\"sessions\"][0]; print(sum(x[\"writes\"] for x in s[\"fields\"]))" "$T/w.json")" = "$(awk -F"|" "{ t += \$2 } END { print t }" "$T/script")" ]'
+check "bitmap_a written by CPU 0 only, bitmap_b by CPU 1 only" \
+	eval '[ "$(cpus_of fs_shared.packed.bitmap_a)" = 0 ] && [ "$(cpus_of fs_shared.packed.bitmap_b)" = 1 ]'
+check "no transfers of a field of its own; many of the line between the fields" \
+	js 'f["fs_shared.packed.bitmap_a"]["transfers"] == 0 and s["cachelines"][0]["cross_field"] > 1000 and s["cachelines"][0]["same_field"] == 0'
+check "one line, verdict false sharing" \
+	js 'len(s["cachelines"]) == 1 and s["cachelines"][0]["verdict"] == "false sharing"'
+check "writes per second are writes / watched seconds" \
+	js 'abs(f["fs_shared.packed.bitmap_a"]["writes_per_sec"] - f["fs_shared.packed.bitmap_a"]["writes"] / s["seconds"]) < 1 and 0.45 < s["seconds"] < 5'
+site=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sessions"][0]
+x=[t for t in s["sites"] if t["field"] == "fs_shared.packed.bitmap_a"][0]; print(x["store_site"], x["ip"])' "$T/w.json")
+echo "# store site and ip: $site"
+check "the store site is in worker (the loop is inlined there)" eval 'case "$site" in "worker+0x"*) true ;; *) false ;; esac'
+# The ip is the instruction after the store: find it with objdump.
+vaddr=$(nm "$FS" | awk '$3 == "fs_shared" { print $1 }')
+obj=$(q "SELECT object_addr FROM watch WHERE session_id = $S AND idx = 0")
+wstart=$(nm "$FS" | awk '$3 == "worker" { print $1 }')
+ipv=$(python3 -c 'import sys; print(hex(int(sys.argv[1].split()[1], 16) - (int(sys.argv[2]) - int(sys.argv[3], 16))))' "$site" "$obj" "$vaddr")
+off=$(python3 -c 'import sys; print(hex(int(sys.argv[1], 16) - 1 - int(sys.argv[2], 16)))' "$ipv" "$wstart")
+prev=$(objdump -d --no-show-raw-insn "$FS" | awk -v ip="${ipv#0x}" '
+	{ a = $1; sub(/:$/, "", a) } a == ip { print last; exit } /^ *[0-9a-f]+:/ { last = $0 }')
+echo "# instruction before ip $ipv: $prev"
+check "the instruction before the sample ip stores to memory (a trap reports the next one)" \
+	eval 'echo "$prev" | grep -Eq "mov.*,\(%"'
+check "the store site is worker+(ip-1 - worker)" eval '[ "${site%% *}" = "worker+$off" ]'
+check "text output: the verdict and the ip-1 explanation" \
+	eval '"$PERFDB" watch "$DB" >"$T/w.txt" && grep -q "false sharing" "$T/w.txt" && grep -q "ip-1" "$T/w.txt"'
+check "md and csv output" \
+	eval '"$PERFDB" watch "$DB" --format md | grep -q "^| fs_shared.packed.bitmap_a" && "$PERFDB" watch "$DB" --format csv | grep -q "^field,type,offset,size,watched,writes"'
+check "the kept perf.data is there, the temporary directory gone" eval '[ -s "$T/p.data" ] && no_tmp_left'
+
+# --- packed, store check: almost no writes ---------------------------------------------
+rec -r watch --watch fs_shared.packed.bitmap_a,fs_shared.packed.bitmap_b \
+	-- "$FS" --threads 2 --layout packed --store check --seconds 0.5
+wj
+check "packed/check: exit 0" rc_is 0
+check "check-first stores: at most a few writes per field (the first store)" \
+	js 'all(x["writes"] <= 3 for x in s["fields"])'
+check "check-first stores: fewer transfers than the verdict needs, verdict none" \
+	js 's["cachelines"][0]["transfers"] < 10 and s["cachelines"][0]["verdict"] == "none"'
+
+# --- padded: no sharing; shared: true sharing ----------------------------------------------
+rec -r watch --watch fs_shared.padded.bitmap_a,fs_shared.padded.bitmap_b \
+	-- "$FS" --threads 2 --layout padded --seconds 0.5
+wj
+check "padded/always: exit 0" rc_is 0
+check "padded: two lines, each written by one CPU, verdict none on both" \
+	js 'len(s["cachelines"]) == 2 and all(c["verdict"] == "none" and c["transfers"] == 0 for c in s["cachelines"]) and all(x["writes"] > 1000 for x in s["fields"])'
+rec -r watch --watch fs_shared.bitmap -- "$FS" --threads 2 --layout shared --seconds 0.5
+wj
+check "shared/always: exit 0" rc_is 0
+check "shared: one field written by CPUs 0 and 1" eval '[ "$(cpus_of fs_shared.bitmap)" = 0,1 ]'
+check "shared: many transfers of the field itself, verdict true sharing" \
+	js 'f["fs_shared.bitmap"]["transfers"] > 1000 and s["cachelines"][0]["verdict"] == "true sharing"'
+
+# --- four watches; a 16-byte field -----------------------------------------------------------
+rec -r watch --watch fs_shared.packed.bitmap_a,fs_shared.packed.bitmap_b,fs_shared.padded.bitmap_a,mm_struct.mm_mt \
+	-- "$FS" --threads 2 --layout packed --seconds 0.3
+S=$(q "SELECT max(id) FROM session")
+wj
+check "four watches: exit 0, four rows, four events with samples or not" \
+	eval 'rc_is 0 && [ "$(q "SELECT count(*) FROM watch WHERE session_id = $S")" = 4 ] && [ "$(q "SELECT count(*) FROM event WHERE session_id = $S AND type = 5")" = 4 ]'
+check "mm_struct.mm_mt (16 bytes) is partly watched, and record says so" \
+	eval 'grep -q "mm_struct.mm_mt (struct maple_tree, 16 bytes .*only part of it is watched: 8 of its 16 bytes" "$T/err"'
+check "its row: len 8, partial, size 16, offset 64 (as BTF says)" \
+	eval '[ "$(q "SELECT len, partial, size FROM watch WHERE session_id = $S AND field = '"'mm_struct.mm_mt'"'")" = "8|1|16" ]'
+check "perfdb watch notes it" js 'any("mm_struct.mm_mt: only its first 8 of 16 bytes" in t for t in s["notes"])'
+check "the mm_struct is a kernel address, the globals are user addresses" \
+	eval '[ "$(q "SELECT sum(kind = '"'mm'"' AND object_addr < 0) + sum(kind = '"'symbol'"' AND object_addr > 0) FROM watch WHERE session_id = $S")" = 4 ]'
+
+# --- the kernel's refusals ---------------------------------------------------------------------
+before=$(nsessions)
+rec -r watch --watch 'mm_struct.mm_count@0xfffffe0000001000' -- "$FS" --seconds 0.2
+check "a watchpoint the kernel refuses (cpu_entry_area): exit 2, its errno and reason, nothing recorded" \
+	eval 'rc_is 2 && grep -q "perf_event_open(PERF_TYPE_BREAKPOINT mem:0xfffffe0000001000/4:w, cpu 0).*Invalid argument" "$T/err" && grep -q "nothing recorded" "$T/err" && [ "$(nsessions)" = "$before" ] && no_tmp_left'
+check "... and the workload did not run" eval '! grep -q "^metric=" "$T/out"'
+a=0x10000	# user addresses nothing maps: accepted, never written
+perf stat -a -e "mem:$a/8:w,mem:$((a + 8))/8:w,mem:$((a + 16))/8:w,mem:$((a + 24))/8:w" -- sleep 30 >/dev/null 2>&1 &
+busy=$!
+sleep 2
+rec -r watch --watch fs_shared.packed.bitmap_a -- "$FS" --seconds 0.2
+kill "$busy" 2>/dev/null
+wait "$busy" 2>/dev/null
+if grep -q "mem:.*Invalid argument" "$T/err"; then
+	skip "busy debug registers: perf stat could not hold them here"
+else
+	check "all 4 debug registers taken by another perf: exit 2, no free debug register" \
+		eval 'rc_is 2 && grep -q "No space left on device: no free debug register" "$T/err" && [ "$(nsessions)" = "$before" ]'
+fi
+
+# --- TYPE.FIELD@ADDR; --watch-baseline and a recipe beside ------------------------------------
+if command -v setarch >/dev/null 2>&1; then
+	addr=$(printf '0x%x' $((0x555555554000 + 0x$vaddr)))
+	rec -r watch --watch "mm_struct.mm_count@$addr" \
+		-- setarch -R "$FS" --threads 2 --layout packed --seconds 0.3
+	S=$(q "SELECT max(id) FROM session")
+	wj
+	check "TYPE.FIELD@ADDR (4 bytes of bitmap_a, no ASLR): exit 0, an addr row" \
+		eval 'rc_is 0 && [ "$(q "SELECT kind || \"/\" || len || \"/\" || printf(\"0x%x\", addr) FROM watch WHERE session_id = $S")" = "addr/4/$addr" ]'
+	check "its writes come from CPU 0 (thread 0 writes bitmap_a)" \
+		eval '[ "$(cpus_of mm_struct.mm_count)" = 0 ] && js '"'f[\"mm_struct.mm_count\"][\"writes\"] > 1000'"
+else
+	skip "no setarch: TYPE.FIELD@ADDR not tried"
+fi
+rec -r watch,sched --watch-baseline --watch fs_shared.packed.bitmap_a,fs_shared.packed.bitmap_b \
+	-- "$FS" --threads 2 --layout packed --seconds 0.3
+S=$(q "SELECT max(id) FROM session")
+wj
+check "--watch-baseline with -r watch,sched: exit 0" rc_is 0
+check "the sched recipe recorded beside the watchpoints" \
+	eval '[ "$(q "SELECT nr_samples > 0 FROM event WHERE session_id = $S AND name = '"'sched:sched_switch'"'")" = 1 ]'
+check "--watch-baseline: the metric line twice, watched and unwatched" \
+	eval '[ "$(q "SELECT group_concat(watched, \",\") FROM (SELECT watched FROM workload_metric WHERE session_id = $S ORDER BY watched)")" = 0,1 ]'
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["sessions"][0]["rates"][0]
+print("# falseshare ops/s: %.0f watched, %.0f unwatched" % (r["watched"], r["unwatched"]))' "$T/w.json"
+check "perfdb watch shows the watched rate far below the unwatched one (one trap per store)" \
+	js 's["rates"][0]["metric"] == "falseshare_ops_per_sec" and s["rates"][0]["watched"] < s["rates"][0]["unwatched"] / 10 and s["rates"][0]["unwatched_session"] == s["session"]'
+check "the perturbation note is printed with both rates" \
+	js 'any(t.startswith("falseshare_ops_per_sec: ") and " watched vs " in t for t in s["notes"])'
+
+# --- SIGINT -------------------------------------------------------------------------------------------
+"$PERFDB" record -q -o "$DB" -r watch --watch fs_shared.bitmap -- "$FS" --layout shared --seconds 20 \
+	>"$T/out" 2>"$T/err" &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+echo $? >"$T/rc"
+S=$(q "SELECT max(id) FROM session")
+check "SIGINT: the workload is stopped (SIGTERM: 143), what was recorded imported, marked interrupted" \
+	eval 'rc_is 143 && [ "$(q "SELECT interrupted, exit_status FROM session WHERE id = $S")" = "1|143" ] && no_tmp_left'
+check "... with its watch rows and samples" \
+	eval '[ "$(q "SELECT count(*) FROM watch WHERE session_id = $S")" = 1 ] && "$PERFDB" watch "$DB" --format json >"$T/w.json" && js '"'f[\"fs_shared.bitmap\"][\"writes\"] > 100'"
+
+# --- mm_struct.mm_count of yield's worker process -------------------------------------------------------
+rec -r watch --watch-mm fork --watch mm_struct.mm_count -- "$W/yield" --seconds 1
+S=$(q "SELECT max(id) FROM session")
+wj
+check "yield, --watch-mm fork: exit 0, the worker process's mm (fork), a kernel address" \
+	eval 'rc_is 0 && [ "$(q "SELECT mm_mode, object_addr < 0 FROM watch WHERE session_id = $S")" = "fork|1" ]'
+check "the watched pid is yield's worker process, not the one perfdb started" \
+	eval '[ "$(q "SELECT count(*) FROM watch w JOIN process p ON p.session_id = w.session_id AND p.pid = w.pid WHERE w.session_id = $S AND p.comm = '"'yield'"' AND p.exec_gen = 0")" -ge 1 ]'
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sessions"][0]
+print("# mm_count: %d writes, %.1f/s, %d transfers; CPUs %s; sites %s" % (s["fields"][0]["writes"], s["fields"][0]["writes_per_sec"], s["fields"][0]["transfers"], [(c["cpu"], c["writes"]) for c in s["cpus"]], [(t["store_site"], t["writes"]) for t in s["sites"]]))' "$T/w.json"
+check "mm_count is written from the scheduler's lazy-TLB grab/drop (__schedule, finish_task_switch, mmgrab/mmdrop)" \
+	js 'any(t["store_site"].split("+")[0].split(".")[0] in ("__schedule", "finish_task_switch", "context_switch", "mmgrab", "mmdrop", "__mmdrop", "mmdrop_lazy_tlb_sched", "mmgrab_lazy_tlb") for t in s["sites"])'
+echo "1..$n"

@@ -1,0 +1,397 @@
+/* Unit tests of the watch recipe (collect/watch*.c) and its analysis
+ * (analyze/watch.c): --watch spec parsing and the 4-register limit, the
+ * watched window of a field (alignment, partly watched fields), metric
+ * lines, CPU lists, tracefs format fields, reading the mm pointer out of a
+ * wrapped perf ring buffer; the analysis on hand-made sample sequences
+ * (false sharing, true sharing, padded, check-first stores, both),
+ * store-site names (ip - 1), and a store/load round trip through a fresh
+ * database, also for a recording without watch rows. */
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "analyze/watch.h"
+#include "collect/db.h"
+#include "collect/watch.h"
+#include "tests/unit/tap.h"
+
+/* ---- specs ---- */
+
+/* parse: one spec; its kind, or -1 when refused (message in err). */
+static int parse(const char *text, struct watch_spec *s, char *err)
+{
+	if (watch_parse_one(text, strlen(text), s, err, 256))
+		return -1;
+	return (int)s->kind;
+}
+
+static void test_specs(void)
+{
+	struct watch_spec s;
+	char err[256];
+	is_int(parse("mm_struct.mm_count", &s, err), WATCH_MM, "mm_struct.FIELD is the workload's mm");
+	is_str(s.field, "mm_count", "its field");
+	watch_spec_free(&s);
+	is_int(parse(" mm_struct.context.tlb_gen ", &s, err), WATCH_MM, "dotted nested field, blanks trimmed");
+	is_str(s.field, "context.tlb_gen", "the dotted field is kept whole");
+	watch_spec_free(&s);
+	is_int(parse("fs_shared.packed.bitmap_a", &s, err), WATCH_SYMBOL, "SYMBOL.FIELD");
+	ok(!strcmp(s.object, "fs_shared") && !strcmp(s.field, "packed.bitmap_a"), "symbol and field split");
+	watch_spec_free(&s);
+	is_int(parse("fs_shared+8:4", &s, err), WATCH_SYMBOL, "SYMBOL+OFFSET:LEN");
+	ok(s.plus == 8 && s.has_plus && s.want_len == 4 && !*s.field, "offset 8, length 4");
+	watch_spec_free(&s);
+	is_int(parse("mm_struct.mm_count@0xffff888100000000:8", &s, err), WATCH_ADDR, "TYPE.FIELD@ADDR:LEN");
+	ok(s.at == 0xffff888100000000ULL && s.want_len == 8 && !strcmp(s.object, "mm_struct"),
+	   "address and length after '@'");
+	watch_spec_free(&s);
+	ok(parse("fs_shared:3", &s, err) < 0 && strstr(err, "1, 2, 4 or 8"), "LEN 3 refused: %s", err);
+	ok(parse("fs_shared:16", &s, err) < 0, "LEN 16 refused");
+	ok(parse("x@zz", &s, err) < 0 && strstr(err, "address"), "bad address refused: %s", err);
+	ok(parse("a b", &s, err) < 0 && strstr(err, "bad watch"), "blank inside refused: %s", err);
+	ok(parse("+8", &s, err) < 0, "no object refused");
+}
+
+static void test_limit(void)
+{
+	struct watch_set ws = { .n = 0 };
+	char err[256];
+	ok(!watch_add_specs(&ws, "a,b,c,d", err, sizeof(err)) && ws.n == 4, "four watches accepted");
+	ok(watch_add_specs(&ws, "e", err, sizeof(err)) && ws.n == 4 &&
+	   strstr(err, "at most 4") && strstr(err, "debug registers") && strstr(err, "(5 given)"),
+	   "a fifth (second --watch) refused: %s", err);
+	watch_set_free(&ws);
+	ok(watch_add_specs(&ws, "a,b,c,d,e", err, sizeof(err)) && ws.n == 0, "five in one refused, none kept");
+	ok(watch_add_specs(&ws, " , ", err, sizeof(err)), "an empty list refused");
+	ok(!watch_add_specs(&ws, "a,,b", err, sizeof(err)) && ws.n == 2, "empty words skipped");
+	watch_set_free(&ws);
+}
+
+/* ---- the watched bytes ---- */
+
+/* win: watch_window as "ADDR/LEN flags". */
+static const char *win(uint64_t a, int64_t size, int want)
+{
+	static char buf[64];
+	uint64_t addr;
+	int len;
+	unsigned f = watch_window(a, size, want, &addr, &len);
+	snprintf(buf, sizeof(buf), "%llx/%d%s%s", (unsigned long long)addr, len,
+		 f & WATCH_PARTIAL ? " partial" : "", f & WATCH_WIDER ? " wider" : "");
+	return buf;
+}
+
+static void test_window(void)
+{
+	struct watch_spec s = { .addr = 0xffff888100a3c04cULL, .len = 4 };
+	char buf[64];
+	is_str(win(0x104c, 4, 0), "104c/4", "an aligned int: exactly its 4 bytes");
+	is_str(win(0x1000, 8, 0), "1000/8", "an aligned long: 8 bytes");
+	is_str(win(0x1003, 1, 0), "1003/1", "a byte: 1 byte");
+	is_str(win(0x1000, 16, 0), "1000/8 partial", "16 bytes: the first aligned 8, partly");
+	is_str(win(0x1004, 16, 0), "1000/8 partial wider", "16 bytes at +4: the aligned 8 holding its start");
+	is_str(win(0x1001, 2, 0), "1000/4 wider", "2 bytes at an odd address: the aligned 4 around them");
+	is_str(win(0x1006, 4, 0), "1000/8 partial wider", "4 bytes across an 8-byte boundary");
+	is_str(win(0x1004, 4, 8), "1000/8 wider", ":8 forces 8 aligned bytes");
+	is_str(win(0x1008, 8, 2), "1008/2 partial", ":2 on a long watches its first 2 bytes");
+	is_str(watch_event_name(&s, buf, sizeof(buf)), "mem:0xffff888100a3c04c/4:w", "perf's event name");
+}
+
+static void test_metric(void)
+{
+	struct watch_metric m = { .watched = true };
+	ok(watch_parse_metric("metric=falseshare_ops_per_sec value=116143 per_thread=5 x=y\n", &m) &&
+	   !strcmp(m.name, "falseshare_ops_per_sec") && m.value == 116143 && m.watched,
+	   "a metric line: name and value");
+	ok(!strchr(m.line, '\n') && !strncmp(m.line, "metric=", 7), "the line kept without newline");
+	ok(!watch_parse_metric("yield: shared mm\n", &m), "other lines are not metrics");
+	ok(!watch_parse_metric("metric=x value=\n", &m), "a metric without a value is not one");
+}
+
+static void test_cpu_list(void)
+{
+	int c[8];
+	is_int(watch_cpu_list("0-3,6\n", c, 8), 5, "0-3,6: five CPUs");
+	ok(c[3] == 3 && c[4] == 6, "in order");
+	is_int(watch_cpu_list("1", c, 8), 1, "one CPU");
+	is_int(watch_cpu_list("3-1", c, 8), -1, "a backwards range refused");
+	is_int(watch_cpu_list("0-9", c, 8), -1, "longer than the array refused");
+	is_int(watch_cpu_list("x", c, 8), -1, "garbage refused");
+}
+
+static const char format_text[] =
+	"name: mmap_lock_acquire_returned\nID: 675\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:struct mm_struct * mm;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 memcg_id;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:bool write;\toffset:24;\tsize:1;\tsigned:0;\n";
+
+static void test_format(void)
+{
+	int off = -1, size = -1;
+	ok(!watch_format_field(format_text, "mm", &off, &size) && off == 8 && size == 8,
+	   "mm at offset 8, 8 bytes (6.18's format)");
+	ok(!watch_format_field(format_text, "write", &off, &size) && off == 24 && size == 1, "write at 24");
+	ok(watch_format_field(format_text, "pid", &off, &size), "pid is not common_pid");
+	ok(watch_format_field(format_text, "nosuch", &off, &size), "a missing field");
+}
+
+/* put: a record of size bytes at *pos of a 256-byte ring, wrapping. */
+static void put(unsigned char *ring, uint64_t *pos, const void *rec, size_t size)
+{
+	for (size_t i = 0; i < size; i++)
+		ring[(*pos + i) & 255] = ((const unsigned char *)rec)[i];
+	*pos += size;
+}
+
+/* sample_rec: a RAW-only sample whose raw data holds mm at offset 8. */
+static void sample_rec(unsigned char *ring, uint64_t *pos, uint64_t mm)
+{
+	struct { struct perf_event_header h; uint32_t size; unsigned char raw[28]; } __attribute__((packed)) r =
+		{ { PERF_RECORD_SAMPLE, 0, sizeof(r) }, 28, { 0 } };
+	memcpy(r.raw + 8, &mm, 8);
+	put(ring, pos, &r, sizeof(r));
+}
+
+static void test_ring(void)
+{
+	unsigned char ring[256];
+	struct { struct perf_event_header h; uint64_t id, lost; } lost = { { PERF_RECORD_LOST, 0, 24 }, 1, 5 };
+	uint64_t start = 200, pos = start;
+	long long nlost = 0;
+	sample_rec(ring, &pos, 0xffff888100000040ULL);
+	put(ring, &pos, &lost, sizeof(lost));
+	sample_rec(ring, &pos, 0xffff8881deadbe00ULL);	/* wraps past 256 */
+	ok(pos > 256 + 0, "the records wrap around the ring");
+	ok(watch_ring_last_mm(ring, 256, start, pos, 8, &nlost) == 0xffff8881deadbe00ULL,
+	   "the last sample's mm, read across the wrap");
+	is_int(nlost, 5, "LOST records counted");
+	ok(watch_ring_last_mm(ring, 256, pos, pos, 8, &nlost) == 0, "an empty ring: 0");
+	ok(watch_ring_last_mm(ring, 256, start, start + 20, 8, &nlost) == 0,
+	   "a record cut by head is not read");
+}
+
+/* ---- the analysis ---- */
+
+static struct watch_def defs2[2];
+static struct watch_data data;
+
+/* setup: n defs at addrs, no samples yet. */
+static void setup(const uint64_t *addrs, size_t n)
+{
+	static char *names[] = { "a", "b", "c", "d" };
+	for (size_t i = 0; i < n; i++)
+		defs2[i] = (struct watch_def){ .field = names[i], .addr = addrs[i], .len = 8,
+					       .size = 8, .event_id = (int64_t)i };
+	free(data.s);
+	data = (struct watch_data){ .defs = defs2, .ndefs = n, .t0 = 0, .t1 = 1000000000, .ncpus = 2,
+				    .has_window = true };
+}
+
+/* hit: one sample of field w on cpu at time t from site s. */
+static void hit(int64_t t, int cpu, int w, int s)
+{
+	if (data.n == data.cap) {
+		data.cap = data.cap ? 2 * data.cap : 64;
+		data.s = realloc(data.s, data.cap * sizeof(*data.s));
+	}
+	data.s[data.n++] = (struct watch_sample){ t, cpu, w, s };
+}
+
+/* verdict: the analysis of data; the verdict of its line i. */
+static enum watch_verdict verdict(struct watch_result *r, size_t i)
+{
+	if (watch_analyze(&data, WATCH_MIN_TRANSFERS, r) || i >= r->nlines)
+		return (enum watch_verdict)-1;
+	return r->lines[i].verdict;
+}
+
+static void test_false_sharing(void)
+{
+	struct watch_result r;
+	setup((uint64_t[]){ 0x1000, 0x1008 }, 2);
+	for (int i = 0; i < 100; i++)
+		hit(i * 10, i % 2, i % 2, 0);	/* cpu 0 writes a, cpu 1 writes b */
+	is_int(verdict(&r, 0), WATCH_FALSE, "packed, one field per CPU: false sharing");
+	ok(r.nlines == 1 && r.lines[0].nfields == 2, "both fields on one line");
+	ok(r.fields[0].writes == 50 && r.fields[0].transfers == 0 && r.fields[0].writer_cpus == 1,
+	   "a field written by one CPU has no transfers of its own");
+	ok(r.lines[0].transfers == 99 && r.lines[0].cross_field == 99 && !r.lines[0].same_field,
+	   "the line moved 99 times, between fields");
+	ok(fabs(r.seconds - 1.0) < 1e-9 && r.fields[1].cpu_writes[1] == 50, "per-CPU writes, 1 s window");
+	watch_result_free(&r);
+}
+
+static void test_true_sharing(void)
+{
+	struct watch_result r;
+	setup((uint64_t[]){ 0x2040 }, 1);
+	data.nsites = 3;
+	for (int i = 0; i < 100; i++)
+		hit(i, (i / 2) % 2, 0, i % 3);	/* pairs of writes per CPU */
+	is_int(verdict(&r, 0), WATCH_TRUE, "one field written by both CPUs in turn: true sharing");
+	ok(r.fields[0].transfers == 49 && r.fields[0].writer_cpus == 2, "49 transfers, 2 writer CPUs");
+	ok(r.lines[0].same_field == 49 && r.lines[0].addr == 0x2040, "all on the field's own line");
+	ok(r.fields[0].nsites == 3 && r.fields[0].sites[0].writes == 34 && r.fields[0].sites[0].site == 0,
+	   "sites by writes, most first");
+	watch_result_free(&r);
+}
+
+static void test_padded_and_check(void)
+{
+	struct watch_result r;
+	setup((uint64_t[]){ 0x1040, 0x1000 }, 2);
+	for (int i = 0; i < 100; i++)
+		hit(i, i % 2, i % 2, 0);
+	ok(verdict(&r, 0) == WATCH_NONE && r.nlines == 2, "padded: two lines, no sharing");
+	ok(r.lines[0].addr == 0x1000 && r.lines[0].fields[0] == 1, "lines in address order");
+	watch_result_free(&r);
+	setup((uint64_t[]){ 0x1000, 0x1008 }, 2);
+	hit(1, 0, 0, 0);
+	hit(2, 1, 1, 0);
+	is_int(verdict(&r, 0), WATCH_NONE, "check-first stores: one write each, no verdict");
+	is_int(r.lines[0].transfers, 1, "one transfer seen");
+	watch_result_free(&r);
+	ok(!watch_analyze(&data, 1, &r) && r.lines[0].verdict == WATCH_FALSE,
+	   "min_transfers 1 calls that false sharing");
+	watch_result_free(&r);
+}
+
+static void test_both(void)
+{
+	struct watch_result r;
+	setup((uint64_t[]){ 0x1000, 0x1008 }, 2);
+	for (int i = 0; i < 60; i++)
+		hit(i, i % 2, i % 3 == 2, 0);
+	is_int(verdict(&r, 0), WATCH_BOTH, "a field shared and a neighbour written: true+false");
+	is_str(watch_verdict_name(WATCH_BOTH), "true+false sharing", "its name");
+	is_str(watch_verdict_key(WATCH_FALSE), "false", "JSON key of false sharing");
+	watch_result_free(&r);
+	setup((uint64_t[]){ 0x1000 }, 1);
+	hit(5, 0, 0, -1);
+	hit(2000000000, 1, 0, -1);	/* never in s: the loader drops it; here still counted */
+	ok(!watch_analyze(&data, 10, &r) && r.fields[0].writes == 2 && r.fields[0].nsites == 0,
+	   "samples without a site count without one");
+	watch_result_free(&r);
+}
+
+static void test_site_names(void)
+{
+	char b[128];
+	is_str(watch_site_name(b, sizeof(b), "worker", 0x132d, 0x200, 0x14d1), "worker+0x1a3",
+	       "the function and offset of ip - 1");
+	is_str(watch_site_name(b, sizeof(b), "__schedule", 0x1000, 0x100, 0x1000), "before __schedule",
+	       "ip at a function's start: the store ended the one before");
+	is_str(watch_site_name(b, sizeof(b), "[unknown]", 0, 0, 0x4001), "0x4000", "no symbol: the address");
+	is_str(watch_site_name(b, sizeof(b), NULL, 0, 0, 0x4001), "0x4000", "NULL symbol: the address");
+	is_str(watch_site_name(b, sizeof(b), "f", 0x1000, 0x10, 0x2000), "f", "outside the symbol: its name");
+}
+
+/* ---- store and load ---- */
+
+/* exec_sql: runs sql on db; true on success. */
+static bool exec_sql(sqlite3 *db, const char *sql)
+{
+	char err[256];
+	if (db_exec(db, sql, err, sizeof(err))) {
+		printf("# %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+/* fixture: a session 1 with one breakpoint event and 4 samples (one
+ * outside the window), a kernel symbol; session 2 with a bare event. */
+static bool fixture(sqlite3 *db)
+{
+	return exec_sql(db,
+		"INSERT INTO session (id, workload, first_time, last_time, first_sample_id, "
+		"last_sample_id, nr_cpus_avail) VALUES (1, 'yield', 0, 900, 1, 4, 2),"
+		"(2, 'imported', 0, 100, 5, 5, 2);"
+		"INSERT INTO event (id, session_id, idx, name, type, config1, config2) VALUES "
+		"(1, 1, 0, 'mem:0xffff888100000000', 5, -131387344551936, 4),"
+		"(2, 2, 0, 'mem:0x1000', 5, 4096, 8);"
+		"INSERT INTO dso (id, session_id, path, kernel) VALUES (1, 1, '[kernel.kallsyms]', 1);"
+		"INSERT INTO symbol (id, dso_id, name, start, size) VALUES "
+		"(1, 1, '__schedule', -2118524928, 4096), (2, 1, 'finish_task_switch', -2118590464, 512);"
+		"INSERT INTO sample (id, session_id, event_id, time, cpu, ip, symbol_id, cpumode) VALUES "
+		"(1, 1, 1, 100, 0, -2118524928 + 2903, 1, 1), (2, 1, 1, 200, 1, -2118590464 + 182, 2, 1),"
+		"(3, 1, 1, 300, 0, -2118524928 + 2903, 1, 1), (4, 1, 1, 800, 1, -2118524928 + 2903, 1, 1),"
+		"(5, 2, 2, 50, 1, 4096, NULL, 2);");
+}
+
+/* stored_set: the watch set perfdb record would store for session 1. */
+static void stored_set(struct watch_set *ws)
+{
+	char err[256];
+	*ws = (struct watch_set){ .mm = 0xffff888100000000ULL, .pid = 77, .armed_ns = 50,
+				  .ended_ns = 500, .mm_mode = WATCH_MM_FORK };
+	watch_add_specs(ws, "mm_struct.mm_count", err, sizeof(err));
+	ws->w[0].name = strdup("mm_struct.mm_count");
+	ws->w[0].field_type = strdup("atomic_t");
+	ws->w[0].size = 4;
+	watch_place(ws, 0);
+	ws->metrics[0] = (struct watch_metric){ "ctxsw_per_sec_per_cpu", 877100, true, "metric=..." };
+	ws->metrics[1] = (struct watch_metric){ "ctxsw_per_sec_per_cpu", 740036, false, "metric=..." };
+	ws->nmetrics = 2;
+}
+
+static void test_store_load(const char *dir)
+{
+	char path[PATH_MAX], err[512] = "";
+	struct watch_set ws;
+	struct watch_data d;
+	sqlite3 *db;
+	snprintf(path, sizeof(path), "%s/w.db", dir);
+	if (!ok((db = db_open(path, true, err, sizeof(err))) != NULL, "a fresh database: %s", err))
+		return;
+	ok(fixture(db), "fixture rows");
+	stored_set(&ws);
+	ok(!watch_store(db, 1, &ws, err, sizeof(err)), "watch rows stored: %s", err);
+	is_int(watch_load(db, 1, &d, err, sizeof(err)), 1, "session 1 loads");
+	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mm_struct.mm_count") && d.defs[0].event_id == 1 &&
+	   d.defs[0].len == 4, "the watch row, matched to its event by address and length");
+	ok(d.has_window && d.t0 == 50 && d.t1 == 500 && d.n == 3 && d.outside == 1,
+	   "the window from the rows: 3 samples in, 1 outside");
+	ok(d.pid == 77 && d.mm_mode && !strcmp(d.mm_mode, "fork"), "pid and --watch-mm kept");
+	ok(d.nsites == 2 && !strcmp(d.sites[0], "__schedule+0xb56") &&
+	   !strcmp(d.sites[1], "finish_task_switch+0xb5"), "kernel store sites at ip - 1: %s, %s",
+	   d.nsites > 1 ? d.sites[0] : "", d.nsites > 1 ? d.sites[1] : "");
+	ok(d.nrates == 1 && d.rates[0].watched == 877100 && d.rates[0].unwatched == 740036 &&
+	   d.rates[0].unwatched_session == 1, "the watched and baseline rates");
+	watch_data_free(&d);
+	is_int(watch_load(db, 2, &d, err, sizeof(err)), 1, "a session without watch rows loads its mem: event");
+	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mem:0x1000") && d.n == 1 && !d.has_window, "named by its event");
+	watch_data_free(&d);
+	ok(watch_load(db, 9, &d, err, sizeof(err)) == -1 && strstr(err, "no session"), "no session 9");
+	watch_set_free(&ws);
+	sqlite3_close(db);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/perfdb-watch-XXXXXX", cmd[64];
+	test_specs();
+	test_limit();
+	test_window();
+	test_metric();
+	test_cpu_list();
+	test_format();
+	test_ring();
+	test_false_sharing();
+	test_true_sharing();
+	test_padded_and_check();
+	test_both();
+	test_site_names();
+	free(data.s);
+	if (mkdtemp(dir)) {
+		test_store_load(dir);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			printf("# could not remove %s\n", dir);
+	}
+	return tap_done();
+}
