@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "analyze/hitm_out.h"
 #include "analyze/tl_load.h"
+#include "analyze/watch.h"
 #include "collect/db.h"
 
 #define MAX_DWARF 8
@@ -326,12 +327,35 @@ static void run_free(struct run *r)
 }
 
 /* run(db, o, ids, n): analyzes and prints sessions ids. */
+/* watch_only: whether the sessions hold watchpoint samples and no memory
+ * samples (recorded with -r watch): then hitm shows the watched fields. */
+static bool watch_only(sqlite3 *db, const int64_t *ids, int n)
+{
+	sqlite3_stmt *w = db_prepare(db, "SELECT count(*) FROM watch WHERE session_id = ?");
+	sqlite3_stmt *m = db_prepare(db, "SELECT count(*) FROM mem_sample ms JOIN session se "
+				     "ON ms.sample_id BETWEEN se.first_sample_id AND se.last_sample_id WHERE se.id = ?");
+	bool only = w && m && n > 0;
+	for (int i = 0; only && i < n; i++) {
+		sqlite3_bind_int64(w, 1, ids[i]);
+		sqlite3_bind_int64(m, 1, ids[i]);
+		only = sqlite3_step(w) == SQLITE_ROW && sqlite3_column_int64(w, 0) > 0 &&
+		       sqlite3_step(m) == SQLITE_ROW && sqlite3_column_int64(m, 0) == 0;
+		sqlite3_reset(w);
+		sqlite3_reset(m);
+	}
+	sqlite3_finalize(w);
+	sqlite3_finalize(m);
+	return only;
+}
+
 static int run(sqlite3 *db, struct opts *o, const int64_t *ids, int n)
 {
 	struct run r = { .db = db, .o = o,
 		.src = { .dwarf = o->dwarf, .ndwarf = o->ndwarf, .btf = o->btf } };
 	char err[512];
 	int rc = EXIT_FAIL;
+	if (watch_only(db, ids, n))
+		return watch_report(db, o->db, ids, n, o->fmt);
 	if (store_all(db, o, ids, n))
 		return EXIT_FAIL;
 	for (int i = 0; i < n; i++)

@@ -402,6 +402,14 @@ static int run(sqlite3 *db, const struct opts *o, const int64_t *ids, int n)
 	return rc;
 }
 
+/* watch_report: see analyze/watch.h. */
+int watch_report(sqlite3 *db, const char *dbpath, const int64_t *ids, int n,
+		 enum out_format fmt)
+{
+	struct opts o = { .db = dbpath, .fmt = fmt, .min_transfers = WATCH_MIN_TRANSFERS, .sites = 5 };
+	return run(db, &o, ids, n);
+}
+
 /* parse: the options; EXIT_OK to go on, else an exit status (-1: --help). */
 static int parse(int argc, char **argv, struct opts *o)
 {

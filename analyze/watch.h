@@ -27,6 +27,7 @@
 #ifndef PERFDB_ANALYZE_WATCH_H
 #define PERFDB_ANALYZE_WATCH_H
 #include <sqlite3.h>
+#include "reports/table.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -156,4 +157,8 @@ void watch_data_free(struct watch_data *d);
  * events), samples, store sites and metric lines into *d. Returns 1
  * loaded, 0 when the session watched nothing, -1 with a message in err. */
 int watch_load(sqlite3 *db, int64_t session, struct watch_data *d, char *err, size_t errlen);
+/* watch_report: prints what `perfdb watch` prints for sessions ids[0..n)
+ * (for `perfdb hitm` on sessions recorded with -r watch); an exit status. */
+int watch_report(sqlite3 *db, const char *dbpath, const int64_t *ids, int n,
+		 enum out_format fmt);
 #endif

@@ -253,4 +253,6 @@ python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sessions"][0]
 print("# mm_count: %d writes, %.1f/s, %d transfers; CPUs %s; sites %s" % (s["fields"][0]["writes"], s["fields"][0]["writes_per_sec"], s["fields"][0]["transfers"], [(c["cpu"], c["writes"]) for c in s["cpus"]], [(t["store_site"], t["writes"]) for t in s["sites"]]))' "$T/w.json"
 check "mm_count is written from the scheduler's lazy-TLB grab/drop (__schedule, finish_task_switch, mmgrab/mmdrop)" \
 	js 'any(t["store_site"].split("+")[0].split(".")[0] in ("__schedule", "finish_task_switch", "context_switch", "mmgrab", "mmdrop", "__mmdrop", "mmdrop_lazy_tlb_sched", "mmgrab_lazy_tlb") for t in s["sites"])'
+"$PERFDB" hitm "$DB" -s "$S" --format json >"$T/h.json" 2>>"$T/err"
+check "perfdb hitm on a watch session shows the watched fields, as perfdb watch" cmp -s "$T/h.json" "$T/w.json"
 echo "1..$n"
