@@ -133,12 +133,14 @@ static int push_seg(struct tl_cpu *c, int64_t t, int64_t mm, int lazy, int cause
 }
 
 /* The state of a build: the timelines, the identity, tasks that exited
- * (tid -> 1) and whether each CPU has seen a switch. */
+ * (tid -> 1), whether each CPU has seen a switch, and the task each CPU
+ * runs as far as the events say (-1: not known yet). */
 struct build {
 	struct timeline *tl;
 	const struct ident *id;
 	struct hashmap exited;
 	bool *switched;
+	int64_t *current;
 };
 
 /* last_seg(c): the CPU's current segment, or NULL. */
@@ -147,18 +149,48 @@ static const struct tl_seg *last_seg(const struct tl_cpu *c)
 	return c->n ? &c->segs[c->n - 1] : NULL;
 }
 
-/* on_switch(b, e): a switch loads the next task's mm, or keeps the loaded
- * one lazily for idle, kernel threads and exited tasks. */
-static int on_switch(struct build *b, const struct tl_event *e)
+/* switch_to(b, cpu, next, t, cause): cpu switches to task next at t: its
+ * mm is loaded, or the loaded one kept lazily for idle, kernel threads and
+ * exited tasks. */
+static int switch_to(struct build *b, int cpu, int64_t next, int64_t t, int cause)
 {
-	struct tl_cpu *c = &b->tl->cpus[e->cpu];
+	struct tl_cpu *c = &b->tl->cpus[cpu];
 	const struct tl_seg *s = last_seg(c);
 	uint64_t dummy;
-	int64_t mm = ident_mm(b->id, e->a, e->time);
-	b->switched[e->cpu] = true;
-	if (mm == MM_KERNEL || hm_get(&b->exited, (uint64_t)e->a, 0, &dummy))
-		return push_seg(c, e->time, s ? s->mm : MM_UNKNOWN, 1, TL_SWITCH);
-	return push_seg(c, e->time, mm, 0, TL_SWITCH);
+	int64_t mm = ident_mm(b->id, next, t);
+	b->switched[cpu] = true;
+	b->current[cpu] = next;
+	if (mm == MM_KERNEL || hm_get(&b->exited, (uint64_t)next, 0, &dummy))
+		return push_seg(c, t, s ? s->mm : MM_UNKNOWN, 1, cause);
+	return push_seg(c, t, mm, 0, cause);
+}
+
+/* on_switch(b, e): a sched_switch to e->a. */
+static int on_switch(struct build *b, const struct tl_event *e)
+{
+	return switch_to(b, e->cpu, e->a, e->time, TL_SWITCH);
+}
+
+/* unrecorded_switch(b, e): a sample's task is the task current on its CPU
+ * (perf records the current task's tid with every sample), so a sample of
+ * another task than the one the CPU switched to says the CPU switched
+ * without a sched_switch record: some kernels do not trace a switch out of
+ * the idle task (a 6.18 guest here: never on CPU 1, where perf records no
+ * sample of the idle task either). The switch is taken at the sample, the
+ * first time it is known. A reason-0 flush is no such evidence: switch_mm
+ * traces it during a switch, after sched_switch named the next task, with
+ * the previous one still current. The CPU's first sample only says who
+ * runs (bootstrap may start the history with it). */
+static int unrecorded_switch(struct build *b, const struct tl_event *e)
+{
+	int64_t *cur = &b->current[e->cpu];
+	if (e->tid < 0 || (e->kind == TL_FLUSH && e->arg == 0) || *cur == e->tid)
+		return 0;
+	if (*cur < 0) {
+		*cur = e->tid;
+		return 0;
+	}
+	return switch_to(b, e->cpu, e->tid, e->time, TL_SAMPLE);
 }
 
 /* bootstrap(b, e): before a CPU's first switch, a sample of a user task
@@ -183,7 +215,7 @@ static int on_event(struct build *b, const struct tl_event *e)
 	const struct tl_seg *s;
 	if (e->kind == TL_SWITCH)
 		return on_switch(b, e);
-	if (bootstrap(b, e))
+	if (unrecorded_switch(b, e) || bootstrap(b, e))
 		return -1;
 	s = last_seg(c);
 	switch (e->kind) {
@@ -218,14 +250,18 @@ int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 	tl->ncpus = ncpus > 0 ? ncpus : 0;
 	tl->cpus = calloc(tl->ncpus ? tl->ncpus : 1, sizeof(*tl->cpus));
 	b.switched = calloc(tl->ncpus ? tl->ncpus : 1, sizeof(*b.switched));
+	b.current = malloc((tl->ncpus ? tl->ncpus : 1) * sizeof(*b.current));
 	hm_init(&b.exited);
-	if (!tl->cpus || !b.switched)
+	if (!tl->cpus || !b.switched || !b.current)
 		rc = -1;
+	for (int i = 0; !rc && i < tl->ncpus; i++)
+		b.current[i] = -1;
 	for (size_t i = 0; !rc && i < n; i++)
 		if (ev[i].cpu >= 0 && ev[i].cpu < tl->ncpus)
 			rc = on_event(&b, &ev[i]);
 	hm_free(&b.exited);
 	free(b.switched);
+	free(b.current);
 	if (rc)
 		timeline_free(tl);
 	return rc;

@@ -124,7 +124,12 @@ struct timeline {
  *  - tlb_flush reason 0 while lazy: MM_INIT (the CPU left for init_mm);
  *  - before a CPU's first switch, its first sample of a user task starts
  *    the timeline with that task's mm (a session starting mid-flight);
- *    nothing is known before.
+ *    nothing is known before;
+ *  - a sample of another task than the one the CPU last ran (a sample's
+ *    tid is the current task) is a switch to it that the kernel did not
+ *    trace (a 6.18 guest never traces a switch out of its CPU 1's idle
+ *    task), taken at that sample, as a switch; a reason-0 flush is not
+ *    such a sample (switch_mm traces it with the previous task current).
  * Returns 0, or -1 when out of memory (tl is then freed). */
 int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 		   int ncpus, struct timeline *tl);

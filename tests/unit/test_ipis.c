@@ -2,7 +2,8 @@
  * event sequences: task identity (threads, exec generations, kernel
  * threads, unknown tasks), every loaded-mm rule (switch to a user task,
  * lazy on idle and kernel threads, init_mm after a lazy reason-0 flush,
- * exec, exit, fork reusing a tid, a session starting mid-flight), every
+ * exec, exit, fork reusing a tid, a session starting mid-flight, a switch
+ * the kernel did not trace), every
  * class, the ambiguity window, csd pairing, receiver verdicts, interrupts
  * raised, attempts, the ipi_send fallback, and the summary's agreement. */
 #include "analyze/ipis.h"
@@ -142,7 +143,7 @@ static void test_midflight(void)
 	struct tl_event v[] = {
 		flush(300, 2, 30, 3),     /* a kernel thread's sample says nothing */
 		flush(400, 2, 200, 3),    /* B's: B runs on CPU 2 */
-		flush(450, 2, 101, 3),    /* later samples do not override */
+		flush(450, 2, 101, 3),    /* A's: A runs now (a switch not recorded) */
 		sw(900, 1, 30, 0),        /* first switch to idle: lazy, mm unknown */
 		flush(950, 1, 0, 0),      /* reason 0 while lazy: init_mm is known */
 	};
@@ -150,7 +151,9 @@ static void test_midflight(void)
 	build(v, sizeof(v) / sizeof(*v), &tl);
 	is_int(timeline_class(&tl, 2, 350, 20), CL_UNKNOWN, "mid-flight: unknown before a user task's sample");
 	is_int(timeline_class(&tl, 2, 400, 20), CL_RUNNING, "a user task's sample starts the history");
-	is_int(timeline_class(&tl, 2, 500, 20), CL_RUNNING, "no later sample overrides it without a switch");
+	is_int(timeline_class(&tl, 2, 420, 20), CL_RUNNING, "B runs until the next task's sample");
+	is_int(timeline_class(&tl, 2, 500, 10), CL_RUNNING, "a later sample of another task: that task runs");
+	is_int(timeline_class(&tl, 2, 500, 20), CL_OTHER, "... and B's mm is gone");
 	is_int(timeline_class(&tl, 1, 920, 20), CL_UNKNOWN, "idle with an unknown lazy mm: unknown");
 	is_int(timeline_class(&tl, 1, 960, 20), CL_OTHER, "then init_mm: other");
 	timeline_free(&tl);
@@ -165,6 +168,51 @@ static void classify(const struct tl_event *v, size_t n, bool csd, struct ipi_se
 		abort();
 	ipis_classify(set->v, set->n, &tl, 20000);
 	timeline_free(&tl);
+}
+
+/* A switch out of the idle task that the kernel does not trace (seen on a
+ * 6.18 guest: never on its CPU 1): the task's own samples say it runs
+ * again, so flush IPIs reaching it run its mm (receiver reason 1), not a
+ * lazy one. */
+static void test_unrecorded_switch(void)
+{
+	struct tl_event v[] = {
+		sw(6000, 0, 0, 100), sw(6000, 1, 0, 101), /* A (mm 11) on both */
+		sw(10000, 1, 101, 0),                     /* CPU 1 idles: A lazily */
+		/* ... and runs 101 again: no sched_switch, only its samples */
+		ev(20000, 1, 101, TL_FLUSH, -1, 4),
+		queue(45000, 0, 100, 1, 0xb1),
+		entry(47000, 1, 101, 0xb1, TL_CSD_ENTRY), flush(47100, 1, 101, 1),
+		entry(47200, 1, 101, 0xb1, TL_CSD_EXIT),
+		/* a switch to B; switch_mm's reason-0 flush is traced with the
+		 * previous task still current: no switch back to A */
+		sw(50000, 1, 101, 200), flush(50500, 1, 101, 0),
+		queue(60000, 0, 100, 1, 0xb1),
+		entry(100000, 1, 200, 0xb1, TL_CSD_ENTRY), flush(100100, 1, 200, 5),
+		entry(100200, 1, 200, 0xb1, TL_CSD_EXIT),
+		/* B to idle, then a kernel thread's sample: B stays loaded lazily */
+		sw(200000, 1, 200, 0), flush(300000, 1, 30, 3),
+	};
+	struct timeline tl;
+	build(v, sizeof(v) / sizeof(*v), &tl);
+	is_int(timeline_class(&tl, 1, 15000, 11), CL_LAZY, "idle after A: lazy");
+	is_int(timeline_class(&tl, 1, 20000, 11), CL_RUNNING, "A's sample on the idle CPU: A runs again");
+	is_int(timeline_at(&tl, 1, 20000)->cause, TL_SAMPLE, "... a switch known from the sample");
+	is_int(timeline_class(&tl, 1, 50600, 20), CL_RUNNING, "switch_mm's reason-0 flush of the previous task: B still runs");
+	is_int(timeline_class(&tl, 1, 300000, 20), CL_LAZY, "a kernel thread's sample after idle: B lazily");
+	timeline_free(&tl);
+
+	struct ipi_set set;
+	classify(v, sizeof(v) / sizeof(*v), true, &set);
+	is_int(set.n, 2, "two flush IPIs to the CPU");
+	if (set.n == 2) {
+		is_int(set.v[0].cls, CL_RUNNING, "the IPI finds A running, not lazy");
+		ok(!set.v[0].ambiguous, "... unambiguous (A's sample 25 us before the send)");
+		ok(ipi_agrees(set.v[0].cls, ipi_rx_of(&set.v[0])), "... and agrees with the receiver's reason 1");
+		is_int(set.v[1].cls, CL_OTHER, "the next finds B running: other");
+		ok(ipi_agrees(set.v[1].cls, ipi_rx_of(&set.v[1])), "... and agrees with the receiver's reason 5");
+	}
+	ipi_set_free(&set);
 }
 
 static void test_classes(void)
@@ -301,6 +349,7 @@ int main(void)
 	test_exec_exit_fork();
 	test_midflight();
 	test_classes();
+	test_unrecorded_switch();
 	test_fallback();
 	test_agrees();
 	return tap_done();
