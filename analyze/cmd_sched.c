@@ -3,7 +3,8 @@
  *   perfdb sched [DB] --base LABEL --new LABEL [--limit N] [--format F]
  * Per CPU: switches per second split by the address spaces on both sides
  * (same mm, other mm, idle or kernel thread, unknown task), migrations in
- * and out, idle time; per process: switches away from its threads per
+ * and out, idle time, switches the kernel did not trace (inferred from
+ * samples, see sched.h: untraced); per process: switches away from its threads per
  * second (over the window, and per CPU it ran on over its lifetime), run
  * time. With --base/--new: the medians over each label's sessions side by
  * side with the % change. */
@@ -94,6 +95,7 @@ static int cpu_acc_add(struct cpu_acc *a, const struct sched_result *r)
 		struct sched_cpu *d = &a->cpus[c];
 		const struct sched_cpu *s = &r->cpus[c];
 		d->switches += s->switches;
+		d->untraced += s->untraced;
 		for (int k = 0; k < SW_N; k++)
 			d->kind[k] += s->kind[k];
 		d->mig_in += s->mig_in;
@@ -135,6 +137,10 @@ static void cpu_row(struct table *t, int cpu, const struct sched_cpu *c, int n, 
 		table_set_real(t, 4 + SW_N, (double)c->mig_out / d);
 	}
 	table_set_real(t, 5 + SW_N, seconds > 0 ? 100.0 * (double)c->idle_ns / d / 1e9 / seconds : 0);
+	if (n == 1)
+		table_set_int(t, 6 + SW_N, c->untraced);
+	else
+		table_set_real(t, 6 + SW_N, (double)c->untraced / d);
 }
 
 /* mean_of(a): the sum of every CPU's counts. */
@@ -143,6 +149,7 @@ static struct sched_cpu mean_of(const struct cpu_acc *a)
 	struct sched_cpu m = { 0 };
 	for (int c = 0; c < a->ncpus; c++) {
 		m.switches += a->cpus[c].switches;
+		m.untraced += a->cpus[c].untraced;
 		for (int k = 0; k < SW_N; k++)
 			m.kind[k] += a->cpus[c].kind[k];
 		m.mig_in += a->cpus[c].mig_in;
@@ -163,6 +170,7 @@ static struct table *cpu_table(const struct cpu_acc *a, const char *title, bool 
 	table_col(t, "migrations_in", COL_INT, 0);
 	table_col(t, "migrations_out", COL_INT, 0);
 	table_col(t, "idle_pct", COL_PCT, 1);
+	table_col(t, "untraced", COL_INT, 0);
 	for (int c = 0; c < a->ncpus; c++)
 		cpu_row(t, c, &a->cpus[c], 1, a->seconds);
 	if (with_mean && a->ncpus) {
@@ -305,6 +313,7 @@ static void single_json(const struct single *g, struct table **ts, const int64_t
 	json_key(j, "mean_per_cpu");
 	json_begin_object(j);
 	json_key(j, "switches"); json_real(j, (double)m.switches / d);
+	json_key(j, "untraced"); json_real(j, (double)m.untraced / d);
 	json_key(j, rate_cols[0]); json_real(j, per_sec((double)m.switches / d, g->cpus.seconds));
 	for (int k = 0; k < SW_N; k++) {
 		json_key(j, rate_cols[1 + k]);
@@ -315,6 +324,18 @@ static void single_json(const struct single *g, struct table **ts, const int64_t
 	json_key(j, "lost"); json_int(j, g->cpus.lost);
 	json_end_object(j);
 	json_free(j);
+}
+
+/* untraced_note(a): says how many switches were inferred, when any. */
+static void untraced_note(const struct cpu_acc *a)
+{
+	struct sched_cpu m = mean_of(a);
+	if (!m.untraced)
+		return;
+	printf("\nnote: %lld switches the kernel did not trace (a CPU's sample of another\n"
+	       "task than the one it last switched to, e.g. CPU 1 leaving idle on this 6.18\n"
+	       "guest) are in `untraced`, not in switches or their kinds; idle and run time\n"
+	       "end or start at those samples\n", m.untraced);
 }
 
 /* single_print(g, o, ids, n): prints a single-mode run. */
@@ -336,6 +357,8 @@ static int single_print(struct single *g, const struct opts *o, const int64_t *i
 		rc = table_print_all((const struct table *const *)ts, 2, o->fmt, stdout);
 	if (o->fmt != FMT_JSON && o->fmt != FMT_CSV && g->cpus.no_switch)
 		puts("\nnote: no sched:sched_switch events in the recording");
+	if (o->fmt != FMT_JSON && o->fmt != FMT_CSV)
+		untraced_note(&g->cpus);
 	table_free(ts[0]);
 	table_free(ts[1]);
 	return rc || fflush(stdout) ? EXIT_FAIL : EXIT_OK;

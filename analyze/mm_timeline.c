@@ -171,6 +171,14 @@ static int on_switch(struct build *b, const struct tl_event *e)
 	return switch_to(b, e->cpu, e->a, e->time, TL_SWITCH);
 }
 
+/* tl_sample_task: see mm_timeline.h. */
+int64_t tl_sample_task(const struct tl_event *e)
+{
+	if (e->tid < 0 || (e->kind == TL_FLUSH && e->arg == 0))
+		return -1;
+	return e->tid;
+}
+
 /* unrecorded_switch(b, e): a sample's task is the task current on its CPU
  * (perf records the current task's tid with every sample), so a sample of
  * another task than the one the CPU switched to says the CPU switched
@@ -183,14 +191,14 @@ static int on_switch(struct build *b, const struct tl_event *e)
  * runs (bootstrap may start the history with it). */
 static int unrecorded_switch(struct build *b, const struct tl_event *e)
 {
-	int64_t *cur = &b->current[e->cpu];
-	if (e->tid < 0 || (e->kind == TL_FLUSH && e->arg == 0) || *cur == e->tid)
+	int64_t *cur = &b->current[e->cpu], tid = tl_sample_task(e);
+	if (tid < 0 || *cur == tid)
 		return 0;
 	if (*cur < 0) {
-		*cur = e->tid;
+		*cur = tid;
 		return 0;
 	}
-	return switch_to(b, e->cpu, e->tid, e->time, TL_SAMPLE);
+	return switch_to(b, e->cpu, tid, e->time, TL_SAMPLE);
 }
 
 /* bootstrap(b, e): before a CPU's first switch, a sample of a user task

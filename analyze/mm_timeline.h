@@ -69,7 +69,7 @@ int64_t ident_mm(const struct ident *id, int64_t tid, int64_t t);
 /* Events, one per tracepoint sample (ipi_send_cpumask: one per target). */
 enum tl_kind {
 	TL_SWITCH,    /* sched_switch: a = next tid, b = prev tid */
-	TL_EXEC,      /* sched_process_exec: tid execs (a = pid) */
+	TL_EXEC,      /* sched_process_exec: tid execs (a = pid, b = old pid) */
 	TL_EXIT,      /* sched_process_exit: tid exits (a = pid field) */
 	TL_FORK,      /* sched_process_fork: a = child tid */
 	TL_MIGRATE,   /* sched_migrate_task: a = tid, b = orig cpu, arg = dest */
@@ -133,6 +133,15 @@ struct timeline {
  * Returns 0, or -1 when out of memory (tl is then freed). */
 int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 		   int ncpus, struct timeline *tl);
+
+/* tl_sample_task(e): the task sample e says is current on its CPU (perf
+ * records the current task's tid with every sample), or -1 when it says
+ * nothing: tid unknown, or a reason-0 flush (switch_mm traces it during a
+ * switch, with the previous task still current). A task other than the one
+ * the CPU last switched to is a switch the kernel did not trace (a 6.18
+ * guest never traces a switch out of its CPU 1's idle task); timeline_build
+ * and sched_account take it at that sample. */
+int64_t tl_sample_task(const struct tl_event *e);
 
 /* timeline_free(tl): frees the segments; tl may be zeroed or built. */
 void timeline_free(struct timeline *tl);

@@ -83,6 +83,33 @@ static int on_switch(struct sched_result *r, const struct ident *id, struct cur 
 	return 0;
 }
 
+/* on_sample(r, id, cs, e): what any event says as a sample: its tid is
+ * the task current on its CPU (tl_sample_task). A CPU's first such task
+ * runs since t0; an exec by the current task only renames it (a
+ * non-leader thread that execs takes its process's pid, e->b its old
+ * tid); otherwise a task other than
+ * the current one is a switch the kernel did not trace, taken at e: the
+ * current task's run ends there and the switch counts in untraced, not in
+ * switches, its kind or the per-process counts. 0 or -1 on OOM. */
+static int on_sample(struct sched_result *r, const struct ident *id, struct cur *cs,
+		     const struct tl_event *e)
+{
+	struct cur *c = &cs[e->cpu];
+	int64_t tid = tl_sample_task(e);
+	if (tid < 0 || (c->known && c->tid == tid))
+		return 0;
+	if (!c->known || (e->kind == TL_EXEC && e->b == c->tid)) {
+		*c = (struct cur){ tid, c->known ? c->since : r->t0, true };
+		return 0;
+	}
+	if (run_until(r, id, c, e->cpu, e->time))
+		return -1;
+	if (e->time >= r->t0 && e->time <= r->t1)
+		r->cpus[e->cpu].untraced++;
+	*c = (struct cur){ tid, e->time, true };
+	return 0;
+}
+
 /* on_migrate(r, e): a migration from cpu b to cpu arg. */
 static void on_migrate(struct sched_result *r, const struct tl_event *e)
 {
@@ -113,6 +140,10 @@ int sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
 		rc = -1;
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct tl_event *e = &ev[i];
+		if (e->cpu >= 0 && e->cpu < r->ncpus)
+			rc = on_sample(r, id, cs, e);
+		if (rc)
+			break;
 		if (e->kind == TL_MIGRATE)
 			on_migrate(r, e);
 		else if (e->kind == TL_SWITCH && e->cpu >= 0 && e->cpu < r->ncpus)

@@ -5,7 +5,8 @@
  * Per CPU: every sched_switch, split by the address spaces on both sides:
  * between two tasks of the same mm, to a different mm, to or from idle or a
  * kernel thread, or involving a task perfdb cannot identify; migrations in
- * and out (sched_migrate_task); time in idle. Per process (mm): switches
+ * and out (sched_migrate_task); time in idle; switches the kernel did not
+ * trace, inferred from samples and counted apart. Per process (mm): switches
  * away from its threads (what getrusage's nvcsw+nivcsw and perf's
  * context-switches count), run time, the CPUs it ran on. Only what happens
  * inside the window [t0, t1] counts; earlier events only set the state. */
@@ -23,7 +24,8 @@
 enum sw_kind { SW_SAME_MM, SW_OTHER_MM, SW_IDLE_KTHREAD, SW_UNKNOWN, SW_N };
 
 struct sched_cpu {
-	long long switches;
+	long long switches;   /* traced sched_switch events */
+	long long untraced;   /* switches inferred from samples (sched_account) */
 	long long kind[SW_N];
 	long long mig_in, mig_out;
 	int64_t idle_ns;
@@ -50,9 +52,14 @@ struct sched_result {
 enum sw_kind sw_kind_of(const struct ident *id, int64_t prev, int64_t next, int64_t t);
 
 /* sched_account(ev, n, id, ncpus, t0, t1, r): accounts events ev (time
- * order) inside [t0, t1]. A CPU's task before its first switch is the
- * first switch's prev, running since t0; the last switch's next runs until
- * t1. A stretch of run time counts for the process its task belonged to
+ * order) inside [t0, t1]. Every event is also a sample of the task current
+ * on its CPU (tl_sample_task). A CPU's task before its first switch is the
+ * task of its first sample (normally the first switch's prev), running
+ * since t0; the last switch's next runs until t1. A sample of another task
+ * than the one its CPU last ran is a switch the kernel did not trace (this
+ * 6.18 guest never traces CPU 1 leaving idle): the previous task's run (or
+ * idle) ends at that sample, and the switch counts in the CPU's untraced,
+ * never in switches, kind[] or a process's switches. A stretch of run time counts for the process its task belonged to
  * at the stretch's end (a task that execs mid-stretch: the new one).
  * Returns 0 or -1 when out of memory (r is then freed). */
 int sched_account(const struct tl_event *ev, size_t n, const struct ident *id,

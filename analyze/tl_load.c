@@ -32,6 +32,13 @@ static const struct evq queries[] = {
 	  "e.child_pid, e.parent_pid, NULL, NULL, 0" EVQ_FROM("sched_process_fork", "e") },
 	{ LOAD_SCHED, TL_MIGRATE, "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.pid, e.orig_cpu, e.dest_cpu, NULL, 0" EVQ_FROM("sched_migrate_task", "e") },
+	/* wakeups only say who runs on the waker's CPU (see tl_sample_task) */
+	{ LOAD_SCHED, TL_SAMPLE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_waking", "e") },
+	{ LOAD_SCHED, TL_SAMPLE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_wakeup", "e") },
+	{ LOAD_SCHED, TL_SAMPLE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_wakeup_new", "e") },
 	{ LOAD_TLB, TL_FLUSH, "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, f.reason, NULL, 0" EVQ_FROM("tlb_flush", "f")
 	  " AND f.reason IN (0, 1, 4, 5)" },

@@ -7,7 +7,8 @@
 #include <sqlite3.h>
 #include "analyze/mm_timeline.h"
 
-/* What to load: LOAD_SCHED: switches, migrations, exec, exit, fork;
+/* What to load: LOAD_SCHED: switches, migrations, exec, exit, fork, and
+ * sched_waking/wakeup/wakeup_new as TL_SAMPLE (who runs on a CPU);
  * LOAD_TLB: tlb_flush (reasons 0, 1, 4, 5), csd queue/entry/exit of
  * flush_tlb_func, ipi_send_cpu/cpumask. */
 enum { LOAD_SCHED = 1, LOAD_TLB = 2 };

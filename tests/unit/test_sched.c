@@ -3,7 +3,8 @@
  * unknown), per-CPU counts and idle time, per-process switches, run time
  * and CPUs, the window (earlier events only set the state, the first
  * switch's prev runs from the window's start, the last next until its
- * end), exec giving a new mm, migrations, the CPUs a process counts as
+ * end), exec giving a new mm, migrations, switches the kernel did not
+ * trace (inferred from samples, counted apart), the CPUs a process counts as
  * running on, and process lifetimes. */
 #include "analyze/sched.h"
 #include "tests/unit/tap.h"
@@ -28,8 +29,15 @@ static struct tl_event sw(int64_t t, int cpu, int64_t prev, int64_t next)
 
 static struct tl_event mig(int64_t t, int64_t tid, int from, int to)
 {
-	return (struct tl_event){ .time = t, .cpu = to, .tid = tid, .a = tid, .b = from, .arg = to,
+	return (struct tl_event){ .time = t, .cpu = to, .tid = -1, .a = tid, .b = from, .arg = to,
 		.kind = TL_MIGRATE, .site = -1 };
+}
+
+/* smp(t, cpu, tid, kind, arg): an event that only says tid is current. */
+static struct tl_event smp(int64_t t, int cpu, int64_t tid, int kind, int arg)
+{
+	return (struct tl_event){ .time = t, .cpu = cpu, .tid = tid, .a = -1, .b = -1, .arg = arg,
+		.kind = (uint8_t)kind, .site = -1 };
 }
 
 /* slot(pid, start): the procs index of a process row after sorting. */
@@ -106,6 +114,38 @@ static void test_cpu_share(void)
 	sched_result_free(&r);
 }
 
+/* A kernel that never traces CPU 1 leaving idle (the 6.18 guest here): a
+ * sample of another task than the one CPU 1 switched to ends the idle. */
+static void test_untraced(void)
+{
+	struct tl_event ex = smp(6000, 1, 100, TL_EXEC, -1);
+	ex.a = 100;
+	ex.b = 101;
+	struct tl_event v[] = {
+		smp(1500, 1, 200, TL_SAMPLE, -1), /* CPU 1's first sample: B since t0 */
+		sw(2000, 1, 200, 0),              /* into idle, traced */
+		smp(2500, 1, 30, TL_FLUSH, 0),    /* a reason-0 flush says nothing */
+		smp(3000, 1, 200, TL_SAMPLE, -1), /* B again: idle ended untraced */
+		sw(4000, 1, 200, 101),            /* traced */
+		ex,                               /* 101 execs as 100: a rename */
+		sw(7000, 1, 200, 0),              /* prev 200 is not current (100): untraced */
+		smp(8000, 1, 101, TL_SAMPLE, -1), /* idle ended untraced */
+	};
+	struct sched_result r;
+	if (!ok(!sched_account(v, sizeof(v) / sizeof(*v), &id, 2, 1000, 9000, &r), "accounts"))
+		return;
+	const struct sched_cpu *c1 = &r.cpus[1];
+	is_int(c1->idle_ns, (3000 - 2000) + (8000 - 7000), "CPU 1: idle ends at the next sample of a task");
+	is_int(c1->switches, 3, "CPU 1: traced switches only");
+	is_int(c1->untraced, 3, "CPU 1: untraced switches at 3000, 7000 and 8000");
+	is_int(c1->kind[SW_IDLE_KTHREAD], 2, "CPU 1: the traced idle switches");
+	is_int(r.procs[slot(200, 0)].run_ns, (2000 - 1000) + (4000 - 3000), "B: until idle, then from its sample");
+	is_int(r.procs[slot(200, 0)].switches, 3, "B: the traced switches away from it (prev 200)");
+	is_int(r.procs[slot(100, 5000)].run_ns, (7000 - 4000) + (9000 - 8000),
+	       "A after its exec: 4000..7000 (the exec renamed the task), 8000 to the end");
+	sched_result_free(&r);
+}
+
 static void test_lifetime(void)
 {
 	struct ident_proc p = { .start = 2000, .end = 5000 };
@@ -122,6 +162,7 @@ int main(void)
 	test_kinds();
 	test_account();
 	test_cpu_share();
+	test_untraced();
 	test_lifetime();
 	return tap_done();
 }
