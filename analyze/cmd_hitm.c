@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "analyze/hitm_out.h"
 #include "analyze/tl_load.h"
+#include "analyze/verb.h"
 #include "analyze/watch.h"
 #include "collect/db.h"
 
@@ -449,23 +450,18 @@ static int parse(int argc, char **argv, struct opts *o)
 	return EXIT_OK;
 }
 
+/* run_picked: run() for the sessions verb_run picked. */
+static int run_picked(sqlite3 *db, const int64_t *ids, int n, void *arg)
+{
+	return run(db, arg, ids, n);
+}
+
 /* cmd_hitm: see cmd.h. */
 int cmd_hitm(int argc, char **argv)
 {
 	struct opts o;
-	char err[512];
-	int64_t *ids = NULL;
-	int rc = parse(argc, argv, &o), n;
+	int rc = parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	sqlite3 *db = db_open(o.db, false, err, sizeof(err));
-	if (!db) {
-		fprintf(stderr, "perfdb: %s\n", err);
-		return EXIT_FAIL;
-	}
-	n = tl_pick_sessions(db, o.session, o.db, &ids);
-	rc = n < 0 ? EXIT_FAIL : run(db, &o, ids, n);
-	free(ids);
-	sqlite3_close(db);
-	return rc;
+	return verb_run(o.db, o.session, run_picked, &o);
 }

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "analyze/sched.h"
 #include "analyze/tl_load.h"
+#include "analyze/verb.h"
 #include "collect/db.h"
 #include "reports/table.h"
 
@@ -727,27 +728,19 @@ static int parse(int argc, char **argv, struct opts *o)
 	return EXIT_OK;
 }
 
+/* run_picked: the single-label (or compare) report for verb_run. */
+static int run_picked(sqlite3 *db, const int64_t *ids, int n, void *arg)
+{
+	const struct opts *o = arg;
+	return o->base ? run_compare(db, o) : run_single(db, o, ids, n);
+}
+
 /* cmd_sched: see cmd.h. */
 int cmd_sched(int argc, char **argv)
 {
 	struct opts o;
-	char err[512];
-	int64_t *ids = NULL;
-	int rc = parse(argc, argv, &o), n;
+	int rc = parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	sqlite3 *db = db_open(o.db, false, err, sizeof(err));
-	if (!db) {
-		fprintf(stderr, "perfdb: %s\n", err);
-		return EXIT_FAIL;
-	}
-	if (o.base) {
-		rc = run_compare(db, &o);
-	} else {
-		n = tl_pick_sessions(db, o.session, o.db, &ids);
-		rc = n < 0 ? EXIT_FAIL : run_single(db, &o, ids, n);
-	}
-	free(ids);
-	sqlite3_close(db);
-	return rc;
+	return verb_run(o.db, o.base ? NULL : o.session, run_picked, &o);
 }

@@ -1,0 +1,24 @@
+/* The common shape of an analyzer verb: see verb.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "analyze/tl_load.h"
+#include "analyze/verb.h"
+#include "cmd.h"
+#include "collect/db.h"
+
+int verb_run(const char *dbpath, const char *spec, verb_fn fn, void *arg)
+{
+	char err[512];
+	int64_t *ids = NULL;
+	int n, rc;
+	sqlite3 *db = db_open(dbpath, false, err, sizeof(err));
+	if (!db) {
+		fprintf(stderr, "perfdb: %s\n", err);
+		return EXIT_FAIL;
+	}
+	n = tl_pick_sessions(db, spec, dbpath, &ids);
+	rc = n < 0 ? EXIT_FAIL : fn(db, ids, n, arg);
+	free(ids);
+	sqlite3_close(db);
+	return rc;
+}
