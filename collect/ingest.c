@@ -221,7 +221,7 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 		return write_failed(g, "symbol");
 	if ((stack = stack_of(g, r, ev, proc)) < 0)
 		return write_failed(g, "stack");
-	batch_int(b, 0, id);
+	(void)id;	/* NULL id: SQLite appends it as max+1 = id (check_sample_ids) */
 	batch_int(b, 1, g->session);
 	batch_int(b, 2, es->row);
 	opt(b, 3, s->has_time, (int64_t)s->time);
@@ -344,6 +344,22 @@ static int update_event_counts(struct ingest *g)
 	return rc;
 }
 
+/* check_sample_ids: the ids SQLite gave the session's samples (each the
+ * largest so far + 1) are the ones its typed rows were written with. */
+static int check_sample_ids(struct ingest *g)
+{
+	sqlite3_stmt *st = db_prepare(g->db, "SELECT count(*), coalesce(max(id), 0) FROM sample WHERE id >= ?");
+	bool same;
+	if (!st)
+		return fail(g, "sample", "cannot check ids");
+	sqlite3_bind_int64(st, 1, g->first_sample);
+	same = sqlite3_step(st) == SQLITE_ROW &&
+	       sqlite3_column_int64(st, 0) == g->next_sample - g->first_sample &&
+	       (g->next_sample == g->first_sample || sqlite3_column_int64(st, 1) == g->next_sample - 1);
+	sqlite3_finalize(st);
+	return same ? 0 : fail(g, "sample", "row ids are not the ones expected (another writer?)");
+}
+
 /* update_sample_range: the session's contiguous range of sample ids. */
 static int update_sample_range(struct ingest *g)
 {
@@ -396,7 +412,7 @@ static int note_corrupt_callchains(struct ingest *g)
 /* finish_session: everything written once all records are in. */
 static int finish_session(struct ingest *g, struct pd_reader *r)
 {
-	if (flush_batches(g) || update_event_counts(g) || update_sample_range(g) ||
+	if (flush_batches(g) || check_sample_ids(g) || update_event_counts(g) || update_sample_range(g) ||
 	    note_corrupt_callchains(g) || threads_write(g->thr, g->err, g->errlen) ||
 	    resolver_finish(g->res, g->err, g->errlen) ||
 	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
