@@ -2,8 +2,8 @@
  *   perfdb doctor [--format text|md|csv|json]
  * One row per check (check, status, detail): perf (path, version),
  * perf_event_paranoid, tracefs, each recipe's events present or missing,
- * the PMU's cycles, memory-sampling events, BTF (/sys/kernel/btf/vmlinux)
- * and kallsyms. status is ok, partial or no. Exit status 0 (the report is
+ * the PMU's cycles, memory-sampling events, hardware breakpoints (the
+ * watch recipe), BTF (/sys/kernel/btf/vmlinux) and kallsyms. status is ok, partial or no. Exit status 0 (the report is
  * the result), 1 on a usage error. */
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cmd.h"
@@ -220,6 +224,25 @@ static void check_kallsyms(struct doc *d)
 	row(d, "kallsyms", nonzero ? "ok" : "no", detail);
 }
 
+/* check_breakpoints: whether a hardware write-watchpoint can be opened
+ * (what `-r watch` needs): one on a variable of our own, this task only. */
+static void check_breakpoints(struct doc *d)
+{
+	static volatile uint64_t probe;
+	struct perf_event_attr a = { .type = PERF_TYPE_BREAKPOINT, .size = sizeof(a),
+		.bp_type = HW_BREAKPOINT_W, .bp_addr = (uintptr_t)&probe, .bp_len = HW_BREAKPOINT_LEN_8,
+		.sample_period = 1, .exclude_kernel = 1, .exclude_hv = 1 };
+	char detail[256];
+	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0) {
+		snprintf(detail, sizeof(detail), "perf_event_open(PERF_TYPE_BREAKPOINT): %s", strerror(errno));
+		row(d, "recipe watch", "no", detail);
+		return;
+	}
+	close((int)fd);
+	row(d, "recipe watch", "ok", "hardware write-watchpoints (mem:ADDR/LEN:w), 4 debug registers on x86");
+}
+
 /* cmd_doctor: see cmd.h and the top of this file. */
 int cmd_doctor(int argc, char **argv)
 {
@@ -250,6 +273,7 @@ int cmd_doctor(int argc, char **argv)
 	check_tracepoint_recipes(&d);
 	check_profile(&d);
 	check_c2c(&d);
+	check_breakpoints(&d);
 	check_btf(&d);
 	check_kallsyms(&d);
 	rc = table_print(d.t, fmt, stdout) ? EXIT_FAIL : EXIT_OK;

@@ -210,13 +210,14 @@ check "a built-in workload is found by name (yield, not in PATH)" \
 # has_rows: every check of the doctor's table is in $T/out
 has_rows() {
 	for c in perf perf_event_paranoid tracefs "recipe sched" "recipe tlb" "recipe profile" \
-		"recipe c2c" "PMU cycles" "memory events" BTF kallsyms; do
+		"recipe c2c" "recipe watch" "PMU cycles" "memory events" BTF kallsyms; do
 		grep -q "^$c  " "$T/out" || return 1
 	done
 }
 "$PERFDB" doctor >"$T/out" 2>"$T/err"; rc=$?
 check "doctor: exit 0, a row per check" eval '[ $rc = 0 ] && has_rows'
 check "doctor: sched's 8 events present here" grep -q '^recipe sched  *ok  *8/8 events present' "$T/out"
+check "doctor: hardware breakpoints work here (watch)" grep -q '^recipe watch  *ok  ' "$T/out"
 "$PERFDB" doctor --format json >"$T/out" 2>"$T/err"; rc=$?
 if command -v python3 >/dev/null 2>&1; then
 	check "doctor --format json: valid JSON, objects of check/status/detail" \
