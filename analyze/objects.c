@@ -53,20 +53,6 @@ static void push(struct objmap *m, struct hobj o)
 	m->v[m->n++] = o;
 }
 
-/* table_exists(db, name): whether db has table name. */
-static bool table_exists(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' "
-				      "AND name = ?");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
 /* source_of(s): the enum obj_source of a c2c_object source text. */
 static uint8_t source_of(const char *s)
 {
@@ -79,7 +65,7 @@ static long load_stored(sqlite3 *db, int64_t session, uint16_t ix, const struct 
 {
 	sqlite3_stmt *st;
 	long n = 0;
-	if (!table_exists(db, "c2c_object"))
+	if (!db_has_table(db, "c2c_object"))
 		return 0;
 	if (!(st = db_prepare(db, "SELECT type_name, type_decl, name, address, size, pid, source "
 			      "FROM c2c_object WHERE session_id = ?")))

@@ -250,19 +250,6 @@ static char *col_dup(sqlite3_stmt *st, int c)
 	return t ? strdup(t) : NULL;
 }
 
-/* table_exists: whether db has table name. */
-static bool table_exists(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
 /* The session row's facts the loader needs. */
 struct meta {
 	int64_t first_time, last_time, first_id, last_id;
@@ -330,7 +317,7 @@ static int load_rows(sqlite3 *db, struct watch_data *d)
 {
 	sqlite3_stmt *st;
 	int rc = 0;
-	if (!table_exists(db, "watch"))
+	if (!db_has_table(db, "watch"))
 		return 0;
 	if (!(st = db_prepare(db, "SELECT spec, field, type_name, field_type, object_addr, offset, "
 			      "size, addr, len, partial, wider, armed_ns, ended_ns, pid, mm_mode "
@@ -555,7 +542,7 @@ static int load_rates(sqlite3 *db, struct watch_data *d)
 {
 	sqlite3_stmt *st;
 	int rc = 0;
-	if (!table_exists(db, "workload_metric"))
+	if (!db_has_table(db, "workload_metric"))
 		return 0;
 	if (!(st = db_prepare(db, "SELECT name, value, watched FROM workload_metric "
 			      "WHERE session_id = ? ORDER BY rowid")))

@@ -840,19 +840,6 @@ static int workload_status(const struct rec *r)
 	return r->wl == WL_EXIT ? r->wl_value : 128 + r->wl_value;
 }
 
-/* has_table: whether the database has table name. */
-static bool has_table(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
 /* update_session: the record-only columns of the session row. */
 static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 {
@@ -884,7 +871,7 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 /* store_layouts: the layouts read before the recording. */
 static int store_layouts(struct rec *r, int64_t id, char *err, size_t errlen)
 {
-	if (!has_table(r->db, "struct_layout")) {
+	if (!db_has_table(r->db, "struct_layout")) {
 		fprintf(stderr, "perfdb: warning: %s predates the struct_layout table; "
 			"layouts not kept\n", r->db_path);
 		return 0;

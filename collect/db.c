@@ -184,3 +184,16 @@ int64_t db_next_id(sqlite3 *db, const char *table)
 	sqlite3_finalize(st);
 	return v;
 }
+
+/* db_has_table: see db.h. */
+bool db_has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+	bool yes;
+	if (!st)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}

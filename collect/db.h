@@ -37,6 +37,10 @@ void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
  * empty); table must be a perfdb table name (never user input). */
 int64_t db_next_id(sqlite3 *db, const char *table);
 
+/* db_has_table: whether db has a table called name (for tables a
+ * database made by an older perfdb may lack). */
+bool db_has_table(sqlite3 *db, const char *name);
+
 /* db_resolve_sessions: the ids of the sessions that SPEC names (an id or a
  * label; NULL means every session), in id order. Returns the count (0 when
  * nothing matches) with *ids malloc'ed, or -1 on error. */

@@ -473,19 +473,6 @@ bool watch_parse_metric(const char *line, struct watch_metric *m)
 
 /* ---- storing ---- */
 
-/* has_table: whether db has table name. */
-static bool has_table(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
 static const char *const kind_names[] = { "mm", "addr", "symbol" };
 
 /* bind_spec: the columns of one watch row (from 2 on). */
@@ -558,7 +545,7 @@ static int store_metrics(sqlite3 *db, int64_t session, const struct watch_set *w
 int watch_store(sqlite3 *db, int64_t session, const struct watch_set *ws,
 		char *err, size_t errlen)
 {
-	if (!has_table(db, "watch") || !has_table(db, "workload_metric")) {
+	if (!db_has_table(db, "watch") || !db_has_table(db, "workload_metric")) {
 		fprintf(stderr, "perfdb: warning: this database predates the watch tables; "
 			"what was watched is not stored (use a new database)\n");
 		return 0;
