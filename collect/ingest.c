@@ -344,18 +344,23 @@ static int update_event_counts(struct ingest *g)
 	return rc;
 }
 
-/* check_sample_ids: the ids SQLite gave the session's samples (each the
- * largest so far + 1) are the ones its typed rows were written with. */
+/* check_sample_ids: the ids SQLite gave the session's samples are the
+ * ones its typed rows were written with. Each of the n rows written got
+ * a distinct id; if the smallest id from first_sample on is first_sample
+ * and the largest first_sample + n - 1, they are exactly that range (two
+ * index probes, not a scan). */
 static int check_sample_ids(struct ingest *g)
 {
-	sqlite3_stmt *st = db_prepare(g->db, "SELECT count(*), coalesce(max(id), 0) FROM sample WHERE id >= ?");
+	sqlite3_stmt *st = db_prepare(g->db, "SELECT (SELECT min(id) FROM sample WHERE id >= ?1), (SELECT max(id) FROM sample)");
+	int64_t n = g->next_sample - g->first_sample;
 	bool same;
 	if (!st)
 		return fail(g, "sample", "cannot check ids");
 	sqlite3_bind_int64(st, 1, g->first_sample);
 	same = sqlite3_step(st) == SQLITE_ROW &&
-	       sqlite3_column_int64(st, 0) == g->next_sample - g->first_sample &&
-	       (g->next_sample == g->first_sample || sqlite3_column_int64(st, 1) == g->next_sample - 1);
+	       (n == 0 ? sqlite3_column_type(st, 0) == SQLITE_NULL :
+			 sqlite3_column_int64(st, 0) == g->first_sample &&
+			 sqlite3_column_int64(st, 1) == g->next_sample - 1);
 	sqlite3_finalize(st);
 	return same ? 0 : fail(g, "sample", "row ids are not the ones expected (another writer?)");
 }

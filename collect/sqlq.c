@@ -20,6 +20,7 @@ struct job {
 struct sqlq {
 	pthread_t thread;
 	bool started, stop, busy;
+	bool writer_waits, reader_waits, drainer_waits;
 	pthread_mutex_t mu;
 	pthread_cond_t work, space, idle;
 	struct job *head, *tail;
@@ -46,24 +47,27 @@ int sqlq_run(sqlite3_stmt *st, const struct bval *vals, int per_exec, int nexec,
 	return 0;
 }
 
-/* next_job: the next job for the thread, or NULL when told to stop. */
-static struct job *next_job(struct sqlq *q)
+/* take_jobs: every queued job, in order, or NULL when told to stop. Waking
+ * the other thread only when it waits (the writer for work, the reader for
+ * space) keeps the two from trading a wakeup per job. */
+static struct job *take_jobs(struct sqlq *q)
 {
 	struct job *j;
 	pthread_mutex_lock(&q->mu);
 	q->busy = false;
-	pthread_cond_broadcast(&q->idle);
-	while (!q->head && !q->stop)
+	if (q->drainer_waits)
+		pthread_cond_broadcast(&q->idle);
+	while (!q->head && !q->stop) {
+		q->writer_waits = true;
 		pthread_cond_wait(&q->work, &q->mu);
-	j = q->head;
-	if (j) {
-		q->head = j->next;
-		if (!q->head)
-			q->tail = NULL;
-		q->queued--;
-		q->busy = true;
-		pthread_cond_signal(&q->space);
+		q->writer_waits = false;
 	}
+	j = q->head;
+	q->head = q->tail = NULL;
+	q->queued = 0;
+	q->busy = j != NULL;
+	if (q->reader_waits)
+		pthread_cond_signal(&q->space);
 	pthread_mutex_unlock(&q->mu);
 	return j;
 }
@@ -72,19 +76,22 @@ static struct job *next_job(struct sqlq *q)
 static void *writer(void *arg)
 {
 	struct sqlq *q = arg;
-	struct job *j;
+	struct job *j, *next;
 	int failed = 0;
-	while ((j = next_job(q))) {
-		if (!failed && sqlq_run(j->st, j->vals, j->per_exec, j->nexec, j->text,
-					q->err, sizeof(q->err))) {
-			failed = 1;
-			pthread_mutex_lock(&q->mu);
-			q->failed = 1;
-			pthread_mutex_unlock(&q->mu);
+	while ((j = take_jobs(q))) {
+		for (; j; j = next) {
+			next = j->next;
+			if (!failed && sqlq_run(j->st, j->vals, j->per_exec, j->nexec, j->text,
+						q->err, sizeof(q->err))) {
+				failed = 1;
+				pthread_mutex_lock(&q->mu);
+				q->failed = 1;
+				pthread_mutex_unlock(&q->mu);
+			}
+			free(j->vals);
+			free(j->text);
+			free(j);
 		}
-		free(j->vals);
-		free(j->text);
-		free(j);
 	}
 	return NULL;
 }
@@ -132,8 +139,11 @@ int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exe
 	}
 	*j = (struct job){ NULL, st, vals, per_exec, nexec, text };
 	pthread_mutex_lock(&q->mu);
-	while (q->queued >= MAX_QUEUED && !q->failed)
+	while (q->queued >= MAX_QUEUED && !q->failed) {
+		q->reader_waits = true;
 		pthread_cond_wait(&q->space, &q->mu);
+		q->reader_waits = false;
+	}
 	if (q->tail)
 		q->tail->next = j;
 	else
@@ -141,7 +151,8 @@ int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exe
 	q->tail = j;
 	q->queued++;
 	rc = q->failed ? -1 : 0;
-	pthread_cond_signal(&q->work);
+	if (q->writer_waits)
+		pthread_cond_signal(&q->work);
 	pthread_mutex_unlock(&q->mu);
 	return rc;
 }
@@ -152,8 +163,13 @@ int sqlq_drain(struct sqlq *q, char *err, size_t errlen)
 	if (!q)
 		return 0;
 	pthread_mutex_lock(&q->mu);
-	while (q->started && (q->head || q->busy))
+	while (q->started && (q->head || q->busy)) {
+		q->drainer_waits = true;
+		if (q->writer_waits)
+			pthread_cond_signal(&q->work);
 		pthread_cond_wait(&q->idle, &q->mu);
+		q->drainer_waits = false;
+	}
 	rc = q->failed ? -1 : 0;
 	pthread_mutex_unlock(&q->mu);
 	if (rc && err && errlen)
