@@ -17,6 +17,7 @@ struct batch {
 	sqlite3_stmt *many, *one;
 	int ncols, nrows;
 	struct bval *vals;	/* ROWS * ncols */
+	struct bval *shadow;	/* ROWS * ncols: what `many` has bound */
 	char *arena;
 	size_t used, cap;
 	char err[256];
@@ -66,7 +67,10 @@ struct batch *batch_new(sqlite3 *db, struct sqlq *q, const char *table,
 	}
 	free(many);
 	free(one);
-	if (b && (!b->many || !b->one || new_buffers(b))) {
+	if (b && (b->shadow = malloc((size_t)ROWS * (size_t)ncols * sizeof(*b->shadow))))
+		for (int i = 0; i < ROWS * ncols; i++)
+			b->shadow[i].kind = BV_UNSET;
+	if (b && (!b->many || !b->one || !b->shadow || new_buffers(b))) {
 		batch_free(b);
 		return NULL;
 	}
@@ -80,6 +84,7 @@ void batch_free(struct batch *b)
 	sqlite3_finalize(b->many);
 	sqlite3_finalize(b->one);
 	free(b->vals);
+	free(b->shadow);
 	free(b->arena);
 	free(b);
 }
@@ -119,6 +124,7 @@ void batch_text(struct batch *b, int col, const char *s)
 	}
 	memcpy(b->arena + b->used, s, n);
 	cell(b, col)->kind = BV_TEXT;
+	cell(b, col)->len = (uint32_t)(n - 1);
 	cell(b, col)->i = (int64_t)b->used;
 	b->used += n;
 }
@@ -131,13 +137,15 @@ int batch_flush(struct batch *b)
 		return 0;
 	if (!b->q) {
 		rc = sqlq_run(full ? b->many : b->one, b->vals, full ? ROWS * b->ncols : b->ncols,
-			      full ? 1 : b->nrows, b->arena, b->err, sizeof(b->err));
+			      full ? 1 : b->nrows, b->arena, full ? b->shadow : NULL,
+			      b->err, sizeof(b->err));
 		b->nrows = 0;
 		b->used = 0;
 		return rc;
 	}
 	rc = sqlq_submit(b->q, full ? b->many : b->one, b->vals,
-			 full ? ROWS * b->ncols : b->ncols, full ? 1 : b->nrows, b->arena);
+			 full ? ROWS * b->ncols : b->ncols, full ? 1 : b->nrows, b->arena,
+			 full ? b->shadow : NULL);
 	if (new_buffers(b))
 		return -1;
 	return rc;

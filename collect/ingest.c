@@ -79,11 +79,18 @@ static int insert_session(struct ingest *g, const char *path)
 	return rc;
 }
 
+static const char *const sample_cols[] = { "id", "session_id", "event_id", "time",
+	"cpu", "thread_id", "ip", "symbol_id", "cpumode", "period", "stack_id",
+	"f1", "f2", "f3", "f4", "f5", "f6", "f7" };
+#define NCOLS ((int)(sizeof(sample_cols) / sizeof(*sample_cols)))
+#define F1_COL 11	/* f1..f7: a tracepoint's fields (TP_FIELD_COLS) */
+
 /* insert_events: one event row (and tracepoint sink) per evsel. */
 static int insert_events(struct ingest *g, struct pd_reader *r)
 {
 	sqlite3_stmt *st = db_prepare(g->db, "INSERT INTO event(session_id, idx, name, type, config, "
-				      "config1, config2, sample_type, sample_period, freq) VALUES (?,?,?,?,?,?,?,?,?,?)");
+				      "config1, config2, sample_type, sample_period, freq, tp_table) "
+				      "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
 	if (!st || !(g->evs = calloc(r->nr_evsels + 1, sizeof(*g->evs))))
 		return fail(g, "event", "out of memory");
 	g->nevs = r->nr_evsels;
@@ -99,25 +106,25 @@ static int insert_events(struct ingest *g, struct pd_reader *r)
 		sqlite3_bind_int64(st, 8, (int64_t)e->sample_type);
 		sqlite3_bind_int64(st, 9, (int64_t)e->sample_period);
 		sqlite3_bind_int(st, 10, !!(e->flags & PD_ATTR_FREQ));
+		if (e->type == PERF_TYPE_TRACEPOINT &&
+		    !(g->evs[i].sink = tp_sink_new(g->db, g->q, r->tep, (int)e->config, g->samples, F1_COL))) {
+			sqlite3_finalize(st);
+			return fail(g, "tracepoint table", NULL);
+		}
+		if (g->evs[i].sink)
+			sqlite3_bind_text(st, 11, tp_sink_table(g->evs[i].sink), -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 11);
 		if (db_step_done(st, g->err, g->errlen)) {
 			sqlite3_finalize(st);
 			return -1;
 		}
 		g->evs[i].row = sqlite3_last_insert_rowid(g->db);
 		e->user = &g->evs[i];
-		if (e->type == PERF_TYPE_TRACEPOINT &&
-		    !(g->evs[i].sink = tp_sink_new(g->db, g->q, r->tep, (int)e->config))) {
-			sqlite3_finalize(st);
-			return fail(g, "tracepoint table", NULL);
-		}
 	}
 	sqlite3_finalize(st);
 	return 0;
 }
-
-static const char *const sample_cols[] = { "id", "session_id", "event_id", "time",
-	"cpu", "thread_id", "ip", "symbol_id", "cpumode", "period", "stack_id" };
-#define NCOLS ((int)(sizeof(sample_cols) / sizeof(*sample_cols)))
 
 /* on_begin: evsels are known: create the per-session state. */
 static int on_begin(void *ctx, struct pd_reader *r)
@@ -205,7 +212,8 @@ static void opt(struct batch *b, int c, bool have, int64_t v)
 		batch_null(b, c);
 }
 
-/* on_sample: one sample row, plus its tracepoint or memory row. */
+/* on_sample: one sample row with its tracepoint fields, plus its memory
+ * row or ipi_send_cpumask rows. */
 static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->sample;
@@ -232,6 +240,8 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 	batch_int(b, 8, ev->misc & 7);
 	batch_int(b, 9, (int64_t)s->period);
 	opt(b, 10, stack > 0, stack);
+	if (es->sink && tp_sink_insert(es->sink, &tc, id, s->raw, s->raw_size, g->err, g->errlen))
+		return write_failed(g, "tracepoint");
 	if (batch_row(b))
 		return write_failed(g, "sample");
 	es->samples++;
@@ -241,8 +251,6 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 		if (s->time > g->last_time)
 			g->last_time = s->time;
 	}
-	if (es->sink && tp_sink_insert(es->sink, &tc, id, s->raw, s->raw_size, g->err, g->errlen))
-		return write_failed(g, "tracepoint");
 	if (mem_sample_wanted(ev->evsel, s) && mem_sample_add(g->mems, id, s))
 		return write_failed(g, "mem_sample");
 	return 0;

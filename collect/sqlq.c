@@ -12,7 +12,7 @@
 struct job {
 	struct job *next;
 	sqlite3_stmt *st;
-	struct bval *vals;
+	struct bval *vals, *shadow;
 	int per_exec, nexec;
 	char *text;
 };
@@ -28,18 +28,30 @@ struct sqlq {
 	char err[512];
 };
 
+/* bind_one: binds v to parameter p of st (text from the arena). */
+static void bind_one(sqlite3_stmt *st, int p, const struct bval *v, const char *text)
+{
+	if (v->kind == BV_INT)
+		sqlite3_bind_int64(st, p, v->i);
+	else if (v->kind == BV_TEXT)
+		sqlite3_bind_text(st, p, text + v->i, (int)v->len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, p);
+}
+
 int sqlq_run(sqlite3_stmt *st, const struct bval *vals, int per_exec, int nexec,
-	     const char *text, char *err, size_t errlen)
+	     const char *text, struct bval *shadow, char *err, size_t errlen)
 {
 	for (int k = 0; k < nexec; k++) {
 		const struct bval *v = vals + (size_t)k * (size_t)per_exec;
 		for (int p = 0; p < per_exec; p++) {
-			if (v[p].kind == BV_INT)
-				sqlite3_bind_int64(st, p + 1, v[p].i);
-			else if (v[p].kind == BV_TEXT)
-				sqlite3_bind_text(st, p + 1, text + v[p].i, -1, SQLITE_STATIC);
-			else
-				sqlite3_bind_null(st, p + 1);
+			if (shadow) {
+				if (v[p].kind != BV_TEXT && v[p].kind == shadow[p].kind &&
+				    v[p].i == shadow[p].i)
+					continue;
+				shadow[p] = v[p];
+			}
+			bind_one(st, p + 1, &v[p], text);
 		}
 		if (db_step_done(st, err, errlen))
 			return -1;
@@ -82,7 +94,7 @@ static void *writer(void *arg)
 		for (; j; j = next) {
 			next = j->next;
 			if (!failed && sqlq_run(j->st, j->vals, j->per_exec, j->nexec, j->text,
-						q->err, sizeof(q->err))) {
+						j->shadow, q->err, sizeof(q->err))) {
 				failed = 1;
 				pthread_mutex_lock(&q->mu);
 				q->failed = 1;
@@ -120,13 +132,13 @@ static int start(struct sqlq *q)
 }
 
 int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exec,
-		int nexec, char *text)
+		int nexec, char *text, struct bval *shadow)
 {
 	struct job *j;
 	int rc;
 	if (!q) {
 		char err[256];
-		rc = sqlq_run(st, vals, per_exec, nexec, text, err, sizeof(err));
+		rc = sqlq_run(st, vals, per_exec, nexec, text, shadow, err, sizeof(err));
 		free(vals);
 		free(text);
 		return rc;
@@ -137,7 +149,7 @@ int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exe
 		free(text);
 		return -1;
 	}
-	*j = (struct job){ NULL, st, vals, per_exec, nexec, text };
+	*j = (struct job){ NULL, st, vals, shadow, per_exec, nexec, text };
 	pthread_mutex_lock(&q->mu);
 	while (q->queued >= MAX_QUEUED && !q->failed) {
 		q->reader_waits = true;

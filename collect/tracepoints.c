@@ -1,8 +1,10 @@
-/* Tracepoint payloads into typed tables. A static list names, for each
- * tracepoint the analyzers use, its table and fields (the columns of
- * schema/tracepoints.sql); fields are read with libtraceevent's formats
- * from the recording, bounds-checked against the sample's raw size. Any
- * other tracepoint goes to the generic table as a JSON object. */
+/* Tracepoint payloads into the sample row's field columns. A static list
+ * names, for each tracepoint the analyzers use, its typed view and fields
+ * (the columns of schema/tracepoints.sql, in order); fields are read with
+ * libtraceevent's formats from the recording, bounds-checked against the
+ * sample's raw size. Any other tracepoint's fields go, as one JSON object,
+ * to the first field column (the generic `tracepoint` view); ipi_send_cpumask
+ * has a table of its own, one row per target CPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +64,14 @@ static const struct tp_spec specs[] = {
 	{ "mmap", "exit_mmap", "exit_mmap", { INT("mm"), INT("mt") } },
 };
 
-/* The prepared insert for one evsel. */
+/* Where one evsel's fields go. */
 struct tp_sink {
-	const struct tp_spec *spec;	/* NULL: generic JSON table */
+	const struct tp_spec *spec;	/* NULL: generic JSON view */
 	struct tep_event *event;
 	struct tep_format_field *fields[MAX_FIELDS];
-	struct batch *b;
+	struct batch *b;	/* the sample batch, or the cpumask table's own */
+	int col0;		/* the first field's column in b */
+	bool own;		/* b is the sink's: rows of its own */
 };
 
 /* find_spec: the typed-table spec of system:event, or NULL. */
@@ -95,23 +99,35 @@ static int spec_cols(const struct tp_spec *s, char names[][64], const char **col
 	return n;
 }
 
-struct tp_sink *tp_sink_new(sqlite3 *db, struct sqlq *q, struct tep_handle *tep, int config)
+/* is_cpumask: whether the spec has a table of its own (a row per CPU). */
+static bool is_cpumask(const struct tp_spec *spec)
 {
-	static const char *const generic[] = { "sample_id", "fields" };
+	return spec && spec->f[0].kind == K_CPUMASK;
+}
+
+struct tp_sink *tp_sink_new(sqlite3 *db, struct sqlq *q, struct tep_handle *tep, int config,
+			    struct batch *samples, int col0)
+{
 	struct tp_sink *k = calloc(1, sizeof(*k));
 	char names[MAX_FIELDS][64];
 	const char *cols[2 * MAX_FIELDS + 1];
+	int ncols = 0;
 	if (!k)
 		return NULL;
 	k->event = tep ? tep_find_event(tep, config) : NULL;
 	if (k->event)
 		k->spec = find_spec(k->event->system, k->event->name);
-	if (k->spec) {
-		for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
-			k->fields[i] = tep_find_field(k->event, k->spec->f[i].name);
-		k->b = batch_new(db, q, k->spec->table, cols, spec_cols(k->spec, names, cols));
-	} else {
-		k->b = batch_new(db, q, "tracepoint", generic, 2);
+	for (int i = 0; k->spec && i < MAX_FIELDS && k->spec->f[i].name; i++)
+		k->fields[i] = tep_find_field(k->event, k->spec->f[i].name);
+	if (k->spec)
+		ncols = spec_cols(k->spec, names, cols);
+	if (is_cpumask(k->spec)) {
+		k->b = batch_new(db, q, k->spec->table, cols, ncols);
+		k->col0 = 1;
+		k->own = true;
+	} else if (ncols - 1 <= TP_FIELD_COLS) {
+		k->b = samples;
+		k->col0 = col0;
 	}
 	if (!k->b) {
 		free(k);
@@ -124,7 +140,8 @@ void tp_sink_free(struct tp_sink *k)
 {
 	if (!k)
 		return;
-	batch_free(k->b);
+	if (k->own)
+		batch_free(k->b);
 	free(k);
 }
 
@@ -223,12 +240,14 @@ static void set_field(struct tp_sink *k, struct tp_ctx *c, int i, int *col,
 	}
 }
 
-/* set_fields: the sample id and every spec field of the current row. */
+/* set_fields: every spec field of the current row (and the sample id,
+ * in a table of the sink's own). */
 static void set_fields(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,
 		       const uint8_t *raw, uint32_t size)
 {
-	int col = 1;
-	batch_int(k->b, 0, sample_id);
+	int col = k->col0;
+	if (k->own)
+		batch_int(k->b, 0, sample_id);
 	for (int i = 0; i < MAX_FIELDS && k->spec->f[i].name; i++)
 		set_field(k, c, i, &col, raw, size);
 }
@@ -249,7 +268,7 @@ static int insert_cpumask(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id
 			if (!(bits >> b & 1))
 				continue;
 			set_fields(k, c, sample_id, raw, size);
-			batch_int(k->b, 1, (int64_t)(w * 8 + b));
+			batch_int(k->b, k->col0, (int64_t)(w * 8 + b));
 			if (batch_row(k->b))
 				return snprintf(err, errlen, "%s", batch_error(k->b)), -1;
 		}
@@ -302,23 +321,20 @@ int tp_sink_insert(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,
 		   const uint8_t *raw, uint32_t size, char *err, size_t errlen)
 {
 	char json[4096];
-	if (k->spec && k->spec->f[0].kind == K_CPUMASK)
+	if (k->own)
 		return insert_cpumask(k, c, sample_id, raw, size, err, errlen);
 	if (k->spec) {
 		set_fields(k, c, sample_id, raw, size);
 	} else {
 		json_fields(k, raw, size, json, sizeof(json));
-		batch_int(k->b, 0, sample_id);
-		batch_text(k->b, 1, json);
+		batch_text(k->b, k->col0, json);
 	}
-	if (batch_row(k->b))
-		return snprintf(err, errlen, "%s", batch_error(k->b)), -1;
 	return 0;
 }
 
 int tp_sink_flush(struct tp_sink *k, char *err, size_t errlen)
 {
-	if (batch_flush(k->b))
+	if (k->own && batch_flush(k->b))
 		return snprintf(err, errlen, "%s", batch_error(k->b)), -1;
 	return 0;
 }
@@ -328,14 +344,17 @@ const char *tp_sink_table(const struct tp_sink *k)
 	return k->spec ? k->spec->table : "tracepoint";
 }
 
-/* tp_spec_columns: for the schema test: the columns of the i-th spec. */
-int tp_spec_columns(size_t i, const char **table, const char **cols, int max)
+/* tp_spec_columns: see tracepoints.h. */
+int tp_spec_columns(size_t i, const char **table, char cols[][64], int max)
 {
-	int n = 0;
+	char names[MAX_FIELDS][64];
+	const char *c[2 * MAX_FIELDS + 1];
+	int n;
 	if (i >= sizeof(specs) / sizeof(*specs))
 		return -1;
 	*table = specs[i].table;
-	for (int j = 0; j < MAX_FIELDS && specs[i].f[j].name && n < max; j++)
-		cols[n++] = specs[i].f[j].kind == K_CPUMASK ? "target_cpu" : specs[i].f[j].name;
-	return n;
+	n = spec_cols(&specs[i], names, c);
+	for (int j = 0; j < n && j < max; j++)
+		snprintf(cols[j], 64, "%s", c[j]);
+	return n < max ? n : max;
 }

@@ -71,7 +71,11 @@ CREATE TABLE event (
   sample_type   INTEGER,
   sample_period INTEGER,  -- period, or frequency when freq = 1
   freq          INTEGER,
-  nr_samples    INTEGER NOT NULL DEFAULT 0
+  nr_samples    INTEGER NOT NULL DEFAULT 0,
+  tp_table      TEXT      -- the typed view (or table) of its samples'
+                          -- tracepoint fields: 'sched_switch', ...,
+                          -- 'tracepoint' for any other tracepoint; NULL for
+                          -- events that are not tracepoints
 );
 
 -- A process is one pid during one exec generation: one address space (mm).
@@ -160,7 +164,12 @@ CREATE TABLE sample (
   symbol_id  INTEGER REFERENCES symbol(id),
   cpumode    INTEGER,   -- 1 kernel, 2 user, 3 hypervisor, 4/5 guest
   period     INTEGER,
-  stack_id   INTEGER REFERENCES stack(id)
+  stack_id   INTEGER REFERENCES stack(id),
+  -- A tracepoint sample's fields, read through the typed view named by
+  -- event.tp_table (schema/tracepoints.sql), which names them; NULL for
+  -- other samples. Stored here, not in a table of their own, so that a
+  -- sample is one row.
+  f1, f2, f3, f4, f5, f6, f7
 );
 
 -- Memory-access samples: raw values and data_src decoded (perf_mem_data_src).

@@ -43,10 +43,12 @@ CREATE TEMP TABLE k AS WITH RECURSIVE k(i) AS
   (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i < @r - 1) SELECT i FROM k;
 CREATE TEMP TABLE info AS SELECT id, first_sample_id AS f,
   last_sample_id - first_sample_id + 1 AS n, duration_ns AS d FROM session;
-INSERT INTO sample SELECT s.id + k.i * i.n, s.session_id, s.event_id, s.time + k.i * i.d, s.cpu,
+INSERT INTO sample(id, session_id, event_id, time, cpu, thread_id, ip, symbol_id, cpumode,
+  period, stack_id) SELECT s.id + k.i * i.n, s.session_id, s.event_id, s.time + k.i * i.d, s.cpu,
   s.thread_id, s.ip, s.symbol_id, s.cpumode, s.period, s.stack_id
   FROM sample s, temp.k k, temp.info i WHERE s.session_id = 1 AND i.id = 1 AND k.i > 0;
-INSERT INTO sample SELECT (SELECT n * @r + 1 FROM temp.info WHERE id = 1) + (s.id - i.f) + k.i * i.n,
+INSERT INTO sample(id, session_id, event_id, time, cpu, thread_id, ip, symbol_id, cpumode,
+  period, stack_id) SELECT (SELECT n * @r + 1 FROM temp.info WHERE id = 1) + (s.id - i.f) + k.i * i.n,
   s.session_id, s.event_id, s.time + k.i * i.d, s.cpu, s.thread_id, s.ip, s.symbol_id,
   s.cpumode, s.period, s.stack_id
   FROM temp.s2 s, temp.k k, temp.info i WHERE i.id = 2;

@@ -1,0 +1,202 @@
+/* Unit tests of the schema and the import's write path: the typed views of
+ * schema/tracepoints.sql against collect/tracepoints.c's specs (names,
+ * order, and which sample.fN each column reads), and batched writes
+ * (collect/batch.c + sqlq.c) that skip re-binding unchanged values, with
+ * and without the writer thread. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "collect/batch.h"
+#include "collect/db.h"
+#include "collect/sqlq.h"
+#include "collect/tracepoints.h"
+#include "tap.h"
+
+/* view_columns: the column names of a table or view, in order. */
+static int view_columns(sqlite3 *db, const char *name, char cols[][64], int max)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM pragma_table_info(?)");
+	int n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW && n < max)
+		snprintf(cols[n++], 64, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* is_view: whether name is a view of the database. */
+static bool is_view(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = ?");
+	bool yes = false;
+	if (st) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return yes;
+}
+
+/* same_columns: whether the spec's columns are the view's, in order. */
+static bool same_columns(char a[][64], int na, char b[][64], int nb)
+{
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (strcmp(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/* field_order: a sample whose fN holds "fN", read through the view:
+ * column k (after sample_id) must read fk. */
+static bool field_order(sqlite3 *db, const char *view, int ncols, int64_t *event)
+{
+	char sql[256];
+	sqlite3_stmt *st;
+	bool good;
+	snprintf(sql, sizeof(sql), "INSERT INTO event(id, session_id, idx, name, tp_table) "
+		 "VALUES (%lld, 1, 0, 'x', '%s')", (long long)++*event, view);
+	if (db_exec(db, sql, NULL, 0))
+		return false;
+	snprintf(sql, sizeof(sql), "INSERT INTO sample(id, session_id, event_id, f1, f2, f3, f4, "
+		 "f5, f6, f7) VALUES (%lld, 1, %lld, 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7')",
+		 (long long)*event, (long long)*event);
+	if (db_exec(db, sql, NULL, 0))
+		return false;
+	snprintf(sql, sizeof(sql), "SELECT * FROM %s WHERE sample_id = %lld", view, (long long)*event);
+	if (!(st = db_prepare(db, sql)))
+		return false;
+	good = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == *event;
+	for (int k = 1; good && k < ncols; k++) {
+		char want[16];
+		snprintf(want, sizeof(want), "f%d", k);
+		good = sqlite3_column_text(st, k) && !strcmp((const char *)sqlite3_column_text(st, k), want);
+	}
+	good = good && sqlite3_step(st) == SQLITE_DONE;
+	sqlite3_finalize(st);
+	return good;
+}
+
+static void test_typed_views(sqlite3 *db)
+{
+	char want[2 * TP_FIELD_COLS + 2][64], got[2 * TP_FIELD_COLS + 2][64];
+	const char *table;
+	int64_t event = 100;
+	int nspecs = 0;
+	for (size_t i = 0;; i++) {
+		int n = tp_spec_columns(i, &table, want, 2 * TP_FIELD_COLS + 2), m;
+		if (n < 0)
+			break;
+		nspecs++;
+		m = view_columns(db, table, got, 2 * TP_FIELD_COLS + 2);
+		ok(same_columns(want, n, got, m), "%s: the schema's columns are the spec's (%d, %d)",
+		   table, n, m);
+		if (!strcmp(table, "ipi_send_cpumask")) {
+			ok(!is_view(db, table), "ipi_send_cpumask is a table (a row per target CPU)");
+			continue;
+		}
+		ok(is_view(db, table) && n - 1 <= TP_FIELD_COLS, "%s is a view of at most %d fields",
+		   table, TP_FIELD_COLS);
+		ok(field_order(db, table, n, &event), "%s: column k reads sample.fk", table);
+	}
+	ok(nspecs >= 22, "every typed tracepoint has a spec (%d)", nspecs);
+	ok(field_order(db, "tracepoint", 2, &event), "the generic view reads its JSON from f1");
+	ok(db_exec(db, "SELECT count(*) FROM sched_switch s JOIN sample x ON x.id = s.sample_id "
+		   "WHERE s.sample_id < 0", NULL, 0) == 0, "a typed view joins its sample");
+}
+
+/* row_values: row r's values: a = NULL, 5 or text "x0"/"x1" in turn (so a
+ * slot changes kind between batches), b = 7 always, c = r. */
+static void row_values(struct batch *b, int r)
+{
+	char s[8];
+	if (r % 3 == 1) {
+		batch_int(b, 0, 5);
+	} else if (r % 3 == 2) {
+		snprintf(s, sizeof(s), "x%d", r % 2);
+		batch_text(b, 0, s);
+	}
+	batch_int(b, 1, 7);
+	batch_int(b, 2, r);
+}
+
+/* rows_right: whether t holds exactly the n rows row_values wrote. */
+static bool rows_right(sqlite3 *db, int n)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT a, typeof(a), b, c FROM t ORDER BY rowid");
+	int r = 0;
+	bool good = st != NULL;
+	while (good && sqlite3_step(st) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(st, 1);
+		char s[8];
+		snprintf(s, sizeof(s), "x%d", r % 2);
+		if (r % 3 == 0)
+			good = !strcmp(type, "null");
+		else if (r % 3 == 1)
+			good = !strcmp(type, "integer") && sqlite3_column_int(st, 0) == 5;
+		else
+			good = !strcmp(type, "text") && !strcmp((const char *)sqlite3_column_text(st, 0), s);
+		good = good && sqlite3_column_int(st, 2) == 7 && sqlite3_column_int(st, 3) == r;
+		if (!good)
+			printf("# row %d wrong (a is %s)\n", r, type);
+		r++;
+	}
+	sqlite3_finalize(st);
+	return good && r == n;
+}
+
+/* write_rows: n rows through a batch (with a writer thread or not). */
+static bool write_rows(sqlite3 *db, bool threaded, int n)
+{
+	static const char *const cols[] = { "a", "b", "c" };
+	struct sqlq *q = threaded ? sqlq_new() : NULL;
+	struct batch *b = batch_new(db, q, "t", cols, 3);
+	char err[256] = "";
+	bool good = b && (q || !threaded);
+	for (int r = 0; good && r < n; r++) {
+		row_values(b, r);
+		good = !batch_row(b);
+	}
+	good = good && !batch_flush(b) && !sqlq_drain(q, err, sizeof(err));
+	sqlq_free(q);
+	batch_free(b);
+	return good;
+}
+
+static void test_batches(sqlite3 *db)
+{
+	const int n = 3 * 256 + 7;	/* full batches, with slots changing kind, and a tail */
+	for (int threaded = 0; threaded < 2; threaded++) {
+		db_exec(db, "DROP TABLE IF EXISTS t; CREATE TABLE t(a, b, c)", NULL, 0);
+		ok(write_rows(db, threaded, n), "%d rows written %s", n,
+		   threaded ? "by the writer thread" : "synchronously");
+		ok(rows_right(db, n), "every value as written, unchanged values not bound again (%s)",
+		   threaded ? "threaded" : "synchronous");
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/perfdb-schema-XXXXXX", path[PATH_MAX], err[512] = "";
+	sqlite3 *db;
+	if (!mkdtemp(dir)) {
+		ok(0, "a temporary directory");
+		return tap_done();
+	}
+	snprintf(path, sizeof(path), "%s/s.db", dir);
+	if (ok((db = db_open(path, true, err, sizeof(err))) != NULL, "a fresh database: %s", err)) {
+		db_exec(db, "INSERT INTO session(id) VALUES (1)", NULL, 0);
+		test_typed_views(db);
+		test_batches(db);
+		sqlite3_close(db);
+	}
+	remove(path);
+	rmdir(dir);
+	return tap_done();
+}
