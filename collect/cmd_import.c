@@ -63,6 +63,12 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "perfdb: %s\n", err);
 		return EXIT_FAIL;
 	}
+	/* A database made by this command holds nothing a crash could cost
+	 * but what it imports, which can be imported again: no fsyncs (the
+	 * commit of 1M samples takes 10 ms instead of 40). An existing one
+	 * keeps SQLite's full durability for the sessions it already has. */
+	if (!existed)
+		db_exec(db, "PRAGMA synchronous = OFF", NULL, 0);
 	for (int i = optind; i < argc; i++) {
 		int64_t id;
 		if (ingest_file(db, argv[i], &o, &id, err, sizeof(err))) {

@@ -18,6 +18,8 @@ struct oq_item {
 struct order_queue {
 	struct oq_item *items;
 	size_t n, cap;
+	struct oq_item *tmp;		/* the merge sort's other buffer */
+	size_t tcap;
 	uint8_t *arena, *spare;		/* spare: where a flush moves the rest */
 	size_t used, acap, spare_cap;
 	uint64_t seq;

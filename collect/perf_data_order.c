@@ -4,19 +4,72 @@
  * newest timestamp are delivered sorted by (time, arrival). The queue holds
  * about two rounds; a file without rounds is flushed by halves once the queue
  * passes QUEUE_LIMIT bytes, so memory stays bounded. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "collect/perf_data_int.h"
 
 #define QUEUE_LIMIT (48u << 20)
 
-/* item_cmp: orders queued records by time, then by arrival. */
-static int item_cmp(const void *a, const void *b)
+/* before: whether queued record a comes before b: by time, then arrival. */
+static inline bool before(const struct oq_item *a, const struct oq_item *b)
 {
-	const struct oq_item *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* run_end: the end of the ascending run of v[0..n) that starts at i. */
+static size_t run_end(const struct oq_item *v, size_t i, size_t n)
+{
+	while (++i < n && !before(&v[i], &v[i - 1]))
+		;
+	return i;
+}
+
+/* merge: the ascending runs a[0..na) and b[0..nb) merged into out. */
+static void merge(const struct oq_item *a, size_t na, const struct oq_item *b, size_t nb,
+		  struct oq_item *out)
+{
+	size_t i = 0, j = 0;
+	while (i < na && j < nb)
+		*out++ = before(&b[j], &a[i]) ? b[j++] : a[i++];
+	memcpy(out, a + i, (na - i) * sizeof(*a));
+	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*b));
+}
+
+/* sort_queue: sorts the queued items by (time, arrival). A round holds a
+ * few ascending runs (each CPU's buffer is drained in time order, and what
+ * the last round left is sorted), so a natural merge sort takes a few
+ * linear passes where qsort took n log n calls of a comparison function.
+ * 0, or -1 when out of memory. */
+static int sort_queue(struct order_queue *q)
+{
+	struct oq_item *src = q->items, *dst, *t;
+	size_t n = q->n, runs, c;
+	if (n < 2 || run_end(src, 0, n) == n)
+		return 0;
+	if (q->tcap < q->cap) {
+		free(q->tmp);
+		if (!(q->tmp = malloc(q->cap * sizeof(*q->tmp)))) {
+			q->tcap = 0;
+			return -1;
+		}
+		q->tcap = q->cap;
+	}
+	dst = q->tmp;
+	do {
+		runs = 0;
+		for (size_t i = 0, j, k; i < n; i = k, runs++) {
+			j = run_end(src, i, n);
+			k = j < n ? run_end(src, j, n) : n;
+			merge(src + i, j - i, src + j, k - j, dst + i);
+		}
+		t = src, src = dst, dst = t;
+	} while (runs > 1);
+	if (src != q->items) {
+		q->tmp = q->items, q->items = src;
+		c = q->tcap, q->tcap = q->cap, q->cap = c;
+	}
+	return 0;
 }
 
 /* reserve: makes room for one more item of size bytes. */
@@ -92,7 +145,8 @@ static int flush_upto(struct pd_reader *r, uint64_t bound)
 	size_t n = 0;
 	if (!q->n)
 		return 0;
-	qsort(q->items, q->n, sizeof(*q->items), item_cmp);
+	if (sort_queue(q))
+		return pd_errorf(r, 0, "out of memory ordering records");
 	while (n < q->n && q->items[n].time <= bound)
 		n++;
 	return deliver_first(r, n);
@@ -109,7 +163,8 @@ int oq_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		return pd_deliver(r, rec, size, file_offset);
 	if (q->used + size > QUEUE_LIMIT && q->n > 1) {
 		int rc;
-		qsort(q->items, q->n, sizeof(*q->items), item_cmp);
+		if (sort_queue(q))
+			return pd_errorf(r, file_offset, "out of memory ordering records");
 		rc = deliver_first(r, q->n / 2);
 		if (rc)
 			return rc;
@@ -151,6 +206,7 @@ int oq_flush_all(struct pd_reader *r)
 void oq_free(struct order_queue *q)
 {
 	free(q->items);
+	free(q->tmp);
 	free(q->arena);
 	free(q->spare);
 	memset(q, 0, sizeof(*q));
