@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A tracepoint query: every one returns the same columns: sample id, time,
- * cpu, the sample's tid, then a, b, arg, site, flush (see tl_event). */
+/* A tracepoint query over one typed view (or table): every one returns the
+ * same columns: sample id, time, cpu, the sample's tid, then a, b, arg,
+ * site, flush (see tl_event). */
 struct evq {
 	unsigned what;
 	uint8_t kind;
+	const char *table;
 	const char *sql;
 };
 
@@ -22,39 +24,39 @@ struct evq {
 #define FLUSH_FUNC "GLOB 'flush_tlb_func*'"
 
 static const struct evq queries[] = {
-	{ LOAD_SCHED | LOAD_TLB, TL_SWITCH, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED | LOAD_TLB, TL_SWITCH, "sched_switch", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "w.next_pid, w.prev_pid, NULL, NULL, 0" EVQ_FROM("sched_switch", "w") },
-	{ LOAD_SCHED | LOAD_TLB, TL_EXEC, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED | LOAD_TLB, TL_EXEC, "sched_process_exec", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.pid, e.old_pid, NULL, NULL, 0" EVQ_FROM("sched_process_exec", "e") },
-	{ LOAD_SCHED | LOAD_TLB, TL_EXIT, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED | LOAD_TLB, TL_EXIT, "sched_process_exit", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.pid, NULL, NULL, NULL, 0" EVQ_FROM("sched_process_exit", "e") },
-	{ LOAD_SCHED | LOAD_TLB, TL_FORK, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED | LOAD_TLB, TL_FORK, "sched_process_fork", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.child_pid, e.parent_pid, NULL, NULL, 0" EVQ_FROM("sched_process_fork", "e") },
-	{ LOAD_SCHED, TL_MIGRATE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED, TL_MIGRATE, "sched_migrate_task", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.pid, e.orig_cpu, e.dest_cpu, NULL, 0" EVQ_FROM("sched_migrate_task", "e") },
 	/* wakeups only say who runs on the waker's CPU (see tl_sample_task) */
-	{ LOAD_SCHED, TL_SAMPLE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED, TL_SAMPLE, "sched_waking", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_waking", "e") },
-	{ LOAD_SCHED, TL_SAMPLE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED, TL_SAMPLE, "sched_wakeup", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_wakeup", "e") },
-	{ LOAD_SCHED, TL_SAMPLE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_SCHED, TL_SAMPLE, "sched_wakeup_new", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_wakeup_new", "e") },
-	{ LOAD_TLB, TL_FLUSH, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_TLB, TL_FLUSH, "tlb_flush", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, f.reason, NULL, 0" EVQ_FROM("tlb_flush", "f")
 	  " AND f.reason IN (0, 1, 4, 5)" },
-	{ LOAD_TLB, TL_CSD_QUEUE, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_TLB, TL_CSD_QUEUE, "csd_queue_cpu", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "q.csd, NULL, q.cpu, q.callsite_sym, 1" EVQ_FROM("csd_queue_cpu", "q")
 	  " AND q.func_sym " FLUSH_FUNC },
-	{ LOAD_TLB, TL_CSD_ENTRY, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_TLB, TL_CSD_ENTRY, "csd_function_entry", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.csd, NULL, NULL, NULL, 1" EVQ_FROM("csd_function_entry", "e")
 	  " AND e.csd != 0 AND e.func_sym " FLUSH_FUNC },
-	{ LOAD_TLB, TL_CSD_EXIT, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_TLB, TL_CSD_EXIT, "csd_function_exit", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.csd, NULL, NULL, NULL, 1" EVQ_FROM("csd_function_exit", "e")
 	  " AND e.csd != 0 AND e.func_sym " FLUSH_FUNC },
-	{ LOAD_TLB, TL_IPI_SEND, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_TLB, TL_IPI_SEND, "ipi_send_cpu", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, i.cpu, i.callsite_sym, (i.callback_sym " FLUSH_FUNC
 	  " OR i.callsite_sym GLOB '*flush_tlb*')" EVQ_FROM("ipi_send_cpu", "i") },
-	{ LOAD_TLB, TL_IPI_SEND, "SELECT s.id, s.time, s.cpu, t.tid, "
+	{ LOAD_TLB, TL_IPI_SEND, "ipi_send_cpumask", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, i.target_cpu, i.callsite_sym, (i.callback_sym " FLUSH_FUNC
 	  " OR i.callsite_sym GLOB '*flush_tlb*')" EVQ_FROM("ipi_send_cpumask", "i") },
 };
@@ -166,6 +168,22 @@ static int load_session_row(sqlite3 *db, struct tl_session *s, int64_t *lo, int6
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* has_table(db, session, table): whether the session has an event whose
+ * samples are in the typed view (or table) table. A query over a view
+ * scans every sample of the session, so views without one are skipped. */
+static bool has_table(sqlite3 *db, int64_t session, const char *table)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM event WHERE session_id = ? AND tp_table = ?");
+	bool yes = false;
+	if (st) {
+		sqlite3_bind_int64(st, 1, session);
+		sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return yes;
 }
 
 /* load_event_names(db, s): which tracepoints the session recorded. */
@@ -296,14 +314,14 @@ int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
 	load_event_names(db, s);
 	int rc = load_threads(db, s) || load_procs(db, s);
 	for (size_t i = 0; !rc && i < sizeof(queries) / sizeof(*queries); i++)
-		if ((queries[i].what & what) && hi >= lo)
+		if ((queries[i].what & what) && hi >= lo && has_table(db, s->id, queries[i].table))
 			rc = run_query(db, &queries[i], lo, hi, s);
 	if (rc) {
 		snprintf(err, errlen, "session %lld: %s", (long long)session, sqlite3_errmsg(db));
 		tl_session_free(s);
 		return -1;
 	}
-	if (what & LOAD_TLB)
+	if ((what & LOAD_TLB) && has_table(db, s->id, "csd_queue_cpu"))
 		count_unnamed(db, s, lo, hi);
 	if (s->nev)
 		qsort(s->ev, s->nev, sizeof(*s->ev), cmp_event);
