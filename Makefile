@@ -8,7 +8,7 @@ CFLAGS  ?= -O2 -g
 # The project's own flags stay even when CFLAGS is given on the command line.
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
 BUILD   ?= build
 
 LIB_SRCS := $(sort $(wildcard collect/*.c analyze/*.c reports/*.c))

@@ -6,6 +6,7 @@
 #include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "collect/buildid_cache.h"
 #include "collect/dso_load.h"
 #include "collect/elfsyms.h"
 
@@ -91,39 +92,56 @@ static struct elfsyms *open_own_vdso(char *err, size_t errlen)
 	return e;
 }
 
-/* dso_load: see dso_load.h. The ELF file is used when it is on disk and,
- * when the recording knew its build id, is the same build. */
-void dso_load(struct dso *d, const char *exp, bool this_kernel)
+/* open_build: opens the ELF file path as d's, when it is the build
+ * expected (any build when exp is NULL); else false with why. Adds its
+ * separate debug file when there is one; symbols names the source. */
+static bool open_build(struct dso *d, const char *path, const char *exp, const char *source,
+		       char *why, size_t whylen)
 {
-	char err[512], have[2 * ELFSYMS_BUILD_ID_MAX + 1];
+	char have[2 * ELFSYMS_BUILD_ID_MAX + 1], how[PATH_MAX + 32];
 	uint8_t id[ELFSYMS_BUILD_ID_MAX];
 	size_t n = sizeof(id);
-	d->loaded = -1;
-	if (!strcmp(d->path, "[vdso]") && this_kernel && (d->elf = open_own_vdso(err, sizeof(err)))) {
-		d->loaded = 1;
-		set_dso_info(d, exp, "vdso of this kernel");
-		return;
-	}
-	if (d->path[0] != '/' || !strncmp(d->path, "//", 2)) {
-		set_dso_info(d, exp, "not a file");
-		return;
-	}
-	if (!(d->elf = elfsyms_open(d->path, err, sizeof(err)))) {
-		set_dso_info(d, exp, err);
-		return;
-	}
+	if (!(d->elf = elfsyms_open(path, why, whylen)))
+		return false;
 	have[0] = 0;
 	if (!elfsyms_build_id(d->elf, id, &n))
 		build_id_hex(id, n, have);
 	if (exp && strcmp(exp, have)) {
 		elfsyms_close(d->elf);
 		d->elf = NULL;
-		set_dso_info(d, exp, "build-id mismatch: file on disk is another build");
-		return;
+		snprintf(why, whylen, "build-id mismatch: file on disk is another build");
+		return false;
 	}
 	d->loaded = 1;
-	set_dso_info(d, exp ? exp : (have[0] ? have : NULL),
-		     use_debug_file(d, have) ? "elf+debug" : "elf");
+	snprintf(how, sizeof(how), "%s%s", source, use_debug_file(d, have) ? "+debug" : "");
+	set_dso_info(d, exp ? exp : (have[0] ? have : NULL), how);
+	return true;
+}
+
+/* dso_load: see dso_load.h. The ELF file is used when it is on disk and,
+ * when the recording knew its build id, is the same build; else the copy
+ * of that build in perf's build-id cache, as perf report does. */
+void dso_load(struct dso *d, const char *exp, bool this_kernel)
+{
+	char why[512], cached[4096], source[4200];
+	bool vdso = !strcmp(d->path, "[vdso]");
+	d->loaded = -1;
+	if (vdso && this_kernel && (d->elf = open_own_vdso(why, sizeof(why)))) {
+		d->loaded = 1;
+		set_dso_info(d, exp, "vdso of this kernel");
+		return;
+	}
+	snprintf(why, sizeof(why), "not a file");
+	if (d->path[0] == '/' && strncmp(d->path, "//", 2) &&
+	    open_build(d, d->path, exp, "elf", why, sizeof(why)))
+		return;
+	if (exp && buildid_cache_file(exp, vdso ? "vdso" : "elf", cached, sizeof(cached))) {
+		char ignored[512];
+		snprintf(source, sizeof(source), "build-id cache %s", cached);
+		if (open_build(d, cached, exp, source, ignored, sizeof(ignored)))
+			return;
+	}
+	set_dso_info(d, exp, why);
 }
 
 const struct sym *dso_symbol(const struct dso *d, uint64_t start, uint64_t len,

@@ -262,3 +262,65 @@ uint64_t kallsyms_text_base(const struct symtab *t)
 		s = symtab_find_name(t, "_stext", NULL);
 	return s ? s->start : 0;
 }
+
+/* One /proc/modules line: a loaded module's core image. */
+struct loaded_module {
+	char name[MODULE_MAX];
+	uint64_t lo, hi;
+	bool seen;
+};
+
+/* parse_modules(text, len, out): the modules of a /proc/modules text, in
+ * a malloc'ed array; the count, or -1 when out of memory or malformed. */
+static long parse_modules(const char *text, size_t len, struct loaded_module **out)
+{
+	const char *p = text, *end = text + len, *nl;
+	struct loaded_module *v = NULL, *nv;
+	long n = 0;
+	while (p < end) {
+		char line[512], name[MODULE_MAX];
+		unsigned long long size, addr;
+		size_t l;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		l = (size_t)((nl ? nl : end) - p);
+		snprintf(line, sizeof(line), "%.*s", (int)(l < sizeof(line) ? l : sizeof(line) - 1), p);
+		p += l + 1;
+		if (!line[0])
+			continue;
+		if (sscanf(line, "%127s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 ||
+		    !(nv = realloc(v, (size_t)(n + 1) * sizeof(*v)))) {
+			free(v);
+			return -1;
+		}
+		v = nv;
+		snprintf(v[n].name, sizeof(v[n].name), "%s", name);
+		v[n].lo = addr;
+		v[n].hi = addr + size;
+		v[n].seen = false;
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+/* kallsyms_has_modules: see kallsyms.h. */
+bool kallsyms_has_modules(const struct symtab *t, const char *modules, size_t len)
+{
+	struct loaded_module *m = NULL;
+	long n = parse_modules(modules, len, &m), left = n;
+	const char *last = NULL;
+	for (size_t i = 0; i < symtab_count(t) && left > 0; i++) {
+		const struct sym *s = symtab_at(t, i);
+		if (!s->module || (last && !strcmp(last, s->module)))
+			continue;
+		for (long k = 0; k < n; k++)
+			if (!m[k].seen && !strcmp(m[k].name, s->module) &&
+			    s->start >= m[k].lo && s->start < m[k].hi) {
+				m[k].seen = true;
+				left--;
+				last = s->module;
+			}
+	}
+	free(m);
+	return n >= 0 && left == 0;
+}

@@ -28,4 +28,11 @@ int kallsyms_load_file(struct symtab *t, const char *path, char *err, size_t err
 /* kallsyms_text_base(t): the address of the main image's "_text", else of
  * "_stext", else 0. Compare with vmlinux's to find the KASLR offset. */
 uint64_t kallsyms_text_base(const struct symtab *t);
+
+/* kallsyms_has_modules(t, modules, len): whether every module of a
+ * /proc/modules text (name size refs deps state 0xADDR ...) has a symbol
+ * in t inside [ADDR, ADDR + size): t (a saved kallsyms) then has the
+ * modules loaded now, where they are loaded. False when the text is
+ * malformed (or the addresses hidden). */
+bool kallsyms_has_modules(const struct symtab *t, const char *modules, size_t len);
 #endif

@@ -96,6 +96,10 @@ struct pd_reader {
 	const char *path;
 	FILE *fp;
 	bool pipe_mode, swap, big_endian, v1_magic;
+	bool unfinished;		/* file mode, data size 0: perf record
+					 * never finished the header (killed);
+					 * records are read to the end of the
+					 * file, the last one may be cut */
 	uint64_t file_size;		/* 0 when unknown (pipe) */
 	uint64_t data_offset, data_size;
 	struct pd_evsel **evsels;

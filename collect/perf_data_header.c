@@ -266,10 +266,20 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *h)
 				 (unsigned long long)r->data_offset,
 				 (unsigned long long)r->data_size,
 				 (unsigned long long)r->file_size);
+	if (!r->data_size && r->data_offset >= hsize) {
+		/* perf record writes the data size, and the feature sections
+		 * after the data, when it finishes: what follows the data
+		 * offset is records only */
+		r->unfinished = true;
+		r->data_size = r->file_size - r->data_offset;
+		pd_warnf(r, 48, "data size is 0: perf record did not finish this file (was it killed?); "
+			 "records read to the end of the file, without the feature sections "
+			 "(event names, tracing data, build ids)");
+	}
 	if (read_attrs(r, rd64(full + 16, r->swap), rd64(full + 24, r->swap),
 		       rd64(full + 32, r->swap)))
 		return -1;
-	if (read_features(r, full, hsize))
+	if (!r->unfinished && read_features(r, full, hsize))
 		return -1;
 	return fseeko(r->fp, (off_t)r->data_offset, SEEK_SET) ?
 		pd_errorf(r, r->data_offset, "seek failed") : 0;

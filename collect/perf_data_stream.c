@@ -338,6 +338,16 @@ static bool implausible(uint32_t type)
 	return type == 0 || type > PD_COMPRESSED2 + 16;
 }
 
+/* cut_short: the end of an unfinished file's data: what is left at pos is
+ * not a whole record (perf record was stopped while writing it). 1. */
+static int cut_short(struct pd_reader *r, uint64_t pos)
+{
+	if (pos < r->data_offset + r->data_size)
+		pd_warnf(r, pos, "the file ends inside a record: %llu bytes left out",
+			 (unsigned long long)(r->data_offset + r->data_size - pos));
+	return 1;
+}
+
 /* next_record: the next record at *pos, in the input buffer. Returns 0
  * with *rec and *size set, 1 at the end of data, -1 on error. */
 static int next_record(struct pd_reader *r, uint64_t *pos, uint64_t end,
@@ -352,11 +362,15 @@ static int next_record(struct pd_reader *r, uint64_t *pos, uint64_t end,
 	got = in_avail(r, 8);
 	if (!got && r->pipe_mode)
 		return 1;
+	if (got < 8 && r->unfinished)
+		return cut_short(r, *pos);
 	if (got < 8)
 		return pd_errorf(r, *pos, "record header truncated");
 	b = r->in->ibuf + r->in->ipos;
 	type = rd32(b, r->swap);
 	sz = rd16(b + 6, r->swap);
+	if (r->unfinished && (implausible(type) || sz < 8 || sz > end - *pos || in_avail(r, sz) < sz))
+		return cut_short(r, *pos);
 	if (r->pipe_mode && implausible(type) && r->nr_records) {
 		pd_warnf(r, *pos, "stopping at data that is not a record");
 		return 1;

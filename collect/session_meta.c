@@ -128,6 +128,7 @@ static int write_quality(sqlite3 *db, int64_t session, const struct pd_reader *r
 		{ "lost samples", r->nr_lost_samples },
 		{ "samples with an unknown id", r->nr_unknown_id },
 		{ "records behind the ordering window", r->nr_unordered },
+		{ "unfinished file: data size 0, no feature sections", r->unfinished },
 	};
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO data_quality(session_id, what, count) VALUES (?,?,?)");
 	int rc = st ? 0 : -1;

@@ -424,14 +424,31 @@ static bool word_is(const char *s, size_t n, const char *w)
 	return strlen(w) == n && !memcmp(s, w, n);
 }
 
+/* strip_clone_note(s, n): the length of s[0..n) without a trailing
+ * " [clone .isra.0]" (how a demangled C++ clone is named), or n. */
+static size_t strip_clone_note(const char *s, size_t n)
+{
+	static const char note[] = " [clone .";
+	size_t k = sizeof(note) - 1;
+
+	if (n < k + 2 || s[n - 1] != ']')
+		return n;
+	for (size_t i = n - 1; i-- > 0;)
+		if (s[i] == '[')
+			return i > 0 && i + 8 <= n && !memcmp(s + i - 1, note, k) ? i - 1 : n;
+	return n;
+}
+
 /* strip_one(s, n): the length of s[0..n) without one trailing clone
  * suffix, or n when it has none. */
 static size_t strip_one(const char *s, size_t n)
 {
-	size_t d = last_dot(s, n), d2;
+	size_t d, d2;
 	const char *w;
 
-	if (!d)
+	if ((d = strip_clone_note(s, n)) != n)
+		return d;
+	if (!(d = last_dot(s, n)))
 		return n;
 	if (word_is(s + d + 1, n - d - 1, "cold"))
 		return d;

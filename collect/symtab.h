@@ -85,7 +85,8 @@ const struct sym *symtab_at(const struct symtab *t, size_t i);
 
 /* sym_normalize(in, out, outlen): copies in to out without the compiler's
  * clone suffixes .isra.N, .constprop.N, .part.N, .cold, .cold.N and
- * .llvm.DIGITS, stripped repeatedly from the end (foo.isra.0.cold -> foo;
+ * .llvm.DIGITS, and demangled C++'s " [clone .isra.0]" notes, stripped
+ * repeatedly from the end (foo.isra.0.cold -> foo;
  * a name is never stripped to nothing). out is always NUL-terminated when
  * outlen > 0 and truncated to fit. Returns the normalized length (which may
  * be >= outlen, as snprintf does). in and out may be the same buffer. */

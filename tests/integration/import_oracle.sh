@@ -15,12 +15,15 @@
 #      sample's symbol and innermost frame against perf's first frame; and a
 #      copy with one user frame set to 0xffffffffffffffff, a callchain perf
 #      drops as corrupt
+#   f  cpu-clock -F 999 -g around tests/programs/cxx_work.cc (when a C++
+#      compiler is installed): C++ frames named as perf names them
+#      (demangled, without parameters)
 # Also: a file imported twice gives two sessions with equal counts, and
 # `perfdb sessions --format json` is valid JSON. ipi_send_cpumask, which perf
 # 6.1 cannot print, is checked for plausible target CPUs instead.
 # Prints TAP lines. Run from the repository root: sh tests/integration/import_oracle.sh
 # Env: PERFDB (default ./build/perfdb), PERFDB_BUILD (default build);
-# for debugging: IMPORT_ORACLE_PARTS (default "a b c d e") picks recordings,
+# for debugging: IMPORT_ORACLE_PARTS (default "a b c d e f") picks recordings,
 # IMPORT_ORACLE_KEEP=DIR keeps their perf.data files there.
 LIB=$(cd "$(dirname "$0")" && pwd)/lib
 B=${PERFDB_BUILD:-build}
@@ -31,7 +34,7 @@ trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 # shellcheck source=tests/integration/lib/tap.sh
 . "$LIB/tap.sh"
-PARTS=${IMPORT_ORACLE_PARTS:-a b c d e}
+PARTS=${IMPORT_ORACLE_PARTS:-a b c d e f}
 KEEP=${IMPORT_ORACLE_KEEP:-}
 want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 keep() { [ -z "$KEEP" ] || { mkdir -p "$KEEP" && cp "$@" "$KEEP/"; }; }
@@ -269,4 +272,36 @@ else
 	not_ok "e: perf record -e cpu-clock -g exits 0 ($(head -1 "$T/rec.err"))"
 fi
 want e && took e
+
+# --- f: C++ symbols ---------------------------------------------------------
+CXX_PROG=$(pwd)/tests/programs/cxx_work.cc
+if ! want f; then
+	:
+elif ! command -v c++ >/dev/null 2>&1; then
+	skip "f: no C++ compiler (c++) to build $CXX_PROG"
+elif ! c++ -O0 -g -fno-omit-frame-pointer -o "$T/cxxwork" "$CXX_PROG" 2>"$T/cxx.err"; then
+	not_ok "f: c++ builds $CXX_PROG ($(head -1 "$T/cxx.err"))"
+elif perf record -q -e cpu-clock -F 999 -g -o "$T/f.data" -- "$T/cxxwork" --seconds 0.3 \
+	>/dev/null 2>"$T/rec.err"; then
+	ok "f: perf record -e cpu-clock -F 999 -g around cxxwork"
+	if perf script -i "$T/f.data" -F event >"$T/f.data.ev" 2>/dev/null &&
+		perf script -i "$T/f.data" -F pid,tid,time,event >"$T/f.data.tr" 2>/dev/null &&
+		perf script --max-stack 65535 -i "$T/f.data" -F pid,tid,time,event,ip,sym,symoff,dso >"$T/f.cc" 2>/dev/null; then
+		COLS=pid,tid,time
+		if import_check f "$T/f.data" "$T/f.db"; then
+			oracle chains "$T/f.db" 1 "$T/f.cc" f --cols pid,tid,time --syms
+			for name in 'work::Box<int>::spin' 'work::Box<long>::spin' 'work::over' 'work::Step::operator()'; do
+				check "f: frames named $name, as perf names them" \
+					sh -c "sqlite3 '$T/f.db' \"SELECT 1 FROM symbol WHERE name = '$name'\" | grep -q 1 &&
+						grep -qF ' $name+0x' '$T/f.cc'"
+			done
+		fi
+		keep "$T/f.data"
+	else
+		not_ok "f: perf script reads the profile"
+	fi
+else
+	not_ok "f: perf record -e cpu-clock -g around cxxwork exits 0 ($(head -1 "$T/rec.err"))"
+fi
+want f && took f
 [ "$failed" -eq 0 ]

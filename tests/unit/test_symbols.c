@@ -15,6 +15,7 @@
 
 #include "collect/elfsyms.h"
 #include "collect/kallsyms.h"
+#include "collect/demangle.h"
 #include "collect/symtab.h"
 #include "tests/unit/tap.h"
 
@@ -66,11 +67,42 @@ static void test_normalize(void)
 	is_str(norm("bar.lto_priv.0"), "bar.lto_priv.0", "normalize: other suffix kept");
 	is_str(norm(".cold"), ".cold", "normalize: never strips to empty");
 	is_str(norm(""), "", "normalize: empty name");
+	is_str(norm("ns::f [clone .constprop.0]"), "ns::f", "normalize: demangled C++ clone");
+	is_str(norm("ns::f [clone .isra.0] [clone .cold]"), "ns::f",
+	       "normalize: stacked demangled clone notes");
+	is_str(norm("v::operator[]"), "v::operator[]", "normalize: operator[] kept");
+	is_str(norm("x [other .y]"), "x [other .y]", "normalize: other bracket note kept");
+	is_str(norm("[clone .a]"), "[clone .a]", "normalize: a note alone kept");
 	is_int(sym_normalize("abcdef.cold", small, sizeof(small)), 6,
 	       "normalize: returns full length when truncated");
 	is_str(small, "abc", "normalize: truncated output is terminated");
 	sym_normalize(inplace, inplace, sizeof(inplace));
 	is_str(inplace, "foo", "normalize: in place");
+}
+
+/* dm(name): sym_demangle of name in a static buffer, "(null)" for NULL. */
+static const char *dm(const char *name)
+{
+	static char buf[256];
+	char *d = sym_demangle(name);
+
+	snprintf(buf, sizeof(buf), "%s", d ? d : "(null)");
+	free(d);
+	return buf;
+}
+
+/* test_demangle(): C++ and Rust names as perf prints them. */
+static void test_demangle(void)
+{
+	is_str(dm("_ZN2ns3BoxIiE4spinEl"), "ns::Box<int>::spin", "demangle: template member, no parameters");
+	is_str(dm("_ZN2ns4overEd"), "ns::over", "demangle: overloads print alike, as in perf");
+	is_str(dm("_ZNK2ns2OpclEl"), "ns::Op::operator()", "demangle: operator(), no const");
+	is_str(dm("_ZN2ns1fEl.constprop.0"), "ns::f", "demangle: a clone, its suffix dropped as perf does");
+	is_str(dm("_RNvCs1234_7mycrate3foo"), "mycrate::foo", "demangle: Rust v0");
+	is_str(dm("schedule"), "(null)", "demangle: a C name is left alone");
+	is_str(dm("_Zjunk"), "(null)", "demangle: a malformed name is left alone");
+	is_str(dm("_"), "(null)", "demangle: one underscore");
+	is_str(dm(""), "(null)", "demangle: empty");
 }
 
 /* --- symtab ----------------------------------------------------------- */
@@ -191,6 +223,38 @@ static void test_kallsyms_text(void)
 	ok(symtab_at(t, 0)->module == NULL, "kallsyms text: core symbols have no module");
 	is_int(kallsyms_text_base(t), 0xffffffff81000000, "kallsyms text: text base");
 	symtab_free(t);
+}
+
+/* has_modules(text): kallsyms_has_modules of the fake kallsyms' table
+ * against a /proc/modules text. */
+static bool has_modules(const char *text)
+{
+	struct symtab *t = symtab_new();
+	char err[256];
+	bool yes;
+	kallsyms_load_buf(t, fake_kallsyms, sizeof(fake_kallsyms) - 1, err, sizeof(err));
+	yes = kallsyms_has_modules(t, text, strlen(text));
+	symtab_free(t);
+	return yes;
+}
+
+/* test_kallsyms_modules(): a saved kallsyms against the modules loaded. */
+static void test_kallsyms_modules(void)
+{
+	static const char both[] =
+		"ext4 4096 1 - Live 0xffffffffc0001000\n"
+		"xfs 8192 0 - Live 0xffffffffc0002000 (E)\n";
+	ok(has_modules(both), "modules: both loaded where the saved kallsyms has them");
+	ok(has_modules("xfs 8192 0 - Live 0xffffffffc0002000\n"),
+	   "modules: one unloaded since is harmless");
+	ok(has_modules(""), "modules: none loaded");
+	ok(!has_modules("ext4 4096 1 - Live 0xffffffffc0001000\nkvm 9000 0 - Live 0xffffffffc0009000\n"),
+	   "modules: one loaded since the copy (kvm) is missing from it");
+	ok(!has_modules("ext4 4096 1 - Live 0xffffffffc0005000\n"),
+	   "modules: reloaded at another address");
+	ok(!has_modules("ext4 4096 1 - Live 0x0000000000000000\n"),
+	   "modules: hidden addresses cannot be checked");
+	ok(!has_modules("ext4 garbage\n"), "modules: malformed text");
 }
 
 /* test_kallsyms_errors(): hidden addresses, empty text, missing file. */
@@ -641,9 +705,11 @@ int main(void)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	test_normalize();
+	test_demangle();
 	test_symtab();
 	test_kallsyms_text();
 	test_kallsyms_errors();
+	test_kallsyms_modules();
 	test_proc_kallsyms();
 	if (ok(n > 0, "readlink /proc/self/exe")) {
 		exe[n] = '\0';

@@ -674,17 +674,6 @@ def cmd_fields(args):
 
 # --- callchains -------------------------------------------------------------
 
-def demangle(names):
-    """mangled -> c++filt -p text (perf's demangling without parameters);
-    {} when c++filt is not installed."""
-    try:
-        out = subprocess.run(["c++filt", "-p"], input="\n".join(names) + "\n", capture_output=True,
-                             text=True, check=True).stdout.split("\n")
-    except (OSError, subprocess.CalledProcessError):
-        return {}
-    return dict(zip(names, out))
-
-
 def cmd_chains(args):
     """perf script -F COLS,event,ip,sym,symoff,dso prints a header line per
     sample and one "\tADDR SYM+0xOFF (DSO)" line per callchain entry (context markers
@@ -745,7 +734,7 @@ def cmd_chains(args):
     perf = collections.defaultdict(list)
     unparsed = []
     cur = None
-    frame_rx = re.compile(r"\t\s*([0-9a-f]+) (.*?)(?:\+0x([0-9a-f]+))?(?: \((.*)\))?$")
+    frame_rx = re.compile(r"\t\s*([0-9a-f]+) (.*?)(?:\+0x([0-9a-f]+))?(?: \(([^()]*)\))?$")
     for line in read_lines(txt):
         if line.startswith("\t"):
             m = frame_rx.match(line)
@@ -769,7 +758,7 @@ def cmd_chains(args):
         cur = []
         perf[k].append((p[2].strip(), cur))
 
-    mangled, discarded = [], []
+    discarded = []
     n = depth_bad = unmatched = 0
     checked = unknown_perf = 0
     det = collections.defaultdict(list)
@@ -807,8 +796,6 @@ def cmd_chains(args):
                     sample_id, key_text(key), i, xname, xdso, y, ydso)
                 if xname == "[unknown]":
                     det["unknown"].append(where)
-                elif xname.startswith("_Z"):
-                    mangled.append((xname, y, where))
                 elif y.endswith("@plt"):
                     det["plt"].append(where)
                 elif xstart is not None and ystart is not None and xstart & MASK64 == ystart:
@@ -822,16 +809,6 @@ def cmd_chains(args):
                     det["first"].append("sample %d %s: sample symbol %s, innermost frame %s, perf %s"
                                         % (sample_id, key_text(key), ipsym,
                                            symrow.get(fa[0], ("?",))[0] if fa else None, fb[0][0]))
-
-    # perf demangles C++ names (without parameters); perfdb keeps them
-    # mangled: the same symbol when c++filt -p turns one into the other
-    if mangled:
-        plain = demangle(sorted({m[0] for m in mangled}))
-        for xname, y, where in mangled:
-            if plain.get(xname) == y:
-                det["mangled"].append(where)
-            else:
-                det["name"].append(where)
 
     def summary(kind, what):
         d = det[kind]
@@ -867,9 +844,6 @@ def cmd_chains(args):
     result(not det["name"] and checked > 0,
            "%s: no frame has another symbol than perf's (%d frames perf resolves, %d [unknown] to perf)"
            % (label, checked, unknown_perf), summary("name", "frames differ"))
-    if det["mangled"]:
-        print("# %s: %d frames are C++ symbols perfdb keeps mangled and perf demangles (not counted)"
-              % (label, len(det["mangled"])))
     result(not det["unknown"] and checked > 0,
            "%s: perfdb resolves every frame perf resolves" % label,
            summary("unknown", "frames [unknown] in perfdb that perf resolves"))
