@@ -113,6 +113,7 @@ static bool open_build(struct dso *d, const char *path, const char *exp, const c
 		return false;
 	}
 	d->loaded = 1;
+	d->file = strdup(path);
 	snprintf(how, sizeof(how), "%s%s", source, use_debug_file(d, have) ? "+debug" : "");
 	set_dso_info(d, exp ? exp : (have[0] ? have : NULL), how);
 	return true;
@@ -155,6 +156,7 @@ const struct sym *dso_symbol(const struct dso *d, uint64_t start, uint64_t len,
 void dso_free(struct dso *d)
 {
 	free(d->path);
+	free(d->file);
 	free(d->build_id_hex);
 	free(d->symbols);
 	elfsyms_close(d->elf);

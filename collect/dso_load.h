@@ -19,6 +19,8 @@ struct dso {
 	uint8_t build_id[20];		/* from MMAP2, when it had one */
 	uint8_t build_id_size;
 	int loaded;			/* 0 not tried, 1 loaded, -1 none */
+	char *file;			/* the ELF file loaded (path or a cached
+					 * copy), NULL for none or the own vDSO */
 	struct elfsyms *elf;		/* the mapped file: its segments map ips */
 	struct elfsyms *debug;		/* its separate debug file, or NULL */
 };

@@ -17,9 +17,14 @@
 #include "collect/stacks.h"
 #include "collect/threads.h"
 #include "collect/tracepoints.h"
+#include "collect/unwind.h"
+#include "collect/bytes.h"
 
 #define S_IP		(1ULL << 0)
 #define S_CALLCHAIN	(1ULL << 5)
+#define S_REGS_USER	(1ULL << 12)
+#define S_STACK_USER	(1ULL << 13)
+#define UNWIND_MAX	127	/* user frames unwound, as perf's default */
 #define PERF_TYPE_TRACEPOINT 2
 
 /* Per-evsel state, hung on pd_evsel.user. */
@@ -42,6 +47,8 @@ struct ingest {
 	struct sqlq *q;
 	uint64_t first_time, last_time;
 	uint64_t corrupt_callchains;
+	struct unwinder *unw;		/* x86-64 recordings only */
+	uint64_t not_unwound;		/* dwarf samples without user frames */
 	char *err;
 	size_t errlen;
 	bool tty;
@@ -126,6 +133,19 @@ static int insert_events(struct ingest *g, struct pd_reader *r)
 	return 0;
 }
 
+/* wants_unwinding: whether the recording has --call-graph dwarf samples
+ * perfdb can unwind (x86-64 ones). */
+static bool wants_unwinding(const struct pd_reader *r)
+{
+	if (!r->features.arch || strcmp(r->features.arch, "x86_64"))
+		return false;
+	for (size_t i = 0; i < r->nr_evsels; i++)
+		if ((r->evsels[i]->sample_type & (S_REGS_USER | S_STACK_USER)) ==
+		    (S_REGS_USER | S_STACK_USER))
+			return true;
+	return false;
+}
+
 /* on_begin: evsels are known: create the per-session state. */
 static int on_begin(void *ctx, struct pd_reader *r)
 {
@@ -139,6 +159,8 @@ static int on_begin(void *ctx, struct pd_reader *r)
 	g->stk = stacks_new(g->db, g->q);
 	g->samples = batch_new(g->db, g->q, "sample", sample_cols, NCOLS);
 	g->mems = mem_sample_batch(g->db, g->q);
+	if (wants_unwinding(r) && !(g->unw = unwinder_new()))
+		return fail(g, "import", "out of memory");
 	if ((!g->q && !getenv("PERFDB_SYNC_WRITES")) || !g->thr || !g->res || !g->stk || !g->samples || !g->mems)
 		return fail(g, "import", "out of memory");
 	return insert_events(g, r);
@@ -165,36 +187,103 @@ static int context_mode(uint64_t marker)
 	}
 }
 
-/* stack_of: the stack node of a sample's callchain: 0 when it has none,
- * and, as perf does, when the callchain is corrupt (an unknown context
- * marker); -1 on error. */
-static int64_t stack_of(struct ingest *g, struct pd_reader *r, const struct pd_event *ev,
-			int64_t proc)
+/* kernel_frames: the symbol rows of the callchain's frames into syms
+ * (innermost first), context markers left out. 0, 1 when the callchain is
+ * corrupt (an unknown marker: perf drops it), -1 on error. */
+static int kernel_frames(struct ingest *g, struct pd_reader *r, const struct pd_event *ev,
+			 int64_t proc, int64_t *syms, size_t *n)
 {
 	const struct pd_sample *s = &ev->sample;
 	int mode = ev->misc & 7;
-	int64_t node = 0;
-	int64_t *syms;
-	size_t n = 0;
-	if (!(ev->evsel->sample_type & S_CALLCHAIN) || !s->nr_callchain)
-		return 0;
-	if (!(syms = malloc(s->nr_callchain * sizeof(*syms))))
-		return -1;
 	for (uint64_t i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = pd_callchain_at(r, s, i);
 		if (ip == PD_CONTEXT_GUEST)
 			continue;
-		if (ip >= PD_CONTEXT_MAX && (mode = context_mode(ip)) < 0) {
-			g->corrupt_callchains++;
-			free(syms);
-			return 0;
-		}
+		if (ip >= PD_CONTEXT_MAX && (mode = context_mode(ip)) < 0)
+			return 1;
 		if (ip >= PD_CONTEXT_MAX)
 			continue;
-		if ((syms[n++] = resolver_symbol(g->res, r, proc, mode, ip)) < 0) {
-			free(syms);
+		if ((syms[(*n)++] = resolver_symbol(g->res, r, proc, mode, ip)) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* What the unwinder asks for the maps of one process. */
+struct maps_ctx {
+	struct ingest *g;
+	const struct pd_reader *r;
+	int64_t proc;
+};
+
+static long get_maps(void *ctx, struct umap **maps)
+{
+	struct maps_ctx *m = ctx;
+	return resolver_user_maps(m->g->res, m->r, m->proc, maps);
+}
+
+/* dwarf_mode: whether ev's sample carries 64-bit user registers and a user
+ * stack copy to unwind (perf record --call-graph dwarf). */
+static bool dwarf_mode(const struct ingest *g, const struct pd_event *ev)
+{
+	return g->unw && (ev->evsel->sample_type & (S_REGS_USER | S_STACK_USER)) ==
+			 (S_REGS_USER | S_STACK_USER) &&
+	       ev->sample.regs_user_abi == 2 && ev->sample.stack_user_dyn;
+}
+
+/* user_frames: the symbol rows of the user frames unwound from the
+ * sample's registers and stack copy into syms (at most max); the count or
+ * -1 on error. */
+static long user_frames(struct ingest *g, struct pd_reader *r, const struct pd_event *ev,
+			int64_t proc, int64_t *syms, int max)
+{
+	const struct pd_sample *s = &ev->sample;
+	struct uregs u = { .stack = s->stack_user, .len = (size_t)s->stack_user_dyn, .swap = r->swap };
+	struct maps_ctx mc = { g, r, proc };
+	uint64_t mask = ev->evsel->sample_regs_user, ips[UNWIND_MAX];
+	int n, k = 0;
+	for (int b = 0; b < 64; b++) {
+		if (!(mask >> b & 1))
+			continue;
+		if (b < 24) {
+			u.reg[b] = rd64(s->regs_user + 8 * k, r->swap);
+			u.have |= 1ULL << b;
 		}
+		k++;
+	}
+	n = unwind_user(g->unw, proc, resolver_maps_gen(g->res, proc), (int)s->tid, get_maps, &mc,
+			&u, ips, max < UNWIND_MAX ? max : UNWIND_MAX);
+	if (!n)
+		g->not_unwound++;
+	for (int i = 0; i < n; i++)
+		if ((syms[i] = resolver_symbol(g->res, r, proc, PD_CPUMODE_USER, ips[i])) < 0)
+			return -1;
+	return n;
+}
+
+/* stack_of: the stack node of a sample's callchain (0: none): its kernel
+ * (and, when recorded, user) frames, then with --call-graph dwarf the user
+ * frames unwound, as perf report shows them; -1 on error. */
+static int64_t stack_of(struct ingest *g, struct pd_reader *r, const struct pd_event *ev,
+			int64_t proc)
+{
+	const struct pd_sample *s = &ev->sample;
+	bool chain = ev->evsel->sample_type & S_CALLCHAIN, dwarf = dwarf_mode(g, ev);
+	int64_t node = 0, *syms;
+	size_t n = 0;
+	long u = 0;
+	int rc = 0;
+	if ((!chain || !s->nr_callchain) && !dwarf)
+		return 0;
+	if (!(syms = malloc(((chain ? s->nr_callchain : 0) + (dwarf ? UNWIND_MAX : 0)) * sizeof(*syms) + 1)))
+		return -1;
+	if (chain && (rc = kernel_frames(g, r, ev, proc, syms, &n)) == 1)
+		g->corrupt_callchains++;
+	if (!rc && dwarf && (u = user_frames(g, r, ev, proc, syms + n, UNWIND_MAX)) > 0)
+		n += (size_t)u;
+	if (rc == 1 || u < 0 || rc < 0) {
+		free(syms);
+		return rc == 1 ? 0 : -1;
 	}
 	while (n--)		/* outermost caller first */
 		if ((node = stacks_node(g->stk, node, syms[n])) < 0)
@@ -405,18 +494,19 @@ static int flush_batches(struct ingest *g)
 	return rc ? fail(g, "write", "out of memory") : 0;
 }
 
-/* note_corrupt_callchains: counts the callchains dropped as corrupt. */
-static int note_corrupt_callchains(struct ingest *g)
+/* note_quality: one data_quality row of count n, when n is not 0. */
+static int note_quality(struct ingest *g, const char *what, uint64_t n)
 {
 	sqlite3_stmt *st;
 	int rc;
-	if (!g->corrupt_callchains)
+	if (!n)
 		return 0;
-	st = db_prepare(g->db, "INSERT INTO data_quality(session_id, what, count) VALUES (?, 'corrupt callchains dropped', ?)");
+	st = db_prepare(g->db, "INSERT INTO data_quality(session_id, what, count) VALUES (?, ?, ?)");
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, g->session);
-	sqlite3_bind_int64(st, 2, (int64_t)g->corrupt_callchains);
+	sqlite3_bind_text(st, 2, what, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)n);
 	rc = db_step_done(st, g->err, g->errlen);
 	sqlite3_finalize(st);
 	return rc;
@@ -426,7 +516,8 @@ static int note_corrupt_callchains(struct ingest *g)
 static int finish_session(struct ingest *g, struct pd_reader *r)
 {
 	if (flush_batches(g) || check_sample_ids(g) || update_event_counts(g) || update_sample_range(g) ||
-	    note_corrupt_callchains(g) || threads_write(g->thr, g->err, g->errlen) ||
+	    note_quality(g, "corrupt callchains dropped", g->corrupt_callchains) ||
+	    note_quality(g, "dwarf samples without user frames (no CFI or stack)", g->not_unwound) || threads_write(g->thr, g->err, g->errlen) ||
 	    resolver_finish(g->res, g->err, g->errlen) ||
 	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
 			       g->err, g->errlen))
@@ -457,6 +548,7 @@ static void cleanup(struct ingest *g)
 		tp_sink_free(g->evs[i].sink);
 	free(g->evs);
 	threads_free(g->thr);
+	unwinder_free(g->unw);
 	resolver_free(g->res);
 	stacks_free(g->stk);
 	batch_free(g->samples);

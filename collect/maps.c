@@ -28,7 +28,7 @@ static int map_cmp(const void *a, const void *b)
  * new mmap over old ones replaces them. */
 int maps_insert(struct maps *ms, struct map m)
 {
-	struct maps out = { 0 };
+	struct maps out = { .gen = ms->gen + 1 };
 	int rc = 0;
 	for (size_t i = 0; i < ms->n && !rc; i++) {
 		struct map o = ms->v[i];
@@ -74,6 +74,7 @@ const struct map *maps_find(const struct maps *ms, uint64_t addr)
 
 int maps_copy(struct maps *to, const struct maps *from)
 {
+	to->gen++;
 	for (size_t i = 0; i < from->n; i++)
 		if (maps_push(to, from->v[i]))
 			return -1;

@@ -14,6 +14,7 @@ struct map {
 struct maps {
 	struct map *v;
 	size_t n, cap;
+	uint64_t gen;		/* changes whenever the maps do */
 };
 
 /* maps_insert: adds m, trimming or splitting the maps it overlaps, as a

@@ -67,6 +67,11 @@ struct pd_sample {
 	uint64_t read_nr;		/* READ: counter values (group members) */
 	const uint8_t *read;		/* first value; each read_stride bytes */
 	uint32_t read_stride, read_id_off;	/* id at +read_id_off (0: none) */
+	uint64_t regs_user_abi;		/* REGS_USER: 0 none, 1 32-bit, 2 64-bit */
+	const uint8_t *regs_user;	/* one u64 per bit of sample_regs_user */
+	uint64_t stack_user_size;	/* STACK_USER: bytes copied from the SP up */
+	const uint8_t *stack_user;	/* ... of which stack_user_dyn are valid */
+	uint64_t stack_user_dyn;
 	bool has_time, has_cpu, has_tid;
 };
 

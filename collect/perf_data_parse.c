@@ -150,15 +150,31 @@ static int skip_regs(struct cursor *c, uint64_t mask, const char **why)
 	return 0;
 }
 
-/* skip_stack: skips a STACK_USER block (size, data, dyn_size). */
-static int skip_stack(struct cursor *c, const char **why)
+/* get_regs_user: the REGS_USER block (abi, then a u64 per mask bit). */
+static int get_regs_user(struct cursor *c, uint64_t mask, struct pd_sample *s, const char **why)
 {
-	uint64_t sz, dyn;
-	if (!cur_u64(c, &sz) || sz > c->len || !cur_skip(c, (size_t)sz) ||
-	    (sz && !cur_u64(c, &dyn))) {
+	if (!cur_u64(c, &s->regs_user_abi) ||
+	    (s->regs_user_abi &&
+	     !(s->regs_user = cur_bytes(c, 8 * (size_t)__builtin_popcountll(mask))) && mask)) {
+		*why = "register dump runs past the record";
+		return -1;
+	}
+	return 0;
+}
+
+/* get_stack_user: the STACK_USER block (size, data, dyn_size; dyn_size
+ * clamped to size). */
+static int get_stack_user(struct cursor *c, struct pd_sample *s, const char **why)
+{
+	uint64_t sz;
+	if (!cur_u64(c, &sz) || sz > c->len || !(s->stack_user = cur_bytes(c, (size_t)sz)) ||
+	    (sz && !cur_u64(c, &s->stack_user_dyn))) {
 		*why = "user stack dump runs past the record";
 		return -1;
 	}
+	s->stack_user_size = sz;
+	if (s->stack_user_dyn > sz || !sz)
+		s->stack_user_dyn = sz;
 	return 0;
 }
 
@@ -240,8 +256,8 @@ static int parse_tail(struct pd_reader *r, struct cursor *c,
 {
 	uint64_t st = e->sample_type;
 	const char *m = "sample runs past its record";
-	if ((st & S_REGS_USER && skip_regs(c, e->sample_regs_user, why)) ||
-	    (st & S_STACK_USER && skip_stack(c, why)))
+	if ((st & S_REGS_USER && get_regs_user(c, e->sample_regs_user, s, why)) ||
+	    (st & S_STACK_USER && get_stack_user(c, s, why)))
 		return -1;
 	if (st & S_WEIGHT_STRUCT) {
 		if (get_weight_struct(r, c, s, why))

@@ -14,6 +14,7 @@
 #include "collect/kallsyms.h"
 #include "collect/maps.h"
 #include "collect/resolve.h"
+#include "collect/unwind.h"
 
 struct resolver {
 	sqlite3 *db;
@@ -383,6 +384,39 @@ static int64_t kernel_symbol(struct resolver *res, const struct pd_reader *r,
 	return sym_row(res, dso, s->start, s->size, s->name);
 }
 
+/* load_dso: loads d's symbols if not tried yet; whether it has them. */
+static bool load_dso(struct resolver *res, const struct pd_reader *r, struct dso *d)
+{
+	char want[41];
+	if (!d->loaded)
+		dso_load(d, expected_build_id(res, d, r, want), recorded_here(r));
+	return d->loaded > 0;
+}
+
+uint64_t resolver_maps_gen(struct resolver *res, int64_t proc)
+{
+	uint64_t idx;
+	return hm_get(&res->maps_by_proc, (uint64_t)proc, 0, &idx) ? res->maps[idx].gen : 0;
+}
+
+long resolver_user_maps(struct resolver *res, const struct pd_reader *r, int64_t proc,
+			struct umap **out)
+{
+	struct maps *ms = maps_of(res, proc);
+	long n = 0;
+	*out = NULL;
+	if (!ms)
+		return -1;
+	if (ms->n && !(*out = malloc(ms->n * sizeof(**out))))
+		return -1;
+	for (size_t i = 0; i < ms->n; i++) {
+		struct dso *d = &res->dsos[ms->v[i].dso];
+		if (!d->kernel && load_dso(res, r, d) && d->file)
+			(*out)[n++] = (struct umap){ d->file, ms->v[i].start, ms->v[i].end, ms->v[i].pgoff };
+	}
+	return n;
+}
+
 /* user_symbol: the symbol row of a user address in process row proc. */
 static int64_t user_symbol(struct resolver *res, const struct pd_reader *r,
 			   int64_t proc, uint64_t ip)
@@ -391,14 +425,11 @@ static int64_t user_symbol(struct resolver *res, const struct pd_reader *r,
 	const struct map *m = ms ? maps_find(ms, ip) : NULL;
 	struct dso *d;
 	const struct sym *s;
-	char want[41];
 	uint64_t off;
 	if (!m)
 		return unknown_row(res, -1);
 	d = &res->dsos[m->dso];
-	if (!d->loaded)
-		dso_load(d, expected_build_id(res, d, r, want), recorded_here(r));
-	if (d->loaded < 0)
+	if (!load_dso(res, r, d))
 		return unknown_row(res, (long)m->dso);
 	s = dso_symbol(d, m->start, m->end - m->start, m->pgoff, ip, &off);
 	if (!s)

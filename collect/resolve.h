@@ -35,6 +35,19 @@ int resolver_fork(struct resolver *res, int64_t child, int64_t parent);
 int64_t resolver_symbol(struct resolver *res, const struct pd_reader *r,
 			int64_t proc, int cpumode, uint64_t ip);
 
+struct umap;
+
+/* resolver_maps_gen: a number that changes whenever process row proc's
+ * maps do (0 for a process without maps). */
+uint64_t resolver_maps_gen(struct resolver *res, int64_t proc);
+
+/* resolver_user_maps: process row proc's maps of files whose symbols are
+ * loaded (loading them), each with the ELF file read, in *out
+ * (malloc'ed; the file names belong to the resolver). The count, or -1 on
+ * out of memory. */
+long resolver_user_maps(struct resolver *res, const struct pd_reader *r, int64_t proc,
+			struct umap **out);
+
 /* resolver_ksym: the kernel symbol of addr as perf prints it into buf:
  * "name+0xoff" (%pS) with with_offset, else "name" (%ps); NULL when
  * unknown. */

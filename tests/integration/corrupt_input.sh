@@ -2,8 +2,9 @@
 # Robustness of `perfdb import` against damaged perf.data files. Inputs: three
 # recordings made here (file mode, file mode with -z zstd, pipe mode; system-
 # wide sched_switch, tlb_flush, ipi_send_cpumask, csd_queue_cpu around sleep
-# 0.2), every file in $PERFDB_SHARED/perfdata/, and two more recordings for
-# one kind each (exec events: struct; a large one: rollback). For each input,
+# 0.2; a --call-graph dwarf profile of falseshare), every file in
+# $PERFDB_SHARED/perfdata/, and two more recordings for one kind each (exec
+# events: struct; a large one: rollback). For each input,
 # damaged copies:
 #   truncate  the file cut at every offset of its first 256 bytes, then ~40
 #             chosen offsets (data section start, record boundaries and the
@@ -88,6 +89,13 @@ set -- "$@" "$input"
 [ -x "$YIELD" ] || make -s BUILD="$(dirname "$(dirname "$YIELD")")" "$YIELD" >&2
 record local-big /dev/null -a -m 2048 -e sched:sched_switch -o "$T/local-big.data" \
 	-- "$YIELD" --seconds 3
+set -- "$@" "$input"
+# --call-graph dwarf: register dumps and stack copies, unwound with the
+# local binaries' CFI, so damaged ones reach the unwinder
+FALSESHARE=$(dirname "$PERFDB")/workloads/falseshare
+[ -x "$FALSESHARE" ] || make -s BUILD="$(dirname "$(dirname "$FALSESHARE")")" "$FALSESHARE" >&2
+record local-dwarf /dev/null -e cpu-clock -F 499 --call-graph dwarf,4096 -o "$T/local-dwarf.data" \
+	-- "$FALSESHARE" --seconds 0.1
 set -- "$@" "$input"
 for f in "$SHARED"/perfdata/*.data; do
 	[ -e "$f" ] || continue

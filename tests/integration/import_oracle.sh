@@ -18,12 +18,16 @@
 #   f  cpu-clock -F 999 -g around tests/programs/cxx_work.cc (when a C++
 #      compiler is installed): C++ frames named as perf names them
 #      (demangled, without parameters)
+#   g  cpu-clock -F 999 --call-graph dwarf around falseshare: user stacks
+#      unwound from the registers and stack copies against perf's own
+#      unwinding (`perf script --no-inline`: perfdb does not add perf's
+#      inline frames)
 # Also: a file imported twice gives two sessions with equal counts, and
 # `perfdb sessions --format json` is valid JSON. ipi_send_cpumask, which perf
 # 6.1 cannot print, is checked for plausible target CPUs instead.
 # Prints TAP lines. Run from the repository root: sh tests/integration/import_oracle.sh
 # Env: PERFDB (default ./build/perfdb), PERFDB_BUILD (default build);
-# for debugging: IMPORT_ORACLE_PARTS (default "a b c d e f") picks recordings,
+# for debugging: IMPORT_ORACLE_PARTS (default "a b c d e f g") picks recordings,
 # IMPORT_ORACLE_KEEP=DIR keeps their perf.data files there.
 LIB=$(cd "$(dirname "$0")" && pwd)/lib
 B=${PERFDB_BUILD:-build}
@@ -34,7 +38,7 @@ trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
 # shellcheck source=tests/integration/lib/tap.sh
 . "$LIB/tap.sh"
-PARTS=${IMPORT_ORACLE_PARTS:-a b c d e f}
+PARTS=${IMPORT_ORACLE_PARTS:-a b c d e f g}
 KEEP=${IMPORT_ORACLE_KEEP:-}
 want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 keep() { [ -z "$KEEP" ] || { mkdir -p "$KEEP" && cp "$@" "$KEEP/"; }; }
@@ -304,4 +308,28 @@ else
 	not_ok "f: perf record -e cpu-clock -g around cxxwork exits 0 ($(head -1 "$T/rec.err"))"
 fi
 want f && took f
+
+# --- g: --call-graph dwarf --------------------------------------------------
+if ! want g; then
+	:
+elif perf record -q -e cpu-clock -F 999 --call-graph dwarf -o "$T/g.data" -- "$W/falseshare" --seconds 0.3 \
+	>/dev/null 2>"$T/rec.err"; then
+	ok "g: perf record -e cpu-clock -F 999 --call-graph dwarf around falseshare"
+	if perf script -i "$T/g.data" -F event >"$T/g.data.ev" 2>/dev/null &&
+		perf script -i "$T/g.data" -F pid,tid,time,event >"$T/g.data.tr" 2>/dev/null &&
+		perf script --no-inline --max-stack 65535 -i "$T/g.data" -F pid,tid,time,event,ip,sym,symoff,dso >"$T/g.cc" 2>/dev/null; then
+		COLS=pid,tid,time
+		if import_check g "$T/g.data" "$T/g.db"; then
+			oracle chains "$T/g.db" 1 "$T/g.cc" g --cols pid,tid,time --syms
+			check "g: user callers were unwound (stacks of 3 frames and more)" \
+				sh -c "sqlite3 '$T/g.db' 'SELECT max(depth) FROM stack' | grep -qv '^[01]\$'"
+		fi
+		keep "$T/g.data"
+	else
+		not_ok "g: perf script reads the dwarf profile"
+	fi
+else
+	not_ok "g: perf record --call-graph dwarf exits 0 ($(head -1 "$T/rec.err"))"
+fi
+want g && took g
 [ "$failed" -eq 0 ]

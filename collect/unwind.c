@@ -1,0 +1,182 @@
+/* DWARF unwinding of user stacks with libdwfl: see unwind.h. One Dwfl per
+ * (process, maps generation) is kept, in a small LRU cache, with each
+ * distinct mapped file reported once at its load bias; a sample's
+ * registers and stack copy reach libdwfl's callbacks through the state the
+ * Dwfl was attached with, which is refilled before each unwind. */
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include "collect/bytes.h"
+#include "collect/unwind.h"
+
+#define CACHED 8
+#define PERF_REG_SP 7
+#define PERF_REG_IP 8
+
+/* The sample being unwound, as libdwfl's callbacks see it. */
+struct ustate {
+	const struct uregs *regs;
+	int tid;
+};
+
+struct cached {
+	Dwfl *dwfl;
+	int64_t proc;
+	uint64_t gen, used;
+	struct ustate st;
+	bool attached;
+};
+
+struct unwinder {
+	struct cached c[CACHED];
+	uint64_t tick;
+	Dwfl_Callbacks cb;		/* offline: files reported by path */
+	char *debuginfo_path;		/* NULL: libdwfl's default search */
+};
+
+/* next_thread: the one thread of a sample's process. */
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct ustate *st = arg;
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = st;
+	return st->tid;
+}
+
+/* memory_read: a word of the sample's stack copy; nothing else of the
+ * process's memory is known. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	const struct uregs *r = ((struct ustate *)arg)->regs;
+	uint64_t sp = r->reg[PERF_REG_SP];
+	(void)dwfl;
+	if (addr < sp || addr - sp > r->len || r->len - (addr - sp) < 8)
+		return false;
+	*result = rd64(r->stack + (addr - sp), r->swap);
+	return true;
+}
+
+/* set_initial_registers: the sample's registers in DWARF numbering (x86-64:
+ * rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip). */
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	static const int from_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7,
+		16, 17, 18, 19, 20, 21, 22, 23, 8 };
+	const struct uregs *r = ((struct ustate *)arg)->regs;
+	Dwarf_Word v[17];
+	for (int i = 0; i < 17; i++)
+		v[i] = r->have >> from_perf[i] & 1 ? r->reg[from_perf[i]] : 0;
+	return dwfl_thread_state_registers(thread, 0, 17, v);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+struct unwinder *unwinder_new(void)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+	if (u)
+		u->cb = (Dwfl_Callbacks){ .find_elf = dwfl_build_id_find_elf,
+			.find_debuginfo = dwfl_standard_find_debuginfo,
+			.section_address = dwfl_offline_section_address,
+			.debuginfo_path = &u->debuginfo_path };
+	return u;
+}
+
+void unwinder_free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < CACHED; i++)
+		if (u->c[i].dwfl)
+			dwfl_end(u->c[i].dwfl);
+	free(u);
+}
+
+/* report_files: each distinct file of maps once, at the load bias of its
+ * map with the lowest file offset (start - pgoff: where its offset 0 is). */
+static void report_files(Dwfl *dwfl, const struct umap *m, long n)
+{
+	for (long i = 0; i < n; i++) {
+		long best = i;
+		bool seen = false;
+		for (long k = 0; k < n && !seen; k++)
+			seen = k < i && !strcmp(m[k].file, m[i].file);
+		if (seen)
+			continue;
+		for (long k = i + 1; k < n; k++)
+			if (!strcmp(m[k].file, m[i].file) && m[k].pgoff < m[best].pgoff)
+				best = k;
+		dwfl_report_elf(dwfl, m[i].file, m[i].file, -1, m[best].start - m[best].pgoff, false);
+	}
+}
+
+/* session: the cached Dwfl of (proc, gen), made (evicting the least
+ * recently used) when missing; NULL when none can be made. */
+static struct cached *session(struct unwinder *u, int64_t proc, uint64_t gen,
+			      long (*get_maps)(void *, struct umap **), void *ctx)
+{
+	struct cached *c = &u->c[0];
+	struct umap *maps = NULL;
+	long n;
+	for (int i = 0; i < CACHED; i++) {
+		if (u->c[i].dwfl && u->c[i].proc == proc && u->c[i].gen == gen)
+			return &u->c[i];
+		if (u->c[i].used < c->used)
+			c = &u->c[i];
+	}
+	if (c->dwfl)
+		dwfl_end(c->dwfl);
+	memset(c, 0, sizeof(*c));
+	if ((n = get_maps(ctx, &maps)) <= 0 || !(c->dwfl = dwfl_begin(&u->cb))) {
+		free(maps);
+		return NULL;
+	}
+	dwfl_report_begin(c->dwfl);
+	report_files(c->dwfl, maps, n);
+	free(maps);
+	dwfl_report_end(c->dwfl, NULL, NULL);
+	c->proc = proc;
+	c->gen = gen;
+	c->attached = dwfl_attach_state(c->dwfl, NULL, 1, &thread_callbacks, &c->st);
+	return c;
+}
+
+/* One unwind's output. */
+struct frames {
+	uint64_t *ips;
+	int n, max;
+};
+
+/* frame: one frame's pc; a caller's return address - 1 is its call site. */
+static int frame(Dwfl_Frame *state, void *arg)
+{
+	struct frames *f = arg;
+	Dwarf_Addr pc;
+	bool activation;
+	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+		return DWARF_CB_ABORT;
+	f->ips[f->n++] = activation ? pc : pc - 1;
+	return f->n < f->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+int unwind_user(struct unwinder *u, int64_t proc, uint64_t gen, int tid,
+		long (*get_maps)(void *ctx, struct umap **maps), void *ctx,
+		const struct uregs *regs, uint64_t *ips, int max)
+{
+	struct frames f = { ips, 0, max };
+	struct cached *c;
+	if (max <= 0 || (~regs->have & (1ULL << PERF_REG_SP | 1ULL << PERF_REG_IP)) ||
+	    !(c = session(u, proc, gen, get_maps, ctx)) || !c->attached)
+		return 0;
+	c->used = ++u->tick;
+	c->st.regs = regs;
+	c->st.tid = tid > 0 ? tid : 1;
+	dwfl_getthread_frames(c->dwfl, c->st.tid, frame, &f);
+	return f.n;
+}
