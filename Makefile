@@ -65,7 +65,11 @@ $(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LDLIBS)
 
-test: all
+# test and run install what is missing first (a fresh machine); CI runs
+# make deps itself.
+test:
+	sh .ci/deps.sh --if-missing
+	$(MAKE) all
 	sh tests/run.sh $(BUILD)
 
 asan:

@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 if [ "${PERFDB_SKIP_DEPS:-}" != 1 ]; then
-	sh .ci/deps.sh >/dev/null
+	sh .ci/deps.sh --if-missing >/dev/null
 fi
 make -s -j2
 db=${PERFDB_DEMO_DB:-demo.db}
