@@ -130,6 +130,9 @@ void dso_load(struct dso *d, const char *exp, bool this_kernel)
 	if (vdso && this_kernel && (d->elf = open_own_vdso(why, sizeof(why)))) {
 		d->loaded = 1;
 		set_dso_info(d, exp, "vdso of this kernel");
+		/* a file of it for the unwinder: perf record's copy in the cache */
+		if (exp && buildid_cache_file(exp, "vdso", cached, sizeof(cached)))
+			d->file = strdup(cached);
 		return;
 	}
 	snprintf(why, sizeof(why), "not a file");

@@ -5,7 +5,6 @@
  * call is checked, so a truncated or corrupt file is an error, never a
  * crash or a silently empty result. */
 #include "collect/elfsyms.h"
-#include "collect/demangle.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -305,19 +304,14 @@ static int add_symbol(struct reader *r, struct elfsyms *e, const GElf_Sym *s,
 {
 	const char *name = elf_strptr(r->elf, strndx, s->st_name);
 	uint64_t value = s->st_value;
-	char letter, *plain;
-	int rc;
+	char letter;
 
 	if (!name || !*name || !(letter = sym_letter(r, s, name)))
 		return 0;
 	if (r->ehdr.e_machine == EM_ARM && sym_is_text(&(struct sym){ .type = letter }))
 		value &= ~(uint64_t)1; /* Thumb bit */
-	plain = sym_demangle(name);	/* C++/Rust names as perf prints them */
-	if (plain)
-		name = plain;
-	rc = symtab_add_typed(e->syms, value, s->st_size, letter, name, strlen(name), NULL);
-	free(plain);
-	return rc;
+	return symtab_add_typed(e->syms, value, s->st_size, letter, name,
+				strlen(name), NULL);
 }
 
 /* read_symbols(r, e): adds the kept symbols of .symtab (else .dynsym). */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include "collect/batch.h"
 #include "collect/db.h"
 #include "collect/ingest.h"
@@ -134,10 +135,15 @@ static int insert_events(struct ingest *g, struct pd_reader *r)
 }
 
 /* wants_unwinding: whether the recording has --call-graph dwarf samples
- * perfdb can unwind (x86-64 ones). */
+ * perfdb can unwind (x86-64 ones; an unfinished file, which has no ARCH
+ * section, is taken to come from this machine). */
 static bool wants_unwinding(const struct pd_reader *r)
 {
-	if (!r->features.arch || strcmp(r->features.arch, "x86_64"))
+	struct utsname u;
+	const char *arch = r->features.arch;
+	if (!arch && r->unfinished && !uname(&u))
+		arch = u.machine;
+	if (!arch || strcmp(arch, "x86_64"))
 		return false;
 	for (size_t i = 0; i < r->nr_evsels; i++)
 		if ((r->evsels[i]->sample_type & (S_REGS_USER | S_STACK_USER)) ==

@@ -432,7 +432,10 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 	}
 	if (rc < 0)
 		return rc;
-	if (r->in->zlen)
+	if (r->in->zlen && r->unfinished)
+		pd_warnf(r, r->in->zoff, "compressed data ends inside a record: %zu bytes left out",
+			 r->in->zlen);
+	else if (r->in->zlen)
 		return pd_errorf(r, r->in->zoff, "compressed data ends inside a record (%zu bytes left)",
 				 r->in->zlen);
 	if ((rc = pd_begin(r)))

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include "collect/batch.h"
 #include "collect/buildid_cache.h"
+#include "collect/demangle.h"
 #include "collect/db.h"
 #include "collect/dso_load.h"
 #include "collect/hashmap.h"
@@ -126,18 +127,22 @@ static long dso_get(struct resolver *res, const char *path, int kernel)
 	return (long)res->ndsos++;
 }
 
-/* sym_row: the symbol row for (dso index or -1, start, name), inserted if new. */
+/* sym_row: the symbol row for (dso index or -1, start, name), inserted if
+ * new, with the name demangled as perf prints it. */
 static int64_t sym_row(struct resolver *res, long dso, uint64_t start,
 		       uint64_t size, const char *name)
 {
 	uint64_t row;
+	char *plain;
 	if (hm_get(&res->sym_rows, (uint64_t)(dso + 1), start, &row))
 		return (int64_t)row;
 	row = (uint64_t)res->next_sym++;
 	batch_int(res->syms, 0, (int64_t)row);
 	if (dso >= 0)
 		batch_int(res->syms, 1, res->dsos[dso].row);
-	batch_text(res->syms, 2, name);
+	plain = sym_demangle(name);	/* C++/Rust names as perf prints them */
+	batch_text(res->syms, 2, plain ? plain : name);
+	free(plain);
 	if (start != UINT64_MAX) {	/* '[unknown]' has no address */
 		batch_int(res->syms, 3, (int64_t)start);
 		batch_int(res->syms, 4, (int64_t)size);

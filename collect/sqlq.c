@@ -7,7 +7,7 @@
 #include "collect/db.h"
 #include "collect/sqlq.h"
 
-#define MAX_QUEUED 64
+#define MAX_QUEUED 16
 
 struct job {
 	struct job *next;

@@ -435,7 +435,7 @@ static size_t strip_clone_note(const char *s, size_t n)
 		return n;
 	for (size_t i = n - 1; i-- > 0;)
 		if (s[i] == '[')
-			return i > 0 && i + 8 <= n && !memcmp(s + i - 1, note, k) ? i - 1 : n;
+			return i > 1 && i + 8 <= n && !memcmp(s + i - 1, note, k) ? i - 1 : n;
 	return n;
 }
 

@@ -291,30 +291,56 @@ static void json_escape(const char *s, char *out, size_t *n, size_t len)
 	out[*n] = 0;
 }
 
-/* json_fields: every field of the payload as one JSON object in out. */
+/* json_item: one field of the payload as `"name":value` (preceded by a
+ * comma unless first) in item (cap bytes); its length. Names and strings
+ * are escaped and cut to fit, so whatever the format says, it fits. */
+static size_t json_item(struct tp_sink *k, const struct tep_format_field *f, bool first,
+			const uint8_t *raw, uint32_t size, char *item, size_t cap)
+{
+	char buf[512];
+	size_t m = 0;
+	int64_t v;
+	int w;
+	if (!first)
+		item[m++] = ',';
+	item[m++] = '"';
+	json_escape(f->name, item, &m, cap / 3);
+	item[m++] = '"';
+	item[m++] = ':';
+	if ((f->flags & TEP_FIELD_IS_STRING) && read_str(k->event->tep, f, raw, size, buf, sizeof(buf))) {
+		item[m++] = '"';
+		json_escape(buf, item, &m, cap - 2);
+		item[m++] = '"';
+	} else {
+		bool num = !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
+			   read_int(k->event->tep, f, raw, size, &v);
+		w = num ? snprintf(item + m, cap - m, "%lld", (long long)v) :
+			  snprintf(item + m, cap - m, "null");
+		if (w > 0)
+			m += (size_t)w < cap - m ? (size_t)w : cap - m - 1;
+	}
+	item[m] = 0;
+	return m;
+}
+
+/* json_fields: every field of the payload as one JSON object in out (len
+ * bytes); fields that no longer fit are left out, the object stays whole. */
 static void json_fields(struct tp_sink *k, const uint8_t *raw, uint32_t size,
 			char *out, size_t len)
 {
 	struct tep_format_field *f;
-	size_t n = 0;
-	char buf[512];
-	int64_t v;
+	char item[1536];
+	size_t n = 0, m;
 	out[n++] = '{';
-	for (f = k->event ? k->event->format.fields : NULL; f && n + 64 < len; f = f->next) {
-		n += (size_t)snprintf(out + n, len - n, "%s\"%s\":", n > 1 ? "," : "", f->name);
-		if ((f->flags & TEP_FIELD_IS_STRING) &&
-		    read_str(k->event->tep, f, raw, size, buf, sizeof(buf))) {
-			out[n++] = '"';
-			json_escape(buf, out, &n, len - 2);
-			out[n++] = '"';
-		} else if (!(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
-			   read_int(k->event->tep, f, raw, size, &v)) {
-			n += (size_t)snprintf(out + n, len - n, "%lld", (long long)v);
-		} else {
-			n += (size_t)snprintf(out + n, len - n, "null");
-		}
+	for (f = k->event ? k->event->format.fields : NULL; f; f = f->next) {
+		m = json_item(k, f, n == 1, raw, size, item, sizeof(item));
+		if (n + m + 2 > len)
+			break;
+		memcpy(out + n, item, m);
+		n += m;
 	}
-	snprintf(out + n, len - n, "}");
+	out[n++] = '}';
+	out[n] = 0;
 }
 
 int tp_sink_insert(struct tp_sink *k, struct tp_ctx *c, int64_t sample_id,

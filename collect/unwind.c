@@ -9,7 +9,7 @@
 #include "collect/bytes.h"
 #include "collect/unwind.h"
 
-#define CACHED 8
+#define CACHED 16
 #define PERF_REG_SP 7
 #define PERF_REG_IP 8
 
@@ -117,7 +117,8 @@ static void report_files(Dwfl *dwfl, const struct umap *m, long n)
 }
 
 /* session: the cached Dwfl of (proc, gen), made (evicting the least
- * recently used) when missing; NULL when none can be made. */
+ * recently used, once the process's maps are known) when missing; NULL
+ * when none can be made. */
 static struct cached *session(struct unwinder *u, int64_t proc, uint64_t gen,
 			      long (*get_maps)(void *, struct umap **), void *ctx)
 {
@@ -130,10 +131,14 @@ static struct cached *session(struct unwinder *u, int64_t proc, uint64_t gen,
 		if (u->c[i].used < c->used)
 			c = &u->c[i];
 	}
+	if ((n = get_maps(ctx, &maps)) <= 0) {
+		free(maps);
+		return NULL;
+	}
 	if (c->dwfl)
 		dwfl_end(c->dwfl);
 	memset(c, 0, sizeof(*c));
-	if ((n = get_maps(ctx, &maps)) <= 0 || !(c->dwfl = dwfl_begin(&u->cb))) {
+	if (!(c->dwfl = dwfl_begin(&u->cb))) {
 		free(maps);
 		return NULL;
 	}

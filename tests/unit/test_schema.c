@@ -14,6 +14,7 @@
 #include "collect/sqlq.h"
 #include "collect/tracepoints.h"
 #include "tap.h"
+#include <traceevent/event-parse.h>
 
 /* view_columns: the column names of a table or view, in order. */
 static int view_columns(sqlite3 *db, const char *name, char cols[][64], int max)
@@ -181,6 +182,76 @@ static void test_batches(sqlite3 *db)
 	}
 }
 
+/* no_ksym: a tp_ctx symbol callback that knows no symbol. */
+static const char *no_ksym(void *ctx, uint64_t addr, bool with_offset, char *buf, size_t len)
+{
+	(void)ctx, (void)addr, (void)with_offset, (void)buf, (void)len;
+	return NULL;
+}
+
+/* generic_json(name_len, out, cap): the generic view's JSON for one
+ * sample of a tracepoint (no typed view) whose int field has a name of
+ * name_len characters and whose char[16] field holds a quote, a backslash
+ * and a newline. false when a step fails. */
+static bool generic_json(sqlite3 *db, size_t name_len, char *out, size_t cap)
+{
+	static const char *const cols[] = { "j" };
+	char *fmt = malloc(name_len + 1024), err[256];
+	struct tep_handle *tep = tep_alloc();
+	struct tp_ctx ctx = { NULL, no_ksym };
+	uint8_t raw[28] = { 0x84, 0x03 };	/* common_type 900 */
+	struct batch *b = NULL;
+	struct tp_sink *k = NULL;
+	struct tep_event *ev = NULL;
+	sqlite3_stmt *st;
+	bool good = false;
+	int n;
+	if (!fmt || !tep)
+		goto out;
+	n = sprintf(fmt, "name: weird\nID: 900\nformat:\n"
+		    "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		    "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		    "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\tfield:int ");
+	memset(fmt + n, 'a', name_len);
+	sprintf(fmt + n + name_len, ";\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:char s[16];\toffset:12;\tsize:16;\tsigned:0;\n\n"
+		"print fmt: \"%%d\", REC->common_pid\n");
+	raw[8] = 7;
+	memcpy(raw + 12, "q\"\\\n", 4);
+	db_exec(db, "DROP TABLE IF EXISTS tj; CREATE TABLE tj(j)", NULL, 0);
+	if (tep_parse_format(tep, &ev, fmt, strlen(fmt), "testsys") ||
+	    !(b = batch_new(db, NULL, "tj", cols, 1)) ||
+	    !(k = tp_sink_new(db, NULL, tep, 900, b, 0)) ||
+	    tp_sink_insert(k, &ctx, 1, raw, sizeof(raw), err, sizeof(err)) || batch_row(b) ||
+	    batch_flush(b) || !(st = db_prepare(db, "SELECT json_valid(j), j FROM tj")))
+		goto out;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		good = sqlite3_column_int(st, 0) == 1;
+		snprintf(out, cap, "%s", (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+out:
+	tp_sink_free(k);
+	batch_free(b);
+	tep_free(tep);
+	free(fmt);
+	return good;
+}
+
+static void test_generic_json(sqlite3 *db)
+{
+	char json[8192] = "";
+	ok(generic_json(db, 5, json, sizeof(json)), "generic view: valid JSON (%s)", json);
+	ok(strstr(json, "\"aaaaa\":7") && strstr(json, "\"s\":\"q\\\"\\\\\\u000a\""),
+	   "generic view: the int, and the string escaped");
+	bool valid = generic_json(db, 5000, json, sizeof(json));
+	ok(valid, "generic view: a 5000-character field name stays inside the buffer, the JSON "
+	   "valid (%zu bytes)", strlen(json));
+	ok(strlen(json) < 4096 && strstr(json, "\"aaaa") && strstr(json, "\"s\":"),
+	   "generic view: the long name cut, the other field still there");
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/perfdb-schema-XXXXXX", path[PATH_MAX], err[512] = "";
@@ -194,6 +265,7 @@ int main(void)
 		db_exec(db, "INSERT INTO session(id) VALUES (1)", NULL, 0);
 		test_typed_views(db);
 		test_batches(db);
+		test_generic_json(db);
 		sqlite3_close(db);
 	}
 	remove(path);
