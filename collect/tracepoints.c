@@ -291,9 +291,39 @@ static void json_escape(const char *s, char *out, size_t *n, size_t len)
 	out[*n] = 0;
 }
 
+/* json_array: an array field (fixed, or __data_loc) of the payload as a
+ * JSON array of its elements' values at item + *m (cap bytes in all),
+ * elements that no longer fit left out; false when its bytes lie outside
+ * the payload. */
+static bool json_array(struct tp_sink *k, const struct tep_format_field *f, const uint8_t *raw,
+		       uint32_t size, char *item, size_t *m, size_t cap)
+{
+	struct tep_handle *tep = k->event->tep;
+	uint32_t off = (uint32_t)f->offset, len = (uint32_t)f->size, es = f->elementsize;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (!dyn_range(tep, f, raw, size, &off, &len))
+			return false;
+	} else if (!field_in(f, size)) {
+		return false;
+	}
+	if (es != 1 && es != 2 && es != 4 && es != 8)
+		es = 1;
+	item[(*m)++] = '[';
+	for (uint32_t i = 0; i + es <= len && *m + 32 < cap; i += es) {
+		unsigned long long u = tep_read_number(tep, raw + off + i, (int)es);
+		if (f->flags & TEP_FIELD_IS_SIGNED && es < 8 && (u >> (8 * es - 1)) & 1)
+			u |= ~0ULL << (8 * es);
+		*m += (size_t)snprintf(item + *m, cap - *m, "%s%lld", i ? "," : "", (long long)u);
+	}
+	item[(*m)++] = ']';
+	return true;
+}
+
 /* json_item: one field of the payload as `"name":value` (preceded by a
- * comma unless first) in item (cap bytes); its length. Names and strings
- * are escaped and cut to fit, so whatever the format says, it fits. */
+ * comma unless first) in item (cap bytes); its length. Strings are JSON
+ * strings, arrays (fixed or __data_loc) JSON arrays of numbers, numbers
+ * numbers, what cannot be read null. Names and strings are escaped and
+ * cut to fit, so whatever the format says, it fits. */
 static size_t json_item(struct tp_sink *k, const struct tep_format_field *f, bool first,
 			const uint8_t *raw, uint32_t size, char *item, size_t cap)
 {
@@ -311,6 +341,9 @@ static size_t json_item(struct tp_sink *k, const struct tep_format_field *f, boo
 		item[m++] = '"';
 		json_escape(buf, item, &m, cap - 2);
 		item[m++] = '"';
+	} else if (!(f->flags & TEP_FIELD_IS_STRING) && (f->flags & TEP_FIELD_IS_ARRAY) &&
+		   json_array(k, f, raw, size, item, &m, cap - 1)) {
+		/* the elements, as numbers */
 	} else {
 		bool num = !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
 			   read_int(k->event->tep, f, raw, size, &v);

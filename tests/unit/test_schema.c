@@ -191,15 +191,16 @@ static const char *no_ksym(void *ctx, uint64_t addr, bool with_offset, char *buf
 
 /* generic_json(name_len, out, cap): the generic view's JSON for one
  * sample of a tracepoint (no typed view) whose int field has a name of
- * name_len characters and whose char[16] field holds a quote, a backslash
- * and a newline. false when a step fails. */
+ * name_len characters, whose char[16] field holds a quote, a backslash
+ * and a newline, and whose unsigned long args[2] holds {3, 0x7f00}. false
+ * when a step fails. */
 static bool generic_json(sqlite3 *db, size_t name_len, char *out, size_t cap)
 {
 	static const char *const cols[] = { "j" };
 	char *fmt = malloc(name_len + 1024), err[256];
 	struct tep_handle *tep = tep_alloc();
 	struct tp_ctx ctx = { NULL, no_ksym };
-	uint8_t raw[28] = { 0x84, 0x03 };	/* common_type 900 */
+	uint8_t raw[48] = { 0x84, 0x03 };	/* common_type 900 */
 	struct batch *b = NULL;
 	struct tp_sink *k = NULL;
 	struct tep_event *ev = NULL;
@@ -215,10 +216,13 @@ static bool generic_json(sqlite3 *db, size_t name_len, char *out, size_t cap)
 		    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n\tfield:int ");
 	memset(fmt + n, 'a', name_len);
 	sprintf(fmt + n + name_len, ";\toffset:8;\tsize:4;\tsigned:1;\n"
-		"\tfield:char s[16];\toffset:12;\tsize:16;\tsigned:0;\n\n"
+		"\tfield:char s[16];\toffset:12;\tsize:16;\tsigned:0;\n"
+		"\tfield:unsigned long args[2];\toffset:32;\tsize:16;\tsigned:0;\n\n"
 		"print fmt: \"%%d\", REC->common_pid\n");
 	raw[8] = 7;
 	memcpy(raw + 12, "q\"\\\n", 4);
+	raw[32] = 3;
+	raw[41] = 0x7f;		/* args = { 3, 0x7f00 } */
 	db_exec(db, "DROP TABLE IF EXISTS tj; CREATE TABLE tj(j)", NULL, 0);
 	if (tep_parse_format(tep, &ev, fmt, strlen(fmt), "testsys") ||
 	    !(b = batch_new(db, NULL, "tj", cols, 1)) ||
@@ -245,6 +249,7 @@ static void test_generic_json(sqlite3 *db)
 	ok(generic_json(db, 5, json, sizeof(json)), "generic view: valid JSON (%s)", json);
 	ok(strstr(json, "\"aaaaa\":7") && strstr(json, "\"s\":\"q\\\"\\\\\\u000a\""),
 	   "generic view: the int, and the string escaped");
+	ok(strstr(json, "\"args\":[3,32512]") != NULL, "generic view: an array field as a JSON array");
 	bool valid = generic_json(db, 5000, json, sizeof(json));
 	ok(valid, "generic view: a 5000-character field name stays inside the buffer, the JSON "
 	   "valid (%zu bytes)", strlen(json));
