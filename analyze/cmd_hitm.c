@@ -441,13 +441,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		bad = parse_opt(o, c, optarg);
 	if (bad < 0)
 		return -1;
-	if (!bad && optind < argc)
-		o->db = argv[optind++];
-	if (bad || optind < argc) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return verb_operands(argc, argv, bad, &o->db, usage_text);
 }
 
 /* run_picked: run() for the sessions verb_run picked. */

@@ -763,16 +763,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			bad = true;
 		}
 	}
-	if (bad) {
-		fputs(usage_text, stderr);
+	if (verb_operands(argc, argv, bad, &o->db, usage_text))
 		return EXIT_USAGE;
-	}
-	if (optind < argc)
-		o->db = argv[optind++];
-	if (optind < argc) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
 	return EXIT_OK;
 }
 

@@ -715,13 +715,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			bad = true;
 		}
 	}
-	if (bad) {
-		fputs(usage_text, stderr);
+	if (verb_operands(argc, argv, bad, &o->db, usage_text))
 		return EXIT_USAGE;
-	}
-	if (optind < argc)
-		o->db = argv[optind++];
-	if (optind < argc || !o->base != !o->newer || (o->base && (o->session || timed))) {
+	if (!o->base != !o->newer || (o->base && (o->session || timed))) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}

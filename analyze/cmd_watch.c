@@ -442,13 +442,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		default: bad = true;
 		}
 	}
-	if (!bad && optind < argc)
-		o->db = argv[optind++];
-	if (bad || optind < argc) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return verb_operands(argc, argv, bad, &o->db, usage_text);
 }
 
 /* run_picked: run() for the sessions verb_run picked. */

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "analyze/tl_load.h"
+#include <getopt.h>
 #include "analyze/verb.h"
 #include "cmd.h"
 #include "collect/db.h"
@@ -21,4 +22,16 @@ int verb_run(const char *dbpath, const char *spec, verb_fn fn, void *arg)
 	free(ids);
 	sqlite3_close(db);
 	return rc;
+}
+
+/* verb_operands: see verb.h. */
+int verb_operands(int argc, char **argv, bool bad, const char **db, const char *usage)
+{
+	if (!bad && optind < argc)
+		*db = argv[optind++];
+	if (bad || optind < argc) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }

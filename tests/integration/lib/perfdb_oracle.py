@@ -848,8 +848,8 @@ def cmd_chains(args):
            "%s: perfdb resolves every frame perf resolves" % label,
            summary("unknown", "frames [unknown] in perfdb that perf resolves"))
     if det["plt"]:
-        result(False, "%s: frames in PLT stubs are perf's name@plt" % label,
-               summary("plt", "frames in a PLT stub, which perf names name@plt"))
+        result(False, "%s: frames in PLT entries are named name@plt as perf names them" % label,
+               summary("plt", "frames in a PLT entry, which perf names name@plt"))
     result(not det["alias"] and checked > 0,
            "%s: of symbols sharing an address, perfdb names the one perf names" % label,
            summary("alias", "frames name another alias (same address) of perf's symbol"))
