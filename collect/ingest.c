@@ -500,30 +500,14 @@ static int flush_batches(struct ingest *g)
 	return rc ? fail(g, "write", "out of memory") : 0;
 }
 
-/* note_quality: one data_quality row of count n, when n is not 0. */
-static int note_quality(struct ingest *g, const char *what, uint64_t n)
-{
-	sqlite3_stmt *st;
-	int rc;
-	if (!n)
-		return 0;
-	st = db_prepare(g->db, "INSERT INTO data_quality(session_id, what, count) VALUES (?, ?, ?)");
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, g->session);
-	sqlite3_bind_text(st, 2, what, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (int64_t)n);
-	rc = db_step_done(st, g->err, g->errlen);
-	sqlite3_finalize(st);
-	return rc;
-}
-
 /* finish_session: everything written once all records are in. */
 static int finish_session(struct ingest *g, struct pd_reader *r)
 {
 	if (flush_batches(g) || check_sample_ids(g) || update_event_counts(g) || update_sample_range(g) ||
-	    note_quality(g, "corrupt callchains dropped", g->corrupt_callchains) ||
-	    note_quality(g, "dwarf samples without user frames (no CFI or stack)", g->not_unwound) || threads_write(g->thr, g->err, g->errlen) ||
+	    session_note_quality(g->db, g->session, "corrupt callchains dropped",
+				 g->corrupt_callchains, g->err, g->errlen) ||
+	    session_note_quality(g->db, g->session, "dwarf samples without user frames (no CFI or stack)",
+				 g->not_unwound, g->err, g->errlen) || threads_write(g->thr, g->err, g->errlen) ||
 	    resolver_finish(g->res, g->err, g->errlen) ||
 	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
 			       g->err, g->errlen))

@@ -119,7 +119,25 @@ static int write_topology(sqlite3 *db, int64_t session, const struct pd_features
 	return rc;
 }
 
-/* write_quality: counts of what could not be used, when non-zero. */
+/* session_note_quality: see session_meta.h. */
+int session_note_quality(sqlite3 *db, int64_t session, const char *what, uint64_t n,
+			 char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+	if (!n)
+		return 0;
+	if (!(st = db_prepare(db, "INSERT INTO data_quality(session_id, what, count) VALUES (?,?,?)")))
+		return -1;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_text(st, 2, what, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)n);
+	rc = db_step_done(st, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* write_quality: counts of what the reader could not use, when non-zero. */
 static int write_quality(sqlite3 *db, int64_t session, const struct pd_reader *r,
 			 char *err, size_t errlen)
 {
@@ -130,17 +148,9 @@ static int write_quality(sqlite3 *db, int64_t session, const struct pd_reader *r
 		{ "records behind the ordering window", r->nr_unordered },
 		{ "unfinished file: data size 0, no feature sections", r->unfinished },
 	};
-	sqlite3_stmt *st = db_prepare(db, "INSERT INTO data_quality(session_id, what, count) VALUES (?,?,?)");
-	int rc = st ? 0 : -1;
-	for (size_t i = 0; i < sizeof(q) / sizeof(*q) && !rc; i++) {
-		if (!q[i].n)
-			continue;
-		sqlite3_bind_int64(st, 1, session);
-		sqlite3_bind_text(st, 2, q[i].what, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, (int64_t)q[i].n);
-		rc = db_step_done(st, err, errlen);
-	}
-	sqlite3_finalize(st);
+	int rc = 0;
+	for (size_t i = 0; i < sizeof(q) / sizeof(*q) && !rc; i++)
+		rc = session_note_quality(db, session, q[i].what, q[i].n, err, errlen);
 	return rc;
 }
 

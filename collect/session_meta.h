@@ -11,4 +11,9 @@
  * and last sample times (0 if none). 0 or -1 (message in err). */
 int session_write_meta(sqlite3 *db, int64_t session, const struct pd_reader *r,
 		       uint64_t first, uint64_t last, char *err, size_t errlen);
+
+/* session_note_quality: one data_quality row (what, n) of session, when n
+ * is not 0. 0 or -1 (message in err). */
+int session_note_quality(sqlite3 *db, int64_t session, const char *what, uint64_t n,
+			 char *err, size_t errlen);
 #endif

@@ -265,6 +265,8 @@ elif perf record -q -e cpu-clock -F 999 -g -o "$T/e.data" -- "$W/falseshare" --s
 			"$PERFDB" import -q -o "$T/e-bad.db" "$T/e-bad.data" 2>"$T/imp.err"; then
 			cat "$T/cc.out"
 			oracle chains "$T/e-bad.db" 1 "$T/e-bad.cc" "e, one user frame 0xffffffffffffffff" --cols pid,tid,time
+			check "e: the dropped callchain is counted in data_quality" \
+				test "$(sqlite3 "$T/e-bad.db" "SELECT count FROM data_quality WHERE what = 'corrupt callchains dropped'")" = 1
 		else
 			not_ok "e: a copy with one corrupt callchain imports ($(tail -1 "$T/cc.out") $(head -1 "$T/imp.err"))"
 		fi
