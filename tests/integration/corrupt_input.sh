@@ -102,6 +102,8 @@ for f in "$SHARED"/perfdata/*.data; do
 	set -- "$@" "$(basename "$f" .data)=$f"
 done
 BASE_INPUT="$SHARED/perfdata/x86_64-perf5.18-zstd-dwarf-cycles-sched_switch.data"
+# without the shared files (a clone elsewhere), a recording made here
+[ -e "$BASE_INPUT" ] || BASE_INPUT=$T/local-file.data
 
 python3 - "$T" "$BASE_INPUT" "$@" <<'PY'
 import hashlib, os, random, re, shutil, signal, sqlite3, struct, subprocess
