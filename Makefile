@@ -11,8 +11,8 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
 BUILD   ?= build
 
-LIB_SRCS := $(sort $(wildcard collect/*.c analyze/*.c reports/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o
+LIB_SRCS := $(sort $(wildcard lib/*.c schema/*.c collect/*.c analyze/*.c reports/*.c builtin/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o $(BUILD)/version.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/lib/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -21,7 +21,7 @@ TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard
 SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql
 
 .SILENT:
-.PHONY: all test asan bench deps install clean run
+.PHONY: all test asan bench deps install clean run FORCE
 all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS)
 	@ln -sf $(BUILD)/perfdb perfdb
 
@@ -31,7 +31,8 @@ $(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
 $(BUILD)/libperfdb.a: $(LIB_OBJS)
 	rm -f $@; ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard collect/*.h analyze/*.h reports/*.h tests/lib/*.h) $(wildcard *.h)
+HEADERS := $(wildcard lib/*.h schema/*.h collect/*.h analyze/*.h reports/*.h builtin/*.h tests/lib/*.h *.h)
+$(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -43,6 +44,15 @@ $(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/embed.sh
 	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql; } > $@
 
 $(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The version and git commit, rewritten only when they change.
+$(BUILD)/version.c: FORCE
+	@mkdir -p $(BUILD)
+	sh lib/version.sh . > $@.tmp
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/version.o: $(BUILD)/version.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # Helpers shared by unit tests (fixture writers), when there are any.

@@ -3,11 +3,11 @@
  * 0 success, 1 usage error, 2 bad input or a failed run. */
 #ifndef PERFDB_CMD_H
 #define PERFDB_CMD_H
+#include "builtin/builtin.h"
 
 int cmd_import(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
-int cmd_sessions(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_ipis(int argc, char **argv);
 int cmd_hitm(int argc, char **argv);
@@ -16,9 +16,4 @@ int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 
-/* Exit statuses shared by every verb. */
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_FAIL = 2 };
-
-/* The default database, as perf defaults to ./perf.data. */
-#define PERFDB_DEFAULT_DB "perfdb.db"
 #endif

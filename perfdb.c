@@ -1,52 +1,105 @@
-/* perfdb: verb dispatch. Each verb lives in its own file (collect/cmd_*.c,
- * analyze/cmd_*.c, reports/cmd_*.c); this table maps names to them. */
+/* perfdb: verb dispatch only. The table below lists the verbs (each in
+ * builtin/NAME.c) and what each needs before it runs, as git.c's RUN_SETUP
+ * does; builtin/run.c does that part. */
 #include <stdio.h>
 #include <string.h>
+#include "builtin/builtin.h"
 #include "cmd.h"
+#include "lib/version.h"
 
-struct verb {
+/* A verb: its definition and needs, or (until it moves to builtin/) its
+ * old entry point. */
+struct entry {
 	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
+	const struct verb *v;
+	unsigned needs;
+	int (*old)(int argc, char **argv);
+	const char *summary;
 };
 
-static const struct verb verbs[] = {
-	{ "record", cmd_record, "run a workload under perf record, import it as a session" },
-	{ "import", cmd_import, "import perf.data files as sessions" },
-	{ "sessions", cmd_sessions, "list the sessions of a database" },
-	{ "sched", cmd_sched, "context switches per second per CPU and per process" },
-	{ "ipis", cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
-	{ "hitm", cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
-	{ "watch", cmd_watch, "writes hardware watchpoints saw: per field, CPU and code site; sharing" },
-	{ "cgdiff", cmd_cgdiff, "call-graph diff of two sessions or labels, with intervals" },
-	{ "tree", cmd_tree, "a session's call tree with inclusive shares" },
-	{ "folded", cmd_folded, "a session's call stacks as folded lines for flame graphs" },
-	{ "doctor", cmd_doctor, "what perf and this kernel can record, and why not" },
-};
+#define FINDINGS (RUN_DB_READ | RUN_FINDINGS)
 
-/* usage: the verb list on stream out. */
+static const struct entry verbs[] = {
+	{ "record", NULL, 0, cmd_record, "run a workload under perf record, import it as a session" },
+	{ "import", NULL, 0, cmd_import, "import perf.data files as sessions" },
+	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
+	{ "sched", NULL, 0, cmd_sched, "context switches per second per CPU and per process" },
+	{ "ipis", NULL, 0, cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
+	{ "hitm", NULL, 0, cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
+	{ "watch", NULL, 0, cmd_watch, "writes hardware watchpoints saw: per field, CPU and code site; sharing" },
+	{ "cgdiff", NULL, 0, cmd_cgdiff, "call-graph diff of two sessions or labels, with intervals" },
+	{ "tree", NULL, 0, cmd_tree, "a session's call tree with inclusive shares" },
+	{ "folded", NULL, 0, cmd_folded, "a session's call stacks as folded lines for flame graphs" },
+	{ "doctor", NULL, 0, cmd_doctor, "what perf and this kernel can record, and why not" },
+};
+#define NVERBS (sizeof(verbs) / sizeof(*verbs))
+
+/* summary_of(e): the one-line description of a verb. */
+static const char *summary_of(const struct entry *e)
+{
+	return e->v ? e->v->summary : e->summary;
+}
+
+/* usage(out): the verb list on stream out. */
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: perfdb VERB [OPTIONS] [ARGS]\n\nverbs:\n");
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
-		fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].help);
+	fprintf(out, "usage: perfdb VERB [OPTIONS] [OPERANDS]\n"
+		     "       perfdb --version | perfdb help [VERB]\n\nverbs:\n");
+	for (size_t i = 0; i < NVERBS; i++)
+		fprintf(out, "  %-10s %s\n", verbs[i].name, summary_of(&verbs[i]));
 	fprintf(out, "\n'perfdb VERB --help' describes a verb.\n");
+}
+
+/* find(name): the entry of verb name, or NULL. */
+static const struct entry *find(const char *name)
+{
+	for (size_t i = 0; i < NVERBS; i++)
+		if (!strcmp(name, verbs[i].name))
+			return &verbs[i];
+	return NULL;
+}
+
+/* version(): prints the version line; EXIT_OK. */
+static int version(void)
+{
+	printf("perfdb %s%s%s\n", perfdb_version, *perfdb_commit ? " " : "", perfdb_commit);
+	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* help(argc, argv): "perfdb help [VERB]". */
+static int help(int argc, char **argv)
+{
+	const struct entry *e = argc > 1 ? find(argv[1]) : NULL;
+	char *hargv[] = { argc > 1 ? argv[1] : NULL, (char *)"--help", NULL };
+	if (argc < 2) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!e) {
+		fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	return e->v ? run_verb(e->v, e->needs, 2, hargv) : e->old(2, hargv);
 }
 
 int main(int argc, char **argv)
 {
+	const struct entry *e;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
-		if (!strcmp(argv[1], verbs[i].name))
-			return verbs[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "perfdb: '%s' is not a perfdb verb\n", argv[1]);
-	usage(stderr);
-	return EXIT_USAGE;
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))
+		return version();
+	if (!(e = find(argv[1]))) {
+		fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	return e->v ? run_verb(e->v, e->needs, argc - 1, argv + 1) : e->old(argc - 1, argv + 1);
 }

@@ -3,8 +3,8 @@
  * query over mem_sample in sample order, each sample decoded (c2c.h),
  * keyed and added to its line. */
 #include "analyze/c2c_load.h"
-#include "collect/db.h"
-#include "collect/hashmap.h"
+#include "schema/db.h"
+#include "lib/hashmap.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/calltree.h"
-#include "collect/db.h"
-#include "collect/symtab.h"
+#include "schema/db.h"
+#include "lib/symtab.h"
 
 /* One (stack, symbol) group of selected samples. */
 struct group {

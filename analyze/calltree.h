@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "collect/hashmap.h"
+#include "lib/hashmap.h"
 
 /* Which samples of a session a run takes: those of one event, optionally
  * of one comm (the thread's name at the sample's time, as perf report

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/cgdiff.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 /* Which per-run array a value comes from. */
 enum kind { V_INCL, V_SELF, V_FINCL, V_FSELF };

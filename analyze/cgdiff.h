@@ -33,7 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "analyze/calltree.h"
-#include "reports/stats.h"
+#include "lib/stats.h"
 
 /* What the rows are: tree nodes in caller order, or one row per frame
  * with its self share (samples whose innermost frame it is) or children

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "analyze/cgdiff_cli.h"
 #include "cmd.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 enum { O_COMM = 256, O_PID, O_TID, O_EVENT, O_LIMIT, O_SELF, O_CHILDREN, O_FORMAT, O_SVG,
 	O_PERIOD, O_HELP };

@@ -5,7 +5,7 @@
 #define PERFDB_CGDIFF_CLI_H
 #include <stdbool.h>
 #include "analyze/cgdiff.h"
-#include "reports/table.h"
+#include "reports/legacy_table.h"
 
 /* Options a verb accepts beyond --comm/--pid/--tid/--event/--help. */
 enum {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "analyze/cgdiff.h"
 #include "reports/svg_flame.h"
-#include "reports/table.h"
+#include "reports/legacy_table.h"
 
 /* side_desc: how a side is named in headers: "LABEL" (session 1) or
  * "LABEL" (sessions 1, 2, 3) for a label, else session N. */
@@ -170,61 +170,61 @@ struct csv_cols {
 };
 
 /* csv_columns: declares the columns of d's csv form in t. */
-static struct csv_cols csv_columns(const struct cgdiff *d, struct table *t)
+static struct csv_cols csv_columns(const struct cgdiff *d, struct ltable *t)
 {
 	bool tree = d->o.mode == CG_TREE, two = d->nsides > 1;
 	struct csv_cols c;
-	c.mark = two ? table_col(t, "mark", COL_STR, 0) : -1;
-	c.depth = tree ? table_col(t, "depth", COL_INT, 0) : -1;
-	c.path = tree ? table_col(t, "path", COL_STR, 0) : -1;
-	c.sym = table_col(t, "symbol", COL_STR, 0);
-	c.base = table_col(t, two ? "base_pct" : "pct", COL_REAL, -1);
-	c.new = two ? table_col(t, "new_pct", COL_REAL, -1) : -1;
-	c.delta = two ? table_col(t, "delta_pct", COL_REAL, -1) : -1;
-	c.lo = two ? table_col(t, "ci95_low", COL_REAL, -1) : -1;
-	c.hi = two ? table_col(t, "ci95_high", COL_REAL, -1) : -1;
-	c.sig = two ? table_col(t, "significant", COL_INT, 0) : -1;
-	c.in_base = two ? table_col(t, "in_base", COL_INT, 0) : -1;
-	c.in_new = two ? table_col(t, "in_new", COL_INT, 0) : -1;
-	c.nbase = tree ? table_col(t, two ? "base_samples" : "samples", COL_INT, 0) : -1;
-	c.nnew = tree && two ? table_col(t, "new_samples", COL_INT, 0) : -1;
+	c.mark = two ? lt_col(t, "mark", COL_STR, 0) : -1;
+	c.depth = tree ? lt_col(t, "depth", COL_INT, 0) : -1;
+	c.path = tree ? lt_col(t, "path", COL_STR, 0) : -1;
+	c.sym = lt_col(t, "symbol", COL_STR, 0);
+	c.base = lt_col(t, two ? "base_pct" : "pct", COL_REAL, -1);
+	c.new = two ? lt_col(t, "new_pct", COL_REAL, -1) : -1;
+	c.delta = two ? lt_col(t, "delta_pct", COL_REAL, -1) : -1;
+	c.lo = two ? lt_col(t, "ci95_low", COL_REAL, -1) : -1;
+	c.hi = two ? lt_col(t, "ci95_high", COL_REAL, -1) : -1;
+	c.sig = two ? lt_col(t, "significant", COL_INT, 0) : -1;
+	c.in_base = two ? lt_col(t, "in_base", COL_INT, 0) : -1;
+	c.in_new = two ? lt_col(t, "in_new", COL_INT, 0) : -1;
+	c.nbase = tree ? lt_col(t, two ? "base_samples" : "samples", COL_INT, 0) : -1;
+	c.nnew = tree && two ? lt_col(t, "new_samples", COL_INT, 0) : -1;
 	return c;
 }
 
 /* csv_row: fills the last row of t from r. */
-static void csv_row(const struct cgdiff *d, const struct cg_row *r, struct table *t,
+static void csv_row(const struct cgdiff *d, const struct cg_row *r, struct ltable *t,
 		    const struct csv_cols *c)
 {
 	if (d->o.mode == CG_TREE) {
 		char *p = path_text(d, r->node);
-		table_set_int(t, c->depth, r->depth);
-		table_set_str(t, c->path, p);
-		table_set_int(t, c->nbase, r->base_samples);
+		lt_set_int(t, c->depth, r->depth);
+		lt_set_str(t, c->path, p);
+		lt_set_int(t, c->nbase, r->base_samples);
 		free(p);
 	}
-	table_set_str(t, c->sym, cgdiff_row_name(d, r));
-	table_set_real(t, c->base, r->base_pct);
+	lt_set_str(t, c->sym, cgdiff_row_name(d, r));
+	lt_set_real(t, c->base, r->base_pct);
 	if (d->nsides < 2)
 		return;
-	table_set_str(t, c->mark, mark_name(r->mark));
-	table_set_real(t, c->new, r->new_pct);
-	table_set_real(t, c->delta, r->delta_pct);
-	table_set_real(t, c->lo, r->ci.lo);
-	table_set_real(t, c->hi, r->ci.hi);
-	table_set_int(t, c->sig, r->significant);
-	table_set_int(t, c->in_base, r->in_base);
-	table_set_int(t, c->in_new, r->in_new);
+	lt_set_str(t, c->mark, mark_name(r->mark));
+	lt_set_real(t, c->new, r->new_pct);
+	lt_set_real(t, c->delta, r->delta_pct);
+	lt_set_real(t, c->lo, r->ci.lo);
+	lt_set_real(t, c->hi, r->ci.hi);
+	lt_set_int(t, c->sig, r->significant);
+	lt_set_int(t, c->in_base, r->in_base);
+	lt_set_int(t, c->in_new, r->in_new);
 	if (d->o.mode == CG_TREE)
-		table_set_int(t, c->nnew, r->new_samples);
+		lt_set_int(t, c->nnew, r->new_samples);
 }
 
 /* csv_table: every row as a table (no elision). */
-static struct table *csv_table(const struct cgdiff *d)
+static struct ltable *csv_table(const struct cgdiff *d)
 {
-	struct table *t = table_new(NULL);
+	struct ltable *t = lt_new(NULL);
 	struct csv_cols c = csv_columns(d, t);
 	for (size_t i = 0; i < d->nrows; i++) {
-		table_add_row(t);
+		lt_add_row(t);
 		csv_row(d, &d->rows[i], t, &c);
 	}
 	return t;
@@ -368,15 +368,15 @@ static void print_json(const struct cgdiff *d, FILE *out)
 /* cgdiff_print: see cgdiff.h. */
 int cgdiff_print(const struct cgdiff *d, int format, FILE *out)
 {
-	struct table *t;
+	struct ltable *t;
 	switch (format) {
 	case FMT_JSON:
 		print_json(d, out);
 		break;
 	case FMT_CSV:
 		t = csv_table(d);
-		table_print(t, FMT_CSV, out);
-		table_free(t);
+		lt_print(t, FMT_CSV, out);
+		lt_free(t);
 		break;
 	default:
 		print_text(d, out, format == FMT_MD);

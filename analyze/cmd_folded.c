@@ -8,7 +8,7 @@
 #include "analyze/calltree.h"
 #include "analyze/cgdiff_cli.h"
 #include "cmd.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 static const char usage_text[] =
 	"usage: perfdb folded [DB] SESSION [--comm C] [--pid P] [--tid T] [--event E] [--period]\n"

@@ -21,7 +21,7 @@
 #include "analyze/tl_load.h"
 #include "analyze/verb.h"
 #include "analyze/watch.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 #define MAX_DWARF 8
 #define MAX_OBJECTS 32

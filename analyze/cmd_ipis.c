@@ -14,9 +14,9 @@
 #include "analyze/ipis.h"
 #include "analyze/tl_load.h"
 #include "analyze/verb.h"
-#include "collect/db.h"
-#include "collect/hashmap.h"
-#include "reports/table.h"
+#include "schema/db.h"
+#include "lib/hashmap.h"
+#include "reports/legacy_table.h"
 
 static const char usage_text[] =
 	"usage: perfdb ipis [DB] [-s SESSION] [--format text|md|csv|json]\n"
@@ -71,7 +71,7 @@ struct acc {
 	size_t nsites;
 	struct cpu_row *cpus;
 	int ncpus;
-	struct table *timeline;
+	struct ltable *timeline;
 };
 
 /* oom(): out of memory is fatal, as in reports/table.c. */
@@ -205,21 +205,21 @@ static void add_timeline(struct acc *a, const struct tl_session *s, const struct
 	static const char *const states[] = { "running", "lazy", "init_mm", "unknown" };
 	static const char *const causes[] = { "switch", "exec", "exit", "fork", "migrate",
 		"tlb_flush 0", "csd", "csd", "csd", "ipi", "sample" };
-	struct table *t = a->timeline;
+	struct ltable *t = a->timeline;
 	for (int c = 0; c < tl->ncpus; c++)
 		for (size_t i = 0; i < tl->cpus[c].n; i++) {
 			const struct tl_seg *g = &tl->cpus[c].segs[i];
 			const struct ident_proc *p = g->mm > 0 ? tl_proc_by_id(s, g->mm) : NULL;
-			table_add_row(t);
-			table_set_int(t, 0, s->id);
-			table_set_int(t, 1, c);
-			table_set_real(t, 2, (double)(g->start - s->first_time) / 1e9);
+			lt_add_row(t);
+			lt_set_int(t, 0, s->id);
+			lt_set_int(t, 1, c);
+			lt_set_real(t, 2, (double)(g->start - s->first_time) / 1e9);
 			if (p) {
-				table_set_int(t, 3, p->pid);
-				table_set_str(t, 4, p->comm);
+				lt_set_int(t, 3, p->pid);
+				lt_set_str(t, 4, p->comm);
 			}
-			table_set_str(t, 5, states[seg_state(g)]);
-			table_set_str(t, 6, g->cause >= 0 && g->cause <= TL_SAMPLE ? causes[g->cause] : "?");
+			lt_set_str(t, 5, states[seg_state(g)]);
+			lt_set_str(t, 6, g->cause >= 0 && g->cause <= TL_SAMPLE ? causes[g->cause] : "?");
 		}
 }
 
@@ -276,29 +276,29 @@ static const char *source_name(const struct acc *a)
 }
 
 /* summary_row(t, what, n, a, of): one row of the summary table. */
-static void summary_row(struct table *t, const char *what, long long n, const struct acc *a, long long of)
+static void summary_row(struct ltable *t, const char *what, long long n, const struct acc *a, long long of)
 {
-	table_add_row(t);
-	table_set_str(t, 0, what);
-	table_set_int(t, 1, n);
-	table_set_real(t, 2, rate(a, n));
+	lt_add_row(t);
+	lt_set_str(t, 0, what);
+	lt_set_int(t, 1, n);
+	lt_set_real(t, 2, rate(a, n));
 	if (of >= 0)
-		table_set_real(t, 3, pct(n, of));
+		lt_set_real(t, 3, pct(n, of));
 }
 
 /* summary_table(a, o, sessions): the headline numbers. */
-static struct table *summary_table(const struct acc *a, const struct opts *o, const char *sessions)
+static struct ltable *summary_table(const struct acc *a, const struct opts *o, const char *sessions)
 {
 	char title[1024];
 	const struct ipi_counts *c = &a->sum.all;
 	snprintf(title, sizeof(title), "TLB-flush IPIs: %s, %.3f s, source %s, ambiguity window %g us",
 		 sessions, a->seconds, source_name(a), (double)o->window / 1000);
-	struct table *t = table_new(title);
-	table_col(t, "what", COL_STR, 0);
-	table_col(t, "count", COL_INT, 0);
-	table_col(t, "per_sec", COL_REAL, 1);
-	table_col(t, "pct_of_ipis", COL_PCT, 1);
-	table_null_text(t, "");
+	struct ltable *t = lt_new(title);
+	lt_col(t, "what", COL_STR, 0);
+	lt_col(t, "count", COL_INT, 0);
+	lt_col(t, "per_sec", COL_REAL, 1);
+	lt_col(t, "pct_of_ipis", COL_PCT, 1);
+	lt_null_text(t, "");
 	summary_row(t, "flush attempts (tlb_flush reason 4)", a->sum.attempts, a, -1);
 	summary_row(t, "flush IPIs (requests to remote CPUs)", c->ipis, a, c->ipis);
 	summary_row(t, "  that raised an interrupt", c->raised, a, c->ipis);
@@ -315,23 +315,23 @@ static struct table *summary_table(const struct acc *a, const struct opts *o, co
 		snprintf(what, sizeof(what), "  receiver %s", rx_name(r));
 		summary_row(t, what, c->rx[r], a, c->ipis);
 	}
-	table_add_row(t);
-	table_set_str(t, 0, "class agrees with receiver (unambiguous)");
-	table_set_int(t, 1, a->sum.agreeing);
-	table_set_real(t, 3, pct(a->sum.agreeing, a->sum.compared));
+	lt_add_row(t);
+	lt_set_str(t, 0, "class agrees with receiver (unambiguous)");
+	lt_set_int(t, 1, a->sum.agreeing);
+	lt_set_real(t, 3, pct(a->sum.agreeing, a->sum.compared));
 	return t;
 }
 
 /* matrix_row(t, cls, at, v, agree): one row of the agreement matrix. */
-static void matrix_row(struct table *t, const char *cls, const char *at, const long long *v, double agree)
+static void matrix_row(struct ltable *t, const char *cls, const char *at, const long long *v, double agree)
 {
-	table_add_row(t);
-	table_set_str(t, 0, cls);
-	table_set_str(t, 1, at);
+	lt_add_row(t);
+	lt_set_str(t, 0, cls);
+	lt_set_str(t, 1, at);
 	for (int r = 0; r < RX_N; r++)
-		table_set_int(t, 2 + r, v[r]);
+		lt_set_int(t, 2 + r, v[r]);
 	if (agree >= 0)
-		table_set_real(t, 2 + RX_N, agree);
+		lt_set_real(t, 2 + RX_N, agree);
 }
 
 /* matrix_agree(cls, v): % of v's traced verdicts (1, 5, 0) that confirm cls. */
@@ -345,16 +345,16 @@ static double matrix_agree(enum tl_class cls, const long long *v)
 
 /* matrix_table(a): class (and, for ambiguous IPIs, class on arrival)
  * against the receiver's verdict. */
-static struct table *matrix_table(const struct acc *a)
+static struct ltable *matrix_table(const struct acc *a)
 {
-	struct table *t = table_new("Class vs receiver's tlb_flush reason "
+	struct ltable *t = lt_new("Class vs receiver's tlb_flush reason "
 				    "(agrees: running=1, lazy=0, other=5)");
-	table_col(t, "class", COL_STR, 0);
-	table_col(t, "on_arrival", COL_STR, 0);
+	lt_col(t, "class", COL_STR, 0);
+	lt_col(t, "on_arrival", COL_STR, 0);
 	for (int r = 0; r < RX_N; r++)
-		table_col(t, rx_name(r), COL_INT, 0);
-	table_col(t, "agrees", COL_PCT, 1);
-	table_null_text(t, "-");
+		lt_col(t, rx_name(r), COL_INT, 0);
+	lt_col(t, "agrees", COL_PCT, 1);
+	lt_null_text(t, "-");
 	for (int k = 0; k < CL_N; k++)
 		matrix_row(t, tl_class_name(k), tl_class_name(k), a->sum.matrix[k], matrix_agree(k, a->sum.matrix[k]));
 	for (int k = 0; k < CL_N; k++)
@@ -365,28 +365,28 @@ static struct table *matrix_table(const struct acc *a)
 }
 
 /* count_cols(t): the class columns of per-group tables; returns the first. */
-static int count_cols(struct table *t)
+static int count_cols(struct ltable *t)
 {
-	int first = table_col(t, "ipis", COL_INT, 0);
-	table_col(t, "per_sec", COL_REAL, 1);
+	int first = lt_col(t, "ipis", COL_INT, 0);
+	lt_col(t, "per_sec", COL_REAL, 1);
 	for (int k = 0; k < CL_N; k++)
-		table_col(t, tl_class_name(k), COL_INT, 0);
-	table_col(t, "ambiguous", COL_INT, 0);
-	table_col(t, "wasted", COL_INT, 0);
-	table_col(t, "wasted_pct", COL_PCT, 1);
+		lt_col(t, tl_class_name(k), COL_INT, 0);
+	lt_col(t, "ambiguous", COL_INT, 0);
+	lt_col(t, "wasted", COL_INT, 0);
+	lt_col(t, "wasted_pct", COL_PCT, 1);
 	return first;
 }
 
 /* count_cells(t, col, a, c): fills the count_cols cells from c. */
-static void count_cells(struct table *t, int col, const struct acc *a, const struct ipi_counts *c)
+static void count_cells(struct ltable *t, int col, const struct acc *a, const struct ipi_counts *c)
 {
-	table_set_int(t, col++, c->ipis);
-	table_set_real(t, col++, rate(a, c->ipis));
+	lt_set_int(t, col++, c->ipis);
+	lt_set_real(t, col++, rate(a, c->ipis));
 	for (int k = 0; k < CL_N; k++)
-		table_set_int(t, col++, c->cls[k]);
-	table_set_int(t, col++, c->ambiguous);
-	table_set_int(t, col++, c->wasted);
-	table_set_real(t, col, pct(c->wasted, c->ipis));
+		lt_set_int(t, col++, c->cls[k]);
+	lt_set_int(t, col++, c->ambiguous);
+	lt_set_int(t, col++, c->wasted);
+	lt_set_real(t, col, pct(c->wasted, c->ipis));
 }
 
 /* cmp_proc_rows: processes by IPIs, then attempts, descending. */
@@ -401,38 +401,38 @@ static int cmp_proc_rows(const void *x, const void *y)
 }
 
 /* proc_table(a, o): per flushed process (mm). */
-static struct table *proc_table(struct acc *a, const struct opts *o)
+static struct ltable *proc_table(struct acc *a, const struct opts *o)
 {
-	struct table *t = table_new("Per flushed process (mm)");
-	int cs = a->nsessions > 1 ? table_col(t, "session", COL_INT, 0) : -1;
-	int cp = table_col(t, "pid", COL_INT, 0), cc = table_col(t, "comm", COL_STR, 0);
-	int ca = table_col(t, "attempts", COL_INT, 0), first = count_cols(t);
-	table_null_text(t, "-");
+	struct ltable *t = lt_new("Per flushed process (mm)");
+	int cs = a->nsessions > 1 ? lt_col(t, "session", COL_INT, 0) : -1;
+	int cp = lt_col(t, "pid", COL_INT, 0), cc = lt_col(t, "comm", COL_STR, 0);
+	int ca = lt_col(t, "attempts", COL_INT, 0), first = count_cols(t);
+	lt_null_text(t, "-");
 	if (a->nprocs)
 		qsort(a->procs, a->nprocs, sizeof(*a->procs), cmp_proc_rows);
 	for (size_t i = 0; i < a->nprocs && (!o->limit || (long)i < o->limit); i++) {
 		const struct proc_row *r = &a->procs[i];
-		table_add_row(t);
+		lt_add_row(t);
 		if (cs >= 0)
-			table_set_int(t, cs, r->session);
+			lt_set_int(t, cs, r->session);
 		if (r->pid >= 0)
-			table_set_int(t, cp, r->pid);
-		table_set_str(t, cc, r->comm);
-		table_set_int(t, ca, r->attempts);
+			lt_set_int(t, cp, r->pid);
+		lt_set_str(t, cc, r->comm);
+		lt_set_int(t, ca, r->attempts);
 		count_cells(t, first, a, &r->c);
 	}
 	return t;
 }
 
 /* pair_table(a, o): per sender -> target CPU, busiest first. */
-static struct table *pair_table(const struct acc *a, const struct opts *o)
+static struct ltable *pair_table(const struct acc *a, const struct opts *o)
 {
-	struct table *t = table_new("Per sender -> target CPU");
+	struct ltable *t = lt_new("Per sender -> target CPU");
 	size_t *ix = malloc((a->npairs ? a->npairs : 1) * sizeof(*ix));
 	if (!ix)
 		oom();
-	table_col(t, "sender", COL_INT, 0);
-	table_col(t, "target", COL_INT, 0);
+	lt_col(t, "sender", COL_INT, 0);
+	lt_col(t, "target", COL_INT, 0);
 	int first = count_cols(t);
 	for (size_t i = 0; i < a->npairs; i++)
 		ix[i] = i;
@@ -443,9 +443,9 @@ static struct table *pair_table(const struct acc *a, const struct opts *o)
 			ix[j - 1] = x;
 		}
 	for (size_t i = 0; i < a->npairs && (!o->limit || (long)i < o->limit); i++) {
-		table_add_row(t);
-		table_set_int(t, 0, a->pair_cpu[2 * ix[i]]);
-		table_set_int(t, 1, a->pair_cpu[2 * ix[i] + 1]);
+		lt_add_row(t);
+		lt_set_int(t, 0, a->pair_cpu[2 * ix[i]]);
+		lt_set_int(t, 1, a->pair_cpu[2 * ix[i] + 1]);
 		count_cells(t, first, a, &a->pairs[ix[i]]);
 	}
 	free(ix);
@@ -453,16 +453,16 @@ static struct table *pair_table(const struct acc *a, const struct opts *o)
 }
 
 /* site_table(a): per callsite of the queue (or send). */
-static struct table *site_table(const struct acc *a)
+static struct ltable *site_table(const struct acc *a)
 {
-	struct table *t = table_new("Per callsite");
-	table_col(t, "callsite", COL_STR, 0);
+	struct ltable *t = lt_new("Per callsite");
+	lt_col(t, "callsite", COL_STR, 0);
 	int first = count_cols(t);
 	for (size_t i = 0; i < a->nsites; i++) {
 		if (!a->site_c[i].ipis)
 			continue;
-		table_add_row(t);
-		table_set_str(t, 0, a->sites[i]);
+		lt_add_row(t);
+		lt_set_str(t, 0, a->sites[i]);
 		count_cells(t, first, a, &a->site_c[i]);
 	}
 	return t;
@@ -470,28 +470,28 @@ static struct table *site_table(const struct acc *a)
 
 /* cpu_table(a): per CPU: IPIs sent, received, wasted, and how its time
  * split between running a user mm, lazy, init_mm and unknown. */
-static struct table *cpu_table(const struct acc *a)
+static struct ltable *cpu_table(const struct acc *a)
 {
 	static const char *const names[] = { "user_mm_pct", "lazy_pct", "init_mm_pct", "unknown_pct" };
-	struct table *t = table_new("Per CPU: IPIs and the loaded mm over time");
-	table_col(t, "cpu", COL_INT, 0);
-	table_col(t, "sent", COL_INT, 0);
-	table_col(t, "received", COL_INT, 0);
-	table_col(t, "wasted_received", COL_INT, 0);
+	struct ltable *t = lt_new("Per CPU: IPIs and the loaded mm over time");
+	lt_col(t, "cpu", COL_INT, 0);
+	lt_col(t, "sent", COL_INT, 0);
+	lt_col(t, "received", COL_INT, 0);
+	lt_col(t, "wasted_received", COL_INT, 0);
 	for (int k = 0; k < 4; k++)
-		table_col(t, names[k], COL_PCT, 1);
-	table_col(t, "mm_changes", COL_INT, 0);
+		lt_col(t, names[k], COL_PCT, 1);
+	lt_col(t, "mm_changes", COL_INT, 0);
 	for (int c = 0; c < a->ncpus; c++) {
 		const struct cpu_row *r = &a->cpus[c];
 		int64_t total = r->ns[0] + r->ns[1] + r->ns[2] + r->ns[3];
-		table_add_row(t);
-		table_set_int(t, 0, c);
-		table_set_int(t, 1, r->sent);
-		table_set_int(t, 2, r->received);
-		table_set_int(t, 3, r->wasted);
+		lt_add_row(t);
+		lt_set_int(t, 0, c);
+		lt_set_int(t, 1, r->sent);
+		lt_set_int(t, 2, r->received);
+		lt_set_int(t, 3, r->wasted);
 		for (int k = 0; k < 4; k++)
-			table_set_real(t, 4 + k, pct(r->ns[k], total));
-		table_set_int(t, 8, r->changes);
+			lt_set_real(t, 4 + k, pct(r->ns[k], total));
+		lt_set_int(t, 8, r->changes);
 	}
 	return t;
 }
@@ -519,7 +519,7 @@ static void notes(const struct acc *a, const char **v, int *n)
 
 /* print_json(a, o, ts, ids, nids): the JSON document; ts are the
  * per-process, pair, callsite, CPU and timeline tables (NULL: absent). */
-static void print_json(const struct acc *a, const struct opts *o, struct table **ts,
+static void print_json(const struct acc *a, const struct opts *o, struct ltable **ts,
 		       const int64_t *ids, int nids)
 {
 	struct json *j = json_new(stdout, true);
@@ -617,7 +617,7 @@ static void print_json(const struct acc *a, const struct opts *o, struct table *
 	for (int i = 0; i < 5; i++)
 		if (ts[i]) {
 			json_key(j, keys[i]);
-			json_table(j, ts[i]);
+			lt_json_table(j, ts[i]);
 		}
 	notes(a, nv, &nn);
 	json_key(j, "notes");
@@ -642,22 +642,22 @@ static int print_all(struct acc *a, const struct opts *o, const int64_t *ids, in
 {
 	char sessions[256];
 	sessions_text(sessions, sizeof(sessions), ids, n);
-	struct table *ts[7] = { proc_table(a, o), pair_table(a, o), site_table(a), cpu_table(a),
+	struct ltable *ts[7] = { proc_table(a, o), pair_table(a, o), site_table(a), cpu_table(a),
 		a->timeline, summary_table(a, o, sessions), matrix_table(a) };
 	int rc = 0;
 	if (o->fmt == FMT_JSON) {
 		print_json(a, o, ts, ids, n);
 	} else {
-		const struct table *order[7] = { ts[5], ts[6], ts[0], ts[1], ts[2], ts[3], ts[4] };
+		const struct ltable *order[7] = { ts[5], ts[6], ts[0], ts[1], ts[2], ts[3], ts[4] };
 		const char *nv[8];
 		int nn = 0;
-		rc = table_print_all(order, a->timeline ? 7 : 6, o->fmt, stdout);
+		rc = lt_print_all(order, a->timeline ? 7 : 6, o->fmt, stdout);
 		notes(a, nv, &nn);
 		for (int i = 0; i < nn && o->fmt != FMT_CSV; i++)
 			printf("%snote: %s\n", i ? "" : "\n", nv[i]);
 	}
 	for (int i = 0; i < 7; i++)
-		table_free(ts[i]);
+		lt_free(ts[i]);
 	a->timeline = NULL;
 	return rc || fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 }
@@ -677,21 +677,21 @@ static void acc_free(struct acc *a)
 	free(a->cpus);
 	hm_free(&a->proc_ix);
 	hm_free(&a->pair_ix);
-	table_free(a->timeline);
+	lt_free(a->timeline);
 }
 
 /* timeline_table(): the empty --timeline table. */
-static struct table *timeline_table(void)
+static struct ltable *timeline_table(void)
 {
-	struct table *t = table_new("Loaded mm per CPU over time");
-	table_col(t, "session", COL_INT, 0);
-	table_col(t, "cpu", COL_INT, 0);
-	table_col(t, "time_s", COL_REAL, 6);
-	table_col(t, "pid", COL_INT, 0);
-	table_col(t, "comm", COL_STR, 0);
-	table_col(t, "state", COL_STR, 0);
-	table_col(t, "cause", COL_STR, 0);
-	table_null_text(t, "-");
+	struct ltable *t = lt_new("Loaded mm per CPU over time");
+	lt_col(t, "session", COL_INT, 0);
+	lt_col(t, "cpu", COL_INT, 0);
+	lt_col(t, "time_s", COL_REAL, 6);
+	lt_col(t, "pid", COL_INT, 0);
+	lt_col(t, "comm", COL_STR, 0);
+	lt_col(t, "state", COL_STR, 0);
+	lt_col(t, "cause", COL_STR, 0);
+	lt_null_text(t, "-");
 	return t;
 }
 

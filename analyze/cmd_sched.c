@@ -17,8 +17,8 @@
 #include "analyze/sched.h"
 #include "analyze/tl_load.h"
 #include "analyze/verb.h"
-#include "collect/db.h"
-#include "reports/table.h"
+#include "schema/db.h"
+#include "reports/legacy_table.h"
 
 static const char usage_text[] =
 	"usage: perfdb sched [DB] [-s SESSION] [--time START,END] [--limit N]\n"
@@ -115,33 +115,33 @@ static double per_sec(double n, double s)
 
 /* cpu_row(t, cpu, c, n, seconds): one row of the per-CPU table; c sums
  * n CPUs (cpu < 0: the "mean" row, c divided by n). */
-static void cpu_row(struct table *t, int cpu, const struct sched_cpu *c, int n, double seconds)
+static void cpu_row(struct ltable *t, int cpu, const struct sched_cpu *c, int n, double seconds)
 {
 	double d = n > 0 ? n : 1;
-	table_add_row(t);
+	lt_add_row(t);
 	if (cpu >= 0)
-		table_set_int(t, 0, cpu);
+		lt_set_int(t, 0, cpu);
 	else
-		table_set_str(t, 0, "mean");
+		lt_set_str(t, 0, "mean");
 	if (n == 1)
-		table_set_int(t, 1, c->switches);
+		lt_set_int(t, 1, c->switches);
 	else
-		table_set_real(t, 1, (double)c->switches / d);
-	table_set_real(t, 2, per_sec((double)c->switches / d, seconds));
+		lt_set_real(t, 1, (double)c->switches / d);
+	lt_set_real(t, 2, per_sec((double)c->switches / d, seconds));
 	for (int k = 0; k < SW_N; k++)
-		table_set_real(t, 3 + k, per_sec((double)c->kind[k] / d, seconds));
+		lt_set_real(t, 3 + k, per_sec((double)c->kind[k] / d, seconds));
 	if (n == 1) {
-		table_set_int(t, 3 + SW_N, c->mig_in);
-		table_set_int(t, 4 + SW_N, c->mig_out);
+		lt_set_int(t, 3 + SW_N, c->mig_in);
+		lt_set_int(t, 4 + SW_N, c->mig_out);
 	} else {
-		table_set_real(t, 3 + SW_N, (double)c->mig_in / d);
-		table_set_real(t, 4 + SW_N, (double)c->mig_out / d);
+		lt_set_real(t, 3 + SW_N, (double)c->mig_in / d);
+		lt_set_real(t, 4 + SW_N, (double)c->mig_out / d);
 	}
-	table_set_real(t, 5 + SW_N, seconds > 0 ? 100.0 * (double)c->idle_ns / d / 1e9 / seconds : 0);
+	lt_set_real(t, 5 + SW_N, seconds > 0 ? 100.0 * (double)c->idle_ns / d / 1e9 / seconds : 0);
 	if (n == 1)
-		table_set_int(t, 6 + SW_N, c->untraced);
+		lt_set_int(t, 6 + SW_N, c->untraced);
 	else
-		table_set_real(t, 6 + SW_N, (double)c->untraced / d);
+		lt_set_real(t, 6 + SW_N, (double)c->untraced / d);
 }
 
 /* mean_of(a): the sum of every CPU's counts. */
@@ -161,17 +161,17 @@ static struct sched_cpu mean_of(const struct cpu_acc *a)
 }
 
 /* cpu_table(a, title, with_mean): the per-CPU table. */
-static struct table *cpu_table(const struct cpu_acc *a, const char *title, bool with_mean)
+static struct ltable *cpu_table(const struct cpu_acc *a, const char *title, bool with_mean)
 {
-	struct table *t = table_new(title);
-	table_col(t, "cpu", COL_INT, 0);
-	table_col(t, "switches", COL_INT, 0);
+	struct ltable *t = lt_new(title);
+	lt_col(t, "cpu", COL_INT, 0);
+	lt_col(t, "switches", COL_INT, 0);
 	for (int k = 0; k < 5; k++)
-		table_col(t, rate_cols[k], COL_REAL, 1);
-	table_col(t, "migrations_in", COL_INT, 0);
-	table_col(t, "migrations_out", COL_INT, 0);
-	table_col(t, "idle_pct", COL_PCT, 1);
-	table_col(t, "untraced", COL_INT, 0);
+		lt_col(t, rate_cols[k], COL_REAL, 1);
+	lt_col(t, "migrations_in", COL_INT, 0);
+	lt_col(t, "migrations_out", COL_INT, 0);
+	lt_col(t, "idle_pct", COL_PCT, 1);
+	lt_col(t, "untraced", COL_INT, 0);
 	for (int c = 0; c < a->ncpus; c++)
 		cpu_row(t, c, &a->cpus[c], 1, a->seconds);
 	if (with_mean && a->ncpus) {
@@ -232,38 +232,38 @@ static int cmp_rows(const void *x, const void *y)
 }
 
 /* proc_table(rows, n, o, multi): the per-process table. */
-static struct table *proc_table(struct proc_row *rows, size_t n, const struct opts *o, bool multi)
+static struct ltable *proc_table(struct proc_row *rows, size_t n, const struct opts *o, bool multi)
 {
-	struct table *t = table_new("Per process (mm): switches away from its threads");
-	int cs = multi ? table_col(t, "session", COL_INT, 0) : -1;
-	table_col(t, "pid", COL_INT, 0);
-	table_col(t, "comm", COL_STR, 0);
-	table_col(t, "threads", COL_INT, 0);
-	table_col(t, "cpus", COL_INT, 0);
-	table_col(t, "switches", COL_INT, 0);
-	table_col(t, "per_sec", COL_REAL, 1);
-	table_col(t, "per_sec_per_cpu", COL_REAL, 1);
-	table_col(t, "run_s", COL_REAL, 3);
-	table_col(t, "cpu_pct", COL_PCT, 1);
-	table_null_text(t, "-");
+	struct ltable *t = lt_new("Per process (mm): switches away from its threads");
+	int cs = multi ? lt_col(t, "session", COL_INT, 0) : -1;
+	lt_col(t, "pid", COL_INT, 0);
+	lt_col(t, "comm", COL_STR, 0);
+	lt_col(t, "threads", COL_INT, 0);
+	lt_col(t, "cpus", COL_INT, 0);
+	lt_col(t, "switches", COL_INT, 0);
+	lt_col(t, "per_sec", COL_REAL, 1);
+	lt_col(t, "per_sec_per_cpu", COL_REAL, 1);
+	lt_col(t, "run_s", COL_REAL, 3);
+	lt_col(t, "cpu_pct", COL_PCT, 1);
+	lt_null_text(t, "-");
 	if (n)
 		qsort(rows, n, sizeof(*rows), cmp_rows);
 	for (size_t i = 0; i < n && (!o->limit || (long)i < o->limit); i++) {
 		const struct proc_row *r = &rows[i];
 		int c = cs >= 0 ? 1 : 0;
-		table_add_row(t);
+		lt_add_row(t);
 		if (cs >= 0)
-			table_set_int(t, cs, r->session);
+			lt_set_int(t, cs, r->session);
 		if (r->pid >= 0)
-			table_set_int(t, c, r->pid);
-		table_set_str(t, c + 1, r->comm);
-		table_set_int(t, c + 2, r->threads);
-		table_set_int(t, c + 3, r->ncpus);
-		table_set_int(t, c + 4, r->switches);
-		table_set_real(t, c + 5, r->per_sec);
-		table_set_real(t, c + 6, r->per_sec_per_cpu);
-		table_set_real(t, c + 7, r->run_s);
-		table_set_real(t, c + 8, r->cpu_pct);
+			lt_set_int(t, c, r->pid);
+		lt_set_str(t, c + 1, r->comm);
+		lt_set_int(t, c + 2, r->threads);
+		lt_set_int(t, c + 3, r->ncpus);
+		lt_set_int(t, c + 4, r->switches);
+		lt_set_real(t, c + 5, r->per_sec);
+		lt_set_real(t, c + 6, r->per_sec_per_cpu);
+		lt_set_real(t, c + 7, r->run_s);
+		lt_set_real(t, c + 8, r->cpu_pct);
 	}
 	return t;
 }
@@ -296,7 +296,7 @@ static int single_add(struct single *g, const struct tl_session *s, const struct
 }
 
 /* single_json(g, ts, ids, n): the JSON document of a single-mode run. */
-static void single_json(const struct single *g, struct table **ts, const int64_t *ids, int n)
+static void single_json(const struct single *g, struct ltable **ts, const int64_t *ids, int n)
 {
 	struct json *j = json_new(stdout, true);
 	struct sched_cpu m = mean_of(&g->cpus);
@@ -310,7 +310,7 @@ static void single_json(const struct single *g, struct table **ts, const int64_t
 	json_key(j, "seconds"); json_real(j, g->cpus.seconds);
 	json_key(j, "start_ns"); json_int(j, g->t0);
 	json_key(j, "end_ns"); json_int(j, g->t1);
-	json_key(j, "cpus"); json_table(j, ts[0]);
+	json_key(j, "cpus"); lt_json_table(j, ts[0]);
 	json_key(j, "mean_per_cpu");
 	json_begin_object(j);
 	json_key(j, "switches"); json_real(j, (double)m.switches / d);
@@ -321,7 +321,7 @@ static void single_json(const struct single *g, struct table **ts, const int64_t
 		json_real(j, per_sec((double)m.kind[k] / d, g->cpus.seconds));
 	}
 	json_end_object(j);
-	json_key(j, "processes"); json_table(j, ts[1]);
+	json_key(j, "processes"); lt_json_table(j, ts[1]);
 	json_key(j, "lost"); json_int(j, g->cpus.lost);
 	json_end_object(j);
 	json_free(j);
@@ -349,19 +349,19 @@ static int single_print(struct single *g, const struct opts *o, const int64_t *i
 		at += (size_t)snprintf(title + at, sizeof(title) - at, "%s %lld", i ? "," : "", (long long)ids[i]);
 	if (at < sizeof(title))
 		snprintf(title + at, sizeof(title) - at, ", %.3f s", g->cpus.seconds);
-	struct table *ts[2] = { cpu_table(&g->cpus, title, o->fmt != FMT_JSON),
+	struct ltable *ts[2] = { cpu_table(&g->cpus, title, o->fmt != FMT_JSON),
 		proc_table(g->rows, g->nrows, o, n > 1) };
 	int rc = 0;
 	if (o->fmt == FMT_JSON)
 		single_json(g, ts, ids, n);
 	else
-		rc = table_print_all((const struct table *const *)ts, 2, o->fmt, stdout);
+		rc = lt_print_all((const struct ltable *const *)ts, 2, o->fmt, stdout);
 	if (o->fmt != FMT_JSON && o->fmt != FMT_CSV && g->cpus.no_switch)
 		puts("\nnote: no sched:sched_switch events in the recording");
 	if (o->fmt != FMT_JSON && o->fmt != FMT_CSV)
 		untraced_note(&g->cpus);
-	table_free(ts[0]);
-	table_free(ts[1]);
+	lt_free(ts[0]);
+	lt_free(ts[1]);
 	return rc || fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 }
 
@@ -535,14 +535,14 @@ static double get_comm_run(const struct metrics *m, const void *arg)
 }
 
 /* compare_row(t, what, b, n): a row: metric, base, new, % change. */
-static void compare_row(struct table *t, const char *what, double b, double n)
+static void compare_row(struct ltable *t, const char *what, double b, double n)
 {
-	table_add_row(t);
-	table_set_str(t, 0, what);
-	table_set_real(t, 1, b);
-	table_set_real(t, 2, n);
+	lt_add_row(t);
+	lt_set_str(t, 0, what);
+	lt_set_real(t, 1, b);
+	lt_set_real(t, 2, n);
 	if (b != 0)
-		table_set_real(t, 3, 100.0 * (n - b) / b);
+		lt_set_real(t, 3, 100.0 * (n - b) / b);
 }
 
 /* top_comms(b, nw, limit, out): the comms with the most switches (by the
@@ -587,7 +587,7 @@ static size_t top_comms(const struct side *b, const struct side *nw, long limit,
 }
 
 /* compare_table(b, nw, o): the side-by-side table. */
-static struct table *compare_table(const struct side *b, const struct side *nw, const struct opts *o)
+static struct ltable *compare_table(const struct side *b, const struct side *nw, const struct opts *o)
 {
 	static const char *const cpu_names[] = { "switches/s per CPU", "same-mm switches/s per CPU",
 		"other-mm switches/s per CPU", "idle/kthread switches/s per CPU",
@@ -596,12 +596,12 @@ static struct table *compare_table(const struct side *b, const struct side *nw, 
 	const char **comms;
 	snprintf(title, sizeof(title), "Context switches: base %s (%d run%s) vs new %s (%d run%s), medians",
 		 b->label, b->n, b->n == 1 ? "" : "s", nw->label, nw->n, nw->n == 1 ? "" : "s");
-	struct table *t = table_new(title);
-	table_col(t, "metric", COL_STR, 0);
-	table_col(t, "base", COL_REAL, 1);
-	table_col(t, "new", COL_REAL, 1);
-	table_col(t, "change_pct", COL_PCT, 2);
-	table_null_text(t, "-");
+	struct ltable *t = lt_new(title);
+	lt_col(t, "metric", COL_STR, 0);
+	lt_col(t, "base", COL_REAL, 1);
+	lt_col(t, "new", COL_REAL, 1);
+	lt_col(t, "change_pct", COL_PCT, 2);
+	lt_null_text(t, "-");
 	for (int k = 0; k < SW_N + 2; k++)
 		compare_row(t, cpu_names[k], median_of(b, get_cpu, &k), median_of(nw, get_cpu, &k));
 	size_t nc = top_comms(b, nw, o->limit, &comms);
@@ -631,7 +631,7 @@ static int run_compare(sqlite3 *db, const struct opts *o)
 	if (!rc)
 		rc = side_load(db, o, o->newer, &nw);
 	if (!rc) {
-		struct table *t = compare_table(&b, &nw, o);
+		struct ltable *t = compare_table(&b, &nw, o);
 		if (o->fmt == FMT_JSON) {
 			struct json *j = json_new(stdout, true);
 			json_begin_object(j);
@@ -639,13 +639,13 @@ static int run_compare(sqlite3 *db, const struct opts *o)
 			json_key(j, "base_runs"); json_int(j, b.n);
 			json_key(j, "new"); json_str(j, nw.label);
 			json_key(j, "new_runs"); json_int(j, nw.n);
-			json_key(j, "rows"); json_table(j, t);
+			json_key(j, "rows"); lt_json_table(j, t);
 			json_end_object(j);
 			json_free(j);
-		} else if (table_print(t, o->fmt, stdout)) {
+		} else if (lt_print(t, o->fmt, stdout)) {
 			rc = EXIT_FAIL;
 		}
-		table_free(t);
+		lt_free(t);
 	}
 	side_free(&b);
 	side_free(&nw);

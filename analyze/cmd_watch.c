@@ -18,8 +18,8 @@
 #include "analyze/tl_load.h"
 #include "analyze/verb.h"
 #include "analyze/watch.h"
-#include "collect/db.h"
-#include "reports/table.h"
+#include "schema/db.h"
+#include "reports/legacy_table.h"
 
 #define MAX_NOTES 24
 
@@ -73,85 +73,85 @@ static const char *hex(char *buf, size_t len, uint64_t v)
 /* ---- tables ---- */
 
 /* fields_table: one row per watched field. */
-static struct table *fields_table(const struct watch_data *d, const struct watch_result *r)
+static struct ltable *fields_table(const struct watch_data *d, const struct watch_result *r)
 {
-	struct table *t = table_new("watched fields");
+	struct ltable *t = lt_new("watched fields");
 	char buf[64];
-	table_col(t, "field", COL_STR, 0);
-	table_col(t, "type", COL_STR, 0);
-	table_col(t, "offset", COL_INT, 0);
-	table_col(t, "size", COL_INT, 0);
-	table_col(t, "watched", COL_STR, 0);
-	table_col(t, "writes", COL_INT, 0);
-	table_col(t, "writes_per_sec", COL_REAL, 1);
-	table_col(t, "writer_cpus", COL_INT, 0);
-	table_col(t, "transfers", COL_INT, 0);
-	table_col(t, "transfers_per_sec", COL_REAL, 1);
-	table_null_text(t, "-");
+	lt_col(t, "field", COL_STR, 0);
+	lt_col(t, "type", COL_STR, 0);
+	lt_col(t, "offset", COL_INT, 0);
+	lt_col(t, "size", COL_INT, 0);
+	lt_col(t, "watched", COL_STR, 0);
+	lt_col(t, "writes", COL_INT, 0);
+	lt_col(t, "writes_per_sec", COL_REAL, 1);
+	lt_col(t, "writer_cpus", COL_INT, 0);
+	lt_col(t, "transfers", COL_INT, 0);
+	lt_col(t, "transfers_per_sec", COL_REAL, 1);
+	lt_null_text(t, "-");
 	for (size_t i = 0; i < d->ndefs; i++) {
 		const struct watch_def *w = &d->defs[i];
 		const struct watch_field *f = &r->fields[i];
-		table_add_row(t);
-		table_set_str(t, 0, w->field);
-		table_set_str(t, 1, w->field_type);
-		table_set_int(t, 2, w->offset);
-		table_set_int(t, 3, w->size);
+		lt_add_row(t);
+		lt_set_str(t, 0, w->field);
+		lt_set_str(t, 1, w->field_type);
+		lt_set_int(t, 2, w->offset);
+		lt_set_int(t, 3, w->size);
 		snprintf(buf, sizeof(buf), "0x%" PRIx64 "/%d%s", w->addr, w->len, w->partial ? " (part)" : "");
-		table_set_str(t, 4, buf);
-		table_set_int(t, 5, f->writes);
-		table_set_real(t, 6, per_sec((double)f->writes, r->seconds));
-		table_set_int(t, 7, f->writer_cpus);
-		table_set_int(t, 8, f->transfers);
-		table_set_real(t, 9, per_sec((double)f->transfers, r->seconds));
+		lt_set_str(t, 4, buf);
+		lt_set_int(t, 5, f->writes);
+		lt_set_real(t, 6, per_sec((double)f->writes, r->seconds));
+		lt_set_int(t, 7, f->writer_cpus);
+		lt_set_int(t, 8, f->transfers);
+		lt_set_real(t, 9, per_sec((double)f->transfers, r->seconds));
 	}
 	return t;
 }
 
 /* cpus_table: writes per field and CPU (CPUs that wrote). */
-static struct table *cpus_table(const struct watch_data *d, const struct watch_result *r)
+static struct ltable *cpus_table(const struct watch_data *d, const struct watch_result *r)
 {
-	struct table *t = table_new("writes per CPU");
-	table_col(t, "field", COL_STR, 0);
-	table_col(t, "cpu", COL_INT, 0);
-	table_col(t, "writes", COL_INT, 0);
-	table_col(t, "writes_per_sec", COL_REAL, 1);
-	table_col(t, "share", COL_PCT, 1);
-	table_null_text(t, "-");
+	struct ltable *t = lt_new("writes per CPU");
+	lt_col(t, "field", COL_STR, 0);
+	lt_col(t, "cpu", COL_INT, 0);
+	lt_col(t, "writes", COL_INT, 0);
+	lt_col(t, "writes_per_sec", COL_REAL, 1);
+	lt_col(t, "share", COL_PCT, 1);
+	lt_null_text(t, "-");
 	for (size_t i = 0; i < d->ndefs; i++)
 		for (int c = 0; c < d->ncpus; c++) {
 			long long n = r->fields[i].cpu_writes[c];
 			if (!n)
 				continue;
-			table_add_row(t);
-			table_set_str(t, 0, d->defs[i].field);
-			table_set_int(t, 1, c);
-			table_set_int(t, 2, n);
-			table_set_real(t, 3, per_sec((double)n, r->seconds));
-			table_set_real(t, 4, 100.0 * (double)n / (double)r->fields[i].writes);
+			lt_add_row(t);
+			lt_set_str(t, 0, d->defs[i].field);
+			lt_set_int(t, 1, c);
+			lt_set_int(t, 2, n);
+			lt_set_real(t, 3, per_sec((double)n, r->seconds));
+			lt_set_real(t, 4, 100.0 * (double)n / (double)r->fields[i].writes);
 		}
 	return t;
 }
 
 /* sites_table: the top store sites of each field. */
-static struct table *sites_table(const struct watch_data *d, const struct watch_result *r, long max)
+static struct ltable *sites_table(const struct watch_data *d, const struct watch_result *r, long max)
 {
-	struct table *t = table_new("store sites (function+offset of ip-1: the trap reports "
+	struct ltable *t = lt_new("store sites (function+offset of ip-1: the trap reports "
 				    "the instruction after the store)");
 	char buf[32];
-	table_col(t, "field", COL_STR, 0);
-	table_col(t, "store_site", COL_STR, 0);
-	table_col(t, "writes", COL_INT, 0);
-	table_col(t, "share", COL_PCT, 1);
-	table_col(t, "ip", COL_STR, 0);
+	lt_col(t, "field", COL_STR, 0);
+	lt_col(t, "store_site", COL_STR, 0);
+	lt_col(t, "writes", COL_INT, 0);
+	lt_col(t, "share", COL_PCT, 1);
+	lt_col(t, "ip", COL_STR, 0);
 	for (size_t i = 0; i < d->ndefs; i++) {
 		const struct watch_field *f = &r->fields[i];
 		for (size_t k = 0; k < f->nsites && (!max || k < (size_t)max); k++) {
-			table_add_row(t);
-			table_set_str(t, 0, d->defs[i].field);
-			table_set_str(t, 1, d->sites[f->sites[k].site]);
-			table_set_int(t, 2, f->sites[k].writes);
-			table_set_real(t, 3, 100.0 * (double)f->sites[k].writes / (double)f->writes);
-			table_set_str(t, 4, hex(buf, sizeof(buf), d->site_ip[f->sites[k].site]));
+			lt_add_row(t);
+			lt_set_str(t, 0, d->defs[i].field);
+			lt_set_str(t, 1, d->sites[f->sites[k].site]);
+			lt_set_int(t, 2, f->sites[k].writes);
+			lt_set_real(t, 3, 100.0 * (double)f->sites[k].writes / (double)f->writes);
+			lt_set_str(t, 4, hex(buf, sizeof(buf), d->site_ip[f->sites[k].site]));
 		}
 	}
 	return t;
@@ -175,31 +175,31 @@ static void writers_text(char *buf, size_t len, const struct watch_data *d,
 }
 
 /* lines_table: one row per cacheline with its verdict. */
-static struct table *lines_table(const struct watch_data *d, const struct watch_result *r)
+static struct ltable *lines_table(const struct watch_data *d, const struct watch_result *r)
 {
-	struct table *t = table_new("cachelines");
+	struct ltable *t = lt_new("cachelines");
 	char buf[64], who[1024];
-	table_col(t, "line", COL_STR, 0);
-	table_col(t, "writes", COL_INT, 0);
-	table_col(t, "transfers", COL_INT, 0);
-	table_col(t, "transfers_per_sec", COL_REAL, 1);
-	table_col(t, "same_field", COL_INT, 0);
-	table_col(t, "cross_field", COL_INT, 0);
-	table_col(t, "verdict", COL_STR, 0);
-	table_col(t, "writers", COL_STR, 0);
-	table_null_text(t, "-");
+	lt_col(t, "line", COL_STR, 0);
+	lt_col(t, "writes", COL_INT, 0);
+	lt_col(t, "transfers", COL_INT, 0);
+	lt_col(t, "transfers_per_sec", COL_REAL, 1);
+	lt_col(t, "same_field", COL_INT, 0);
+	lt_col(t, "cross_field", COL_INT, 0);
+	lt_col(t, "verdict", COL_STR, 0);
+	lt_col(t, "writers", COL_STR, 0);
+	lt_null_text(t, "-");
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct watch_line *l = &r->lines[i];
-		table_add_row(t);
-		table_set_str(t, 0, hex(buf, sizeof(buf), l->addr));
-		table_set_int(t, 1, l->writes);
-		table_set_int(t, 2, l->transfers);
-		table_set_real(t, 3, per_sec((double)l->transfers, r->seconds));
-		table_set_int(t, 4, l->same_field);
-		table_set_int(t, 5, l->cross_field);
-		table_set_str(t, 6, watch_verdict_name(l->verdict));
+		lt_add_row(t);
+		lt_set_str(t, 0, hex(buf, sizeof(buf), l->addr));
+		lt_set_int(t, 1, l->writes);
+		lt_set_int(t, 2, l->transfers);
+		lt_set_real(t, 3, per_sec((double)l->transfers, r->seconds));
+		lt_set_int(t, 4, l->same_field);
+		lt_set_int(t, 5, l->cross_field);
+		lt_set_str(t, 6, watch_verdict_name(l->verdict));
 		writers_text(who, sizeof(who), d, r, l);
-		table_set_str(t, 7, who);
+		lt_set_str(t, 7, who);
 	}
 	return t;
 }
@@ -211,28 +211,28 @@ static double change_pct(double b, double n)
 }
 
 /* rates_table: the workload's own rate(s). */
-static struct table *rates_table(const struct watch_data *d)
+static struct ltable *rates_table(const struct watch_data *d)
 {
-	struct table *t = table_new("workload rate");
-	table_col(t, "metric", COL_STR, 0);
-	table_col(t, "watched", COL_REAL, 0);
-	table_col(t, "unwatched", COL_REAL, 0);
-	table_col(t, "change", COL_PCT, 2);
-	table_col(t, "unwatched_session", COL_INT, 0);
-	table_null_text(t, "-");
+	struct ltable *t = lt_new("workload rate");
+	lt_col(t, "metric", COL_STR, 0);
+	lt_col(t, "watched", COL_REAL, 0);
+	lt_col(t, "unwatched", COL_REAL, 0);
+	lt_col(t, "change", COL_PCT, 2);
+	lt_col(t, "unwatched_session", COL_INT, 0);
+	lt_null_text(t, "-");
 	for (size_t i = 0; i < d->nrates; i++) {
 		const struct watch_rate *x = &d->rates[i];
-		table_add_row(t);
+		lt_add_row(t);
 		double ch = change_pct(x->unwatched, x->watched);
-		table_set_str(t, 0, x->name);
+		lt_set_str(t, 0, x->name);
 		if (!isnan(x->watched))
-			table_set_real(t, 1, x->watched);
+			lt_set_real(t, 1, x->watched);
 		if (!isnan(x->unwatched))
-			table_set_real(t, 2, x->unwatched);
+			lt_set_real(t, 2, x->unwatched);
 		if (!isnan(ch))
-			table_set_real(t, 3, ch);
+			lt_set_real(t, 3, ch);
 		if (x->unwatched_session >= 0)
-			table_set_int(t, 4, x->unwatched_session);
+			lt_set_int(t, 4, x->unwatched_session);
 	}
 	return t;
 }
@@ -305,16 +305,16 @@ static void print_notes(const struct notes *ns, enum out_format f)
 static int print_tables(const struct watch_data *d, const struct watch_result *r,
 			const struct opts *o, const struct notes *ns)
 {
-	struct table *ts[5] = { fields_table(d, r), cpus_table(d, r), sites_table(d, r, o->sites),
+	struct ltable *ts[5] = { fields_table(d, r), cpus_table(d, r), sites_table(d, r, o->sites),
 				lines_table(d, r), d->nrates ? rates_table(d) : NULL };
 	int rc;
 	if (o->fmt != FMT_CSV)
 		heading(d, r, o->fmt);
-	rc = table_print_all((const struct table *const *)ts, d->nrates ? 5 : 4, o->fmt, stdout);
+	rc = lt_print_all((const struct ltable *const *)ts, d->nrates ? 5 : 4, o->fmt, stdout);
 	if (o->fmt != FMT_CSV)
 		print_notes(ns, o->fmt);
 	for (int i = 0; i < 5; i++)
-		table_free(ts[i]);
+		lt_free(ts[i]);
 	return rc;
 }
 
@@ -322,7 +322,7 @@ static int print_tables(const struct watch_data *d, const struct watch_result *r
 static void json_session(struct json *j, const struct watch_data *d, const struct watch_result *r,
 			 const struct opts *o, const struct notes *ns)
 {
-	struct table *ts[5] = { fields_table(d, r), cpus_table(d, r), sites_table(d, r, o->sites),
+	struct ltable *ts[5] = { fields_table(d, r), cpus_table(d, r), sites_table(d, r, o->sites),
 				lines_table(d, r), rates_table(d) };
 	static const char *const keys[5] = { "fields", "cpus", "sites", "cachelines", "rates" };
 	json_begin_object(j);
@@ -338,8 +338,8 @@ static void json_session(struct json *j, const struct watch_data *d, const struc
 	json_int(j, d->pid);
 	for (int i = 0; i < 5; i++) {
 		json_key(j, keys[i]);
-		json_table(j, ts[i]);
-		table_free(ts[i]);
+		lt_json_table(j, ts[i]);
+		lt_free(ts[i]);
 	}
 	json_key(j, "notes");
 	json_begin_array(j);

@@ -1,6 +1,6 @@
 /* Field attribution and sharing verdicts of `perfdb hitm` (see hitm.h). */
 #include "analyze/hitm.h"
-#include "collect/hashmap.h"
+#include "lib/hashmap.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

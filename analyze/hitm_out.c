@@ -153,16 +153,16 @@ void hitm_line_objects(const struct hitm_view *v, size_t line, char *buf, size_t
 }
 
 /* summary_row(t, what, n): one row of the trace summary. */
-static void summary_row(struct table *t, const char *what, long long n)
+static void summary_row(struct ltable *t, const char *what, long long n)
 {
-	table_add_row(t);
-	table_set_str(t, 0, what);
-	table_set_int(t, 1, n);
+	lt_add_row(t);
+	lt_set_str(t, 0, what);
+	lt_set_int(t, 1, n);
 }
 
 /* summary_table(v): perf c2c's trace event information over every
  * memory sample. */
-static struct table *summary_table(const struct hitm_view *v)
+static struct ltable *summary_table(const struct hitm_view *v)
 {
 	const struct c2c_stats *s = &v->d->total;
 	char title[1024];
@@ -170,9 +170,9 @@ static struct table *summary_table(const struct hitm_view *v)
 	uint32_t nshared;
 	hitm_shared_stats(v->d, &shared, &nshared);
 	snprintf(title, sizeof(title), "Memory samples of %s", v->sessions);
-	struct table *t = table_new(title);
-	table_col(t, "what", COL_STR, 0);
-	table_col(t, "count", COL_INT, 0);
+	struct ltable *t = lt_new(title);
+	lt_col(t, "what", COL_STR, 0);
+	lt_col(t, "count", COL_INT, 0);
 	const struct { const char *what; long long n; } rows[] = {
 		{ "memory samples", s->nr_entries }, { "locked loads/stores", s->locks },
 		{ "loads", s->load }, { "loads uncacheable", s->ld_uncache },
@@ -201,7 +201,7 @@ static double pct(double n, double d)
 }
 
 /* lines_table(v, sel, n): the shared data cache line table. */
-static struct table *lines_table(const struct hitm_view *v, const size_t *sel, size_t n)
+static struct ltable *lines_table(const struct hitm_view *v, const size_t *sel, size_t n)
 {
 	char title[256], buf[512];
 	struct c2c_stats shared;
@@ -209,17 +209,17 @@ static struct table *lines_table(const struct hitm_view *v, const size_t *sel, s
 	hitm_shared_stats(v->d, &shared, &nshared);
 	snprintf(title, sizeof(title), "Shared data cache lines, sorted on %s%s",
 		 hitm_display_name(v->display), v->show_all ? " (all lines)" : "");
-	struct table *t = table_new(title);
+	struct ltable *t = lt_new(title);
 	static const char *const cols[] = { "hitm", "lcl_hitm", "rmt_hitm", "peer", "records",
 		"loads", "stores", "st_l1hit", "st_l1miss", "st_na", "lcl_dram", "rmt_dram", "cpus" };
-	table_col(t, "idx", COL_INT, 0);
-	table_col(t, "address", COL_STR, 0);
-	table_col(t, "mode", COL_STR, 0);
-	table_col(t, "pct", COL_PCT, 2);
+	lt_col(t, "idx", COL_INT, 0);
+	lt_col(t, "address", COL_STR, 0);
+	lt_col(t, "mode", COL_STR, 0);
+	lt_col(t, "pct", COL_PCT, 2);
 	for (size_t i = 0; i < sizeof(cols) / sizeof(*cols); i++)
-		table_col(t, cols[i], COL_INT, 0);
-	table_col(t, "verdict", COL_STR, 0);
-	table_col(t, "objects", COL_STR, 0);
+		lt_col(t, cols[i], COL_INT, 0);
+	lt_col(t, "verdict", COL_STR, 0);
+	lt_col(t, "objects", COL_STR, 0);
 	for (size_t i = 0; i < n; i++) {
 		const struct c2c_line *l = &v->d->lines[sel[i]];
 		const struct c2c_stats *s = &l->st;
@@ -227,17 +227,17 @@ static struct table *lines_table(const struct hitm_view *v, const size_t *sel, s
 			(long long)s->load + s->store, s->load, s->store, s->st_l1hit, s->st_l1miss,
 			s->st_na, s->lcl_dram, s->rmt_dram,
 			cpuset_count(v->r->lines[sel[i]].cpus, v->r->cpu_words) };
-		table_add_row(t);
-		table_set_int(t, 0, (long long)i);
+		lt_add_row(t);
+		lt_set_int(t, 0, (long long)i);
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, l->address);
-		table_set_str(t, 1, buf);
-		table_set_str(t, 2, l->cpumode == 1 ? "k" : l->cpumode == 2 ? "u" : "?");
-		table_set_real(t, 3, pct(hitm_metric(s, v->display), hitm_metric(&shared, v->display)));
+		lt_set_str(t, 1, buf);
+		lt_set_str(t, 2, l->cpumode == 1 ? "k" : l->cpumode == 2 ? "u" : "?");
+		lt_set_real(t, 3, pct(hitm_metric(s, v->display), hitm_metric(&shared, v->display)));
 		for (size_t k = 0; k < sizeof(vals) / sizeof(*vals); k++)
-			table_set_int(t, 4 + (int)k, vals[k]);
-		table_set_str(t, 17, hitm_verdict_name(v->r->lines[sel[i]].verdict));
+			lt_set_int(t, 4 + (int)k, vals[k]);
+		lt_set_str(t, 17, hitm_verdict_name(v->r->lines[sel[i]].verdict));
 		hitm_line_objects(v, sel[i], buf, sizeof(buf));
-		table_set_str(t, 18, buf);
+		lt_set_str(t, 18, buf);
 	}
 	return t;
 }
@@ -267,33 +267,33 @@ void hitm_sites_text(const struct hitm_view *v, const struct hitm_field *f, int 
 
 /* field_cells(t, col, v, f): the count and CPU cells shared by the
  * per-type and per-line field tables, from column col. */
-static void field_cells(struct table *t, int col, const struct hitm_view *v,
+static void field_cells(struct ltable *t, int col, const struct hitm_view *v,
 			const struct hitm_field *f)
 {
 	char buf[1024];
-	table_set_int(t, col++, (long long)f->c.lcl_hitm + f->c.rmt_hitm);
-	table_set_int(t, col++, f->c.lcl_hitm);
-	table_set_int(t, col++, f->c.rmt_hitm);
-	table_set_int(t, col++, f->c.loads);
-	table_set_int(t, col++, f->c.stores);
+	lt_set_int(t, col++, (long long)f->c.lcl_hitm + f->c.rmt_hitm);
+	lt_set_int(t, col++, f->c.lcl_hitm);
+	lt_set_int(t, col++, f->c.rmt_hitm);
+	lt_set_int(t, col++, f->c.loads);
+	lt_set_int(t, col++, f->c.stores);
 	cpuset_text(f->readers, v->r->cpu_words, buf, sizeof(buf));
-	table_set_str(t, col++, buf);
+	lt_set_str(t, col++, buf);
 	cpuset_text(f->writers, v->r->cpu_words, buf, sizeof(buf));
-	table_set_str(t, col++, buf);
+	lt_set_str(t, col++, buf);
 	hitm_sites_text(v, f, 3, buf, sizeof(buf));
-	table_set_str(t, col, buf);
+	lt_set_str(t, col, buf);
 }
 
 /* field_cols(t): the columns field_cells fills; returns the first. */
-static int field_cols(struct table *t)
+static int field_cols(struct ltable *t)
 {
 	static const char *const ints[] = { "hitm", "lcl_hitm", "rmt_hitm", "loads", "stores" };
-	int first = table_col(t, ints[0], COL_INT, 0);
+	int first = lt_col(t, ints[0], COL_INT, 0);
 	for (int i = 1; i < 5; i++)
-		table_col(t, ints[i], COL_INT, 0);
-	table_col(t, "readers", COL_STR, 0);
-	table_col(t, "writers", COL_STR, 0);
-	table_col(t, "code_sites", COL_STR, 0);
+		lt_col(t, ints[i], COL_INT, 0);
+	lt_col(t, "readers", COL_STR, 0);
+	lt_col(t, "writers", COL_STR, 0);
+	lt_col(t, "code_sites", COL_STR, 0);
 	return first;
 }
 
@@ -334,28 +334,28 @@ int hitm_cmp_tfields(const void *a, const void *b)
 }
 
 /* types_table(v): fields by type over all lines. */
-static struct table *types_table(const struct hitm_view *v)
+static struct ltable *types_table(const struct hitm_view *v)
 {
 	size_t *ix, n = hitm_type_order(v, &ix);
 	char title[300];
 	snprintf(title, sizeof(title), "Fields %s%s, over all cachelines", v->type ? "of " : "with HITMs or stores",
 		 v->type ? v->type : "");
-	struct table *t = table_new(title);
-	table_col(t, "type", COL_STR, 0);
-	table_col(t, "field", COL_STR, 0);
-	table_col(t, "offset", COL_INT, 0);
-	table_col(t, "size", COL_INT, 0);
+	struct ltable *t = lt_new(title);
+	lt_col(t, "type", COL_STR, 0);
+	lt_col(t, "field", COL_STR, 0);
+	lt_col(t, "offset", COL_INT, 0);
+	lt_col(t, "size", COL_INT, 0);
 	int first = field_cols(t);
-	table_null_text(t, "-");
+	lt_null_text(t, "-");
 	for (size_t i = 0; i < n; i++) {
 		const struct hitm_field *f = &v->r->tfields[ix[i]];
-		table_add_row(t);
-		table_set_str(t, 0, v->r->strs[f->type]);
-		table_set_str(t, 1, v->r->strs[f->name]);
+		lt_add_row(t);
+		lt_set_str(t, 0, v->r->strs[f->type]);
+		lt_set_str(t, 1, v->r->strs[f->name]);
 		if (f->foff >= 0)
-			table_set_int(t, 2, f->foff);
+			lt_set_int(t, 2, f->foff);
 		if (f->fsize > 0)
-			table_set_int(t, 3, f->fsize);
+			lt_set_int(t, 3, f->fsize);
 		field_cells(t, first, v, f);
 	}
 	free(ix);
@@ -363,88 +363,88 @@ static struct table *types_table(const struct hitm_view *v)
 }
 
 /* line_fields_table(v, sel, n): every shown line's fields. */
-static struct table *line_fields_table(const struct hitm_view *v, const size_t *sel, size_t n)
+static struct ltable *line_fields_table(const struct hitm_view *v, const size_t *sel, size_t n)
 {
-	struct table *t = table_new("Fields of each cacheline");
-	table_col(t, "idx", COL_INT, 0);
-	table_col(t, "line_offset", COL_STR, 0);
-	table_col(t, "type", COL_STR, 0);
-	table_col(t, "field", COL_STR, 0);
-	table_col(t, "field_offset", COL_INT, 0);
+	struct ltable *t = lt_new("Fields of each cacheline");
+	lt_col(t, "idx", COL_INT, 0);
+	lt_col(t, "line_offset", COL_STR, 0);
+	lt_col(t, "type", COL_STR, 0);
+	lt_col(t, "field", COL_STR, 0);
+	lt_col(t, "field_offset", COL_INT, 0);
 	int first = field_cols(t);
-	table_col(t, "object", COL_STR, 0);
-	table_null_text(t, "-");
+	lt_col(t, "object", COL_STR, 0);
+	lt_null_text(t, "-");
 	for (size_t i = 0; i < n; i++) {
 		const struct hitm_line *hl = &v->r->lines[sel[i]];
 		for (size_t k = 0; k < hl->n; k++) {
 			const struct hitm_field *f = &v->r->fields[hl->first + k];
 			char off[16];
-			table_add_row(t);
-			table_set_int(t, 0, (long long)i);
+			lt_add_row(t);
+			lt_set_int(t, 0, (long long)i);
 			snprintf(off, sizeof(off), "0x%x", f->line_off);
-			table_set_str(t, 1, off);
-			table_set_str(t, 2, v->r->strs[f->type]);
-			table_set_str(t, 3, v->r->strs[f->name]);
-			table_set_int(t, 4, f->foff);
+			lt_set_str(t, 1, off);
+			lt_set_str(t, 2, v->r->strs[f->type]);
+			lt_set_str(t, 3, v->r->strs[f->name]);
+			lt_set_int(t, 4, f->foff);
 			field_cells(t, first, v, f);
 			if (f->obj >= 0)
-				table_set_str(t, first + 8, v->om->v[f->obj].name);
+				lt_set_str(t, first + 8, v->om->v[f->obj].name);
 		}
 	}
 	return t;
 }
 
 /* offset_row(t, v, idx, rows): one row of the offsets table. */
-static void offset_row(struct table *t, const struct hitm_view *v, size_t idx,
+static void offset_row(struct ltable *t, const struct hitm_view *v, size_t idx,
 		       const struct hitm_offset *o)
 {
 	char buf[64];
 	const struct hitm_counts *c = &o->c;
-	table_add_row(t);
-	table_set_int(t, 0, (long long)idx);
+	lt_add_row(t);
+	lt_set_int(t, 0, (long long)idx);
 	snprintf(buf, sizeof(buf), "0x%x", o->offset);
-	table_set_str(t, 1, buf);
-	table_set_str(t, 2, o->field >= 0 ? v->r->strs[v->r->fields[o->field].name] : "");
-	table_set_int(t, 3, c->rmt_hitm);
-	table_set_int(t, 4, c->lcl_hitm);
-	table_set_int(t, 5, o->st_l1hit);
-	table_set_int(t, 6, o->st_l1miss);
-	table_set_int(t, 7, o->st_na);
-	table_set_int(t, 8, c->loads);
-	table_set_str(t, 9, o->site >= 0 ? v->d->sites[o->site] : "?");
-	table_set_str(t, 10, o->pids);
-	table_set_int(t, 11, o->ncpus);
+	lt_set_str(t, 1, buf);
+	lt_set_str(t, 2, o->field >= 0 ? v->r->strs[v->r->fields[o->field].name] : "");
+	lt_set_int(t, 3, c->rmt_hitm);
+	lt_set_int(t, 4, c->lcl_hitm);
+	lt_set_int(t, 5, o->st_l1hit);
+	lt_set_int(t, 6, o->st_l1miss);
+	lt_set_int(t, 7, o->st_na);
+	lt_set_int(t, 8, c->loads);
+	lt_set_str(t, 9, o->site >= 0 ? v->d->sites[o->site] : "?");
+	lt_set_str(t, 10, o->pids);
+	lt_set_int(t, 11, o->ncpus);
 	cpuset_text(&o->nodes, 1, buf, sizeof(buf));
-	table_set_str(t, 12, buf);
+	lt_set_str(t, 12, buf);
 	if (c->n_rmt)
-		table_set_real(t, 13, (double)c->w_rmt / c->n_rmt);
+		lt_set_real(t, 13, (double)c->w_rmt / c->n_rmt);
 	if (c->n_lcl)
-		table_set_real(t, 14, (double)c->w_lcl / c->n_lcl);
+		lt_set_real(t, 14, (double)c->w_lcl / c->n_lcl);
 	if (c->n_load)
-		table_set_real(t, 15, (double)c->w_load / c->n_load);
-	table_set_int(t, 16, c->records);
+		lt_set_real(t, 15, (double)c->w_load / c->n_load);
+	lt_set_int(t, 16, c->records);
 }
 
 /* offsets_table(v, sel, n): per shown line, offset and code site. */
-static struct table *offsets_table(const struct hitm_view *v, const size_t *sel, size_t n)
+static struct ltable *offsets_table(const struct hitm_view *v, const size_t *sel, size_t n)
 {
 	static const char *const ints[] = { "rmt_hitm", "lcl_hitm", "st_l1hit", "st_l1miss",
 					    "st_na", "loads" };
-	struct table *t = table_new("Offsets and code sites of each cacheline");
-	table_col(t, "idx", COL_INT, 0);
-	table_col(t, "offset", COL_STR, 0);
-	table_col(t, "field", COL_STR, 0);
+	struct ltable *t = lt_new("Offsets and code sites of each cacheline");
+	lt_col(t, "idx", COL_INT, 0);
+	lt_col(t, "offset", COL_STR, 0);
+	lt_col(t, "field", COL_STR, 0);
 	for (int i = 0; i < 6; i++)
-		table_col(t, ints[i], COL_INT, 0);
-	table_col(t, "code_site", COL_STR, 0);
-	table_col(t, "pids", COL_STR, 0);
-	table_col(t, "cpus", COL_INT, 0);
-	table_col(t, "nodes", COL_STR, 0);
-	table_col(t, "mean_rmt_hitm", COL_REAL, 0);
-	table_col(t, "mean_lcl_hitm", COL_REAL, 0);
-	table_col(t, "mean_load", COL_REAL, 0);
-	table_col(t, "records", COL_INT, 0);
-	table_null_text(t, "-");
+		lt_col(t, ints[i], COL_INT, 0);
+	lt_col(t, "code_site", COL_STR, 0);
+	lt_col(t, "pids", COL_STR, 0);
+	lt_col(t, "cpus", COL_INT, 0);
+	lt_col(t, "nodes", COL_STR, 0);
+	lt_col(t, "mean_rmt_hitm", COL_REAL, 0);
+	lt_col(t, "mean_lcl_hitm", COL_REAL, 0);
+	lt_col(t, "mean_load", COL_REAL, 0);
+	lt_col(t, "records", COL_INT, 0);
+	lt_null_text(t, "-");
 	for (size_t i = 0; i < n; i++) {
 		struct hitm_offset *rows;
 		size_t nr = hitm_offsets(v, sel[i], &rows);
@@ -465,13 +465,13 @@ int hitm_print(const struct hitm_view *v, FILE *out)
 		free(sel);
 		return rc;
 	}
-	struct table *ts[5] = { summary_table(v), lines_table(v, sel, n), types_table(v),
+	struct ltable *ts[5] = { summary_table(v), lines_table(v, sel, n), types_table(v),
 				line_fields_table(v, sel, n), offsets_table(v, sel, n) };
-	rc = table_print_all((const struct table *const *)ts, 5, v->fmt, out);
+	rc = lt_print_all((const struct ltable *const *)ts, 5, v->fmt, out);
 	for (int i = 0; i < v->nnotes && v->fmt != FMT_CSV; i++)
 		fprintf(out, "%snote: %s\n", i ? "" : "\n", v->notes[i]);
 	for (int i = 0; i < 5; i++)
-		table_free(ts[i]);
+		lt_free(ts[i]);
 	bool first = true;
 	for (size_t i = 0; i < n && v->fmt != FMT_CSV; i++) {
 		const struct hitm_line *hl = &v->r->lines[sel[i]];

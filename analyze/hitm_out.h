@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #include "analyze/hitm.h"
-#include "reports/table.h"
+#include "reports/legacy_table.h"
 
 enum hitm_display { D_TOT, D_LCL, D_RMT, D_PEER };
 

@@ -1,7 +1,7 @@
 /* Matching TLB-flush IPIs to their receivers, classifying them against the
  * loaded-mm timelines, and counting them (see ipis.h). Pure code. */
 #include "analyze/ipis.h"
-#include "collect/hashmap.h"
+#include "lib/hashmap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * offsets (see layout.h). */
 #include "analyze/layout.h"
 #include "analyze/layout_dwarf.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Task identity lookups and the per-CPU loaded-mm timelines (see
  * mm_timeline.h for the model). Pure code: no database, no I/O. */
 #include "analyze/mm_timeline.h"
-#include "collect/hashmap.h"
+#include "lib/hashmap.h"
 
 #include <stdlib.h>
 

@@ -2,9 +2,9 @@
  * objects from its tracepoints, kallsyms snapshot and c2c_object rows,
  * lookups by address, and storing user and binary objects. */
 #include "analyze/objects.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/elfsyms.h"
-#include "collect/kallsyms.h"
+#include "lib/kallsyms.h"
 #include "analyze/layout_dwarf.h"
 
 #include <inttypes.h>

@@ -13,7 +13,7 @@
 #ifndef PERFDB_SCHED_H
 #define PERFDB_SCHED_H
 #include "analyze/mm_timeline.h"
-#include "collect/hashmap.h"
+#include "lib/hashmap.h"
 
 /* A CPU counts as one a process ran on when it holds at least this share of
  * the process's run time (so a task that ran a moment elsewhere before

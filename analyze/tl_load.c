@@ -2,7 +2,7 @@
  * analyzers (see tl_load.h): one query per typed tracepoint table over the
  * session's sample id range, merged into one time-ordered array. */
 #include "analyze/tl_load.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 #include <ctype.h>
 #include <stdio.h>

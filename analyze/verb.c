@@ -5,7 +5,7 @@
 #include <getopt.h>
 #include "analyze/verb.h"
 #include "cmd.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 int verb_run(const char *dbpath, const char *spec, verb_fn fn, void *arg)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/watch.h"
-#include "collect/db.h"
-#include "collect/hashmap.h"
+#include "schema/db.h"
+#include "lib/hashmap.h"
 
 #define PERF_TYPE_BREAKPOINT_ID 5
 #define CPUMODE_KERNEL 1

@@ -27,7 +27,7 @@
 #ifndef PERFDB_ANALYZE_WATCH_H
 #define PERFDB_ANALYZE_WATCH_H
 #include <sqlite3.h>
-#include "reports/table.h"
+#include "reports/legacy_table.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

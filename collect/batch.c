@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collect/batch.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/sqlq.h"
 
 #define ROWS 256

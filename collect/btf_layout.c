@@ -13,7 +13,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "collect/btf_layout.h"
-#include "collect/db.h"
+#include "schema/db.h"
 
 /* A walk in progress. */
 struct walk {

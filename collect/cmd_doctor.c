@@ -20,7 +20,7 @@
 #include "cmd.h"
 #include "collect/btf_layout.h"
 #include "collect/recipes.h"
-#include "reports/table.h"
+#include "reports/legacy_table.h"
 
 static const char usage_text[] =
 	"usage: perfdb doctor [--format text|md|csv|json]\n"
@@ -29,7 +29,7 @@ static const char usage_text[] =
 
 /* The report under construction. */
 struct doc {
-	struct table *t;
+	struct ltable *t;
 	int ccheck, cstatus, cdetail;
 	char perf[PATH_MAX];	/* perf's path, "" when not found */
 	char tracefs[PATH_MAX];	/* tracefs mount, "" when none */
@@ -39,10 +39,10 @@ struct doc {
 /* row: one line of the report. */
 static void row(struct doc *d, const char *check, const char *status, const char *detail)
 {
-	table_add_row(d->t);
-	table_set_str(d->t, d->ccheck, check);
-	table_set_str(d->t, d->cstatus, status);
-	table_set_str(d->t, d->cdetail, detail);
+	lt_add_row(d->t);
+	lt_set_str(d->t, d->ccheck, check);
+	lt_set_str(d->t, d->cstatus, status);
+	lt_set_str(d->t, d->cdetail, detail);
 }
 
 /* check_perf: perf's path and version. */
@@ -263,10 +263,10 @@ int cmd_doctor(int argc, char **argv)
 	}
 	if (optind < argc)
 		return fputs(usage_text, stderr), EXIT_USAGE;
-	d.t = table_new(NULL);
-	d.ccheck = table_col(d.t, "check", COL_STR, 0);
-	d.cstatus = table_col(d.t, "status", COL_STR, 0);
-	d.cdetail = table_col(d.t, "detail", COL_STR, 0);
+	d.t = lt_new(NULL);
+	d.ccheck = lt_col(d.t, "check", COL_STR, 0);
+	d.cstatus = lt_col(d.t, "status", COL_STR, 0);
+	d.cdetail = lt_col(d.t, "detail", COL_STR, 0);
 	check_perf(&d);
 	check_paranoid(&d);
 	check_tracefs(&d);
@@ -276,7 +276,7 @@ int cmd_doctor(int argc, char **argv)
 	check_breakpoints(&d);
 	check_btf(&d);
 	check_kallsyms(&d);
-	rc = table_print(d.t, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
-	table_free(d.t);
+	rc = lt_print(d.t, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
+	lt_free(d.t);
 	return rc;
 }

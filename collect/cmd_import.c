@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "cmd.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/ingest.h"
 
 static const char usage_text[] =

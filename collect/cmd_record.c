@@ -56,7 +56,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "collect/btf_layout.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/ingest.h"
 #include "collect/recipes.h"
 #include "collect/watch.h"

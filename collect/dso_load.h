@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "collect/perf_data.h"
-#include "collect/symtab.h"
+#include "lib/symtab.h"
 
 struct elfsyms;
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/symtab.h"
+#include "lib/symtab.h"
 
 #define ELFSYMS_BUILD_ID_MAX 64
 

@@ -5,7 +5,7 @@
  * length comes from the file and is checked against the bytes left before
  * it sizes an allocation or a read. */
 #include "collect/features.h"
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 
 #include <stdarg.h>
 #include <stdio.h>

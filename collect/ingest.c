@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "collect/batch.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/ingest.h"
 #include "collect/mem_sample.h"
 #include "collect/resolve.h"
@@ -19,7 +19,7 @@
 #include "collect/threads.h"
 #include "collect/tracepoints.h"
 #include "collect/unwind.h"
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 
 #define S_IP		(1ULL << 0)
 #define S_CALLCHAIN	(1ULL << 5)

@@ -1,6 +1,6 @@
 /* Memory-access samples: data_src decoding and the mem_sample row. */
 #include "collect/batch.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/mem_sample.h"
 
 #define S_ADDR		(1ULL << 3)

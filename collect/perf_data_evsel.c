@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 
 /* Attr sizes by ABI version; size 0 in the oldest files means 64. */

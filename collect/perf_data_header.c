@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <traceevent/event-parse.h>
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 #include "collect/tracing_data.h"
 

@@ -4,7 +4,7 @@
 #ifndef PERFDB_PERF_DATA_INT_H
 #define PERFDB_PERF_DATA_INT_H
 #include <stdarg.h>
-#include "collect/hashmap.h"
+#include "lib/hashmap.h"
 #include "collect/perf_data.h"
 
 /* A queued record: its bytes live in the queue's arena. */

@@ -3,7 +3,7 @@
  * FORK, EXIT, MMAP, MMAP2, LOST, ...) plus their sample_id_all trailer.
  * Every read is bounds-checked against the record's own size. */
 #include <string.h>
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 
 enum {

@@ -4,7 +4,7 @@
  * queues the kernel's records for time-ordered delivery. */
 #include <stdlib.h>
 #include <string.h>
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 
 #define PROGRESS_STEP	(4u << 20)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 
 #define ZOUT_CHUNK (256u << 10)

@@ -1,6 +1,6 @@
 /* Session metadata from the perf.data header: see session_meta.h. */
 #include <stdio.h>
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/session_meta.h"
 
 #define FEAT_CLOCK_DATA 29

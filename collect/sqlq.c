@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/sqlq.h"
 
 #define MAX_QUEUED 16

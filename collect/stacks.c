@@ -2,8 +2,8 @@
  * (parent, symbol) node; new nodes are inserted with ids we assign. */
 #include <stdlib.h>
 #include "collect/batch.h"
-#include "collect/db.h"
-#include "collect/hashmap.h"
+#include "schema/db.h"
+#include "lib/hashmap.h"
 #include "collect/stacks.h"
 
 struct stacks {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collect/batch.h"
-#include "collect/db.h"
-#include "collect/hashmap.h"
+#include "schema/db.h"
+#include "lib/hashmap.h"
 #include "collect/threads.h"
 
 #define COMM_LEN 32

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 #include "collect/batch.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/tracepoints.h"
 
 /* K_SYM: a code pointer printed %pS (name+0xoff); K_FUNC: printed %ps. */

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 
 /* Parser state: the cursor over the blob, the handle being filled, and
  * where error messages go. */

@@ -6,7 +6,7 @@
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 #include "collect/unwind.h"
 
 #define CACHED 16

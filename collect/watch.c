@@ -10,7 +10,7 @@
 #include "analyze/layout.h"
 #include "analyze/layout_dwarf.h"
 #include "collect/btf_layout.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/elfsyms.h"
 #include "collect/watch.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "analyze/cgdiff.h"
-#include "collect/db.h"
-#include "reports/table.h"
+#include "schema/db.h"
+#include "reports/legacy_table.h"
 #include "tests/unit/tap.h"
 
 static sqlite3 *db;

@@ -5,7 +5,7 @@
  * --header-only -I` and `perf buildid-list` print, and truncation and
  * byte-flip fuzzing of every real section. */
 #include "collect/features.h"
-#include "collect/bytes.h"
+#include "lib/bytes.h"
 #include "tap.h"
 
 #include <ctype.h>

@@ -37,7 +37,7 @@
 #include "analyze/layout.h"
 #include "analyze/layout_dwarf.h"
 #include "analyze/objects.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/elfsyms.h"
 #include "collect/ingest.h"
 #include "tests/lib/pdwriter.h"

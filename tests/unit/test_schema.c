@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 #include "collect/batch.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/sqlq.h"
 #include "collect/tracepoints.h"
 #include "tap.h"

@@ -6,7 +6,7 @@
  * plus the edge cases (empty input, n = 0, zero spread, NaN). */
 #include <math.h>
 #include <stdlib.h>
-#include "reports/stats.h"
+#include "lib/stats.h"
 #include "tests/unit/tap.h"
 
 /* near(got, want, tol, what): one check that |got - want| <= tol. */

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "collect/elfsyms.h"
-#include "collect/kallsyms.h"
+#include "lib/kallsyms.h"
 #include "collect/demangle.h"
-#include "collect/symtab.h"
+#include "lib/symtab.h"
 #include "tests/unit/tap.h"
 
 #ifndef CORRUPT_ROUNDS /* more with -DCORRUPT_ROUNDS=N for a longer fuzz */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "analyze/watch.h"
-#include "collect/db.h"
+#include "schema/db.h"
 #include "collect/watch.h"
 #include "tests/unit/tap.h"
 

@@ -107,8 +107,20 @@ def read_lines(path):
 # --- counts ---------------------------------------------------------------
 
 def load_sessions(path):
+    """The sessions of `perfdb sessions --format json` (the common
+    envelope: findings.sessions rows and findings.events rows) as a list
+    of session objects, each with an "events" object {name: samples} and
+    "lost" (lost events + lost samples)."""
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        doc = json.load(f)
+    if not isinstance(doc, dict) or doc.get("verb") != "sessions":
+        raise ValueError("not the envelope of perfdb sessions")
+    rows = doc["findings"]["sessions"]
+    for r in rows:
+        r["events"] = {e["event"]: e["samples"] for e in doc["findings"]["events"]
+                       if e["session"] == r["id"]}
+        r["lost"] = r["lost_events"] + r["lost_samples"]
+    return rows
 
 
 def session_by_id(sessions, sid):

@@ -1,6 +1,6 @@
 /* A hash map from (u64, u64) to u64: see hashmap.h. */
 #include <stdlib.h>
-#include "collect/hashmap.h"
+#include "lib/hashmap.h"
 
 /* hash: mixes the two keys into a slot index. */
 static size_t hash(uint64_t a, uint64_t b, size_t cap)

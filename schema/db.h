@@ -18,6 +18,21 @@ extern const char perfdb_index_sql[];
  * version. Returns NULL with a one-line message in err. */
 sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen);
 
+/* db_open_read(path, err, errlen): opens an existing perfdb database for
+ * reading only (SQLITE_OPEN_READONLY: the file is never created or
+ * changed, and works on a read-only file system). A missing or empty file,
+ * a perf.data file (the message shows the import command), a file that is
+ * not SQLite, or a database of another schema version give NULL with one
+ * line in err. */
+sqlite3 *db_open_read(const char *path, char *err, size_t errlen);
+
+/* db_pick_sessions(db, spec, ids, err, errlen): the sessions spec names
+ * (an id or a label; a label may name several), in id order, or the latest
+ * session when spec is NULL. Returns their number (> 0) with *ids
+ * malloc'ed, or -1 with one line in err ("no session 'x' (the labels are:
+ * a, b)", "no sessions"). */
+int db_pick_sessions(sqlite3 *db, const char *spec, int64_t **ids, char *err, size_t errlen);
+
 /* db_exec: runs SQL without results; on error writes the message to err
  * (may be NULL) and returns -1. */
 int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);

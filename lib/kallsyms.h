@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/symtab.h"
+#include "lib/symtab.h"
 
 /* kallsyms_load_buf(t, text, len, err, errlen): adds the symbols of the
  * kallsyms text[0..len) (need not be NUL-terminated) to t and finishes t.

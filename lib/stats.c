@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "reports/stats.h"
+#include "lib/stats.h"
 
 /* stats_mean: see stats.h. */
 double stats_mean(const double *v, size_t n)

@@ -2,7 +2,7 @@
  * struct sym, a chunked string arena that owns every name (chunks never
  * move, so name pointers stay valid), and, once finished, a prefix maximum
  * of symbol ends so lookups also find symbols that enclose later ones. */
-#include "collect/symtab.h"
+#include "lib/symtab.h"
 
 #include <stdlib.h>
 #include <string.h>

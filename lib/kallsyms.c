@@ -2,7 +2,7 @@
  * a hand-written line parser (no sscanf: 200k lines must load in a few
  * tens of milliseconds), and a whole-file reader that works for /proc files
  * whose st_size is 0. */
-#include "collect/kallsyms.h"
+#include "lib/kallsyms.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,8 @@
  * streaming JSON writer behind the JSON form (contracts in table.h). Cells
  * are kept in memory, one row-major array; text and md are rendered from a
  * grid of escaped cell strings so that column widths are known first. */
-#include "reports/table.h"
+#include "reports/legacy_table.h"
+#include "reports/json.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -290,24 +291,13 @@ static bool fmt_nonfinite(struct sbuf *b, double v)
 
 /* ---- the table ---- */
 
-enum cell_kind { CELL_NULL, CELL_STR, CELL_INT, CELL_REAL };
-
-struct cell {
-	enum cell_kind kind;
-	union {
-		char *s;
-		long long i;
-		double r;
-	} v;
-};
-
 struct column {
 	char *name;
 	enum col_type type;
 	int precision;
 };
 
-struct table {
+struct ltable {
 	char *title, *null_text;
 	struct column *cols;
 	int ncols;
@@ -315,36 +305,11 @@ struct table {
 	size_t nrows, cap_rows;
 };
 
-/* out_format_parse: see table.h. */
-int out_format_parse(const char *s, enum out_format *f)
-{
-	static const enum out_format all[] = { FMT_TEXT, FMT_MD, FMT_CSV, FMT_JSON };
-	for (size_t i = 0; s && i < sizeof(all) / sizeof(all[0]); i++) {
-		if (!strcmp(s, out_format_name(all[i]))) {
-			*f = all[i];
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* out_format_name: see table.h. */
-const char *out_format_name(enum out_format f)
-{
-	switch (f) {
-	case FMT_TEXT: return "text";
-	case FMT_MD: return "md";
-	case FMT_CSV: return "csv";
-	case FMT_JSON: return "json";
-	}
-	return "?";
-}
-
 /* table_new: see table.h. */
-struct table *table_new(const char *title)
+struct ltable *lt_new(const char *title)
 {
-	struct table *t = xmalloc(sizeof(*t));
-	*t = (struct table){ .title = xstrdup(title), .null_text = xstrdup("") };
+	struct ltable *t = xmalloc(sizeof(*t));
+	*t = (struct ltable){ .title = xstrdup(title), .null_text = xstrdup("") };
 	return t;
 }
 
@@ -357,7 +322,7 @@ static void cell_clear(struct cell *c)
 }
 
 /* table_free: see table.h. */
-void table_free(struct table *t)
+void lt_free(struct ltable *t)
 {
 	if (!t)
 		return;
@@ -373,7 +338,7 @@ void table_free(struct table *t)
 }
 
 /* table_col: see table.h. */
-int table_col(struct table *t, const char *name, enum col_type type, int precision)
+int lt_col(struct ltable *t, const char *name, enum col_type type, int precision)
 {
 	if (!name)
 		die("table_col: NULL column name");
@@ -390,14 +355,14 @@ int table_col(struct table *t, const char *name, enum col_type type, int precisi
 }
 
 /* table_null_text: see table.h. */
-void table_null_text(struct table *t, const char *s)
+void lt_null_text(struct ltable *t, const char *s)
 {
 	free(t->null_text);
 	t->null_text = xstrdup(s ? s : "");
 }
 
 /* table_add_row: see table.h. */
-void table_add_row(struct table *t)
+void lt_add_row(struct ltable *t)
 {
 	size_t nc = (size_t)t->ncols;
 	if (t->nrows == t->cap_rows) {
@@ -411,7 +376,7 @@ void table_add_row(struct table *t)
 
 /* last_cell(t, col, who): the cell col of the last row, cleared; aborts,
  * naming the caller who, when there is no row or no such column. */
-static struct cell *last_cell(struct table *t, int col, const char *who)
+static struct cell *last_cell(struct ltable *t, int col, const char *who)
 {
 	if (!t->nrows)
 		die("%s: no row yet (call table_add_row first)", who);
@@ -423,7 +388,7 @@ static struct cell *last_cell(struct table *t, int col, const char *who)
 }
 
 /* table_set_str: see table.h. */
-void table_set_str(struct table *t, int col, const char *s)
+void lt_set_str(struct ltable *t, int col, const char *s)
 {
 	struct cell *c = last_cell(t, col, "table_set_str");
 	if (s) {
@@ -433,7 +398,7 @@ void table_set_str(struct table *t, int col, const char *s)
 }
 
 /* table_set_int: see table.h. */
-void table_set_int(struct table *t, int col, long long v)
+void lt_set_int(struct ltable *t, int col, long long v)
 {
 	struct cell *c = last_cell(t, col, "table_set_int");
 	enum col_type type = t->cols[col].type;
@@ -447,7 +412,7 @@ void table_set_int(struct table *t, int col, long long v)
 }
 
 /* table_set_real: see table.h. */
-void table_set_real(struct table *t, int col, double v)
+void lt_set_real(struct ltable *t, int col, double v)
 {
 	struct cell *c = last_cell(t, col, "table_set_real");
 	c->kind = CELL_REAL;
@@ -455,25 +420,25 @@ void table_set_real(struct table *t, int col, double v)
 }
 
 /* table_title: see table.h. */
-const char *table_title(const struct table *t)
+const char *lt_title(const struct ltable *t)
 {
 	return t->title;
 }
 
 /* table_nrows: see table.h. */
-size_t table_nrows(const struct table *t)
+size_t lt_nrows(const struct ltable *t)
 {
 	return t->nrows;
 }
 
 /* table_ncols: see table.h. */
-int table_ncols(const struct table *t)
+int lt_ncols(const struct ltable *t)
 {
 	return t->ncols;
 }
 
 /* cell_at(t, r, c): the cell of row r, column c. */
-static const struct cell *cell_at(const struct table *t, size_t r, int c)
+static const struct cell *cell_at(const struct ltable *t, size_t r, int c)
 {
 	return &t->cells[r * (size_t)t->ncols + (size_t)c];
 }
@@ -505,7 +470,7 @@ static void human_real(struct sbuf *b, const struct column *col, double v)
 
 /* cell_human(t, r, c, mode): the malloc'd text/md form of a cell: strings
  * and the null text escaped for mode, numbers as human_real says. */
-static char *cell_human(const struct table *t, size_t r, int c, enum esc mode)
+static char *cell_human(const struct ltable *t, size_t r, int c, enum esc mode)
 {
 	const struct cell *x = cell_at(t, r, c);
 	struct sbuf b = { 0 };
@@ -528,7 +493,7 @@ struct grid {
 
 /* grid_build(t, mode, minw): the grid of t escaped for mode, every
  * width at least minw. */
-static struct grid grid_build(const struct table *t, enum esc mode, size_t minw)
+static struct grid grid_build(const struct ltable *t, enum esc mode, size_t minw)
 {
 	size_t nc = (size_t)t->ncols;
 	struct grid g = { xmalloc((t->nrows + 1) * nc * sizeof(char *)),
@@ -572,7 +537,7 @@ static void sb_pad(struct sbuf *b, const char *s, size_t w, bool right)
 
 /* text_line(t, cells, w, out): prints one text line of ncols cells, two
  * spaces apart, without trailing blanks. */
-static void text_line(const struct table *t, char *const *cells, const size_t *w, FILE *out)
+static void text_line(const struct ltable *t, char *const *cells, const size_t *w, FILE *out)
 {
 	struct sbuf b = { 0 };
 	for (int c = 0; c < t->ncols; c++) {
@@ -588,7 +553,7 @@ static void text_line(const struct table *t, char *const *cells, const size_t *w
 }
 
 /* md_line(t, cells, w, out): prints one md table line "| a | b |". */
-static void md_line(const struct table *t, char *const *cells, const size_t *w, FILE *out)
+static void md_line(const struct ltable *t, char *const *cells, const size_t *w, FILE *out)
 {
 	struct sbuf b = { 0 };
 	sb_putc(&b, '|');
@@ -604,7 +569,7 @@ static void md_line(const struct table *t, char *const *cells, const size_t *w, 
 
 /* rule_cells(t, w, md): malloc'd separator cells: dashes of each column's
  * width, the last one a ':' for a numeric column when md is true. */
-static char **rule_cells(const struct table *t, const size_t *w, bool md)
+static char **rule_cells(const struct ltable *t, const size_t *w, bool md)
 {
 	char **r = xmalloc((size_t)t->ncols * sizeof(char *));
 	for (int c = 0; c < t->ncols; c++) {
@@ -619,9 +584,9 @@ static char **rule_cells(const struct table *t, const size_t *w, bool md)
 
 /* print_lines(t, g, md, out): prints header, separator and rows of the
  * grid g as text (md false) or md lines. */
-static void print_lines(const struct table *t, const struct grid *g, bool md, FILE *out)
+static void print_lines(const struct ltable *t, const struct grid *g, bool md, FILE *out)
 {
-	void (*line)(const struct table *, char *const *, const size_t *, FILE *) =
+	void (*line)(const struct ltable *, char *const *, const size_t *, FILE *) =
 		md ? md_line : text_line;
 	char **rule = rule_cells(t, g->w, md);
 	line(t, g->s, g->w, out);
@@ -635,7 +600,7 @@ static void print_lines(const struct table *t, const struct grid *g, bool md, FI
 
 /* print_title(t, prefix, mode, suffix, out): prints prefix, the escaped
  * title and suffix when t has a title. */
-static void print_title(const struct table *t, const char *prefix, enum esc mode,
+static void print_title(const struct ltable *t, const char *prefix, enum esc mode,
 			const char *suffix, FILE *out)
 {
 	if (!t->title)
@@ -646,7 +611,7 @@ static void print_title(const struct table *t, const char *prefix, enum esc mode
 }
 
 /* print_text(t, out): the text form (see table_print). */
-static void print_text(const struct table *t, FILE *out)
+static void print_text(const struct ltable *t, FILE *out)
 {
 	print_title(t, "# ", ESC_TEXT, "\n", out);
 	if (!t->ncols)
@@ -658,7 +623,7 @@ static void print_text(const struct table *t, FILE *out)
 
 /* print_md(t, out): the md form (see table_print); columns are at least
  * three wide, as GitHub wants "---" in the separator. */
-static void print_md(const struct table *t, FILE *out)
+static void print_md(const struct ltable *t, FILE *out)
 {
 	print_title(t, "### ", ESC_MD, "\n\n", out);
 	if (!t->ncols)
@@ -707,7 +672,7 @@ static void csv_cell(FILE *out, const struct cell *x)
 
 /* print_csv(t, out): the csv form (see table_print); nothing for a table
  * without columns. */
-static void print_csv(const struct table *t, FILE *out)
+static void print_csv(const struct ltable *t, FILE *out)
 {
 	if (!t->ncols)
 		return;
@@ -727,223 +692,6 @@ static void print_csv(const struct table *t, FILE *out)
 	}
 }
 
-/* ---- JSON writer ---- */
-
-/* One open container: object or array, printed on one line (flat) or
- * not, whether a key waits for its value, and how many members so far. */
-struct jlevel {
-	bool obj, flat, keyed;
-	size_t n;
-};
-
-struct json {
-	FILE *out;
-	bool pretty;
-	bool flat_next; /* the next container is printed on one line */
-	struct jlevel *st;
-	size_t depth, cap;
-};
-
-/* json_new: see table.h. */
-struct json *json_new(FILE *out, bool pretty)
-{
-	struct json *j = xmalloc(sizeof(*j));
-	*j = (struct json){ .out = out, .pretty = pretty };
-	return j;
-}
-
-/* json_free: see table.h. */
-void json_free(struct json *j)
-{
-	if (!j)
-		return;
-	free(j->st);
-	free(j);
-}
-
-/* j_top(j): the innermost open container, or NULL at top level. */
-static struct jlevel *j_top(struct json *j)
-{
-	return j->depth ? &j->st[j->depth - 1] : NULL;
-}
-
-/* j_sep(j): before an array element or an object key: the comma, and in
- * pretty output a newline and indent (a space in one-line containers). */
-static void j_sep(struct json *j)
-{
-	struct jlevel *l = j_top(j);
-	if (l->n++)
-		fputc(',', j->out);
-	if (!j->pretty)
-		return;
-	if (l->flat) {
-		if (l->n > 1)
-			fputc(' ', j->out);
-		return;
-	}
-	fputc('\n', j->out);
-	for (size_t i = 0; i < j->depth; i++)
-		fputs("  ", j->out);
-}
-
-/* j_value(j, who): before any value: checks that an object member has its
- * key (aborting, naming who, if not) and places separators. */
-static void j_value(struct json *j, const char *who)
-{
-	struct jlevel *l = j_top(j);
-	if (!l)
-		return;
-	if (!l->obj) {
-		j_sep(j);
-		return;
-	}
-	if (!l->keyed)
-		die("%s: value inside a JSON object without a key", who);
-	l->keyed = false;
-}
-
-/* j_done(j): after any value: ends a complete top-level value with "\n". */
-static void j_done(struct json *j)
-{
-	if (!j->depth)
-		fputc('\n', j->out);
-}
-
-/* j_string(j, s): prints the quoted, escaped string s. */
-static void j_string(struct json *j, const char *s)
-{
-	struct sbuf b = { 0 };
-	sb_putc(&b, '"');
-	sb_esc(&b, s, ESC_JSON);
-	sb_putc(&b, '"');
-	fputs(b.p, j->out);
-	free(b.p);
-}
-
-/* j_begin(j, obj, who): opens an object (obj true) or array. */
-static void j_begin(struct json *j, bool obj, const char *who)
-{
-	j_value(j, who);
-	struct jlevel *top = j_top(j);
-	bool flat = j->flat_next || (top && top->flat);
-	j->flat_next = false;
-	if (j->depth == j->cap) {
-		j->cap = j->cap ? j->cap * 2 : 8;
-		j->st = xrealloc(j->st, j->cap * sizeof(*j->st));
-	}
-	j->st[j->depth++] = (struct jlevel){ .obj = obj, .flat = flat };
-	fputc(obj ? '{' : '[', j->out);
-}
-
-/* j_end(j, obj, who): closes the innermost container, which must be an
- * object (obj true) or array with no key waiting. */
-static void j_end(struct json *j, bool obj, const char *who)
-{
-	struct jlevel *top = j_top(j);
-	if (!top || top->obj != obj)
-		die("%s: no open JSON %s to close", who, obj ? "object" : "array");
-	if (top->keyed)
-		die("%s: JSON key without a value", who);
-	struct jlevel l = j->st[--j->depth];
-	if (j->pretty && l.n && !l.flat) {
-		fputc('\n', j->out);
-		for (size_t i = 0; i < j->depth; i++)
-			fputs("  ", j->out);
-	}
-	fputc(obj ? '}' : ']', j->out);
-	j_done(j);
-}
-
-/* json_begin_object: see table.h. */
-void json_begin_object(struct json *j)
-{
-	j_begin(j, true, "json_begin_object");
-}
-
-/* json_end_object: see table.h. */
-void json_end_object(struct json *j)
-{
-	j_end(j, true, "json_end_object");
-}
-
-/* json_begin_array: see table.h. */
-void json_begin_array(struct json *j)
-{
-	j_begin(j, false, "json_begin_array");
-}
-
-/* json_end_array: see table.h. */
-void json_end_array(struct json *j)
-{
-	j_end(j, false, "json_end_array");
-}
-
-/* json_key: see table.h. */
-void json_key(struct json *j, const char *k)
-{
-	struct jlevel *top = j_top(j);
-	if (!k)
-		die("json_key: NULL key");
-	if (!top || !top->obj)
-		die("json_key: key '%s' outside a JSON object", k);
-	if (top->keyed)
-		die("json_key: key '%s' right after another key", k);
-	j_sep(j);
-	j_string(j, k);
-	fputs(j->pretty ? ": " : ":", j->out);
-	top->keyed = true;
-}
-
-/* json_str: see table.h. */
-void json_str(struct json *j, const char *s)
-{
-	j_value(j, "json_str");
-	if (s)
-		j_string(j, s);
-	else
-		fputs("null", j->out);
-	j_done(j);
-}
-
-/* json_int: see table.h. */
-void json_int(struct json *j, long long v)
-{
-	j_value(j, "json_int");
-	fprintf(j->out, "%lld", v);
-	j_done(j);
-}
-
-/* json_real: see table.h. */
-void json_real(struct json *j, double v)
-{
-	j_value(j, "json_real");
-	if (isfinite(v)) {
-		struct sbuf b = { 0 };
-		fmt_short(&b, v, true);
-		fputs(b.p, j->out);
-		free(b.p);
-	} else {
-		fputs("null", j->out);
-	}
-	j_done(j);
-}
-
-/* json_bool: see table.h. */
-void json_bool(struct json *j, bool v)
-{
-	j_value(j, "json_bool");
-	fputs(v ? "true" : "false", j->out);
-	j_done(j);
-}
-
-/* json_null: see table.h. */
-void json_null(struct json *j)
-{
-	j_value(j, "json_null");
-	fputs("null", j->out);
-	j_done(j);
-}
-
 /* json_cell(j, x): writes one table cell as a JSON value. */
 static void json_cell(struct json *j, const struct cell *x)
 {
@@ -956,11 +704,11 @@ static void json_cell(struct json *j, const struct cell *x)
 }
 
 /* json_table: see table.h. */
-void json_table(struct json *j, const struct table *t)
+void lt_json_table(struct json *j, const struct ltable *t)
 {
 	json_begin_array(j);
 	for (size_t r = 0; r < t->nrows; r++) {
-		j->flat_next = true;
+		json_flat_next(j);
 		json_begin_object(j);
 		for (int c = 0; c < t->ncols; c++) {
 			json_key(j, t->cols[c].name);
@@ -974,15 +722,15 @@ void json_table(struct json *j, const struct table *t)
 /* ---- printing ---- */
 
 /* print_json(t, out): the json form (see table_print). */
-static void print_json(const struct table *t, FILE *out)
+static void print_json(const struct ltable *t, FILE *out)
 {
 	struct json *j = json_new(out, true);
-	json_table(j, t);
+	lt_json_table(j, t);
 	json_free(j);
 }
 
 /* table_print: see table.h. */
-int table_print(const struct table *t, enum out_format f, FILE *out)
+int lt_print(const struct ltable *t, enum out_format f, FILE *out)
 {
 	switch (f) {
 	case FMT_TEXT: print_text(t, out); break;
@@ -995,7 +743,7 @@ int table_print(const struct table *t, enum out_format f, FILE *out)
 }
 
 /* print_all_json(ts, n, out): the json form of table_print_all. */
-static void print_all_json(const struct table *const *ts, size_t n, FILE *out)
+static void print_all_json(const struct ltable *const *ts, size_t n, FILE *out)
 {
 	struct json *j = json_new(out, true);
 	json_begin_object(j);
@@ -1003,14 +751,14 @@ static void print_all_json(const struct table *const *ts, size_t n, FILE *out)
 		char key[32];
 		snprintf(key, sizeof(key), "table%zu", i + 1);
 		json_key(j, ts[i]->title ? ts[i]->title : key);
-		json_table(j, ts[i]);
+		lt_json_table(j, ts[i]);
 	}
 	json_end_object(j);
 	json_free(j);
 }
 
 /* table_print_all: see table.h. */
-int table_print_all(const struct table *const *ts, size_t n, enum out_format f, FILE *out)
+int lt_print_all(const struct ltable *const *ts, size_t n, enum out_format f, FILE *out)
 {
 	if (f == FMT_JSON) {
 		print_all_json(ts, n, out);
@@ -1019,7 +767,7 @@ int table_print_all(const struct table *const *ts, size_t n, enum out_format f, 
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputc('\n', out);
-		table_print(ts[i], f, out);
+		lt_print(ts[i], f, out);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "collect/db.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "schema/db.h"
 
 /* db_exec: see db.h. */
 int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
@@ -197,4 +199,105 @@ bool db_has_table(sqlite3 *db, const char *name)
 	yes = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return yes;
+}
+
+/* file_kind(path, err, errlen): 0 for a file that may be an SQLite
+ * database; -1 with the reason in err for one that is missing, empty or
+ * a perf.data recording. */
+static int file_kind(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char head[16] = { 0 };
+	size_t n;
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	if (n == 0) {
+		snprintf(err, errlen, "%s: empty file, not a perfdb database", path);
+		return -1;
+	}
+	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8) ||
+		       !memcmp(head, "PERFFILE", 8))) {
+		snprintf(err, errlen, "%s: a perf.data recording, not a perfdb database; import it "
+			 "with: perfdb import -o perfdb.db %s", path, path);
+		return -1;
+	}
+	return 0;
+}
+
+/* db_open_read: see db.h. */
+sqlite3 *db_open_read(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	int v, n;
+	if (file_kind(path, err, errlen))
+		return NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, 5000);
+	v = user_version(db);
+	n = table_count(db);
+	if (v < 0 || n < 0)
+		snprintf(err, errlen, "%s: not an SQLite database", path);
+	else if (v == 0)
+		snprintf(err, errlen, "%s: not a perfdb database (no perfdb schema version)", path);
+	else if (v != PERFDB_SCHEMA_VERSION)
+		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb reads %d",
+			 path, v, PERFDB_SCHEMA_VERSION);
+	if (v <= 0 || n < 0 || v != PERFDB_SCHEMA_VERSION) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	db_exec(db, "PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY", NULL, 0);
+	return db;
+}
+
+/* labels_text(db, b): the distinct labels of db, ", "-separated. */
+static void labels_text(sqlite3 *db, struct strbuf *b)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT DISTINCT label FROM session WHERE label IS NOT NULL "
+				      "ORDER BY label LIMIT 21");
+	int n = 0;
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		sb_printf(b, "%s%s", n ? ", " : "", n < 20 ? (const char *)sqlite3_column_text(st, 0) : "...");
+		n++;
+	}
+	sqlite3_finalize(st);
+}
+
+/* db_pick_sessions: see db.h. */
+int db_pick_sessions(sqlite3 *db, const char *spec, int64_t **ids, char *err, size_t errlen)
+{
+	int n = spec ? db_resolve_sessions(db, spec, ids) : 0;
+	if (spec && n <= 0) {
+		struct strbuf b = STRBUF_INIT;
+		labels_text(db, &b);
+		snprintf(err, errlen, "no session '%s'%s%s%s", spec, b.len ? " (labels: " : "",
+			 sb_str(&b), b.len ? ")" : "");
+		sb_free(&b);
+		free(*ids);
+		*ids = NULL;
+		return -1;
+	}
+	if (spec)
+		return n;
+	sqlite3_stmt *st = db_prepare(db, "SELECT max(id) FROM session");
+	int64_t id = -1;
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (id < 0) {
+		snprintf(err, errlen, "no sessions");
+		*ids = NULL;
+		return -1;
+	}
+	*ids = xmalloc(sizeof(**ids));
+	**ids = id;
+	return 1;
 }

@@ -1,0 +1,23 @@
+/* What every findings document says about the sessions it describes
+ * (the envelope's "sessions" array), and which events a session has. */
+#ifndef PERFDB_SESSION_INFO_H
+#define PERFDB_SESSION_INFO_H
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/doc.h"
+
+/* session_info_add(arr, db, ids, n, side): appends one object per session
+ * to arr: id, label, side (when side is not NULL: "base" or "new"),
+ * hostname, os_release, arch, cpu, cpus_online, perf_version, source,
+ * workload, duration_s, samples, lost_events, lost_samples, interrupted. */
+void session_info_add(struct dval *arr, sqlite3 *db, const int64_t *ids, int n, const char *side);
+
+/* session_has_events(db, id, events): whether session id has a sample of
+ * at least one of events (NULL-terminated event names). */
+bool session_has_events(sqlite3 *db, int64_t id, const char *const *events);
+
+/* session_desc(db, ids, n): "session 3" or "sessions 1, 2, 5", and the
+ * label when they share one ("sessions 1, 2 (base)"); malloc'ed. */
+char *session_desc(sqlite3 *db, const int64_t *ids, int n);
+#endif

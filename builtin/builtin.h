@@ -1,0 +1,123 @@
+/* The verbs of perfdb: one file per verb in builtin/, each declaring its
+ * options once (a lib/parse_options.h table) and a run function; perfdb.c
+ * lists them with what each needs, and builtin/run.c does the common
+ * part: parsing, --help, opening the database read-only, picking
+ * sessions, rendering the findings document a verb returns.
+ *
+ * Exit statuses: 0 success, 1 a usage error (one line saying what was
+ * wrong), 2 bad input, missing events or a failed run (one line saying
+ * what and where). */
+#ifndef PERFDB_BUILTIN_H
+#define PERFDB_BUILTIN_H
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/doc.h"
+#include "lib/parse_options.h"
+#include "reports/format.h"
+
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_FAIL = 2 };
+
+/* The default database, as perf defaults to ./perf.data. */
+#define PERFDB_DEFAULT_DB "perfdb.db"
+
+/* What a verb needs before it runs (perfdb.c's table). */
+enum {
+	RUN_DB_READ = 1,	/* operand [DB] (default ./perfdb.db), opened read-only */
+	RUN_SESSIONS = 2,	/* -s SESSION picked (default: the latest session) */
+	RUN_COMPARE = 4,	/* --base L --new L picked, when given */
+	RUN_COMPARE_ONLY = 8,	/* --base and --new are required */
+	RUN_FINDINGS = 16,	/* run fills ctx->doc; --format, --table, --tables */
+	RUN_OPERANDS = 32,	/* operands past [DB] go to the verb (ctx->ops) */
+};
+
+/* One side of a comparison, or the sessions of -s. */
+struct verb_side {
+	const char *spec;	/* as given, or NULL for the latest session */
+	int64_t *ids;
+	int n;
+};
+
+struct verb;
+
+/* What a verb's run function gets. */
+struct verb_ctx {
+	const struct verb *verb;
+	unsigned needs;
+	const char *prog;	/* "perfdb sched", for messages */
+	const char *dbpath;	/* RUN_DB_READ: the database's path */
+	sqlite3 *db;		/* RUN_DB_READ: open read-only */
+	struct verb_side sessions;	/* RUN_SESSIONS (not in compare mode) */
+	bool compare;		/* --base/--new given */
+	struct verb_side base, new;	/* RUN_COMPARE in compare mode */
+	struct doc *doc;	/* RUN_FINDINGS: filled by run */
+	char **ops;		/* operands (past [DB] with RUN_DB_READ) */
+	int nops;
+};
+
+struct verb {
+	const char *name;
+	const char *summary;		/* one line: the verb list, man NAME */
+	const char *const *usage;	/* synopsis lines, NULL-terminated */
+	const char *description;	/* paragraphs for --help and the man page */
+	const struct opt *options;
+	/* operands(ctx, n, ops): RUN_DB_READ verbs with other operand forms
+	 * (cgdiff BASE NEW) set ctx->dbpath and sides from them; 0, or
+	 * EXIT_USAGE after one line. NULL: at most one operand, the DB. */
+	int (*operands)(struct verb_ctx *ctx, int n, char **ops);
+	int (*run)(struct verb_ctx *ctx);
+};
+
+/* The options shared by verbs, filled by the parser (builtin/run.c). */
+struct common_opts {
+	const char *session, *base, *new, *table;
+	int format;		/* enum out_format */
+	bool list_tables;
+	long long rows;		/* -n: -1 when not given */
+};
+extern struct common_opts common;
+
+/* Shared option entries: put them in a verb's table. */
+#define OPT_SESSION() \
+	OPT_STRING('s', "session", &common.session, "SESSION", \
+		   "session id or label (a label naming several sessions means all of them); " \
+		   "default: the latest session")
+#define OPT_BASE_NEW() \
+	OPT_STRING(0, "base", &common.base, "LABEL", \
+		   "the sessions before the change: a label or session id"), \
+	OPT_STRING(0, "new", &common.new, "LABEL", \
+		   "the sessions after the change: a label or session id")
+#define OPT_ROWS(what) \
+	OPT_INT('n', "rows", &common.rows, "ROWS", 0, (double)LLONG_MAX, what)
+#define OPT_FORMAT() \
+	OPT_CHOICE('f', "format", &common.format, NULL, out_format_names, \
+		   "output format (default text)"), \
+	OPT_STRING(0, "table", &common.table, "NAME", \
+		   "only the table NAME (csv prints one table: the main one unless NAME is given)"), \
+	OPT_BOOL_F(0, "tables", &common.list_tables, \
+		   "list the names and titles of the tables the output holds, and exit", PO_NONEG)
+
+/* run_verb(v, needs, argc, argv): parses argv (argv[0] is the verb),
+ * sets up what needs asks for, runs v, renders its findings; the exit
+ * status. */
+int run_verb(const struct verb *v, unsigned needs, int argc, char **argv);
+
+/* verb_help(v, out): the whole --help text of v. */
+void verb_help(const struct verb *v, FILE *out);
+
+/* verb_rows(def): -n's value, or def when it was not given. */
+long long verb_rows(long long def);
+
+/* verb_need_events(ctx, s, events, recipe): whether every session of s
+ * has a sample of at least one of events (NULL-terminated names); if
+ * not, prints "PROG: session N has no E or F events (record them with
+ * perfdb record -r RECIPE)" and returns false. */
+bool verb_need_events(const struct verb_ctx *ctx, const struct verb_side *s,
+		      const char *const *events, const char *recipe);
+
+/* The verbs (builtin/<name>.c). */
+extern const struct verb verb_record, verb_import, verb_layout, verb_sessions, verb_sched,
+	verb_ipis, verb_hitm, verb_watch, verb_cgdiff, verb_tree, verb_folded, verb_doctor,
+	verb_version;
+#endif
