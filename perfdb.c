@@ -23,7 +23,7 @@ static const struct entry verbs[] = {
 	{ "record", NULL, 0, cmd_record, "run a workload under perf record, import it as a session" },
 	{ "import", NULL, 0, cmd_import, "import perf.data files as sessions" },
 	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
-	{ "sched", NULL, 0, cmd_sched, "context switches per second per CPU and per process" },
+	{ "sched", &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE, NULL, NULL },
 	{ "ipis", NULL, 0, cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
 	{ "hitm", NULL, 0, cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
 	{ "watch", NULL, 0, cmd_watch, "writes hardware watchpoints saw: per field, CPU and code site; sharing" },

@@ -150,7 +150,7 @@ static int load_session_row(sqlite3 *db, struct tl_session *s, int64_t *lo, int6
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT label, first_time, last_time, "
 		"first_sample_id, last_sample_id, coalesce(nr_cpus_online, 0), "
-		"coalesce(nr_lost, 0) + coalesce(nr_lost_samples, 0) FROM session WHERE id = ?");
+		"coalesce(nr_lost, 0), coalesce(nr_lost_samples, 0) FROM session WHERE id = ?");
 	int rc = -1;
 	if (st) {
 		sqlite3_bind_int64(st, 1, s->id);
@@ -162,7 +162,9 @@ static int load_session_row(sqlite3 *db, struct tl_session *s, int64_t *lo, int6
 			*lo = col_or(st, 3, 1);
 			*hi = col_or(st, 4, 0);
 			s->ncpus = (int)col_or(st, 5, 0);
-			s->lost = col_or(st, 6, 0);
+			s->lost_events = col_or(st, 6, 0);
+			s->lost_samples = col_or(st, 7, 0);
+			s->lost = s->lost_events + s->lost_samples;
 			rc = !l || s->label ? 0 : -1;
 		}
 	}

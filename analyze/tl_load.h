@@ -18,6 +18,7 @@ struct tl_session {
 	char *label;                /* NULL when none */
 	int64_t first_time, last_time; /* ns, perf clock */
 	long long lost;             /* lost events and samples */
+	long long lost_events, lost_samples; /* LOST, LOST_SAMPLES records */
 	int ncpus;                  /* enough for every CPU seen */
 	struct ident ident;         /* sorted; owns its arrays and comms */
 	size_t *by_id;              /* ident.procs indices in row id order */

@@ -1,0 +1,542 @@
+/* `perfdb sched` as findings (see sched_findings.h): loads each session
+ * (tl_load), accounts it (sched_account) and fills the tables. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/sched.h"
+#include "analyze/sched_findings.h"
+#include "analyze/session_info.h"
+#include "analyze/tl_load.h"
+#include "lib/alloc.h"
+#include "lib/stats.h"
+
+/* The per-CPU rate columns, in order. */
+static const char *const rate_cols[] = { "per_sec", "same_mm_per_sec", "other_mm_per_sec",
+	"idle_kthread_per_sec", "unknown_per_sec" };
+
+/* window_of(o, s, t0, t1): the window counted in session s. */
+static void window_of(const struct sched_opts *o, const struct tl_session *s, int64_t *t0, int64_t *t1)
+{
+	*t0 = o->t0 > s->first_time ? o->t0 : s->first_time;
+	*t1 = o->t1 < s->last_time ? o->t1 : s->last_time;
+	if (*t1 < *t0)
+		*t1 = *t0;
+}
+
+/* load_account(db, o, id, s, r, err, errlen): loads session id and
+ * accounts it. 0 or -1 with err set. */
+static int load_account(sqlite3 *db, const struct sched_opts *o, int64_t id, struct tl_session *s,
+			struct sched_result *r, char *err, size_t errlen)
+{
+	int64_t t0, t1;
+	if (tl_load(db, id, LOAD_SCHED, s, err, errlen))
+		return -1;
+	window_of(o, s, &t0, &t1);
+	if (sched_account(s->ev, s->nev, &s->ident, s->ncpus, t0, t1, r))
+		die_oom(0);
+	return 0;
+}
+
+/* Sums over sessions for the per-CPU table. */
+struct cpu_acc {
+	struct sched_cpu *cpus;
+	int ncpus;
+	double seconds;
+};
+
+/* cpu_acc_add(a, r): adds r's CPUs. */
+static void cpu_acc_add(struct cpu_acc *a, const struct sched_result *r)
+{
+	if (r->ncpus > a->ncpus) {
+		a->cpus = xreallocarray(a->cpus, (size_t)r->ncpus, sizeof(*a->cpus));
+		memset(a->cpus + a->ncpus, 0, (size_t)(r->ncpus - a->ncpus) * sizeof(*a->cpus));
+		a->ncpus = r->ncpus;
+	}
+	for (int c = 0; c < r->ncpus; c++) {
+		struct sched_cpu *d = &a->cpus[c];
+		const struct sched_cpu *s = &r->cpus[c];
+		d->switches += s->switches;
+		d->untraced += s->untraced;
+		for (int k = 0; k < SW_N; k++)
+			d->kind[k] += s->kind[k];
+		d->mig_in += s->mig_in;
+		d->mig_out += s->mig_out;
+		d->idle_ns += s->idle_ns;
+	}
+	a->seconds += (double)(r->t1 - r->t0) / 1e9;
+}
+
+/* per_sec(n, s): n per second over s seconds (0 when s is 0). */
+static double per_sec(double n, double s)
+{
+	return s > 0 ? n / s : 0;
+}
+
+/* sum_of(cpus, n): every CPU's counts added up. */
+static struct sched_cpu sum_of(const struct sched_cpu *cpus, int n)
+{
+	struct sched_cpu m = { 0 };
+	for (int c = 0; c < n; c++) {
+		m.switches += cpus[c].switches;
+		m.untraced += cpus[c].untraced;
+		for (int k = 0; k < SW_N; k++)
+			m.kind[k] += cpus[c].kind[k];
+		m.mig_in += cpus[c].mig_in;
+		m.mig_out += cpus[c].mig_out;
+		m.idle_ns += cpus[c].idle_ns;
+	}
+	return m;
+}
+
+/* cpu_row(t, cpu, c, n, seconds): one row of the per-CPU table; c sums
+ * n CPUs (cpu < 0: the "mean" row, c divided by n, for people only). */
+static void cpu_row(struct table *t, int cpu, const struct sched_cpu *c, int n, double seconds)
+{
+	double d = n > 0 ? n : 1;
+	table_add_row(t);
+	if (cpu >= 0) {
+		table_set_int(t, 0, cpu);
+	} else {
+		table_set_str(t, 0, "mean");
+		table_row_show(t, SHOW_HUMAN);
+	}
+	table_set_real(t, 1, (double)c->switches / d);
+	table_set_real(t, 2, per_sec((double)c->switches / d, seconds));
+	for (int k = 0; k < SW_N; k++)
+		table_set_real(t, 3 + k, per_sec((double)c->kind[k] / d, seconds));
+	table_set_real(t, 3 + SW_N, (double)c->mig_in / d);
+	table_set_real(t, 4 + SW_N, (double)c->mig_out / d);
+	table_set_real(t, 5 + SW_N, seconds > 0 ? 100.0 * (double)c->idle_ns / d / 1e9 / seconds : 0);
+	table_set_real(t, 6 + SW_N, (double)c->untraced / d);
+}
+
+/* cpu_table(a, title): the per-CPU table, a mean row last. */
+static struct table *cpu_table(const struct cpu_acc *a, const char *title)
+{
+	struct table *t = table_new("cpus", title);
+	table_col(t, "cpu", COL_INT, 0);
+	table_col(t, "switches", COL_REAL, -1);
+	for (int k = 0; k < 5; k++)
+		table_col(t, rate_cols[k], COL_REAL, 1);
+	table_col(t, "migrations_in", COL_REAL, -1);
+	table_col(t, "migrations_out", COL_REAL, -1);
+	table_col(t, "idle_pct", COL_PCT, 1);
+	table_col(t, "untraced", COL_REAL, -1);
+	for (int c = 0; c < a->ncpus; c++)
+		cpu_row(t, c, &a->cpus[c], 1, a->seconds);
+	if (a->ncpus) {
+		struct sched_cpu m = sum_of(a->cpus, a->ncpus);
+		cpu_row(t, -1, &m, a->ncpus, a->seconds);
+	}
+	return t;
+}
+
+/* One per-process row. */
+struct proc_row {
+	int64_t session, pid;
+	const char *comm;	/* points into a kept session, or a literal */
+	int ncpus;
+	long long switches, threads;
+	double per_sec, per_sec_per_cpu, run_s, cpu_pct;
+};
+
+/* threads_of(s, pid): how many thread rows process pid has. */
+static long long threads_of(const struct tl_session *s, int64_t pid)
+{
+	long long n = 0;
+	for (size_t i = 0; i < s->ident.nthreads; i++)
+		n += s->ident.threads[i].pid == pid;
+	return n;
+}
+
+/* proc_row_of(s, r, i, row): row for slot i of r; false when it has no
+ * switch and no run time (or is the idle task). */
+static bool proc_row_of(const struct tl_session *s, const struct sched_result *r, size_t i,
+			struct proc_row *row)
+{
+	const struct sched_proc *p = &r->procs[i];
+	const struct ident_proc *ip = i < s->ident.nprocs ? &s->ident.procs[i] : NULL;
+	if ((!p->switches && !p->run_ns) || (ip && ip->pid == 0))
+		return false;
+	struct ident_proc whole = { .start = TIME_NONE, .end = INT64_MAX };
+	double life = (double)sched_lifetime(ip ? ip : &whole, r->t0, r->t1) / 1e9;
+	double win = (double)(r->t1 - r->t0) / 1e9;
+	*row = (struct proc_row){ .session = s->id, .pid = ip ? ip->pid : -1,
+		.comm = ip ? (ip->comm ? ip->comm : "?") : "[unknown tasks]",
+		.ncpus = p->ncpus_ran, .switches = p->switches,
+		.threads = ip ? threads_of(s, ip->pid) : 0,
+		.per_sec = per_sec((double)p->switches, win),
+		.per_sec_per_cpu = per_sec((double)p->switches, life) / (p->ncpus_ran ? p->ncpus_ran : 1),
+		.run_s = (double)p->run_ns / 1e9,
+		.cpu_pct = life > 0 ? 100.0 * (double)p->run_ns / 1e9 / life : 0 };
+	return true;
+}
+
+/* cmp_rows: processes by switches, then run time, descending. */
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct proc_row *a = x, *b = y;
+	if (a->switches != b->switches)
+		return a->switches < b->switches ? 1 : -1;
+	return (a->run_s < b->run_s) - (a->run_s > b->run_s);
+}
+
+/* proc_table(rows, n, limit, multi): the per-process table. */
+static struct table *proc_table(struct proc_row *rows, size_t n, long long limit, bool multi)
+{
+	struct table *t = table_new("processes", "Per process (mm): switches away from its threads");
+	int cs = multi ? table_col(t, "session", COL_INT, 0) : -1;
+	int c = table_col(t, "pid", COL_INT, 0);
+	table_col(t, "comm", COL_STR, 0);
+	table_col(t, "threads", COL_INT, 0);
+	table_col(t, "cpus", COL_INT, 0);
+	table_col(t, "switches", COL_INT, 0);
+	table_col(t, "per_sec", COL_REAL, 1);
+	table_col(t, "per_sec_per_cpu", COL_REAL, 1);
+	table_col(t, "run_s", COL_REAL, 3);
+	table_col(t, "cpu_pct", COL_PCT, 1);
+	table_null_text(t, "-");
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_rows);
+	for (size_t i = 0; i < n && (!limit || (long long)i < limit); i++) {
+		const struct proc_row *r = &rows[i];
+		table_add_row(t);
+		if (cs >= 0)
+			table_set_int(t, cs, r->session);
+		if (r->pid >= 0)
+			table_set_int(t, c, r->pid);
+		table_set_str(t, c + 1, r->comm);
+		table_set_int(t, c + 2, r->threads);
+		table_set_int(t, c + 3, r->ncpus);
+		table_set_int(t, c + 4, r->switches);
+		table_set_real(t, c + 5, r->per_sec);
+		table_set_real(t, c + 6, r->per_sec_per_cpu);
+		table_set_real(t, c + 7, r->run_s);
+		table_set_real(t, c + 8, r->cpu_pct);
+	}
+	return t;
+}
+
+/* Everything a single-mode run keeps: the sessions (their comms back the
+ * rows), the CPU sums, the process rows. */
+struct single {
+	struct tl_session *s;
+	int n;
+	struct cpu_acc cpus;
+	struct proc_row *rows;
+	size_t nrows, cap;
+	int64_t t0, t1;		/* window of the last session */
+	long long lost_events, lost_samples;
+};
+
+/* single_add(g, s, r): adds one accounted session's rows. */
+static void single_add(struct single *g, const struct tl_session *s, const struct sched_result *r)
+{
+	ALLOC_GROW(g->rows, g->nrows + r->nprocs, g->cap);
+	for (size_t i = 0; i < r->nprocs; i++)
+		g->nrows += proc_row_of(s, r, i, &g->rows[g->nrows]);
+	g->t0 = r->t0;
+	g->t1 = r->t1;
+	cpu_acc_add(&g->cpus, r);
+}
+
+/* scalars(g, d): the document's scalar findings. */
+static void scalars(const struct single *g, struct doc *d)
+{
+	struct dval *f = doc_findings(d), *m;
+	struct sched_cpu s = sum_of(g->cpus.cpus, g->cpus.ncpus);
+	double n = g->cpus.ncpus ? g->cpus.ncpus : 1;
+	dv_real(f, "seconds", g->cpus.seconds);
+	dv_int(f, "start_ns", g->t0);
+	dv_int(f, "end_ns", g->t1);
+	dv_int(f, "lost_events", g->lost_events);
+	dv_int(f, "lost_samples", g->lost_samples);
+	m = dv_obj(f, "mean_per_cpu");
+	dv_real(m, "switches", (double)s.switches / n);
+	dv_real(m, "untraced", (double)s.untraced / n);
+	dv_real(m, rate_cols[0], per_sec((double)s.switches / n, g->cpus.seconds));
+	for (int k = 0; k < SW_N; k++)
+		dv_real(m, rate_cols[1 + k], per_sec((double)s.kind[k] / n, g->cpus.seconds));
+}
+
+/* notes(g, d): what the numbers need said. */
+static void notes(const struct single *g, struct doc *d)
+{
+	struct sched_cpu s = sum_of(g->cpus.cpus, g->cpus.ncpus);
+	if (g->lost_events || g->lost_samples)
+		doc_warn(d, "the recording lost %lld events and %lld samples (perf's LOST and "
+			 "LOST_SAMPLES records): switch counts and rates are lower bounds",
+			 g->lost_events, g->lost_samples);
+	if (s.untraced)
+		doc_note(d, "%lld switches the kernel did not trace were inferred from samples (a "
+			 "CPU's sample of another task than the one it last switched to): they are "
+			 "in untraced, not in switches or their kinds; idle and run time end or "
+			 "start at those samples", s.untraced);
+}
+
+/* single_free(g): frees what g holds. */
+static void single_free(struct single *g)
+{
+	for (int i = 0; i < g->n; i++)
+		tl_session_free(&g->s[i]);
+	free(g->s);
+	free(g->rows);
+	free(g->cpus.cpus);
+}
+
+/* sched_findings: see sched_findings.h. */
+int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_opts *o,
+		   struct doc *d, char *err, size_t errlen)
+{
+	struct single g = { .s = xcalloc((size_t)n, sizeof(*g.s)) };
+	for (int i = 0; i < n; i++) {
+		struct sched_result r;
+		if (load_account(db, o, ids[i], &g.s[i], &r, err, errlen)) {
+			single_free(&g);
+			return -1;
+		}
+		g.n++;
+		g.lost_events += g.s[i].lost_events;
+		g.lost_samples += g.s[i].lost_samples;
+		single_add(&g, &g.s[i], &r);
+		sched_result_free(&r);
+	}
+	char *desc = session_desc(db, ids, n), *title;
+	title = xasprintf("Context switches per CPU: %s, %.3f s", desc, g.cpus.seconds);
+	scalars(&g, d);
+	dv_table(doc_findings(d), cpu_table(&g.cpus, title));
+	dv_table(doc_findings(d), proc_table(g.rows, g.nrows, o->rows, n > 1));
+	doc_set_main(d, "cpus");
+	notes(&g, d);
+	free(title);
+	free(desc);
+	single_free(&g);
+	return 0;
+}
+
+/* One session's comparable metrics: the per-CPU means and per-comm
+ * figures. */
+struct metrics {
+	double cpu[SW_N + 2];	/* switches/s, by kind/s, migrations/s (means per CPU) */
+	char **comm;
+	double *comm_rate, *comm_run;
+	size_t ncomm, cap;
+};
+
+/* metrics_comm(m, comm): index of comm in m, added when new. */
+static size_t metrics_comm(struct metrics *m, const char *comm)
+{
+	size_t cap = m->cap;
+	for (size_t i = 0; i < m->ncomm; i++)
+		if (!strcmp(m->comm[i], comm))
+			return i;
+	ALLOC_GROW(m->comm, m->ncomm + 1, m->cap);
+	if (m->cap != cap) {
+		m->comm_rate = xreallocarray(m->comm_rate, m->cap, sizeof(double));
+		m->comm_run = xreallocarray(m->comm_run, m->cap, sizeof(double));
+	}
+	m->comm[m->ncomm] = xstrdup(comm);
+	m->comm_rate[m->ncomm] = m->comm_run[m->ncomm] = 0;
+	return m->ncomm++;
+}
+
+/* metrics_of(s, r, m): the metrics of one accounted session. */
+static void metrics_of(const struct tl_session *s, const struct sched_result *r, struct metrics *m)
+{
+	double secs = (double)(r->t1 - r->t0) / 1e9, d = r->ncpus ? r->ncpus : 1;
+	struct sched_cpu sum = sum_of(r->cpus, r->ncpus);
+	memset(m, 0, sizeof(*m));
+	m->cpu[0] = per_sec((double)sum.switches / d, secs);
+	for (int k = 0; k < SW_N; k++)
+		m->cpu[1 + k] = per_sec((double)sum.kind[k] / d, secs);
+	m->cpu[SW_N + 1] = per_sec((double)sum.mig_in / d, secs);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		struct proc_row row;
+		if (!proc_row_of(s, r, i, &row))
+			continue;
+		size_t k = metrics_comm(m, row.comm);
+		m->comm_rate[k] += row.per_sec;
+		m->comm_run[k] += row.run_s;
+	}
+}
+
+/* metrics_free(m): frees m's arrays. */
+static void metrics_free(struct metrics *m)
+{
+	for (size_t i = 0; i < m->ncomm; i++)
+		free(m->comm[i]);
+	free(m->comm);
+	free(m->comm_rate);
+	free(m->comm_run);
+}
+
+/* One side of a comparison: its sessions' metrics. */
+struct side {
+	const struct sched_side *in;
+	int n;
+	struct metrics *m;
+};
+
+/* side_load(db, o, in, sd, err, errlen): loads and measures every session
+ * of a side. 0 or -1. */
+static int side_load(sqlite3 *db, const struct sched_opts *o, const struct sched_side *in,
+		     struct side *sd, char *err, size_t errlen)
+{
+	sd->in = in;
+	sd->n = 0;
+	sd->m = xcalloc((size_t)in->n, sizeof(*sd->m));
+	for (int i = 0; i < in->n; i++) {
+		struct tl_session s;
+		struct sched_result r;
+		if (load_account(db, o, in->ids[i], &s, &r, err, errlen))
+			return -1;
+		metrics_of(&s, &r, &sd->m[sd->n++]);
+		sched_result_free(&r);
+		tl_session_free(&s);
+	}
+	return 0;
+}
+
+/* comm_value(m, comm, run): comm's run time (run) or switches per second in
+ * a session; 0 when it did not run. */
+static double comm_value(const struct metrics *m, const char *comm, bool run)
+{
+	for (size_t i = 0; i < m->ncomm; i++)
+		if (!strcmp(m->comm[i], comm))
+			return run ? m->comm_run[i] : m->comm_rate[i];
+	return 0;
+}
+
+/* What a median is taken of: a per-CPU metric (k >= 0) or a comm's rate
+ * or run time. */
+struct what {
+	int k;
+	const char *comm;
+	bool run;
+};
+
+/* median_of(sd, w): the median over sd's sessions of metric w. */
+static double median_of(const struct side *sd, struct what w)
+{
+	double *v = xcalloc((size_t)sd->n + 1, sizeof(*v)), med;
+	for (int i = 0; i < sd->n; i++)
+		v[i] = w.k >= 0 ? sd->m[i].cpu[w.k] : comm_value(&sd->m[i], w.comm, w.run);
+	med = sd->n ? stats_median(v, (size_t)sd->n) : 0;
+	free(v);
+	return med;
+}
+
+/* compare_row(t, what, b, n): a row: metric, base, new, % change. */
+static void compare_row(struct table *t, const char *what, double b, double n)
+{
+	table_add_row(t);
+	table_set_str(t, 0, what);
+	table_set_real(t, 1, b);
+	table_set_real(t, 2, n);
+	if (b != 0)
+		table_set_real(t, 3, 100.0 * (n - b) / b);
+}
+
+/* A comm and its score, for top_comms. */
+struct scored {
+	const char *name;
+	double score;
+};
+
+/* cmp_scored: by score, descending. */
+static int cmp_scored(const void *x, const void *y)
+{
+	const struct scored *a = x, *b = y;
+	return (a->score < b->score) - (a->score > b->score);
+}
+
+/* top_comms(b, nw, limit, out): the comms with the most switches (by the
+ * base and new medians), at most limit (0: all); returns how many. */
+static size_t top_comms(const struct side *b, const struct side *nw, long long limit,
+			struct scored **out)
+{
+	size_t n = 0, cap = 0;
+	struct scored *v = NULL;
+	const struct side *sides[2] = { b, nw };
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < sides[k]->n; i++)
+			for (size_t c = 0; c < sides[k]->m[i].ncomm; c++) {
+				const char *name = sides[k]->m[i].comm[c];
+				size_t j = 0;
+				while (j < n && strcmp(v[j].name, name))
+					j++;
+				if (j < n)
+					continue;
+				ALLOC_GROW(v, n + 1, cap);
+				struct what w = { -1, name, false };
+				v[n++] = (struct scored){ name, median_of(b, w) + median_of(nw, w) };
+			}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_scored);
+	*out = v;
+	return limit && (size_t)limit < n ? (size_t)limit : n;
+}
+
+/* compare_table(b, nw, o): the side-by-side table. */
+static struct table *compare_table(const struct side *b, const struct side *nw, const struct sched_opts *o)
+{
+	static const char *const cpu_names[] = { "switches/s per CPU", "same-mm switches/s per CPU",
+		"other-mm switches/s per CPU", "idle/kthread switches/s per CPU",
+		"unknown-task switches/s per CPU", "migrations/s per CPU" };
+	char *title = xasprintf("Context switches: base %s (%d run%s) vs new %s (%d run%s), medians",
+				b->in->label, b->n, b->n == 1 ? "" : "s", nw->in->label, nw->n,
+				nw->n == 1 ? "" : "s");
+	struct table *t = table_new("compare", title);
+	struct scored *comms;
+	free(title);
+	table_col(t, "metric", COL_STR, 0);
+	table_col(t, "base", COL_REAL, 1);
+	table_col(t, "new", COL_REAL, 1);
+	table_col(t, "change_pct", COL_PCT, 2);
+	table_null_text(t, "-");
+	for (int k = 0; k < SW_N + 2; k++) {
+		struct what w = { k, NULL, false };
+		compare_row(t, cpu_names[k], median_of(b, w), median_of(nw, w));
+	}
+	size_t nc = top_comms(b, nw, o->rows, &comms);
+	for (size_t i = 0; i < nc; i++) {
+		char *what = xasprintf("%s switches/s", comms[i].name);
+		struct what rate = { -1, comms[i].name, false }, run = { -1, comms[i].name, true };
+		compare_row(t, what, median_of(b, rate), median_of(nw, rate));
+		free(what);
+		what = xasprintf("%s run s", comms[i].name);
+		compare_row(t, what, median_of(b, run), median_of(nw, run));
+		free(what);
+	}
+	free(comms);
+	return t;
+}
+
+/* side_free(sd): frees a side's metrics. */
+static void side_free(struct side *sd)
+{
+	for (int i = 0; i < sd->n; i++)
+		metrics_free(&sd->m[i]);
+	free(sd->m);
+}
+
+/* sched_compare_findings: see sched_findings.h. */
+int sched_compare_findings(sqlite3 *db, const struct sched_side *base, const struct sched_side *new,
+			   const struct sched_opts *o, struct doc *d, char *err, size_t errlen)
+{
+	struct side b = { 0 }, nw = { 0 };
+	int rc = side_load(db, o, base, &b, err, errlen);
+	if (!rc)
+		rc = side_load(db, o, new, &nw, err, errlen);
+	if (!rc) {
+		struct dval *f = doc_findings(d);
+		dv_str(f, "base", base->label);
+		dv_int(f, "base_runs", b.n);
+		dv_str(f, "new", new->label);
+		dv_int(f, "new_runs", nw.n);
+		dv_table(f, compare_table(&b, &nw, o));
+	}
+	side_free(&b);
+	side_free(&nw);
+	return rc;
+}

@@ -1,0 +1,99 @@
+/* perfdb sched: context switches per second per CPU and per process, or
+ * two labels' medians side by side (analyze/sched_findings.h). */
+#include <stdint.h>
+#include <string.h>
+#include "analyze/sched_findings.h"
+#include "analyze/tl_load.h"
+#include "builtin/builtin.h"
+
+static const char *const usage[] = {
+	"perfdb sched [DB] [-s SESSION] [--time START,END] [-n ROWS] [--format F]",
+	"perfdb sched [DB] --base LABEL --new LABEL [-n ROWS] [--format F]",
+	NULL,
+};
+
+static struct sched_opts o = { .t0 = INT64_MIN, .t1 = INT64_MAX };
+static bool timed;
+
+/* parse_window(opt, arg, err): --time A,B into o.t0, o.t1. */
+static int parse_window(const struct opt *opt, const char *arg, struct strbuf *err)
+{
+	const char *comma = strchr(arg, ',');
+	char a[64];
+	(void)opt;
+	timed = true;
+	if (!comma || (size_t)(comma - arg) >= sizeof(a)) {
+		sb_printf(err, "'%s' is not START,END (seconds; either may be empty)", arg);
+		return -1;
+	}
+	memcpy(a, arg, (size_t)(comma - arg));
+	a[comma - arg] = 0;
+	if ((*a && tl_parse_time(a, &o.t0)) || (comma[1] && tl_parse_time(comma + 1, &o.t1))) {
+		sb_printf(err, "'%s' is not START,END in seconds (e.g. 1217.36,1218)", arg);
+		return -1;
+	}
+	if (o.t1 < o.t0) {
+		sb_printf(err, "'%s' ends before it starts", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct opt options[] = {
+	OPT_SESSION(),
+	OPT_CALLBACK(0, "time", NULL, "START,END", parse_window,
+		     "count only [START, END], in seconds on the perf clock (as perf script prints "
+		     "them); either side may be empty"),
+	OPT_BASE_NEW(),
+	OPT_ROWS("process rows (default 20, 0: all); with --base/--new: processes compared"),
+	OPT_FORMAT(),
+	OPT_END(),
+};
+
+static const char *const need[] = { "sched:sched_switch", NULL };
+
+/* run: one mode or the other. */
+static int run(struct verb_ctx *ctx)
+{
+	char err[512];
+	int rc;
+	o.rows = verb_rows(20);
+	if (ctx->compare && timed) {
+		fprintf(stderr, "%s: --time does not go with --base/--new\n", ctx->prog);
+		return EXIT_USAGE;
+	}
+	if (ctx->compare) {
+		struct sched_side b = { ctx->base.spec, ctx->base.ids, ctx->base.n };
+		struct sched_side n = { ctx->new.spec, ctx->new.ids, ctx->new.n };
+		if (!verb_need_events(ctx, &ctx->base, need, "sched") ||
+		    !verb_need_events(ctx, &ctx->new, need, "sched"))
+			return EXIT_FAIL;
+		rc = sched_compare_findings(ctx->db, &b, &n, &o, ctx->doc, err, sizeof(err));
+	} else {
+		if (!verb_need_events(ctx, &ctx->sessions, need, "sched"))
+			return EXIT_FAIL;
+		rc = sched_findings(ctx->db, ctx->sessions.ids, ctx->sessions.n, &o, ctx->doc, err,
+				    sizeof(err));
+	}
+	if (rc) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+const struct verb verb_sched = {
+	.name = "sched",
+	.summary = "context switches per second per CPU and per process",
+	.usage = usage,
+	.description =
+		"Per CPU: switches per second split by the address spaces on both sides (same mm, "
+		"other mm, idle or kernel thread, unknown task), migrations in and out, idle time, "
+		"and switches the kernel did not trace (inferred from samples). Per process (mm): "
+		"switches away from its threads per second, over the window and per CPU it ran on, "
+		"and its run time. Several sessions (a label naming runs) are added up.\n\n"
+		"With --base and --new: the median over each label's sessions of every per-CPU rate "
+		"and of the busiest processes' rates and run times, side by side with the % change.\n",
+	.options = options,
+	.run = run,
+};
