@@ -20,8 +20,8 @@ struct entry {
 #define FINDINGS (RUN_DB_READ | RUN_FINDINGS)
 
 static const struct entry verbs[] = {
-	{ "record", NULL, 0, cmd_record, "run a workload under perf record, import it as a session" },
-	{ "import", NULL, 0, cmd_import, "import perf.data files as sessions" },
+	{ "record", &verb_record, RUN_STOP_AT_OPERAND, NULL, NULL },
+	{ "import", &verb_import, 0, NULL, NULL },
 	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
 	{ "sched", &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE, NULL, NULL },
 	{ "ipis", NULL, 0, cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
@@ -30,7 +30,7 @@ static const struct entry verbs[] = {
 	{ "cgdiff", NULL, 0, cmd_cgdiff, "call-graph diff of two sessions or labels, with intervals" },
 	{ "tree", NULL, 0, cmd_tree, "a session's call tree with inclusive shares" },
 	{ "folded", NULL, 0, cmd_folded, "a session's call stacks as folded lines for flame graphs" },
-	{ "doctor", NULL, 0, cmd_doctor, "what perf and this kernel can record, and why not" },
+	{ "doctor", &verb_doctor, RUN_FINDINGS, NULL, NULL },
 };
 #define NVERBS (sizeof(verbs) / sizeof(*verbs))
 

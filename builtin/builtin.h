@@ -14,10 +14,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/doc.h"
+#include "lib/exit.h"
 #include "lib/parse_options.h"
 #include "reports/format.h"
 
-enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_FAIL = 2 };
 
 /* The default database, as perf defaults to ./perf.data. */
 #define PERFDB_DEFAULT_DB "perfdb.db"
@@ -30,6 +30,7 @@ enum {
 	RUN_COMPARE_ONLY = 8,	/* --base and --new are required */
 	RUN_FINDINGS = 16,	/* run fills ctx->doc; --format, --table, --tables */
 	RUN_OPERANDS = 32,	/* operands past [DB] go to the verb (ctx->ops) */
+	RUN_STOP_AT_OPERAND = 64, /* options end at the first operand (a workload) */
 };
 
 /* One side of a comparison, or the sessions of -s. */
@@ -66,6 +67,9 @@ struct verb {
 	 * (cgdiff BASE NEW) set ctx->dbpath and sides from them; 0, or
 	 * EXIT_USAGE after one line. NULL: at most one operand, the DB. */
 	int (*operands)(struct verb_ctx *ctx, int n, char **ops);
+	/* init(): sets the verb's option values to their defaults before
+	 * parsing (NULL: static initializers are the defaults). */
+	void (*init)(void);
 	int (*run)(struct verb_ctx *ctx);
 };
 
@@ -118,6 +122,5 @@ bool verb_need_events(const struct verb_ctx *ctx, const struct verb_side *s,
 
 /* The verbs (builtin/<name>.c). */
 extern const struct verb verb_record, verb_import, verb_layout, verb_sessions, verb_sched,
-	verb_ipis, verb_hitm, verb_watch, verb_cgdiff, verb_tree, verb_folded, verb_doctor,
-	verb_version;
+	verb_ipis, verb_hitm, verb_watch, verb_cgdiff, verb_tree, verb_folded, verb_doctor;
 #endif

@@ -17,11 +17,14 @@ struct common_opts common;
 void verb_help(const struct verb *v, FILE *out)
 {
 	for (int i = 0; v->usage && v->usage[i]; i++)
-		fprintf(out, "%s %s\n", i ? "   or:" : "usage:", v->usage[i]);
+		fprintf(out, "%s %s\n", !i ? "usage:" : v->usage[i][0] == ' ' ? "      " : "   or:",
+			v->usage[i]);
 	fprintf(out, "\n%s.\n", v->summary);
 	for (const char *p = v->description; p && *p;) {
 		const char *end = strstr(p, "\n\n");
 		size_t n = end ? (size_t)(end - p) : strlen(p);
+		while (n && p[n - 1] == '\n')
+			n--;
 		char *para = xstrndup(p, n);
 		fputc('\n', out);
 		po_wrap(out, para, 0, 79);
@@ -177,7 +180,10 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 	int n, rc;
 	snprintf(prog, sizeof(prog), "perfdb %s", v->name);
 	common = (struct common_opts){ .rows = -1 };
-	n = parse_options(argc, argv, prog, v->options, 0, &ops);
+	if (v->init)
+		v->init();
+	n = parse_options(argc, argv, prog, v->options,
+			  needs & RUN_STOP_AT_OPERAND ? PO_STOP_AT_NON_OPTION : 0, &ops);
 	if (n == PO_HELP) {
 		verb_help(v, stdout);
 		return fflush(stdout) ? EXIT_FAIL : EXIT_OK;

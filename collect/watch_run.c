@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "cmd.h"
+#include "lib/exit.h"
 #include "collect/recipes.h"
 #include "collect/watch.h"
 

@@ -1,12 +1,10 @@
-/* perfdb doctor: what perfdb record can use on this machine, and why not.
- *   perfdb doctor [--format text|md|csv|json]
- * One row per check (check, status, detail): perf (path, version),
+/* perfdb doctor's checks: what perfdb record can use on this machine, and
+ * why not (doctor.h). One row per check (check, status, detail): perf (path, version),
  * perf_event_paranoid, tracefs, each recipe's events present or missing,
  * the PMU's cycles, memory-sampling events, hardware breakpoints (the
- * watch recipe), BTF (/sys/kernel/btf/vmlinux) and kallsyms. status is ok, partial or no. Exit status 0 (the report is
- * the result), 1 on a usage error. */
+ * watch recipe), BTF (/sys/kernel/btf/vmlinux) and kallsyms; status is
+ * ok, partial or no. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,19 +15,13 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cmd.h"
 #include "collect/btf_layout.h"
 #include "collect/recipes.h"
-#include "reports/legacy_table.h"
-
-static const char usage_text[] =
-	"usage: perfdb doctor [--format text|md|csv|json]\n"
-	"Says what perfdb record can use on this machine (perf, tracepoints of\n"
-	"each recipe, PMU, memory events, BTF, kallsyms), and why not.\n";
+#include "collect/doctor.h"
 
 /* The report under construction. */
-struct doc {
-	struct ltable *t;
+struct checkup {
+	struct table *t;
 	int ccheck, cstatus, cdetail;
 	char perf[PATH_MAX];	/* perf's path, "" when not found */
 	char tracefs[PATH_MAX];	/* tracefs mount, "" when none */
@@ -37,16 +29,16 @@ struct doc {
 };
 
 /* row: one line of the report. */
-static void row(struct doc *d, const char *check, const char *status, const char *detail)
+static void row(struct checkup *d, const char *check, const char *status, const char *detail)
 {
-	lt_add_row(d->t);
-	lt_set_str(d->t, d->ccheck, check);
-	lt_set_str(d->t, d->cstatus, status);
-	lt_set_str(d->t, d->cdetail, detail);
+	table_add_row(d->t);
+	table_set_str(d->t, d->ccheck, check);
+	table_set_str(d->t, d->cstatus, status);
+	table_set_str(d->t, d->cdetail, detail);
 }
 
 /* check_perf: perf's path and version. */
-static void check_perf(struct doc *d)
+static void check_perf(struct checkup *d)
 {
 	char out[512], detail[PATH_MAX + 600];
 	int e = find_program(perf_program(), d->perf, sizeof(d->perf)), ws;
@@ -75,7 +67,7 @@ static const char *paranoid_meaning(int v)
 }
 
 /* check_paranoid: kernel.perf_event_paranoid and who we are. */
-static void check_paranoid(struct doc *d)
+static void check_paranoid(struct checkup *d)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
 	char detail[256];
@@ -92,7 +84,7 @@ static void check_paranoid(struct doc *d)
 }
 
 /* check_tracefs: where tracefs is mounted. */
-static void check_tracefs(struct doc *d)
+static void check_tracefs(struct checkup *d)
 {
 	char detail[PATH_MAX + 64];
 	if (!tracefs_mount(d->tracefs, sizeof(d->tracefs))) {
@@ -107,7 +99,7 @@ static void check_tracefs(struct doc *d)
 
 /* events_detail: "N/M events present[; missing: a, b]" for a list; returns
  * how many are missing (all of them without tracefs). */
-static size_t events_detail(const struct doc *d, const char *const *ev, char *buf, size_t len)
+static size_t events_detail(const struct checkup *d, const char *const *ev, char *buf, size_t len)
 {
 	size_t n = 0, miss = 0, used;
 	char missing[2048] = "";
@@ -123,7 +115,7 @@ static size_t events_detail(const struct doc *d, const char *const *ev, char *bu
 }
 
 /* check_tracepoint_recipes: sched and tlb, event by event. */
-static void check_tracepoint_recipes(struct doc *d)
+static void check_tracepoint_recipes(struct checkup *d)
 {
 	static const unsigned bits[] = { RECIPE_SCHED, RECIPE_TLB };
 	char check[32], detail[2200];
@@ -138,7 +130,7 @@ static void check_tracepoint_recipes(struct doc *d)
 }
 
 /* check_profile: which event profile samples. */
-static void check_profile(struct doc *d)
+static void check_profile(struct checkup *d)
 {
 	char why[256], detail[512];
 	d->cycles = pmu_has_cycles(why, sizeof(why));
@@ -153,7 +145,7 @@ static void check_profile(struct doc *d)
 
 /* check_c2c: memory-sampling events (perf's answer and sysfs) and c2c's
  * tracepoints. */
-static void check_c2c(struct doc *d)
+static void check_c2c(struct checkup *d)
 {
 	char why[512], sysfs[256], tps[2200], detail[3200];
 	int mem = d->perf[0] ? mem_events_probe(d->perf, why, sizeof(why)) : -1;
@@ -173,7 +165,7 @@ static void check_c2c(struct doc *d)
 }
 
 /* check_btf: the kernel's BTF and mm_struct in it. */
-static void check_btf(struct doc *d)
+static void check_btf(struct checkup *d)
 {
 	char err[512], detail[700];
 	struct layout l;
@@ -200,7 +192,7 @@ static void check_btf(struct doc *d)
 }
 
 /* check_kallsyms: /proc/kallsyms readable with real addresses. */
-static void check_kallsyms(struct doc *d)
+static void check_kallsyms(struct checkup *d)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512], detail[256];
@@ -226,7 +218,7 @@ static void check_kallsyms(struct doc *d)
 
 /* check_breakpoints: whether a hardware write-watchpoint can be opened
  * (what `-r watch` needs): one on a variable of our own, this task only. */
-static void check_breakpoints(struct doc *d)
+static void check_breakpoints(struct checkup *d)
 {
 	static volatile uint64_t probe;
 	struct perf_event_attr a = { .type = PERF_TYPE_BREAKPOINT, .size = sizeof(a),
@@ -243,30 +235,13 @@ static void check_breakpoints(struct doc *d)
 	row(d, "recipe watch", "ok", "hardware write-watchpoints (mem:ADDR/LEN:w), 4 debug registers on x86");
 }
 
-/* cmd_doctor: see cmd.h and the top of this file. */
-int cmd_doctor(int argc, char **argv)
+/* doctor_findings: see doctor.h. */
+void doctor_findings(struct doc *out)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum out_format fmt = FMT_TEXT;
-	struct doc d = { 0 };
-	int c, rc;
-	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
-		if (c == 'f' && !out_format_parse(optarg, &fmt))
-			continue;
-		if (c == 'h')
-			return fputs(usage_text, stdout), EXIT_OK;
-		return fputs(usage_text, stderr), EXIT_USAGE;
-	}
-	if (optind < argc)
-		return fputs(usage_text, stderr), EXIT_USAGE;
-	d.t = lt_new(NULL);
-	d.ccheck = lt_col(d.t, "check", COL_STR, 0);
-	d.cstatus = lt_col(d.t, "status", COL_STR, 0);
-	d.cdetail = lt_col(d.t, "detail", COL_STR, 0);
+	struct checkup d = { .t = table_new("checks", "What perfdb record can use here") };
+	d.ccheck = table_col(d.t, "check", COL_STR, 0);
+	d.cstatus = table_col(d.t, "status", COL_STR, 0);
+	d.cdetail = table_col(d.t, "detail", COL_STR, 0);
 	check_perf(&d);
 	check_paranoid(&d);
 	check_tracefs(&d);
@@ -276,7 +251,5 @@ int cmd_doctor(int argc, char **argv)
 	check_breakpoints(&d);
 	check_btf(&d);
 	check_kallsyms(&d);
-	rc = lt_print(d.t, fmt, stdout) ? EXIT_FAIL : EXIT_OK;
-	lt_free(d.t);
-	return rc;
+	dv_table(doc_findings(out), d.t);
 }

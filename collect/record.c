@@ -1,9 +1,4 @@
-/* perfdb record: perf record around a workload, imported as a session.
- *   perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ]
- *                 [-g | --call-graph fp|dwarf] [-m PAGES] [--perf-data FILE]
- *                 [--[no-]kallsyms-snapshot] [-q]
- *                 [--watch SPEC[,SPEC...] [--watch-mm exec|fork] [--watch-baseline]]
- *                 -- CMD [ARG...]
+/* perf record around a workload, imported as a session (record.h).
  *
  * How a recording runs (-r watch runs differently, see collect/watch.h:
  * perfdb holds the workload itself, perf records system-wide without a
@@ -42,8 +37,8 @@
  * Test hooks: PERFDB_PERF names the perf program; PERFDB_EXTRA_EVENTS adds
  * comma-separated events to the recipes' (checked like theirs). */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -54,43 +49,14 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "cmd.h"
+#include "lib/exit.h"
 #include "collect/btf_layout.h"
 #include "schema/db.h"
 #include "collect/ingest.h"
 #include "collect/recipes.h"
+#include "collect/record.h"
+#include "collect/spawn.h"
 #include "collect/watch.h"
-
-static const char usage_text[] =
-	"usage: perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ]\n"
-	"                     [-g | --call-graph fp|dwarf] [-m PAGES] [--perf-data FILE]\n"
-	"                     [--[no-]kallsyms-snapshot] [-q] -- CMD [ARG...]\n"
-	"Runs CMD under perf record and imports the recording as a new session.\n"
-	"  -o, --output DB       database to add the session to (default ./perfdb.db)\n"
-	"  -l, --label LABEL     label of the session (e.g. base, patched)\n"
-	"  -r, --recipes LIST    comma-separated recipes (default profile):\n"
-	"                          sched    scheduler tracepoints, system-wide\n"
-	"                          tlb      TLB flush, IPI and CSD tracepoints, system-wide\n"
-	"                          profile  cycles (cpu-clock without a PMU), -F 999 -g\n"
-	"                          c2c      perf c2c record plus mmap_lock tracepoints\n"
-	"                                   (needs PEBS, IBS or SPE memory sampling)\n"
-	"                          watch    hardware write-watchpoints on --watch fields\n"
-	"  -C, --cpu CPUS        record only these CPUs (perf's -C list)\n"
-	"  -F, --freq FREQ       profile's sampling frequency in Hz (default 999)\n"
-	"  -g                    frame-pointer call graphs (on every event)\n"
-	"  --call-graph MODE     fp, or dwarf (profile's event only, next to tracepoints)\n"
-	"  -m, --mmap-pages N    perf's ring buffer pages per CPU, a power of 2 (default 1024)\n"
-	"  --perf-data FILE      keep perf's recording in FILE (default: a temporary file)\n"
-	"  --no-kallsyms-snapshot  do not save /proc/kallsyms at record time\n"
-	"  -q, --quiet           no progress and no summary on stderr\n"
-	"  --watch SPEC[,SPEC]   with -r watch, at most 4: mm_struct.FIELD (the workload's\n"
-	"                        mm), TYPE.FIELD@ADDR, SYMBOL[.FIELD][+OFF][:LEN] (a global\n"
-	"                        of the workload's binary)\n"
-	"  --watch-mm exec|fork  the mm of the workload after its exec (default), or of\n"
-	"                        the process it forks first\n"
-	"  --watch-baseline      run CMD once unwatched first, for its own rate\n"
-	"Exit status: the workload's (128+N when signal N killed it); 2 when perf,\n"
-	"the workload's start or the import failed; 1 on a usage error.\n";
 
 /* The structs whose BTF layout each session keeps. */
 static const char *const layout_structs[] = { "mm_struct" };
@@ -100,10 +66,8 @@ static const char *const layout_structs[] = { "mm_struct" };
 enum wl_kind { WL_NONE, WL_STARTED, WL_EXIT, WL_SIGNAL, WL_EXEC };
 
 struct rec {
-	const char *db_path, *label, *spec, *perf_data;
-	struct perf_opts po;
-	bool snapshot, quiet, have_ksyms;
-	char **workload;
+	struct record_args in;
+	bool have_ksyms;
 	struct recipe_plan plan;
 	char perf[PATH_MAX], self[PATH_MAX], tmpdir[PATH_MAX - 64];
 	char data[PATH_MAX], status[PATH_MAX], ksyms[PATH_MAX];
@@ -147,36 +111,6 @@ static void cleanup_and_die(int sig)
 	raise(sig);
 }
 
-/* on_signals: handler for SIGINT, SIGTERM and SIGHUP (SIG_DFL allowed). */
-static void on_signals(void (*handler)(int))
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { 0 };
-	sa.sa_handler = handler;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-/* block_signals: blocks (block = true) or unblocks the stop signals. */
-static void block_signals(bool block)
-{
-	sigset_t s;
-	sigemptyset(&s);
-	sigaddset(&s, SIGINT);
-	sigaddset(&s, SIGTERM);
-	sigaddset(&s, SIGHUP);
-	sigaddset(&s, SIGQUIT);
-	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &s, NULL);
-}
-
-/* default_signals: a child starts with default signal handling. */
-static void default_signals(void)
-{
-	on_signals(SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-}
-
 /* ---- the wrapper: perfdb record __exec STATUS -- CMD [ARG...] ---- */
 
 /* wrapper_forward: perf's SIGTERM (or a SIGHUP) goes on to the workload. */
@@ -207,76 +141,8 @@ static void wrapper_handlers(void)
 	sigaction(SIGQUIT, &ign, NULL);
 }
 
-/* exec_child: in the forked child: unblock signals and exec argv; an
- * exec failure's errno goes down errfd. Handlers reset at exec. */
-static void exec_child(char *const argv[], int errfd)
-{
-	int e;
-	block_signals(false);
-	execvp(argv[0], argv);
-	e = errno;
-	if (write(errfd, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
-/* spawn: forks argv with signals blocked; the parent stores the pid in
- * *pidp before they are unblocked. Returns 0, or the errno of the fork
- * or of the exec. */
-static int spawn(char *const argv[], volatile pid_t *pidp, void (*child_setup)(void))
-{
-	int pipefd[2], e = 0;
-	ssize_t n;
-	pid_t pid;
-	if (pipe2(pipefd, O_CLOEXEC))
-		return errno;
-	block_signals(true);
-	if ((pid = fork()) == 0) {
-		if (child_setup)
-			child_setup();
-		exec_child(argv, pipefd[1]);
-	}
-	e = pid < 0 ? errno : 0;
-	*pidp = pid > 0 ? pid : 0;
-	block_signals(false);
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	close(pipefd[0]);
-	if (pid > 0 && n != (ssize_t)sizeof(e))
-		e = 0;
-	return e;
-}
-
-/* wait_for: waits for pid (through signals); returns its wait status. */
-static int wait_for(pid_t pid)
-{
-	int ws = 0;
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	return ws;
-}
-
-/* end_like: ends the wrapper the way its workload ended (wait status ws). */
-static int end_like(int ws)
-{
-	struct rlimit no_core = { 0, 0 };
-	sigset_t s;
-	int sig;
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	sig = WTERMSIG(ws);
-	setrlimit(RLIMIT_CORE, &no_core);
-	signal(sig, SIG_DFL);
-	sigemptyset(&s);
-	sigaddset(&s, sig);
-	sigprocmask(SIG_UNBLOCK, &s, NULL);
-	raise(sig);
-	return 128 + sig;
-}
-
-/* exec_wrapper: the hidden mode perf runs as its workload (see the top). */
-static int exec_wrapper(int argc, char **argv)
+/* record_exec_wrapper: see record.h. */
+int record_exec_wrapper(int argc, char **argv)
 {
 	int fd, e, ws;
 	if (argc < 4 || strcmp(argv[2], "--")) {
@@ -289,131 +155,35 @@ static int exec_wrapper(int argc, char **argv)
 	}
 	wrapper_handlers();
 	dprintf(fd, "started\n");
-	if ((e = spawn(argv + 3, &workload_pid, default_signals))) {
+	if ((e = proc_spawn(argv + 3, &workload_pid, proc_default_signals))) {
 		dprintf(fd, "exec %d\n", e);
 		close(fd);
 		return 127;
 	}
-	ws = wait_for(workload_pid);
+	ws = proc_wait(workload_pid);
 	if (WIFEXITED(ws))
 		dprintf(fd, "exit %d\n", WEXITSTATUS(ws));
 	else
 		dprintf(fd, "signal %d\n", WTERMSIG(ws));
 	close(fd);
-	return end_like(ws);
-}
-
-/* ---- options ---- */
-
-/* parse_uint: s as an unsigned decimal in [lo, hi], into *v; -1 if not. */
-static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *v)
-{
-	char *end;
-	unsigned long n;
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || n < lo || n > hi)
-		return -1;
-	*v = (unsigned)n;
-	return 0;
-}
-
-/* usage_error: one line on stderr and the usage; returns EXIT_USAGE. */
-static int usage_error(const char *what, const char *arg)
-{
-	fprintf(stderr, "perfdb record: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
-	fputs(usage_text, stderr);
-	return EXIT_USAGE;
-}
-
-/* parse_watch: one --watch argument into r->watch. 0 or EXIT_USAGE. */
-static int parse_watch(struct rec *r, const char *arg)
-{
-	char err[512];
-	if (watch_add_specs(&r->watch, arg, err, sizeof(err)))
-		return usage_error(err, NULL);
-	return 0;
-}
-
-/* parse_option: option c (argument arg) into r. 0, or an exit status. */
-static int parse_option(struct rec *r, int c, const char *arg)
-{
-	unsigned v;
-	switch (c) {
-	case 'o': r->db_path = arg; return 0;
-	case 'l': r->label = arg; return 0;
-	case 'r': r->spec = arg; return 0;
-	case 'C': r->po.cpus = arg; return 0;
-	case 'g': r->po.callgraph = CG_FP; return 0;
-	case 'p': r->perf_data = arg; return 0;
-	case 'k': r->snapshot = true; return 0;
-	case 'K': r->snapshot = false; return 0;
-	case 'q': r->quiet = r->po.quiet = true; return 0;
-	case 'h': fputs(usage_text, stdout); return -1;
-	case 'w': return parse_watch(r, arg);
-	case 'b': r->watch.baseline = true; return 0;
-	case 'M':
-		if (strcmp(arg, "exec") && strcmp(arg, "fork"))
-			return usage_error("--watch-mm wants exec or fork", arg);
-		r->watch.mm_mode = arg[0] == 'f' ? WATCH_MM_FORK : WATCH_MM_EXEC;
-		return 0;
-	case 'F':
-		if (parse_uint(arg, 1, 100000, &r->po.freq))
-			return usage_error("-F wants a frequency from 1 to 100000 Hz", arg);
-		return 0;
-	case 'm':
-		if (parse_uint(arg, 1, 1u << 20, &v) || (v & (v - 1)))
-			return usage_error("-m wants a power of 2 (pages per CPU)", arg);
-		r->po.mmap_pages = v;
-		return 0;
-	case 'G':
-		if (strcmp(arg, "fp") && strcmp(arg, "dwarf"))
-			return usage_error("--call-graph wants fp or dwarf", arg);
-		r->po.callgraph = arg[0] == 'd' ? CG_DWARF : CG_FP;
-		return 0;
-	default:
-		return usage_error("bad option", NULL);
-	}
-}
-
-/* parse_args: the command line into r. -2 to go on, else an exit status
- * (-1 for --help: EXIT_OK). */
-static int parse_args(struct rec *r, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "recipes", required_argument, NULL, 'r' },
-		{ "recipe", required_argument, NULL, 'r' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "call-graph", required_argument, NULL, 'G' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "perf-data", required_argument, NULL, 'p' },
-		{ "kallsyms-snapshot", no_argument, NULL, 'k' },
-		{ "no-kallsyms-snapshot", no_argument, NULL, 'K' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "watch", required_argument, NULL, 'w' },
-		{ "watch-mm", required_argument, NULL, 'M' },
-		{ "watch-baseline", no_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:l:r:C:F:gm:qh", opts, NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return usage_error("bad option", argv[optind - 1]);
-		if ((rc = parse_option(r, c, optarg)))
-			return rc == -1 ? EXIT_OK : rc;
-	}
-	if (optind >= argc)
-		return usage_error("no workload given (perfdb record [OPTIONS] -- CMD [ARG...])", NULL);
-	r->workload = argv + optind;
-	return -2;
+	return proc_end_like(ws);
 }
 
 /* ---- planning: nothing has run yet ---- */
+
+/* usage_error(fmt, ...): arguments that do not go together: one line
+ * "perfdb record: ..." on stderr; EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("perfdb record: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
 
 /* warn_missing: one line naming every event left out. */
 static void warn_missing(const struct recipe_plan *p)
@@ -501,14 +271,14 @@ static int check_programs(struct rec *r)
 		fprintf(stderr, "perfdb: cannot run perf (%s): %s\n", perf_program(), strerror(e));
 		return EXIT_FAIL;
 	}
-	if ((e = find_program(r->workload[0], path, sizeof(path))) &&
-	    !find_builtin(r->workload[0], r->builtin, sizeof(r->builtin))) {
-		r->workload[0] = r->builtin;
+	if ((e = find_program(r->in.workload[0], path, sizeof(path))) &&
+	    !find_builtin(r->in.workload[0], r->builtin, sizeof(r->builtin))) {
+		r->in.workload[0] = r->builtin;
 		e = 0;
 	}
 	if (e) {
-		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->workload[0],
-			e == ENOENT && !strchr(r->workload[0], '/') ? "command not found" : strerror(e));
+		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->in.workload[0],
+			e == ENOENT && !strchr(r->in.workload[0], '/') ? "command not found" : strerror(e));
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -522,20 +292,20 @@ static int plan_watch(struct rec *r)
 	char path[PATH_MAX], err[1024];
 	bool recipe = r->plan.recipes & RECIPE_WATCH;
 	int rc;
-	if (!recipe && !r->watch.n && !r->watch.baseline && r->watch.mm_mode == WATCH_MM_EXEC)
+	if (!recipe && !r->in.watch.n && !r->in.watch.baseline && r->in.watch.mm_mode == WATCH_MM_EXEC)
 		return 0;
 	if (!recipe)
-		return usage_error("--watch and its options need -r watch", NULL);
-	if (!r->watch.n)
-		return usage_error("-r watch needs --watch SPEC[,SPEC...]", NULL);
-	if (find_program(r->workload[0], path, sizeof(path)))
-		snprintf(path, sizeof(path), "%s", r->workload[0]);
-	if ((rc = watch_resolve_static(&r->watch, path, err, sizeof(err)))) {
+		return usage_error("--watch and its options need -r watch");
+	if (!r->in.watch.n)
+		return usage_error("-r watch needs --watch SPEC[,SPEC...]");
+	if (find_program(r->in.workload[0], path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", r->in.workload[0]);
+	if ((rc = watch_resolve_static(&r->in.watch, path, err, sizeof(err)))) {
 		fprintf(stderr, "perfdb record: %s\n", err);
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if (r->po.callgraph == CG_NONE)
-		r->po.callgraph = CG_FP;
+	if (r->in.po.callgraph == CG_NONE)
+		r->in.po.callgraph = CG_FP;
 	return 0;
 }
 
@@ -545,11 +315,11 @@ static int plan(struct rec *r)
 	struct recipe_env env = { 0 };
 	char why[256], err[512];
 	int rc;
-	if (r->po.freq && !strstr(r->spec ? r->spec : "profile", "profile"))
-		return usage_error("-F applies to the profile recipe", NULL);
+	if (r->in.po.freq && !strstr(r->in.spec ? r->in.spec : "profile", "profile"))
+		return usage_error("-F applies to the profile recipe");
 	env.have_cycles = pmu_has_cycles(why, sizeof(why));
-	if (recipe_plan_make(&r->plan, r->spec, getenv("PERFDB_EXTRA_EVENTS"), &env, err, sizeof(err)))
-		return usage_error(err, NULL);
+	if (recipe_plan_make(&r->plan, r->in.spec, getenv("PERFDB_EXTRA_EVENTS"), &env, err, sizeof(err)))
+		return usage_error("%s", err);
 	if ((rc = check_programs(r)) || (rc = plan_watch(r)) || (rc = check_events(r)) ||
 	    (rc = check_c2c(r)))
 		return rc;
@@ -562,14 +332,14 @@ static int plan(struct rec *r)
  * the status file and the kallsyms snapshot. 0 or 2. */
 static int make_tmpdir(struct rec *r)
 {
-	const char *slash = strrchr(r->db_path, '/');
-	int dirlen = slash ? (int)(slash - r->db_path) : 1;
+	const char *slash = strrchr(r->in.db_path, '/');
+	int dirlen = slash ? (int)(slash - r->in.db_path) : 1;
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "%.*s/.perfdb-record-XXXXXX", dirlen,
-		 slash ? r->db_path : ".");
-	if (slash == r->db_path)	/* database in / */
+		 slash ? r->in.db_path : ".");
+	if (slash == r->in.db_path)	/* database in / */
 		snprintf(r->tmpdir, sizeof(r->tmpdir), "/.perfdb-record-XXXXXX");
 	if (dirlen + 24 >= (int)sizeof(r->tmpdir)) {
-		fprintf(stderr, "perfdb: %s: path too long\n", r->db_path);
+		fprintf(stderr, "perfdb: %s: path too long\n", r->in.db_path);
 		r->tmpdir[0] = 0;
 		return EXIT_FAIL;
 	}
@@ -580,8 +350,8 @@ static int make_tmpdir(struct rec *r)
 	}
 	snprintf(r->status, sizeof(r->status), "%s/status", r->tmpdir);
 	snprintf(r->ksyms, sizeof(r->ksyms), "%s/kallsyms", r->tmpdir);
-	if (r->perf_data)
-		snprintf(r->data, sizeof(r->data), "%s", r->perf_data);
+	if (r->in.perf_data)
+		snprintf(r->data, sizeof(r->data), "%s", r->in.perf_data);
 	else
 		snprintf(r->data, sizeof(r->data), "%s/perf.data", r->tmpdir);
 	return 0;
@@ -619,7 +389,7 @@ static long copy_kallsyms(const char *dst)
 static void snapshot_kallsyms(struct rec *r)
 {
 	long n;
-	if (!r->snapshot)
+	if (!r->in.snapshot)
 		return;
 	if ((n = copy_kallsyms(r->ksyms)) < 0)
 		fprintf(stderr, "perfdb: warning: cannot save /proc/kallsyms: %s\n", strerror(errno));
@@ -658,14 +428,14 @@ static int build_argv(struct rec *r)
 	r->self[len] = 0;
 	if (strstr(r->self, " (deleted)") || access(r->self, X_OK))	/* replaced meanwhile */
 		snprintf(r->self, sizeof(r->self), "/proc/%d/exe", (int)getpid());
-	r->po.perf = r->perf;
-	r->po.output = r->data;
+	r->in.po.perf = r->perf;
+	r->in.po.output = r->data;
 	if (r->plan.recipes & RECIPE_WATCH) {	/* no workload: perfdb runs it */
-		if (!(r->perf_argv = recipe_perf_argv(&r->plan, &r->po, (char *[]){ NULL })))
+		if (!(r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, (char *[]){ NULL })))
 			return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
 		return 0;
 	}
-	while (r->workload[n])
+	while (r->in.workload[n])
 		n++;
 	if (!(wl = calloc(n + 6, sizeof(*wl))))
 		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
@@ -674,8 +444,8 @@ static int build_argv(struct rec *r)
 	wl[2] = "__exec";
 	wl[3] = r->status;
 	wl[4] = "--";
-	memcpy(wl + 5, r->workload, n * sizeof(*wl));
-	r->perf_argv = recipe_perf_argv(&r->plan, &r->po, wl);
+	memcpy(wl + 5, r->in.workload, n * sizeof(*wl));
+	r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, wl);
 	free(wl);
 	if (!r->perf_argv)
 		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
@@ -687,7 +457,7 @@ static int prepare(struct rec *r)
 {
 	char err[1024];
 	int rc;
-	if (!(r->db = db_open(r->db_path, true, err, sizeof(err)))) {
+	if (!(r->db = db_open(r->in.db_path, true, err, sizeof(err)))) {
 		fprintf(stderr, "perfdb: %s\n", err);
 		return EXIT_FAIL;
 	}
@@ -700,24 +470,16 @@ static int prepare(struct rec *r)
 
 /* ---- running perf ---- */
 
-/* now_ns: CLOCK_MONOTONIC in ns. */
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* run_watch: the watched run (collect/watch.h); perf's final command
  * line replaces the recipes'. 0 or 2. */
 static int run_watch(struct rec *r)
 {
-	struct watch_run_args a = { .perf_argv = r->perf_argv, .workload = r->workload,
-		.status = r->status, .cpus = r->po.cpus, .quiet = r->quiet };
+	struct watch_run_args a = { .perf_argv = r->perf_argv, .workload = r->in.workload,
+		.status = r->status, .cpus = r->in.po.cpus, .quiet = r->in.quiet };
 	struct watch_outcome out;
-	int64_t t0 = now_ns();
-	int rc = watch_run(&r->watch, &a, &out);
-	r->wall_ns = now_ns() - t0;
+	int64_t t0 = proc_now_ns();
+	int rc = watch_run(&r->in.watch, &a, &out);
+	r->wall_ns = proc_now_ns() - t0;
 	if (out.perf_argv) {
 		argv_free(r->perf_argv);
 		r->perf_argv = out.perf_argv;
@@ -735,21 +497,21 @@ static int run_perf(struct rec *r)
 	int e;
 	if (r->plan.recipes & RECIPE_WATCH)
 		return run_watch(r);
-	if (!r->quiet) {
+	if (!r->in.quiet) {
 		char *cmd = argv_join(r->perf_argv);
 		fprintf(stderr, "perfdb: %s\n", cmd ? cmd : r->perf_argv[0]);
 		free(cmd);
 	}
-	on_signals(forward_to_perf);
-	t0 = now_ns();
-	if ((e = spawn(r->perf_argv, &perf_pid, default_signals))) {
+	proc_on_signals(forward_to_perf);
+	t0 = proc_now_ns();
+	if ((e = proc_spawn(r->perf_argv, &perf_pid, proc_default_signals))) {
 		fprintf(stderr, "perfdb: cannot run %s: %s\n", r->perf, strerror(e));
 		if (perf_pid > 0)
-			wait_for(perf_pid);
+			proc_wait(perf_pid);
 		return EXIT_FAIL;
 	}
-	r->perf_ws = wait_for(perf_pid);
-	r->wall_ns = now_ns() - t0;
+	r->perf_ws = proc_wait(perf_pid);
+	r->wall_ns = proc_now_ns() - t0;
 	perf_pid = 0;
 	return 0;
 }
@@ -804,7 +566,7 @@ static int judge(struct rec *r)
 	char buf[96];
 	read_status(r);
 	if (r->wl == WL_EXEC) {
-		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->workload[0], strerror(r->wl_value));
+		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->in.workload[0], strerror(r->wl_value));
 		return EXIT_FAIL;
 	}
 	if (r->wl == WL_NONE) {
@@ -847,7 +609,7 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 		"wall_ns = ?, interrupted = ?, perf_cmdline = ?, source = ?, kallsyms_source = "
 		"CASE WHEN kallsyms_source = ? THEN '/proc/kallsyms (snapshot at record time)' "
 		"ELSE kallsyms_source END WHERE id = ?");
-	char *wl = argv_join(r->workload), *cmd = argv_join(r->perf_argv);
+	char *wl = argv_join(r->in.workload), *cmd = argv_join(r->perf_argv);
 	int rc = -1;
 	if (st && wl && cmd) {
 		sqlite3_bind_text(st, 1, wl, -1, SQLITE_STATIC);
@@ -855,7 +617,7 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 		sqlite3_bind_int64(st, 3, r->wall_ns);
 		sqlite3_bind_int(st, 4, got_signal != 0);
 		sqlite3_bind_text(st, 5, cmd, -1, SQLITE_STATIC);
-		db_bind_text_or_null(st, 6, r->perf_data);
+		db_bind_text_or_null(st, 6, r->in.perf_data);
 		sqlite3_bind_text(st, 7, r->ksyms, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 8, id);
 		rc = db_step_done(st, err, errlen);
@@ -873,7 +635,7 @@ static int store_layouts(struct rec *r, int64_t id, char *err, size_t errlen)
 {
 	if (!db_has_table(r->db, "struct_layout")) {
 		fprintf(stderr, "perfdb: warning: %s predates the struct_layout table; "
-			"layouts not kept\n", r->db_path);
+			"layouts not kept\n", r->in.db_path);
 		return 0;
 	}
 	for (size_t i = 0; i < NLAYOUTS; i++)
@@ -889,7 +651,7 @@ static int finish_session(struct rec *r, int64_t id)
 	char err[1024];
 	if (db_exec(r->db, "BEGIN IMMEDIATE", err, sizeof(err)) ||
 	    update_session(r, id, err, sizeof(err)) || store_layouts(r, id, err, sizeof(err)) ||
-	    (r->watch.n && watch_store(r->db, id, &r->watch, err, sizeof(err))) ||
+	    (r->in.watch.n && watch_store(r->db, id, &r->in.watch, err, sizeof(err))) ||
 	    db_exec(r->db, "COMMIT", err, sizeof(err))) {
 		db_exec(r->db, "ROLLBACK", NULL, 0);
 		fprintf(stderr, "perfdb: session %lld imported, but its workload and layouts "
@@ -904,16 +666,16 @@ static void arm_cleanup(struct rec *r)
 {
 	snprintf(cleanup_files[0], PATH_MAX, "%s", r->status);
 	snprintf(cleanup_files[1], PATH_MAX, "%s", r->ksyms);
-	if (!r->perf_data)
+	if (!r->in.perf_data)
 		snprintf(cleanup_files[2], PATH_MAX, "%s", r->data);
 	snprintf(cleanup_dir, PATH_MAX, "%s", r->tmpdir);
-	on_signals(cleanup_and_die);
+	proc_on_signals(cleanup_and_die);
 }
 
 /* import: the recording into the database as a new session. */
 static int import(struct rec *r)
 {
-	struct ingest_opts o = { .label = r->label, .progress = !r->quiet };
+	struct ingest_opts o = { .label = r->in.label, .progress = !r->in.quiet };
 	char err[1024];
 	int64_t id;
 	int rc;
@@ -921,16 +683,16 @@ static int import(struct rec *r)
 		o.kallsyms = r->ksyms;
 	if (ingest_file(r->db, r->data, &o, &id, err, sizeof(err))) {
 		fprintf(stderr, "perfdb: import failed: %s\n", err);
-		if (!r->perf_data)
+		if (!r->in.perf_data)
 			fprintf(stderr, "perfdb: the recording is kept in %s\n", r->data);
 		r->keep_data = true;
 		return EXIT_FAIL;
 	}
 	if ((rc = finish_session(r, id)))
 		return rc;
-	if (!r->quiet)
+	if (!r->in.quiet)
 		fprintf(stderr, "perfdb: session %lld in %s%s: workload %s %d, %.3f s\n",
-			(long long)id, r->db_path, got_signal ? " (interrupted)" : "",
+			(long long)id, r->in.db_path, got_signal ? " (interrupted)" : "",
 			r->wl == WL_EXIT ? "exit status" : "killed by signal", r->wl_value,
 			(double)r->wall_ns / 1e9);
 	return 0;
@@ -945,7 +707,7 @@ static void remove_tmp(struct rec *r)
 		return;
 	unlink(r->status);
 	unlink(r->ksyms);
-	if (!r->perf_data && !r->keep_data)
+	if (!r->in.perf_data && !r->keep_data)
 		unlink(r->data);
 	rmdir(r->tmpdir);
 }
@@ -958,7 +720,7 @@ static void rec_free(struct rec *r)
 	argv_free(r->perf_argv);
 	for (size_t i = 0; i < NLAYOUTS; i++)
 		btf_layout_free(&r->layouts[i]);
-	watch_set_free(&r->watch);
+	watch_set_free(&r->in.watch);
 	if (r->db)
 		sqlite3_close(r->db);
 }
@@ -975,16 +737,17 @@ static int record(struct rec *r)
 	return workload_status(r);
 }
 
-/* cmd_record: see cmd.h and the top of this file. */
-int cmd_record(int argc, char **argv)
+/* record_args_init: see record.h. */
+void record_args_init(struct record_args *a, const char *db_path)
 {
-	struct rec r = { .db_path = PERFDB_DEFAULT_DB, .snapshot = true };
-	int rc;
-	if (argc > 1 && !strcmp(argv[1], "__exec"))
-		return exec_wrapper(argc - 1, argv + 1);
-	if ((rc = parse_args(&r, argc, argv)) != -2)
-		return rc;
-	rc = record(&r);
+	*a = (struct record_args){ .db_path = db_path, .snapshot = true };
+}
+
+/* record_run: see record.h. */
+int record_run(struct record_args *a)
+{
+	struct rec r = { .in = *a };
+	int rc = record(&r);
 	rec_free(&r);
 	return rc;
 }

@@ -1,0 +1,34 @@
+/* perfdb doctor: what perf and this kernel can record, and why not
+ * (collect/doctor.h runs the checks). */
+#include "builtin/builtin.h"
+#include "collect/doctor.h"
+
+static const char *const usage[] = {
+	"perfdb doctor [--format F]",
+	NULL,
+};
+
+static const struct opt options[] = {
+	OPT_FORMAT(),
+	OPT_END(),
+};
+
+/* run: the checks, as findings. */
+static int run(struct verb_ctx *ctx)
+{
+	doctor_findings(ctx->doc);
+	return EXIT_OK;
+}
+
+const struct verb verb_doctor = {
+	.name = "doctor",
+	.summary = "what perf and this kernel can record, and why not",
+	.usage = usage,
+	.description =
+		"One row per check, with status ok, partial or no and what was seen: perf and its "
+		"version, kernel.perf_event_paranoid, tracefs, each recipe's events, PMU cycles, "
+		"memory-sampling events (c2c), hardware breakpoints (watch), BTF and kallsyms. "
+		"The exit status is 0 whatever the checks find.\n",
+	.options = options,
+	.run = run,
+};

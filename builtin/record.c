@@ -1,0 +1,125 @@
+/* perfdb record: perf record around a workload with ready recipes,
+ * imported as a session (collect/record.h does the work). */
+#include <string.h>
+#include "builtin/builtin.h"
+#include "collect/record.h"
+
+static const char *const usage[] = {
+	"perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ] [-g | --call-graph fp|dwarf]",
+	"              [-m PAGES] [--perf-data FILE] [--no-kallsyms-snapshot] [-q]",
+	"              [--watch SPEC[,SPEC]... [--watch-mm exec|fork] [--watch-baseline]] -- CMD [ARG...]",
+	NULL,
+};
+
+static struct record_args a;
+static long long freq = -1, pages = -1;
+static int callgraph = -1, watch_mm = 0;
+static bool g_flag;
+
+static const char *const cg_modes[] = { "fp", "dwarf", NULL };
+static const char *const mm_modes[] = { "exec", "fork", NULL };
+
+/* add_watch(o, arg, err): one --watch argument (comma-separated specs). */
+static int add_watch(const struct opt *o, const char *arg, struct strbuf *err)
+{
+	char msg[512];
+	(void)o;
+	if (!watch_add_specs(&a.watch, arg, msg, sizeof(msg)))
+		return 0;
+	sb_puts(err, msg);
+	return -1;
+}
+
+static const struct opt options[] = {
+	OPT_STRING('o', "output", &a.db_path, "DB", "database to add the session to (default ./perfdb.db)"),
+	OPT_STRING('l', "label", &a.label, "LABEL", "label of the session (e.g. base, patched)"),
+	OPT_STRING('r', "recipes", &a.spec, "LIST",
+		   "comma-separated recipes (default profile): sched (scheduler tracepoints), tlb "
+		   "(TLB flush, IPI and CSD tracepoints), profile (cycles, or cpu-clock without a "
+		   "PMU, -F 999 -g), c2c (perf c2c record: needs PEBS, IBS or SPE), watch (hardware "
+		   "write-watchpoints on --watch fields)"),
+	OPT_STRING('C', "cpu", &a.po.cpus, "CPUS", "record only these CPUs (perf's -C list)"),
+	OPT_INT('F', "freq", &freq, "HZ", 1, 100000, "the profile recipe's sampling frequency (default 999)"),
+	OPT_BOOL_F('g', NULL, &g_flag, "frame-pointer call graphs on every event", PO_NONEG),
+	OPT_CHOICE(0, "call-graph", &callgraph, NULL, cg_modes,
+		   "fp, or dwarf (the profile event only, next to tracepoints)"),
+	OPT_INT('m', "mmap-pages", &pages, "PAGES", 1, 1 << 20,
+		"perf's ring buffer pages per CPU, a power of 2 (default 1024)"),
+	OPT_STRING(0, "perf-data", &a.perf_data, "FILE", "keep perf's recording in FILE (default: a temporary file)"),
+	OPT_BOOL(0, "kallsyms-snapshot", &a.snapshot,
+		 "save /proc/kallsyms before recording, so kernel symbols resolve elsewhere (default on)"),
+	OPT_BOOL('q', "quiet", &a.quiet, "no progress and no summary on stderr"),
+	OPT_GROUP("the watch recipe:"),
+	OPT_CALLBACK(0, "watch", NULL, "SPEC[,SPEC]", add_watch,
+		     "at most 4 in all: mm_struct.FIELD (the workload's mm), TYPE.FIELD@ADDR, "
+		     "SYMBOL[.FIELD][+OFF][:LEN] (a global of the workload's binary)"),
+	OPT_CHOICE(0, "watch-mm", &watch_mm, NULL, mm_modes,
+		   "the mm of the workload after its exec (default), or of the process it forks first"),
+	OPT_BOOL_F(0, "watch-baseline", &a.watch.baseline, "run CMD once unwatched first, for its own rate",
+		   PO_NONEG),
+	OPT_END(),
+};
+
+/* finish_args(ctx): the parsed options into a; 0 or EXIT_USAGE. */
+static int finish_args(struct verb_ctx *ctx)
+{
+	if (pages > 0 && (pages & (pages - 1))) {
+		fprintf(stderr, "%s: --mmap-pages: '%lld' is not a power of 2\n", ctx->prog, pages);
+		return EXIT_USAGE;
+	}
+	if (ctx->nops < 1) {
+		fprintf(stderr, "%s: no workload given (perfdb record [OPTIONS] -- CMD [ARG...])\n", ctx->prog);
+		return EXIT_USAGE;
+	}
+	if (freq > 0)
+		a.po.freq = (unsigned)freq;
+	if (pages > 0)
+		a.po.mmap_pages = (unsigned)pages;
+	if (g_flag)
+		a.po.callgraph = CG_FP;
+	if (callgraph >= 0)
+		a.po.callgraph = callgraph ? CG_DWARF : CG_FP;
+	a.po.quiet = a.quiet;
+	a.watch.mm_mode = watch_mm ? WATCH_MM_FORK : WATCH_MM_EXEC;
+	if (!a.db_path)
+		a.db_path = PERFDB_DEFAULT_DB;
+	a.workload = ctx->ops;
+	return 0;
+}
+
+/* run: the hidden wrapper mode, or a recording. */
+static int run(struct verb_ctx *ctx)
+{
+	int rc;
+	if (ctx->nops > 0 && !strcmp(ctx->ops[0], "__exec"))
+		return record_exec_wrapper(ctx->nops, ctx->ops);
+	if ((rc = finish_args(ctx))) {
+		watch_set_free(&a.watch);
+		return rc;
+	}
+	return record_run(&a);
+}
+
+/* init: the defaults, before parsing. */
+static void init(void)
+{
+	record_args_init(&a, NULL);
+}
+
+const struct verb verb_record = {
+	.name = "record",
+	.summary = "run a workload under perf record, import it as a session",
+	.usage = usage,
+	.description =
+		"Runs CMD (an argv, never a shell string) under perf record with the events of the "
+		"chosen recipes and imports the recording as a new session. Tracepoints the running "
+		"kernel lacks are left out with one warning; where memory sampling is unsupported "
+		"-r c2c stops before anything runs. Ctrl-C stops perf and the workload; what was "
+		"recorded is imported and marked interrupted. The built-in workloads (yield, "
+		"tlbflush, falseshare) are found by name.\n\n"
+		"Exit status: the workload's (128+N when signal N killed it); 2 when perf, the "
+		"workload's start or the import failed (no session is added); 1 on a usage error.\n",
+	.options = options,
+	.init = init,
+	.run = run,
+};

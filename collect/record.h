@@ -1,0 +1,37 @@
+/* perfdb record's work: perf record around a workload with the recipes'
+ * events, imported as a session (see the top of record.c for how a
+ * recording runs, and collect/watch.h for the watch recipe). */
+#ifndef PERFDB_RECORD_H
+#define PERFDB_RECORD_H
+#include <stdbool.h>
+#include "collect/recipes.h"
+#include "collect/watch.h"
+
+/* What to record; record_args_init sets the defaults. */
+struct record_args {
+	const char *db_path;	/* the database (created when missing) */
+	const char *label;	/* the session's label, or NULL */
+	const char *spec;	/* comma-separated recipes; NULL: profile */
+	const char *perf_data;	/* keep perf's recording here, or NULL */
+	struct perf_opts po;	/* -C, -F, call graphs, -m, quiet */
+	bool snapshot;		/* save /proc/kallsyms before recording */
+	bool quiet;		/* no progress or summary on stderr */
+	char **workload;	/* the command, NULL-terminated */
+	struct watch_set watch;	/* -r watch: the fields watched */
+};
+
+/* record_args_init(a): the defaults: ./perfdb.db, a kallsyms snapshot. */
+void record_args_init(struct record_args *a, const char *db_path);
+
+/* record_run(a): plans, runs perf and the workload, imports the
+ * recording. Returns the exit status: the workload's (128+N when signal
+ * N killed it), 2 when perf, the workload's start or the import failed
+ * (one line on stderr; no session added), 1 when the arguments do not go
+ * together (one line). Frees what a holds (its watch set). */
+int record_run(struct record_args *a);
+
+/* record_exec_wrapper(argc, argv): the hidden mode perf runs as its
+ * workload: argv is "__exec STATUSFILE -- CMD [ARG...]"; runs CMD,
+ * writes its end to STATUSFILE and ends as CMD ended. */
+int record_exec_wrapper(int argc, char **argv);
+#endif
