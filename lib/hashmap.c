@@ -1,5 +1,6 @@
 /* A hash map from (u64, u64) to u64: see hashmap.h. */
 #include <stdlib.h>
+#include "lib/alloc.h"
 #include "lib/hashmap.h"
 
 /* hash: mixes the two keys into a slot index. */
@@ -33,19 +34,15 @@ void hm_free(struct hashmap *m)
 	hm_init(m);
 }
 
-/* grow: doubles the table and reinserts every entry. */
-static int grow(struct hashmap *m)
+/* rehash: doubles the table and reinserts every entry. */
+static void rehash(struct hashmap *m)
 {
 	struct hashmap n = { 0 };
 	n.cap = m->cap ? m->cap * 2 : 1024;
-	n.k1 = malloc(n.cap * sizeof(uint64_t));
-	n.k2 = malloc(n.cap * sizeof(uint64_t));
-	n.val = malloc(n.cap * sizeof(uint64_t));
-	n.used = calloc(n.cap, 1);
-	if (!n.k1 || !n.k2 || !n.val || !n.used) {
-		hm_free(&n);
-		return -1;
-	}
+	n.k1 = xreallocarray(NULL, n.cap, sizeof(uint64_t));
+	n.k2 = xreallocarray(NULL, n.cap, sizeof(uint64_t));
+	n.val = xreallocarray(NULL, n.cap, sizeof(uint64_t));
+	n.used = xcalloc(n.cap, 1);
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->used[i]) {
 			size_t s = slot(&n, m->k1[i], m->k2[i]);
@@ -57,7 +54,6 @@ static int grow(struct hashmap *m)
 	n.count = m->count;
 	hm_free(m);
 	*m = n;
-	return 0;
 }
 
 bool hm_get(const struct hashmap *m, uint64_t a, uint64_t b, uint64_t *val)
@@ -75,8 +71,8 @@ bool hm_get(const struct hashmap *m, uint64_t a, uint64_t b, uint64_t *val)
 int hm_put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t val)
 {
 	size_t s;
-	if ((m->count + 1) * 4 > m->cap * 3 && grow(m))
-		return -1;
+	if ((m->count + 1) * 4 > m->cap * 3)
+		rehash(m);
 	s = slot(m, a, b);
 	if (!m->used[s]) {
 		m->used[s] = 1;
