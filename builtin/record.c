@@ -97,7 +97,9 @@ static int run(struct verb_ctx *ctx)
 		watch_set_free(&a.watch);
 		return rc;
 	}
-	return record_run(&a);
+	rc = record_run(&a);
+	wrapper_status_free(&a.status);
+	return rc;
 }
 
 /* init: the defaults, before parsing. */

@@ -55,6 +55,7 @@
 #include "collect/ingest.h"
 #include "collect/recipes.h"
 #include "collect/record.h"
+#include "collect/record_wrapper.h"
 #include "collect/spawn.h"
 #include "collect/watch.h"
 
@@ -62,8 +63,6 @@
 static const char *const layout_structs[] = { "mm_struct" };
 #define NLAYOUTS (sizeof(layout_structs) / sizeof(*layout_structs))
 
-/* How the workload ended, from the wrapper's status file. */
-enum wl_kind { WL_NONE, WL_STARTED, WL_EXIT, WL_SIGNAL, WL_EXEC };
 
 struct rec {
 	struct record_args in;
@@ -77,8 +76,7 @@ struct rec {
 	struct layout layouts[NLAYOUTS];
 	int perf_ws;		/* perf's wait status */
 	int64_t wall_ns;
-	enum wl_kind wl;
-	int wl_value;		/* exit code, signal or errno */
+	struct wrapper_status st;	/* what the wrapper said */
 	bool keep_data;		/* leave data behind (kept, or import failed) */
 	struct watch_set watch;	/* --watch: what -r watch watches */
 };
@@ -87,7 +85,6 @@ struct rec {
 
 static volatile sig_atomic_t got_signal;
 static volatile pid_t perf_pid;
-static volatile pid_t workload_pid;
 /* Files removed by a signal during the import (async-signal-safe). */
 static char cleanup_files[3][PATH_MAX], cleanup_dir[PATH_MAX];
 
@@ -109,64 +106,6 @@ static void cleanup_and_die(int sig)
 		rmdir(cleanup_dir);
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-/* ---- the wrapper: perfdb record __exec STATUS -- CMD [ARG...] ---- */
-
-/* wrapper_forward: perf's SIGTERM (or a SIGHUP) goes on to the workload. */
-static void wrapper_forward(int sig)
-{
-	if (workload_pid > 0)
-		kill(workload_pid, sig);
-}
-
-/* wrapper_ignore: SIGINT and SIGQUIT come from the terminal, which sends
- * them to the workload too; the wrapper waits for the workload instead. */
-static void wrapper_ignore(int sig)
-{
-	(void)sig;
-}
-
-/* wrapper_handlers: the wrapper's signal handlers. */
-static void wrapper_handlers(void)
-{
-	struct sigaction fwd = { 0 }, ign = { 0 };
-	fwd.sa_handler = wrapper_forward;
-	ign.sa_handler = wrapper_ignore;
-	sigemptyset(&fwd.sa_mask);
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGTERM, &fwd, NULL);
-	sigaction(SIGHUP, &fwd, NULL);
-	sigaction(SIGINT, &ign, NULL);
-	sigaction(SIGQUIT, &ign, NULL);
-}
-
-/* record_exec_wrapper: see record.h. */
-int record_exec_wrapper(int argc, char **argv)
-{
-	int fd, e, ws;
-	if (argc < 4 || strcmp(argv[2], "--")) {
-		fprintf(stderr, "usage: perfdb record __exec STATUSFILE -- CMD [ARG...]\n");
-		return 127;
-	}
-	if ((fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0) {
-		fprintf(stderr, "perfdb: %s: %s\n", argv[1], strerror(errno));
-		return 127;
-	}
-	wrapper_handlers();
-	dprintf(fd, "started\n");
-	if ((e = proc_spawn(argv + 3, &workload_pid, proc_default_signals))) {
-		dprintf(fd, "exec %d\n", e);
-		close(fd);
-		return 127;
-	}
-	ws = proc_wait(workload_pid);
-	if (WIFEXITED(ws))
-		dprintf(fd, "exit %d\n", WEXITSTATUS(ws));
-	else
-		dprintf(fd, "signal %d\n", WTERMSIG(ws));
-	close(fd);
-	return proc_end_like(ws);
 }
 
 /* ---- planning: nothing has run yet ---- */
@@ -516,27 +455,6 @@ static int run_perf(struct rec *r)
 	return 0;
 }
 
-/* read_status: how the workload ended, from the wrapper's status file. */
-static void read_status(struct rec *r)
-{
-	FILE *f = fopen(r->status, "r");
-	char word[16];
-	int v;
-	r->wl = WL_NONE;
-	while (f && fscanf(f, "%15s", word) == 1) {
-		if (!strcmp(word, "started")) {
-			r->wl = WL_STARTED;
-			continue;
-		}
-		if (fscanf(f, "%d", &v) != 1)
-			break;
-		r->wl_value = v;
-		r->wl = !strcmp(word, "exit") ? WL_EXIT : !strcmp(word, "signal") ? WL_SIGNAL : WL_EXEC;
-	}
-	if (f)
-		fclose(f);
-}
-
 /* describe: a wait status in words ("exit 3", "signal 2 (Interrupt)"). */
 static const char *describe(int ws, char *buf, size_t len)
 {
@@ -555,21 +473,21 @@ static bool perf_mirrors(const struct rec *r)
 {
 	if (r->plan.recipes & RECIPE_WATCH)	/* perf had no workload; perfdb stopped it */
 		return watch_perf_ok(r->perf_ws);
-	if (r->wl == WL_EXIT)
-		return WIFEXITED(r->perf_ws) && WEXITSTATUS(r->perf_ws) == r->wl_value;
-	return WIFSIGNALED(r->perf_ws) && WTERMSIG(r->perf_ws) == r->wl_value;
+	if (r->st.kind == WL_EXIT)
+		return WIFEXITED(r->perf_ws) && WEXITSTATUS(r->perf_ws) == r->st.value;
+	return WIFSIGNALED(r->perf_ws) && WTERMSIG(r->perf_ws) == r->st.value;
 }
 
 /* judge: whether there is a recording to import. 0, or 2 with a reason. */
 static int judge(struct rec *r)
 {
 	char buf[96];
-	read_status(r);
-	if (r->wl == WL_EXEC) {
-		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->in.workload[0], strerror(r->wl_value));
+	wrapper_status_read(r->status, &r->st);
+	if (r->st.kind == WL_EXEC) {
+		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->in.workload[0], strerror(r->st.value));
 		return EXIT_FAIL;
 	}
-	if (r->wl == WL_NONE) {
+	if (r->st.kind == WL_NONE) {
 		if (got_signal)
 			fprintf(stderr, "perfdb: interrupted before the workload started; nothing recorded\n");
 		else
@@ -577,7 +495,7 @@ static int judge(struct rec *r)
 				"nothing recorded\n", describe(r->perf_ws, buf, sizeof(buf)));
 		return EXIT_FAIL;
 	}
-	if (r->wl == WL_STARTED) {
+	if (r->st.kind == WL_STARTED) {
 		fprintf(stderr, "perfdb: the workload's end was not seen (perf: %s)\n",
 			describe(r->perf_ws, buf, sizeof(buf)));
 		return EXIT_FAIL;
@@ -599,7 +517,7 @@ static int judge(struct rec *r)
 /* workload_status: the workload's exit status as a shell shows it. */
 static int workload_status(const struct rec *r)
 {
-	return r->wl == WL_EXIT ? r->wl_value : 128 + r->wl_value;
+	return r->st.kind == WL_EXIT ? r->st.value : 128 + r->st.value;
 }
 
 /* update_session: the record-only columns of the session row. */
@@ -630,6 +548,30 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 	return rc;
 }
 
+/* store_metrics: the workload's metric lines (the watch recipe stores
+ * its own, with the baseline's). */
+static int store_metrics(struct rec *r, int64_t id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+	if (r->plan.recipes & RECIPE_WATCH || !r->st.nmetrics)
+		return 0;
+	st = db_prepare(r->db, "INSERT INTO workload_metric (session_id, name, value, watched, "
+			"line, unit, better) VALUES (?, ?, ?, 1, ?, ?, ?)");
+	for (size_t i = 0; st && !rc && i < r->st.nmetrics; i++) {
+		const struct metric *m = &r->st.metrics[i];
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 3, m->value);
+		sqlite3_bind_text(st, 4, m->line, -1, SQLITE_STATIC);
+		db_bind_text_or_null(st, 5, m->unit[0] ? m->unit : NULL);
+		db_bind_text_or_null(st, 6, metric_better_name(m->better));
+		rc = db_step_done(st, err, errlen);
+	}
+	sqlite3_finalize(st);
+	return st ? rc : -1;
+}
+
 /* store_layouts: the layouts read before the recording. */
 static int store_layouts(struct rec *r, int64_t id, char *err, size_t errlen)
 {
@@ -651,6 +593,7 @@ static int finish_session(struct rec *r, int64_t id)
 	char err[1024];
 	if (db_exec(r->db, "BEGIN IMMEDIATE", err, sizeof(err)) ||
 	    update_session(r, id, err, sizeof(err)) || store_layouts(r, id, err, sizeof(err)) ||
+	    store_metrics(r, id, err, sizeof(err)) ||
 	    (r->in.watch.n && watch_store(r->db, id, &r->in.watch, err, sizeof(err))) ||
 	    db_exec(r->db, "COMMIT", err, sizeof(err))) {
 		db_exec(r->db, "ROLLBACK", NULL, 0);
@@ -690,10 +633,11 @@ static int import(struct rec *r)
 	}
 	if ((rc = finish_session(r, id)))
 		return rc;
+	r->in.session = id;
 	if (!r->in.quiet)
 		fprintf(stderr, "perfdb: session %lld in %s%s: workload %s %d, %.3f s\n",
 			(long long)id, r->in.db_path, got_signal ? " (interrupted)" : "",
-			r->wl == WL_EXIT ? "exit status" : "killed by signal", r->wl_value,
+			r->st.kind == WL_EXIT ? "exit status" : "killed by signal", r->st.value,
 			(double)r->wall_ns / 1e9);
 	return 0;
 }
@@ -721,6 +665,7 @@ static void rec_free(struct rec *r)
 	for (size_t i = 0; i < NLAYOUTS; i++)
 		btf_layout_free(&r->layouts[i]);
 	watch_set_free(&r->in.watch);
+	wrapper_status_free(&r->st);
 	if (r->db)
 		sqlite3_close(r->db);
 }
@@ -748,6 +693,9 @@ int record_run(struct record_args *a)
 {
 	struct rec r = { .in = *a };
 	int rc = record(&r);
+	a->session = r.in.session;
+	a->status = r.st;	/* handed over: rec_free must not free it */
+	r.st = (struct wrapper_status){ 0 };
 	rec_free(&r);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #define PERFDB_RECORD_H
 #include <stdbool.h>
 #include "collect/recipes.h"
+#include "collect/record_wrapper.h"
 #include "collect/watch.h"
 
 /* What to record; record_args_init sets the defaults. */
@@ -18,6 +19,10 @@ struct record_args {
 	bool quiet;		/* no progress or summary on stderr */
 	char **workload;	/* the command, NULL-terminated */
 	struct watch_set watch;	/* -r watch: the fields watched */
+	/* set by record_run: */
+	int64_t session;	/* the new session, 0 when none */
+	struct wrapper_status status;	/* the workload's end, usage and metric
+					 * lines (free with wrapper_status_free) */
 };
 
 /* record_args_init(a): the defaults: ./perfdb.db, a kallsyms snapshot. */
@@ -27,7 +32,8 @@ void record_args_init(struct record_args *a, const char *db_path);
  * recording. Returns the exit status: the workload's (128+N when signal
  * N killed it), 2 when perf, the workload's start or the import failed
  * (one line on stderr; no session added), 1 when the arguments do not go
- * together (one line). Frees what a holds (its watch set). */
+ * together (one line). Frees a's watch set; sets a->session and
+ * a->status. */
 int record_run(struct record_args *a);
 
 /* record_exec_wrapper(argc, argv): the hidden mode perf runs as its

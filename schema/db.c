@@ -8,6 +8,7 @@
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "schema/db.h"
+#include "schema/migrate.h"
 
 /* db_exec: see db.h. */
 int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
@@ -114,9 +115,17 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a perfdb database (it has tables but no perfdb schema version)", path);
 		return -1;
 	}
+	if (v >= PERFDB_MIGRATE_FROM && v < PERFDB_SCHEMA_VERSION) {
+		if (db_migrate(db, v, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", path, why);
+			return -1;
+		}
+		return 0;
+	}
 	if (v != PERFDB_SCHEMA_VERSION) {
-		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb uses %d",
-			 path, v, PERFDB_SCHEMA_VERSION);
+		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb uses %d%s",
+			 path, v, PERFDB_SCHEMA_VERSION, v > PERFDB_SCHEMA_VERSION ?
+			 " (a newer perfdb made it)" : " and cannot upgrade it");
 		return -1;
 	}
 	return 0;
@@ -247,6 +256,10 @@ sqlite3 *db_open_read(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not an SQLite database", path);
 	else if (v == 0)
 		snprintf(err, errlen, "%s: not a perfdb database (no perfdb schema version)", path);
+	else if (v >= PERFDB_MIGRATE_FROM && v < PERFDB_SCHEMA_VERSION)
+		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb reads %d: "
+			 "a verb that writes to it (perfdb import -o %s ..., record, bench, layout) "
+			 "upgrades it", path, v, PERFDB_SCHEMA_VERSION, path);
 	else if (v != PERFDB_SCHEMA_VERSION)
 		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb reads %d",
 			 path, v, PERFDB_SCHEMA_VERSION);

@@ -8,14 +8,15 @@
 #include <stdint.h>
 
 /* Schema version kept in PRAGMA user_version. */
-#define PERFDB_SCHEMA_VERSION 4
+#define PERFDB_SCHEMA_VERSION 5
 
 extern const char perfdb_schema_sql[];
 extern const char perfdb_index_sql[];
 
-/* db_open: opens (create = true: creates if missing) the database at path,
- * creating the schema in a new database and refusing one of another schema
- * version. Returns NULL with a one-line message in err. */
+/* db_open: opens (create = true: creates if missing) the database at path
+ * for writing, creating the schema in a new database, upgrading one of an
+ * older schema version it knows how to upgrade (schema/migrate.h) and
+ * refusing any other. Returns NULL with a one-line message in err. */
 sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen);
 
 /* db_open_read(path, err, errlen): opens an existing perfdb database for

@@ -274,14 +274,17 @@ CREATE TABLE watch (
   PRIMARY KEY (session_id, idx)
 ) WITHOUT ROWID;
 
--- The workload's own "metric=NAME value=V ..." stdout lines, as perfdb
--- record -r watch saw them pass: watched = 1 from the recorded run (its
--- rate is perturbed by one trap per watched write), 0 from the unwatched
+-- The workload's own "metric=NAME value=V [unit=U] [better=higher|lower]
+-- ..." stdout lines of a recorded session (perfdb record, perfdb bench's
+-- recorded runs): watched = 1 from the recorded run (with -r watch its rate
+-- is perturbed by one trap per watched write), 0 from the unrecorded
 -- --watch-baseline run.
 CREATE TABLE workload_metric (
   session_id INTEGER NOT NULL REFERENCES session(id),
   name       TEXT NOT NULL,
   value      REAL,
   watched    INTEGER NOT NULL,
-  line       TEXT NOT NULL
+  line       TEXT NOT NULL,
+  unit       TEXT,
+  better     TEXT      -- 'higher', 'lower', or NULL when the workload did not say
 );

@@ -1,0 +1,148 @@
+/* The hidden wrapper of perfdb record and its status file (see
+ * record_wrapper.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "collect/record_wrapper.h"
+#include "collect/spawn.h"
+#include "lib/alloc.h"
+
+static volatile pid_t workload_pid;
+
+/* forward: perf's SIGTERM (or a SIGHUP) goes on to the workload. */
+static void forward(int sig)
+{
+	if (workload_pid > 0)
+		kill(workload_pid, sig);
+}
+
+/* ignore: SIGINT and SIGQUIT come from the terminal, which sends them to
+ * the workload too; the wrapper waits for the workload instead. */
+static void ignore(int sig)
+{
+	(void)sig;
+}
+
+/* handlers: the wrapper's signal handlers. */
+static void handlers(void)
+{
+	struct sigaction fwd = { 0 }, ign = { 0 };
+	fwd.sa_handler = forward;
+	ign.sa_handler = ignore;
+	sigemptyset(&fwd.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGTERM, &fwd, NULL);
+	sigaction(SIGHUP, &fwd, NULL);
+	sigaction(SIGINT, &ign, NULL);
+	sigaction(SIGQUIT, &ign, NULL);
+}
+
+/* note_metric(m, arg): a metric line, into the status file (*arg). */
+static void note_metric(const struct metric *m, void *arg)
+{
+	dprintf(*(int *)arg, "metric %s\n", m->line);
+}
+
+/* write_end(fd, r): the usage and the end of the run. */
+static void write_end(int fd, const struct wl_result *r)
+{
+	struct wl_usage u = wl_usage_of(r);
+	if (r->metric_error[0])
+		dprintf(fd, "metric-error %s\n", r->metric_error);
+	dprintf(fd, "usage %lld %lld %lld %lld %lld %lld\n", (long long)u.user_ns,
+		(long long)u.sys_ns, (long long)u.wall_ns, u.max_rss_kb, u.nvcsw, u.nivcsw);
+	if (WIFEXITED(r->status))
+		dprintf(fd, "exit %d\n", WEXITSTATUS(r->status));
+	else
+		dprintf(fd, "signal %d\n", WTERMSIG(r->status));
+}
+
+/* record_exec_wrapper: see record_wrapper.h. */
+int record_exec_wrapper(int argc, char **argv)
+{
+	struct wl_result r;
+	int fd;
+	if (argc < 4 || strcmp(argv[2], "--")) {
+		fprintf(stderr, "usage: perfdb record __exec STATUSFILE -- CMD [ARG...]\n");
+		return 127;
+	}
+	if ((fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0) {
+		fprintf(stderr, "perfdb: %s: %s\n", argv[1], strerror(errno));
+		return 127;
+	}
+	handlers();
+	dprintf(fd, "started\n");
+	struct wl_opts o = { .out_fd = 1, .err_fd = 2, .echo_metrics = true, .on_metric = note_metric,
+			     .arg = &fd, .pidp = &workload_pid };
+	if (workload_run(argv + 3, &o, &r)) {
+		dprintf(fd, "exec %d\n", r.exec_errno ? r.exec_errno : errno);
+		close(fd);
+		return 127;
+	}
+	write_end(fd, &r);
+	close(fd);
+	wl_result_free(&r);
+	return proc_end_like(r.status);
+}
+
+/* add_metric(s, line): a "metric LINE" of the file. */
+static void add_metric(struct wrapper_status *s, const char *line)
+{
+	struct metric m;
+	char err[256];
+	if (metric_parse(line, &m, err, sizeof(err)) <= 0)
+		return;
+	ALLOC_GROW(s->metrics, s->nmetrics + 1, s->cap);
+	s->metrics[s->nmetrics++] = m;
+}
+
+/* one_line(s, line): one line of the file. */
+static void one_line(struct wrapper_status *s, char *line)
+{
+	struct wl_usage *u = &s->usage;
+	long long v[6];
+	int n;
+	line[strcspn(line, "\n")] = 0;
+	if (!strcmp(line, "started"))
+		s->kind = WL_STARTED;
+	else if (!strncmp(line, "metric ", 7))
+		add_metric(s, line + 7);
+	else if (!strncmp(line, "metric-error ", 13))
+		snprintf(s->metric_error, sizeof(s->metric_error), "%s", line + 13);
+	else if (sscanf(line, "usage %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
+			&v[4], &v[5]) == 6) {
+		*u = (struct wl_usage){ v[0], v[1], v[2], v[3], v[4], v[5] };
+		s->have_usage = true;
+	} else if (sscanf(line, "exit %d", &n) == 1 || sscanf(line, "signal %d", &n) == 1 ||
+		   sscanf(line, "exec %d", &n) == 1) {
+		s->value = n;
+		s->kind = line[1] == 'x' && line[2] == 'i' ? WL_EXIT : line[0] == 's' ? WL_SIGNAL : WL_EXEC;
+	}
+}
+
+/* wrapper_status_read: see record_wrapper.h. */
+void wrapper_status_read(const char *path, struct wrapper_status *s)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	memset(s, 0, sizeof(*s));
+	while (f && getline(&line, &cap, f) > 0)
+		one_line(s, line);
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/* wrapper_status_free: see record_wrapper.h. */
+void wrapper_status_free(struct wrapper_status *s)
+{
+	free(s->metrics);
+	s->metrics = NULL;
+	s->nmetrics = s->cap = 0;
+}

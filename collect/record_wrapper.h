@@ -1,0 +1,45 @@
+/* The hidden wrapper perf runs as its workload during perfdb record,
+ *   perfdb record __exec STATUSFILE -- CMD [ARG...]
+ * and the status file it writes for perfdb record: perf passes its
+ * workload's exit code through but fails with 255 too and ends by the
+ * signal when interrupted, so its own status cannot tell a workload's 255
+ * or death from a failed or interrupted perf; the file can. The wrapper
+ * runs CMD (collect/workload.h: stdout and stderr pass through, metric
+ * lines are noted), then ends the way CMD ended. The file's lines:
+ *   started
+ *   metric LINE                 each metric line CMD printed
+ *   metric-error TEXT           a malformed or repeated metric line
+ *   usage USER SYS WALL MAXRSS NVCSW NIVCSW   (ns, ns, ns, KiB, counts)
+ *   exit N | signal N | exec ERRNO */
+#ifndef PERFDB_RECORD_WRAPPER_H
+#define PERFDB_RECORD_WRAPPER_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include "collect/workload.h"
+
+/* How the workload ended, as the status file says. */
+enum wl_kind { WL_NONE, WL_STARTED, WL_EXIT, WL_SIGNAL, WL_EXEC };
+
+struct wrapper_status {
+	enum wl_kind kind;
+	int value;		/* exit code, signal or errno */
+	bool have_usage;
+	struct wl_usage usage;
+	struct metric *metrics;
+	size_t nmetrics, cap;
+	char metric_error[256];
+};
+
+/* record_exec_wrapper(argc, argv): the wrapper (argv: "__exec" STATUSFILE
+ * "--" CMD ARG...). Returns CMD's exit code, or ends by CMD's signal;
+ * 127 when CMD could not be run. */
+int record_exec_wrapper(int argc, char **argv);
+
+/* wrapper_status_read(path, s): the status file into *s (from empty; a
+ * missing file leaves kind WL_NONE). */
+void wrapper_status_read(const char *path, struct wrapper_status *s);
+
+/* wrapper_status_free(s): frees s's metrics. */
+void wrapper_status_free(struct wrapper_status *s);
+#endif

@@ -1,0 +1,276 @@
+/* Running a workload once, keeping what it said (see workload.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "collect/spawn.h"
+#include "collect/workload.h"
+#include "lib/alloc.h"
+
+/* The child's ends of the pipes, for child_setup (one run at a time). */
+static int child_out = -1, child_err = -1;
+static bool child_pgroup;
+
+/* child_setup: in the child before exec: its own group, the pipes. */
+static void child_setup(void)
+{
+	proc_default_signals();
+	if (child_pgroup)
+		setpgid(0, 0);
+	dup2(child_out, 1);
+	dup2(child_err, 2);
+}
+
+/* A stream being read: its fd, the partial line, the tail. */
+struct stream {
+	int fd;
+	bool is_out;
+	char line[4096];
+	size_t len;
+	char *tail;
+	size_t tail_len;
+};
+
+/* keep_tail(s, p, n): the last WL_TAIL bytes seen. */
+static void keep_tail(struct stream *s, const char *p, size_t n)
+{
+	if (n >= WL_TAIL) {
+		memcpy(s->tail, p + n - WL_TAIL, WL_TAIL);
+		s->tail_len = WL_TAIL;
+	} else {
+		size_t keep = s->tail_len + n > WL_TAIL ? WL_TAIL - n : s->tail_len;
+		memmove(s->tail, s->tail + s->tail_len - keep, keep);
+		memcpy(s->tail + keep, p, n);
+		s->tail_len = keep + n;
+	}
+	s->tail[s->tail_len] = 0;
+}
+
+/* write_all(fd, p, n): writes p to fd (when fd >= 0), ignoring errors. */
+static void write_all(int fd, const char *p, size_t n)
+{
+	while (fd >= 0 && n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* add_metric(o, r, m): a metric line seen; a second one of a name is an
+ * error of the run. */
+static void add_metric(const struct wl_opts *o, struct wl_result *r, const struct metric *m)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, m->name)) {
+			if (!r->metric_error[0])
+				snprintf(r->metric_error, sizeof(r->metric_error),
+					 "metric %s printed twice (%g and %g)", m->name,
+					 r->metrics[i].value, m->value);
+			return;
+		}
+	ALLOC_GROW(r->metrics, r->nmetrics + 1, r->cap);
+	r->metrics[r->nmetrics++] = *m;
+	if (o->on_metric)
+		o->on_metric(m, o->arg);
+}
+
+/* out_line(o, r, s): one complete (or cut) stdout line in s->line. */
+static void out_line(const struct wl_opts *o, struct wl_result *r, struct stream *s)
+{
+	struct metric m;
+	char err[256];
+	s->line[s->len] = 0;
+	int k = metric_parse(s->line, &m, err, sizeof(err));
+	if (k > 0) {
+		add_metric(o, r, &m);
+		if (o->echo_metrics)
+			write_all(o->out_fd, s->line, s->len);
+	}
+	else if (k < 0 && !r->metric_error[0])
+		snprintf(r->metric_error, sizeof(r->metric_error), "%s", err);
+	else if (k == 0)
+		write_all(o->out_fd, s->line, s->len);
+	s->len = 0;
+}
+
+/* take(o, r, s, p, n): bytes read from stream s. */
+static void take(const struct wl_opts *o, struct wl_result *r, struct stream *s, const char *p, size_t n)
+{
+	keep_tail(s, p, n);
+	if (!s->is_out) {
+		write_all(o->err_fd, p, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		s->line[s->len++] = p[i];
+		if (p[i] == '\n' || s->len == sizeof(s->line) - 1)
+			out_line(o, r, s);
+	}
+}
+
+/* drain(o, r, s): reads what s has now; false at its end. */
+static bool drain(const struct wl_opts *o, struct wl_result *r, struct stream *s)
+{
+	char buf[8192];
+	ssize_t n = read(s->fd, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (n <= 0)
+		return false;
+	take(o, r, s, buf, (size_t)n);
+	return true;
+}
+
+/* now_real(): CLOCK_REALTIME in ns. */
+static int64_t now_real(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* signal_run(o, pid, sig): sig to the run (its group with own_pgroup). */
+static void signal_run(const struct wl_opts *o, pid_t pid, int sig)
+{
+	kill(o->own_pgroup ? -pid : pid, sig);
+}
+
+/* The state of one run being watched. */
+struct watch {
+	int64_t t0, deadline, kill_at;
+	bool exited;
+};
+
+/* police(o, r, w, pid): the timeout and the stop flag. */
+static void police(const struct wl_opts *o, struct wl_result *r, struct watch *w, pid_t pid)
+{
+	int64_t now = proc_now_ns();
+	if (w->exited)
+		return;
+	if (o->stop && *o->stop && !r->stopped) {
+		r->stopped = true;
+		signal_run(o, pid, SIGINT);
+		w->kill_at = now + 2000000000LL;
+	}
+	if (w->deadline && now >= w->deadline && !r->timed_out) {
+		r->timed_out = true;
+		signal_run(o, pid, SIGTERM);
+		w->kill_at = now + 2000000000LL;
+	}
+	if (w->kill_at && now >= w->kill_at) {
+		signal_run(o, pid, SIGKILL);
+		w->kill_at = 0;
+	}
+}
+
+/* pump(o, r, s, pid): reads both streams until the run has ended and they
+ * are drained; then reaps it. */
+static void pump(const struct wl_opts *o, struct wl_result *r, struct stream *s, pid_t pid)
+{
+	struct watch w = { .t0 = proc_now_ns() };
+	bool open[2] = { true, true };
+	if (o->timeout_s > 0)
+		w.deadline = w.t0 + (int64_t)(o->timeout_s * 1e9);
+	while (open[0] || open[1]) {
+		struct pollfd p[2] = { { s[0].fd, POLLIN, 0 }, { s[1].fd, POLLIN, 0 } };
+		for (int i = 0; i < 2; i++)
+			p[i].fd = open[i] ? s[i].fd : -1;
+		int n = poll(p, 2, w.exited ? 0 : 100);
+		for (int i = 0; n > 0 && i < 2; i++)
+			if (p[i].revents && !drain(o, r, &s[i]))
+				open[i] = false;
+		if (w.exited && n <= 0)
+			break;	/* ended, nothing more to read now: a descendant may hold the pipes */
+		if (!w.exited && wait4(pid, &r->status, WNOHANG, &r->ru) == pid) {
+			w.exited = true;
+			r->wall_ns = proc_now_ns() - w.t0;
+		}
+		police(o, r, &w, pid);
+	}
+	if (!w.exited) {
+		while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
+			;
+		r->wall_ns = proc_now_ns() - w.t0;
+	}
+	if (s[0].len)
+		out_line(o, r, &s[0]);
+}
+
+/* workload_run: see workload.h. */
+int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *r)
+{
+	int out[2], err[2], e;
+	volatile pid_t pid = 0;
+	struct stream s[2] = { { .is_out = true, .tail = r->out_tail }, { .tail = r->err_tail } };
+	memset(r, 0, sizeof(*r));
+	if (pipe2(out, O_CLOEXEC))
+		return -1;
+	if (pipe2(err, O_CLOEXEC)) {
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
+	child_out = out[1];
+	child_err = err[1];
+	child_pgroup = o->own_pgroup;
+	r->start_ns = now_real();
+	e = proc_spawn(argv, o->pidp ? o->pidp : &pid, child_setup);
+	if (o->pidp)
+		pid = *o->pidp;
+	if (pid > 0 && o->own_pgroup)
+		setpgid(pid, pid);	/* the child does too: whichever runs first */
+	close(out[1]);
+	close(err[1]);
+	s[0].fd = out[0];
+	s[1].fd = err[0];
+	if (e) {
+		r->exec_errno = e;
+		if (pid > 0)
+			while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
+				;
+	} else {
+		pump(o, r, s, pid);
+	}
+	close(out[0]);
+	close(err[0]);
+	if (o->pidp)
+		*o->pidp = 0;
+	return e ? -1 : 0;
+}
+
+/* wl_result_free: see workload.h. */
+void wl_result_free(struct wl_result *r)
+{
+	free(r->metrics);
+	r->metrics = NULL;
+	r->nmetrics = r->cap = 0;
+}
+
+/* wl_exit_code: see workload.h. */
+int wl_exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
+}
+
+/* tv_ns(tv): a timeval in ns. */
+static int64_t tv_ns(struct timeval tv)
+{
+	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
+}
+
+/* wl_usage_of: see workload.h. */
+struct wl_usage wl_usage_of(const struct wl_result *r)
+{
+	return (struct wl_usage){ tv_ns(r->ru.ru_utime), tv_ns(r->ru.ru_stime), r->wall_ns,
+		r->ru.ru_maxrss, r->ru.ru_nvcsw, r->ru.ru_nivcsw };
+}

@@ -1,0 +1,67 @@
+/* Running a workload once and keeping what it said: its stdout lines are
+ * scanned for metric lines (collect/metric_line.h) while the other lines
+ * pass through, its stderr passes through, the last bytes of both are
+ * kept, and its process tree's resource usage, wall time and end are
+ * measured. Used by perfdb bench for each run and by perfdb record's
+ * wrapper around the recorded workload. */
+#ifndef PERFDB_WORKLOAD_H
+#define PERFDB_WORKLOAD_H
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include "collect/metric_line.h"
+
+#define WL_TAIL 2048	/* bytes of stdout and stderr kept */
+
+struct wl_opts {
+	double timeout_s;	/* 0: none; past it: SIGTERM to the run, SIGKILL 2 s later */
+	bool own_pgroup;	/* a process group of its own (the terminal's Ctrl-C
+				 * reaches only perfdb); signals go to the whole group */
+	int out_fd;		/* where its non-metric stdout lines go; -1: nowhere */
+	int err_fd;		/* where its stderr goes; -1: nowhere */
+	bool echo_metrics;	/* metric lines go to out_fd too */
+	/* on_metric(m, arg): called for each metric line as it comes (may be NULL) */
+	void (*on_metric)(const struct metric *m, void *arg);
+	void *arg;
+	volatile pid_t *pidp;	/* holds the child's pid while it runs (for handlers); may be NULL */
+	volatile sig_atomic_t *stop;	/* becoming non-zero stops the run (SIGINT to it, as
+					 * a terminal would); may be NULL */
+};
+
+struct wl_result {
+	int status;		/* wait status */
+	int exec_errno;		/* the command could not be started: its errno; else 0 */
+	bool timed_out, stopped;
+	int64_t start_ns;	/* CLOCK_REALTIME when it started */
+	int64_t wall_ns;	/* CLOCK_MONOTONIC from start to end */
+	struct rusage ru;	/* of the workload and its waited-for descendants */
+	struct metric *metrics;	/* in the order printed */
+	size_t nmetrics, cap;
+	char metric_error[256];	/* the first malformed or repeated metric line; "" none */
+	char out_tail[WL_TAIL + 1], err_tail[WL_TAIL + 1];	/* NUL-terminated */
+};
+
+/* What a run cost, from its resource usage and clock. */
+struct wl_usage {
+	int64_t user_ns, sys_ns, wall_ns;
+	long long max_rss_kb, nvcsw, nivcsw;
+};
+
+/* wl_usage_of(r): r's usage in those units. */
+struct wl_usage wl_usage_of(const struct wl_result *r);
+
+/* workload_run(argv, o, r): runs argv (execvp, no shell) to its end as o
+ * says, filling *r (from empty). Returns 0 when it ran (whatever its exit
+ * status), or -1 when it could not be started (r->exec_errno says why)
+ * or a pipe or fork failed (errno). */
+int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *r);
+
+/* wl_result_free(r): frees r's metrics. */
+void wl_result_free(struct wl_result *r);
+
+/* wl_exit_code(status): a wait status as a shell shows it: the exit code,
+ * or 128 + N for signal N. */
+int wl_exit_code(int status);
+#endif
