@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "lib/alloc.h"
-#include "reports/escape.h"
+#include "lib/escape.h"
 #include "reports/json.h"
 
 /* bug(fmt, ...): misuse of the writer: one line on stderr, abort(). */

@@ -1,7 +1,7 @@
 /* Rendering documents and tables in each format: see render.h. */
 #include <stdlib.h>
 #include <string.h>
-#include "reports/escape.h"
+#include "lib/escape.h"
 #include "reports/render.h"
 #include "reports/render_int.h"
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/strbuf.h"
-#include "reports/escape.h"
+#include "lib/escape.h"
 #include "reports/render_int.h"
 
 /* field(out, s): the string s as one field: quoted when it holds ',',

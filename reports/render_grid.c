@@ -4,7 +4,7 @@
 #include <string.h>
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
-#include "reports/escape.h"
+#include "lib/escape.h"
 #include "reports/render_int.h"
 
 /* The escaped strings of the shown columns and rows, headers first, and

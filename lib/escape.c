@@ -1,10 +1,10 @@
-/* Escaping and number forms for the renderers: see escape.h. */
+/* Escaping strings and writing numbers for each output form: see escape.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/alloc.h"
-#include "reports/escape.h"
+#include "lib/escape.h"
 
 /* utf8_next(s, n, cp): decodes the sequence at s (n > 0 bytes left) and
  * returns its length; *cp is the code point, or -1 for an ill-formed

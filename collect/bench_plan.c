@@ -1,0 +1,323 @@
+/* A bench's plan and its slots (see bench_plan.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "collect/bench_plan.h"
+#include "lib/alloc.h"
+#include "lib/escape.h"
+#include "lib/strbuf.h"
+
+const char *const bench_order_names[] = { "interleave", "random", "sequential", NULL };
+const char *const slot_kind_names[] = { "warmup", "bare", "recorded", NULL };
+
+/* ident_len(s): the length of the identifier at s ([A-Za-z_][A-Za-z0-9_]*). */
+static size_t ident_len(const char *s)
+{
+	size_t n = 0;
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	while (isalnum((unsigned char)s[n]) || s[n] == '_')
+		n++;
+	return n;
+}
+
+/* find_param(p, name, n): the index of the parameter called name (n
+ * bytes), or -1. */
+static long find_param(const struct bench_plan *p, const char *name, size_t n)
+{
+	for (size_t i = 0; i < p->nparams; i++)
+		if (strlen(p->params[i].name) == n && !strncmp(p->params[i].name, name, n))
+			return (long)i;
+	return -1;
+}
+
+/* add_value(b, v, n, err, errlen): one value of a -p list. 0 or -1. */
+static int add_value(struct bench_param *b, const char *v, size_t n, char *err, size_t errlen)
+{
+	if (!n) {
+		snprintf(err, errlen, "-p %s: an empty value", b->name);
+		return -1;
+	}
+	for (size_t i = 0; i < b->nvalues; i++)
+		if (strlen(b->values[i]) == n && !strncmp(b->values[i], v, n)) {
+			snprintf(err, errlen, "-p %s: value '%.*s' given twice", b->name, (int)n, v);
+			return -1;
+		}
+	b->values = xreallocarray(b->values, b->nvalues + 1, sizeof(char *));
+	b->values[b->nvalues++] = xstrndup(v, n);
+	return 0;
+}
+
+/* bench_plan_add_param: see bench_plan.h. */
+int bench_plan_add_param(struct bench_plan *p, const char *arg, char *err, size_t errlen)
+{
+	size_t n = ident_len(arg);
+	struct bench_param b = { 0 };
+	if (!n || arg[n] != '=') {
+		snprintf(err, errlen, "-p '%s' is not NAME=VALUE[,VALUE...] (NAME a letter or _ "
+			 "then letters, digits, _)", arg);
+		return -1;
+	}
+	if (find_param(p, arg, n) >= 0) {
+		snprintf(err, errlen, "-p %.*s given twice", (int)n, arg);
+		return -1;
+	}
+	b.name = xstrndup(arg, n);
+	for (const char *v = arg + n + 1;; v += strcspn(v, ",") + 1) {
+		if (add_value(&b, v, strcspn(v, ","), err, errlen)) {
+			for (size_t i = 0; i < b.nvalues; i++)
+				free(b.values[i]);
+			free(b.values);
+			free(b.name);
+			return -1;
+		}
+		if (!v[strcspn(v, ",")])
+			break;
+	}
+	ALLOC_GROW(p->params, p->nparams + 1, p->cap);
+	p->params[p->nparams++] = b;
+	return 0;
+}
+
+/* bench_plan_set_argv: see bench_plan.h. */
+void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc)
+{
+	p->argv = xcalloc(argc + 1, sizeof(char *));
+	for (size_t i = 0; i < argc; i++)
+		p->argv[i] = xstrdup(argv[i]);
+	p->argc = argc;
+}
+
+/* substitute(p, cell, s, b, used, err, errlen): s with each {NAME}
+ * replaced (cell may be (size_t)-1: only check), into b; marks used
+ * parameters. 0, or -1 for an unknown {NAME}. */
+static int substitute(const struct bench_plan *p, size_t cell, const char *s, struct strbuf *b,
+		      bool *used, char *err, size_t errlen)
+{
+	while (*s) {
+		size_t n = s[0] == '{' ? ident_len(s + 1) : 0;
+		if (s[0] == '{' && s[1] == '{') {
+			sb_putc(b, '{');
+			s += 2;
+		} else if (n && s[n + 1] == '}') {
+			long i = find_param(p, s + 1, n);
+			if (i < 0) {
+				snprintf(err, errlen, "{%.*s} in the command is not a parameter (give -p "
+					 "%.*s=VALUE,...)", (int)n, s + 1, (int)n, s + 1);
+				return -1;
+			}
+			if (used)
+				used[i] = true;
+			if (cell != (size_t)-1)
+				sb_puts(b, bench_cell_value(p, cell, (size_t)i));
+			s += n + 2;
+		} else {
+			sb_putc(b, *s++);
+		}
+	}
+	return 0;
+}
+
+/* bench_plan_check: see bench_plan.h. */
+int bench_plan_check(const struct bench_plan *p, char *err, size_t errlen)
+{
+	bool *used = xcalloc(p->nparams + 1, sizeof(bool));
+	struct strbuf b = STRBUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; !rc && i < p->argc; i++)
+		rc = substitute(p, (size_t)-1, p->argv[i], &b, used, err, errlen);
+	for (size_t i = 0; !rc && i < p->nparams; i++)
+		if (!used[i]) {
+			snprintf(err, errlen, "parameter %s is not used in the command (write {%s} where "
+				 "its value goes)", p->params[i].name, p->params[i].name);
+			rc = -1;
+		}
+	sb_free(&b);
+	free(used);
+	return rc;
+}
+
+/* bench_ncells: see bench_plan.h. */
+size_t bench_ncells(const struct bench_plan *p)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < p->nparams; i++)
+		n *= p->params[i].nvalues;
+	return n;
+}
+
+/* bench_cell_value: see bench_plan.h. */
+const char *bench_cell_value(const struct bench_plan *p, size_t cell, size_t i)
+{
+	size_t stride = 1;
+	for (size_t k = i + 1; k < p->nparams; k++)
+		stride *= p->params[k].nvalues;
+	return p->params[i].values[(cell / stride) % p->params[i].nvalues];
+}
+
+/* bench_cell_text: see bench_plan.h. */
+char *bench_cell_text(const struct bench_plan *p, size_t cell)
+{
+	struct strbuf b = STRBUF_INIT;
+	for (size_t i = 0; i < p->nparams; i++)
+		sb_printf(&b, "%s%s=%s", i ? " " : "", p->params[i].name, bench_cell_value(p, cell, i));
+	return sb_take(&b);
+}
+
+/* bench_argv: see bench_plan.h. */
+char **bench_argv(const struct bench_plan *p, size_t cell)
+{
+	char **v = xcalloc(p->argc + 1, sizeof(char *)), err[256];
+	for (size_t i = 0; i < p->argc; i++) {
+		struct strbuf b = STRBUF_INIT;
+		substitute(p, cell, p->argv[i], &b, NULL, err, sizeof(err));
+		v[i] = sb_take(&b);
+	}
+	return v;
+}
+
+/* bench_argv_free: see bench_plan.h. */
+void bench_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* recorded_runs(p): recorded runs per cell. */
+static int recorded_runs(const struct bench_plan *p)
+{
+	return p->recipes ? (p->runs + p->record_every - 1) / p->record_every : 0;
+}
+
+/* add_round(p, r, v, n): slot round r (1..) of every cell, or of one
+ * cell when only is not (size_t)-1: warm-up r, or bare r and its
+ * recorded run. */
+static void add_round(const struct bench_plan *p, bool warm, int r, size_t only, struct slot *v, size_t *n)
+{
+	for (size_t c = only == (size_t)-1 ? 0 : only; c < bench_ncells(p); c++) {
+		if (warm) {
+			v[(*n)++] = (struct slot){ c, SLOT_WARMUP, r };
+		} else {
+			v[(*n)++] = (struct slot){ c, SLOT_BARE, r };
+			if (p->recipes && (r - 1) % p->record_every == 0)
+				v[(*n)++] = (struct slot){ c, SLOT_RECORDED, (r - 1) / p->record_every + 1 };
+		}
+		if (only != (size_t)-1)
+			break;
+	}
+}
+
+/* next_random(s): splitmix64, for the random order. */
+static uint64_t next_random(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* shuffle(v, n, state): Fisher-Yates. */
+static void shuffle(struct slot *v, size_t n, uint64_t *state)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(next_random(state) % i);
+		struct slot t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+/* bench_slots: see bench_plan.h. */
+struct slot *bench_slots(const struct bench_plan *p, size_t *n)
+{
+	size_t cells = bench_ncells(p), warm;
+	struct slot *v = xcalloc(cells * (size_t)(p->warmup + p->runs + recorded_runs(p)) + 1, sizeof(*v));
+	uint64_t state = p->seed;
+	*n = 0;
+	if (p->order == ORDER_SEQUENTIAL) {
+		for (size_t c = 0; c < cells; c++)
+			for (int r = 1; r <= p->warmup; r++)
+				add_round(p, true, r, c, v, n);
+		for (size_t c = 0; c < cells; c++)
+			for (int r = 1; r <= p->runs; r++)
+				add_round(p, false, r, c, v, n);
+		return v;
+	}
+	for (int r = 1; r <= p->warmup; r++)
+		add_round(p, true, r, (size_t)-1, v, n);
+	warm = *n;
+	for (int r = 1; r <= p->runs; r++)
+		add_round(p, false, r, (size_t)-1, v, n);
+	if (p->order == ORDER_RANDOM) {
+		shuffle(v, warm, &state);
+		shuffle(v + warm, *n - warm, &state);
+	}
+	return v;
+}
+
+/* json_str(b, s): s as a JSON string. */
+static void json_str(struct strbuf *b, const char *s)
+{
+	sb_putc(b, '"');
+	esc_append(b, s, ESC_JSON);
+	sb_putc(b, '"');
+}
+
+/* bench_argv_json: see bench_plan.h. */
+char *bench_argv_json(char *const *argv, size_t argc)
+{
+	struct strbuf b = STRBUF_INIT;
+	sb_putc(&b, '[');
+	for (size_t i = 0; i < argc; i++) {
+		if (i)
+			sb_putc(&b, ',');
+		json_str(&b, argv[i]);
+	}
+	sb_putc(&b, ']');
+	return sb_take(&b);
+}
+
+/* bench_plan_json: see bench_plan.h. */
+char *bench_plan_json(const struct bench_plan *p)
+{
+	struct strbuf b = STRBUF_INIT;
+	char *argv = bench_argv_json(p->argv, p->argc);
+	sb_printf(&b, "{\"argv\":%s,\"params\":[", argv);
+	free(argv);
+	for (size_t i = 0; i < p->nparams; i++) {
+		sb_puts(&b, i ? ",{\"name\":" : "{\"name\":");
+		json_str(&b, p->params[i].name);
+		sb_puts(&b, ",\"values\":[");
+		for (size_t k = 0; k < p->params[i].nvalues; k++) {
+			if (k)
+				sb_putc(&b, ',');
+			json_str(&b, p->params[i].values[k]);
+		}
+		sb_puts(&b, "]}");
+	}
+	sb_printf(&b, "],\"runs\":%d,\"warmup\":%d,\"order\":\"%s\",\"recipes\":", p->runs, p->warmup,
+		  bench_order_names[p->order]);
+	if (p->recipes)
+		json_str(&b, p->recipes);
+	else
+		sb_puts(&b, "null");
+	sb_printf(&b, ",\"record_every\":%d,\"timeout_s\":%g}", p->record_every, p->timeout_s);
+	return sb_take(&b);
+}
+
+/* bench_plan_free: see bench_plan.h. */
+void bench_plan_free(struct bench_plan *p)
+{
+	bench_argv_free(p->argv);
+	for (size_t i = 0; i < p->nparams; i++) {
+		for (size_t k = 0; k < p->params[i].nvalues; k++)
+			free(p->params[i].values[k]);
+		free(p->params[i].values);
+		free(p->params[i].name);
+	}
+	free(p->params);
+	free(p->recipes);
+	memset(p, 0, sizeof(*p));
+}

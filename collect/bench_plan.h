@@ -1,0 +1,95 @@
+/* A bench's plan: the workload command template, the parameter matrix,
+ * runs per cell and the order of the runs, and the list of runs (slots)
+ * the plan asks for. Pure: no I/O.
+ *
+ * The cells are the cross product of the parameters' values, the first
+ * parameter varying slowest; cell c's value of parameter i is
+ * values[(c / stride_i) % nvalues_i]. {NAME} in an argument is replaced
+ * by the cell's value of parameter NAME ({{ is a literal '{'). The slots:
+ * each cell's warm-up runs first, then its counted runs: `runs` bare runs
+ * and, with recipes, one recorded run per `record_every` bare runs
+ * (rounded up). Orders: interleave (round by round: every cell's run 1,
+ * then every cell's run 2 ..., so the machine's drift spreads over all
+ * cells), sequential (cell by cell), random (warm-ups then counted runs,
+ * each group shuffled with the seed). */
+#ifndef PERFDB_BENCH_PLAN_H
+#define PERFDB_BENCH_PLAN_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum bench_order { ORDER_INTERLEAVE, ORDER_RANDOM, ORDER_SEQUENTIAL };
+enum slot_kind { SLOT_WARMUP, SLOT_BARE, SLOT_RECORDED };
+
+/* The names of enum bench_order and enum slot_kind, NULL-terminated. */
+extern const char *const bench_order_names[];
+extern const char *const slot_kind_names[];
+
+struct bench_param {
+	char *name;
+	char **values;
+	size_t nvalues;
+};
+
+struct bench_plan {
+	char **argv;		/* the template */
+	size_t argc;
+	struct bench_param *params;
+	size_t nparams, cap;
+	int runs, warmup;
+	enum bench_order order;
+	uint64_t seed;
+	char *recipes;		/* NULL: bare runs only */
+	int record_every;	/* >= 1 */
+	double timeout_s;	/* 0: none */
+};
+
+/* One run the plan asks for. */
+struct slot {
+	size_t cell;
+	enum slot_kind kind;
+	int run;		/* 1.. within the cell and kind */
+};
+
+/* bench_plan_add_param(p, arg, err, errlen): one -p NAME=V1,V2,... (NAME
+ * [A-Za-z_][A-Za-z0-9_]*, new; values non-empty and distinct). 0 or -1
+ * with what is wrong in err. */
+int bench_plan_add_param(struct bench_plan *p, const char *arg, char *err, size_t errlen);
+
+/* bench_plan_set_argv(p, argv, argc): the command template (copied). */
+void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc);
+
+/* bench_plan_check(p, err, errlen): every {NAME} of the template names a
+ * parameter and every parameter appears in it. 0 or -1 with err set. */
+int bench_plan_check(const struct bench_plan *p, char *err, size_t errlen);
+
+/* bench_ncells(p): the number of cells (1 without parameters). */
+size_t bench_ncells(const struct bench_plan *p);
+
+/* bench_cell_value(p, cell, i): cell's value of parameter i. */
+const char *bench_cell_value(const struct bench_plan *p, size_t cell, size_t i);
+
+/* bench_cell_text(p, cell): "cpus=2 mm=shared" ("" without parameters),
+ * malloc'ed. */
+char *bench_cell_text(const struct bench_plan *p, size_t cell);
+
+/* bench_argv(p, cell): the command of a cell, NULL-terminated, every
+ * string malloc'ed (free with bench_argv_free). */
+char **bench_argv(const struct bench_plan *p, size_t cell);
+void bench_argv_free(char **argv);
+
+/* bench_slots(p, n): every slot of the plan in its order (malloc'ed),
+ * their number in *n. */
+struct slot *bench_slots(const struct bench_plan *p, size_t *n);
+
+/* bench_plan_json(p): the plan as canonical JSON (the template, the
+ * parameters, runs, warm-ups, order, recipes, record_every, timeout; not
+ * the seed), malloc'ed: two plans are the same plan when these are equal. */
+char *bench_plan_json(const struct bench_plan *p);
+
+/* bench_argv_json(argv, argc): argv as a JSON array of strings, malloc'ed. */
+char *bench_argv_json(char *const *argv, size_t argc);
+
+/* bench_plan_free(p): frees what p holds and empties it. */
+void bench_plan_free(struct bench_plan *p);
+#endif
