@@ -5,7 +5,6 @@
 #define PERFDB_CMD_H
 #include "builtin/builtin.h"
 
-int cmd_ipis(int argc, char **argv);
 int cmd_hitm(int argc, char **argv);
 int cmd_cgdiff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);

@@ -24,7 +24,7 @@ static const struct entry verbs[] = {
 	{ "import", &verb_import, 0, NULL, NULL },
 	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
 	{ "sched", &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE, NULL, NULL },
-	{ "ipis", NULL, 0, cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
+	{ "ipis", &verb_ipis, FINDINGS | RUN_SESSIONS, NULL, NULL },
 	{ "hitm", NULL, 0, cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
 	{ "watch", NULL, 0, cmd_watch, "writes hardware watchpoints saw: per field, CPU and code site; sharing" },
 	{ "cgdiff", NULL, 0, cmd_cgdiff, "call-graph diff of two sessions or labels, with intervals" },

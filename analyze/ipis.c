@@ -1,6 +1,7 @@
 /* Matching TLB-flush IPIs to their receivers, classifying them against the
  * loaded-mm timelines, and counting them (see ipis.h). Pure code. */
 #include "analyze/ipis.h"
+#include "lib/alloc.h"
 #include "lib/hashmap.h"
 
 #include <stdlib.h>
@@ -30,18 +31,11 @@ struct match {
 };
 
 /* add_ipi(m, e, target): appends an IPI sent by e to target and returns its
- * index, or -1 when out of memory. */
+ * index. */
 static long add_ipi(struct match *m, const struct tl_event *e, int target)
 {
 	struct ipi_set *s = m->out;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct ipi *v = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
+	ALLOC_GROW(s->v, s->n + 1, s->cap);
 	int64_t mm = ident_mm(m->id, e->tid, e->time);
 	s->v[s->n] = (struct ipi){ .send = e->time, .receipt = -1,
 		.mm = mm > 0 ? mm : MM_UNKNOWN, .sender = e->cpu, .target = target,
@@ -50,35 +44,19 @@ static long add_ipi(struct match *m, const struct tl_event *e, int target)
 }
 
 /* add_attempt(m, e): records a flush attempt (reason 4) of e's task's mm. */
-static int add_attempt(struct match *m, const struct tl_event *e)
+static void add_attempt(struct match *m, const struct tl_event *e)
 {
 	struct ipi_set *s = m->out;
-	if (s->nattempts == s->attempt_cap) {
-		size_t cap = s->attempt_cap ? s->attempt_cap * 2 : 256;
-		int64_t *v = realloc(s->attempt_mm, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->attempt_mm = v;
-		s->attempt_cap = cap;
-	}
+	ALLOC_GROW(s->attempt_mm, s->nattempts + 1, s->attempt_cap);
 	int64_t mm = ident_mm(m->id, e->tid, e->time);
 	s->attempt_mm[s->nattempts++] = mm > 0 ? mm : MM_UNKNOWN;
-	return 0;
 }
 
 /* await_push(m, cpu, i): IPI i, queued on cpu, waits for its ipi_send. */
-static int await_push(struct match *m, int cpu, size_t i)
+static void await_push(struct match *m, int cpu, size_t i)
 {
-	if (m->nawait[cpu] == m->capawait[cpu]) {
-		size_t cap = m->capawait[cpu] ? m->capawait[cpu] * 2 : 16;
-		size_t *v = realloc(m->await[cpu], cap * sizeof(*v));
-		if (!v)
-			return -1;
-		m->await[cpu] = v;
-		m->capawait[cpu] = cap;
-	}
+	ALLOC_GROW(m->await[cpu], m->nawait[cpu] + 1, m->capawait[cpu]);
 	m->await[cpu][m->nawait[cpu]++] = i;
-	return 0;
 }
 
 /* on_send(m, e): an ipi_send to e->arg raises the interrupt of the IPIs its
@@ -100,8 +78,7 @@ static int on_csd(struct match *m, const struct tl_event *e)
 		if (!e->flush || e->arg < 0 || e->arg >= m->ncpus)
 			return 0;
 		long i = add_ipi(m, e, e->arg);
-		if (i < 0 || await_push(m, e->cpu, (size_t)i))
-			return -1;
+		await_push(m, e->cpu, (size_t)i);
 		return hm_put(&m->pending, (uint64_t)e->arg, (uint64_t)e->a, (uint64_t)i + 1);
 	}
 	if (e->kind == TL_CSD_ENTRY) {
@@ -121,13 +98,13 @@ static int on_csd(struct match *m, const struct tl_event *e)
  * function runs on its CPU ("csd"), or of the last IPI sent to the CPU
  * within IPIS_FALLBACK_RX_NS when it is a reason 1 or 5 ("ipi"); reason 4
  * is a flush attempt. */
-static int on_flush(struct match *m, const struct tl_event *e, bool csd_source)
+static void on_flush(struct match *m, const struct tl_event *e, bool csd_source)
 {
 	long i = csd_source ? m->running[e->cpu] : m->last_to[e->cpu];
-	if (e->arg == 4 && add_attempt(m, e))
-		return -1;
+	if (e->arg == 4)
+		add_attempt(m, e);
 	if (i < 0 || m->out->v[i].reason >= 0)
-		return 0;
+		return;
 	if (csd_source) {
 		m->out->v[i].reason = (int8_t)e->arg;
 	} else if ((e->arg == 1 || e->arg == 5) &&
@@ -135,7 +112,6 @@ static int on_flush(struct match *m, const struct tl_event *e, bool csd_source)
 		m->out->v[i].reason = (int8_t)e->arg;
 		m->last_to[e->cpu] = -1;
 	}
-	return 0;
 }
 
 /* on_event(m, e, csd_source): one event of the match. */
@@ -151,8 +127,6 @@ static int on_event(struct match *m, const struct tl_event *e, bool csd_source)
 		    e->arg < 0 || e->arg >= m->ncpus)
 			return 0;
 		long i = add_ipi(m, e, e->arg);
-		if (i < 0)
-			return -1;
 		m->out->v[i].raised = 1;
 		m->last_to[e->arg] = i;
 		return 0;
@@ -160,8 +134,10 @@ static int on_event(struct match *m, const struct tl_event *e, bool csd_source)
 	if (e->kind != TL_CSD_QUEUE)
 		m->nawait[e->cpu] = 0;
 	m->attempt_at[e->cpu] = e->kind == TL_FLUSH && e->arg == 4 ? e->time : -1;
-	if (e->kind == TL_FLUSH)
-		return on_flush(m, e, csd_source);
+	if (e->kind == TL_FLUSH) {
+		on_flush(m, e, csd_source);
+		return 0;
+	}
 	if (csd_source && (e->kind == TL_CSD_QUEUE || e->kind == TL_CSD_ENTRY ||
 			   e->kind == TL_CSD_EXIT))
 		return on_csd(m, e);
@@ -191,15 +167,13 @@ int ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	hm_init(&m.pending);
-	m.running = malloc(nc * sizeof(long));
-	m.last_to = malloc(nc * sizeof(long));
-	m.attempt_at = malloc(nc * sizeof(int64_t));
-	m.await = calloc(nc, sizeof(*m.await));
-	m.nawait = calloc(nc, sizeof(size_t));
-	m.capawait = calloc(nc, sizeof(size_t));
-	if (!m.running || !m.last_to || !m.attempt_at || !m.await || !m.nawait || !m.capawait)
-		rc = -1;
-	for (size_t c = 0; !rc && c < nc; c++)
+	m.running = xreallocarray(NULL, nc, sizeof(long));
+	m.last_to = xreallocarray(NULL, nc, sizeof(long));
+	m.attempt_at = xreallocarray(NULL, nc, sizeof(int64_t));
+	m.await = xcalloc(nc, sizeof(*m.await));
+	m.nawait = xcalloc(nc, sizeof(size_t));
+	m.capawait = xcalloc(nc, sizeof(size_t));
+	for (size_t c = 0; c < nc; c++)
 		m.running[c] = m.last_to[c] = m.attempt_at[c] = -1;
 	for (size_t i = 0; !rc && i < n; i++)
 		if (ev[i].cpu >= 0 && ev[i].cpu < m.ncpus)

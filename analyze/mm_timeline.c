@@ -1,6 +1,7 @@
 /* Task identity lookups and the per-CPU loaded-mm timelines (see
  * mm_timeline.h for the model). Pure code: no database, no I/O. */
 #include "analyze/mm_timeline.h"
+#include "lib/alloc.h"
 #include "lib/hashmap.h"
 
 #include <stdlib.h>
@@ -108,28 +109,20 @@ int64_t ident_mm(const struct ident *id, int64_t tid, int64_t t)
 
 /* push_seg(c, t, mm, lazy, cause): starts a new segment on CPU c unless
  * nothing changes; a segment starting at the same time as the last one
- * replaces it. Returns 0 or -1 when out of memory. */
-static int push_seg(struct tl_cpu *c, int64_t t, int64_t mm, int lazy, int cause)
+ * replaces it. */
+static void push_seg(struct tl_cpu *c, int64_t t, int64_t mm, int lazy, int cause)
 {
 	if (c->n) {
 		struct tl_seg *last = &c->segs[c->n - 1];
 		if (last->mm == mm && last->lazy == lazy)
-			return 0;
+			return;
 		if (last->start == t) {
 			*last = (struct tl_seg){ t, mm, lazy, cause };
-			return 0;
+			return;
 		}
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct tl_seg *s = realloc(c->segs, cap * sizeof(*s));
-		if (!s)
-			return -1;
-		c->segs = s;
-		c->cap = cap;
-	}
+	ALLOC_GROW(c->segs, c->n + 1, c->cap);
 	c->segs[c->n++] = (struct tl_seg){ t, mm, lazy, cause };
-	return 0;
 }
 
 /* The state of a build: the timelines, the identity, tasks that exited
@@ -152,7 +145,7 @@ static const struct tl_seg *last_seg(const struct tl_cpu *c)
 /* switch_to(b, cpu, next, t, cause): cpu switches to task next at t: its
  * mm is loaded, or the loaded one kept lazily for idle, kernel threads and
  * exited tasks. */
-static int switch_to(struct build *b, int cpu, int64_t next, int64_t t, int cause)
+static void switch_to(struct build *b, int cpu, int64_t next, int64_t t, int cause)
 {
 	struct tl_cpu *c = &b->tl->cpus[cpu];
 	const struct tl_seg *s = last_seg(c);
@@ -161,14 +154,9 @@ static int switch_to(struct build *b, int cpu, int64_t next, int64_t t, int caus
 	b->switched[cpu] = true;
 	b->current[cpu] = next;
 	if (mm == MM_KERNEL || hm_get(&b->exited, (uint64_t)next, 0, &dummy))
-		return push_seg(c, t, s ? s->mm : MM_UNKNOWN, 1, cause);
-	return push_seg(c, t, mm, 0, cause);
-}
-
-/* on_switch(b, e): a sched_switch to e->a. */
-static int on_switch(struct build *b, const struct tl_event *e)
-{
-	return switch_to(b, e->cpu, e->a, e->time, TL_SWITCH);
+		push_seg(c, t, s ? s->mm : MM_UNKNOWN, 1, cause);
+	else
+		push_seg(c, t, mm, 0, cause);
 }
 
 /* tl_sample_task: see mm_timeline.h. */
@@ -183,70 +171,67 @@ int64_t tl_sample_task(const struct tl_event *e)
  * (perf records the current task's tid with every sample), so a sample of
  * another task than the one the CPU switched to says the CPU switched
  * without a sched_switch record: some kernels do not trace a switch out of
- * the idle task (a 6.18 guest here: never on CPU 1, where perf records no
- * sample of the idle task either). The switch is taken at the sample, the
- * first time it is known. A reason-0 flush is no such evidence: switch_mm
- * traces it during a switch, after sched_switch named the next task, with
- * the previous one still current. The CPU's first sample only says who
- * runs (bootstrap may start the history with it). */
-static int unrecorded_switch(struct build *b, const struct tl_event *e)
+ * the idle task (some recordings show a CPU that never traces leaving idle,
+ * with no sample of its idle task either). The switch is taken at the
+ * sample, the first time it is known. A reason-0 flush is no such
+ * evidence: switch_mm traces it during a switch, after sched_switch named
+ * the next task, with the previous one still current. The CPU's first
+ * sample only says who runs (bootstrap may start the history with it). */
+static void unrecorded_switch(struct build *b, const struct tl_event *e)
 {
 	int64_t *cur = &b->current[e->cpu], tid = tl_sample_task(e);
 	if (tid < 0 || *cur == tid)
-		return 0;
-	if (*cur < 0) {
+		return;
+	if (*cur < 0)
 		*cur = tid;
-		return 0;
-	}
-	return switch_to(b, e->cpu, tid, e->time, TL_SAMPLE);
+	else
+		switch_to(b, e->cpu, tid, e->time, TL_SAMPLE);
 }
 
 /* bootstrap(b, e): before a CPU's first switch, a sample of a user task
  * says that task's mm is loaded (the first such sample starts the CPU's
  * timeline). */
-static int bootstrap(struct build *b, const struct tl_event *e)
+static void bootstrap(struct build *b, const struct tl_event *e)
 {
 	struct tl_cpu *c = &b->tl->cpus[e->cpu];
 	uint64_t dummy;
 	if (c->n || b->switched[e->cpu] || e->tid < 0)
-		return 0;
+		return;
 	int64_t mm = ident_mm(b->id, e->tid, e->time);
 	if (mm < 0 || hm_get(&b->exited, (uint64_t)e->tid, 0, &dummy))
-		return 0;
-	return push_seg(c, e->time, mm, 0, TL_SAMPLE);
+		return;
+	push_seg(c, e->time, mm, 0, TL_SAMPLE);
 }
 
-/* on_event(b, e): applies one event to its CPU's timeline. */
+/* on_event(b, e): applies one event to its CPU's timeline. 0, or -1 when
+ * the map of exited tasks cannot grow. */
 static int on_event(struct build *b, const struct tl_event *e)
 {
 	struct tl_cpu *c = &b->tl->cpus[e->cpu];
 	const struct tl_seg *s;
-	if (e->kind == TL_SWITCH)
-		return on_switch(b, e);
-	if (unrecorded_switch(b, e) || bootstrap(b, e))
-		return -1;
+	if (e->kind == TL_SWITCH) {
+		switch_to(b, e->cpu, e->a, e->time, TL_SWITCH);
+		return 0;
+	}
+	unrecorded_switch(b, e);
+	bootstrap(b, e);
 	s = last_seg(c);
-	switch (e->kind) {
-	case TL_EXEC: {
+	if (e->kind == TL_EXEC) {
 		int64_t who = e->a > 0 ? e->a : e->tid, mm = ident_mm(b->id, who, e->time);
 		hm_del(&b->exited, (uint64_t)e->tid, 0);
 		hm_del(&b->exited, (uint64_t)who, 0);
-		return push_seg(c, e->time, mm < 0 ? MM_UNKNOWN : mm, 0, TL_EXEC);
-	}
-	case TL_EXIT:
+		push_seg(c, e->time, mm < 0 ? MM_UNKNOWN : mm, 0, TL_EXEC);
+	} else if (e->kind == TL_EXIT) {
 		if (e->tid >= 0 && hm_put(&b->exited, (uint64_t)e->tid, 0, 1))
 			return -1;
-		return s ? push_seg(c, e->time, s->mm, 1, TL_EXIT) : 0;
-	case TL_FORK:
+		if (s)
+			push_seg(c, e->time, s->mm, 1, TL_EXIT);
+	} else if (e->kind == TL_FORK) {
 		hm_del(&b->exited, (uint64_t)e->a, 0);
-		return 0;
-	case TL_FLUSH:
-		if (e->arg == 0 && s && s->lazy)
-			return push_seg(c, e->time, MM_INIT, 1, TL_FLUSH);
-		return 0;
-	default:
-		return 0;
+	} else if (e->kind == TL_FLUSH && e->arg == 0 && s && s->lazy) {
+		push_seg(c, e->time, MM_INIT, 1, TL_FLUSH);
 	}
+	return 0;
 }
 
 /* timeline_build: see mm_timeline.h. */
@@ -254,15 +239,15 @@ int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 		   int ncpus, struct timeline *tl)
 {
 	struct build b = { .tl = tl, .id = id };
+	size_t nc;
 	int rc = 0;
 	tl->ncpus = ncpus > 0 ? ncpus : 0;
-	tl->cpus = calloc(tl->ncpus ? tl->ncpus : 1, sizeof(*tl->cpus));
-	b.switched = calloc(tl->ncpus ? tl->ncpus : 1, sizeof(*b.switched));
-	b.current = malloc((tl->ncpus ? tl->ncpus : 1) * sizeof(*b.current));
+	nc = tl->ncpus ? (size_t)tl->ncpus : 1;
+	tl->cpus = xcalloc(nc, sizeof(*tl->cpus));
+	b.switched = xcalloc(nc, sizeof(*b.switched));
+	b.current = xreallocarray(NULL, nc, sizeof(*b.current));
 	hm_init(&b.exited);
-	if (!tl->cpus || !b.switched || !b.current)
-		rc = -1;
-	for (int i = 0; !rc && i < tl->ncpus; i++)
+	for (int i = 0; i < tl->ncpus; i++)
 		b.current[i] = -1;
 	for (size_t i = 0; !rc && i < n; i++)
 		if (ev[i].cpu >= 0 && ev[i].cpu < tl->ncpus)

@@ -127,10 +127,11 @@ struct timeline {
  *    nothing is known before;
  *  - a sample of another task than the one the CPU last ran (a sample's
  *    tid is the current task) is a switch to it that the kernel did not
- *    trace (a 6.18 guest never traces a switch out of its CPU 1's idle
- *    task), taken at that sample, as a switch; a reason-0 flush is not
+ *    trace (some recordings never show a CPU leaving its idle task),
+ *    taken at that sample, as a switch; a reason-0 flush is not
  *    such a sample (switch_mm traces it with the previous task current).
- * Returns 0, or -1 when out of memory (tl is then freed). */
+ * Returns 0, or -1 when the hash map of exited tasks cannot grow (tl is
+ * then freed); other allocation follows lib/alloc.h. */
 int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 		   int ncpus, struct timeline *tl);
 
@@ -138,9 +139,9 @@ int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
  * records the current task's tid with every sample), or -1 when it says
  * nothing: tid unknown, or a reason-0 flush (switch_mm traces it during a
  * switch, with the previous task still current). A task other than the one
- * the CPU last switched to is a switch the kernel did not trace (a 6.18
- * guest never traces a switch out of its CPU 1's idle task); timeline_build
- * and sched_account take it at that sample. */
+ * the CPU last switched to is a switch the kernel did not trace (some
+ * recordings never show a CPU leaving its idle task); timeline_build and
+ * sched_account take it at that sample. */
 int64_t tl_sample_task(const struct tl_event *e);
 
 /* timeline_free(tl): frees the segments; tl may be zeroed or built. */

@@ -5,8 +5,9 @@
 # reason, at least 95% agreement; counts against plain SQL over the same
 # tables), and workloads/yield (the worker process's switches per second
 # per CPU against the figure the workload printed, within 5%). Also the
-# output formats, -s by label, several sessions of one label, --base/--new
-# and the exit statuses. Prints TAP lines.
+# output formats (the JSON envelope, csv's one table, --table, --tables),
+# -n ROWS, -s by label, several sessions of one label, --base/--new, the
+# lost-events warning and the exit statuses. Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds workloads/).
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
@@ -35,8 +36,9 @@ json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2>/
 # out_ok RC OUT [ERR]: exit status RC was 0, OUT is not empty, ERR is.
 out_ok() { [ "$1" -eq 0 ] && [ -s "$2" ] && { [ -z "$3" ] || [ ! -s "$3" ]; }; }
 
-# jq_py FILE EXPR: evaluates the Python expression EXPR with d = the JSON in FILE.
-jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# jq_py FILE EXPR: evaluates the Python expression EXPR with d = the JSON in
+# FILE and f = its findings.
+jq_py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); f=d['findings']; print($2)" "$1"; }
 
 if ! command -v perf >/dev/null || [ "$NCPU" -lt 2 ] ||
 	! record "$T/probe.data" "$TLB_EV" true; then
@@ -56,18 +58,18 @@ for kind in spin sleep yield; do
 	check "ipis --others $kind: targets, receiver, attempts, ipis keys; targets and receiver add up to ipis" \
 		python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["findings"]
 t, r = d["targets"], d["receiver"]
 assert set(t) == {"running", "lazy", "other", "unknown", "ambiguous"}, t
 assert set(r) == {"reason1", "reason5", "reason0", "none"}, r
 assert sum(t.values()) == d["ipis"] == sum(r.values()), (t, r, d["ipis"])
 assert d["ipis"] > 0 and d["attempts"] >= 0 and d["source"] == "csd"
 ' "$T/$kind.json"
-	agree=$(jq_py "$T/$kind.json" 'd["agreement"]["pct"]')
-	alt=$(jq_py "$T/$kind.json" 'd["agreement"]["alt_pct"]')
-	ncmp=$(jq_py "$T/$kind.json" 'd["agreement"]["compared"]')
-	echo "# --others $kind: $(jq_py "$T/$kind.json" 'd["ipis"]') IPIs, targets $(jq_py "$T/$kind.json" 'd["targets"]'), receiver $(jq_py "$T/$kind.json" 'd["receiver"]')"
-	echo "# --others $kind: agreement $agree% of $ncmp unambiguous IPIs with a verdict (running=1 lazy=0 other=5); $alt% by running,lazy=1 other=5; on arrival $(jq_py "$T/$kind.json" 'd["agreement"]["on_arrival_pct"]')% of $(jq_py "$T/$kind.json" 'd["agreement"]["on_arrival_compared"]')"
+	agree=$(jq_py "$T/$kind.json" 'f["agreement"]["pct"]')
+	alt=$(jq_py "$T/$kind.json" 'f["agreement"]["alt_pct"]')
+	ncmp=$(jq_py "$T/$kind.json" 'f["agreement"]["compared"]')
+	echo "# --others $kind: $(jq_py "$T/$kind.json" 'f["ipis"]') IPIs, targets $(jq_py "$T/$kind.json" 'f["targets"]'), receiver $(jq_py "$T/$kind.json" 'f["receiver"]')"
+	echo "# --others $kind: agreement $agree% of $ncmp unambiguous IPIs with a verdict (running=1 lazy=0 other=5); $alt% by running,lazy=1 other=5; on arrival $(jq_py "$T/$kind.json" 'f["agreement"]["on_arrival_pct"]')% of $(jq_py "$T/$kind.json" 'f["agreement"]["on_arrival_compared"]')"
 	# (with a helper that sleeps, most IPIs race with its going to sleep and
 	# are ambiguous; a few dozen unambiguous ones are too few to judge)
 	if [ "$ncmp" -ge 50 ]; then
@@ -77,7 +79,7 @@ assert d["ipis"] > 0 and d["attempts"] >= 0 and d["source"] == "csd"
 		skip "ipis --others $kind: only $ncmp unambiguous IPIs with a verdict"
 	fi
 	check "ipis --others $kind: class on arrival agrees for >= 95% of all received IPIs" \
-		python3 -c 'import json,sys; a = json.load(open(sys.argv[1]))["agreement"]; sys.exit(not a["on_arrival_pct"] >= 95)' "$T/$kind.json"
+		python3 -c 'import json,sys; a = json.load(open(sys.argv[1]))["findings"]["agreement"]; sys.exit(not a["on_arrival_pct"] >= 95)' "$T/$kind.json"
 	# The same numbers by plain SQL over the session's rows.
 	sid=$(sqlite3 "$T/t.db" "SELECT id FROM session WHERE label = 'tlb-$kind'")
 	range="BETWEEN (SELECT first_sample_id FROM session WHERE id = $sid) AND (SELECT last_sample_id FROM session WHERE id = $sid)"
@@ -92,36 +94,37 @@ assert d["ipis"] > 0 and d["attempts"] >= 0 and d["source"] == "csd"
 		o AS (SELECT k, lag(k) OVER w AS pk, lag(csd) OVER w AS pcsd FROM ev WINDOW w AS (PARTITION BY cpu ORDER BY id))
 		SELECT count(*) FROM o WHERE k = 'f' AND pk = 'e' AND pcsd != 0")
 	check "ipis --others $kind: ipis = flush_tlb_func queues in csd_queue_cpu ($q)" \
-		[ "$(jq_py "$T/$kind.json" 'd["ipis"]')" = "$q" ]
+		[ "$(jq_py "$T/$kind.json" 'f["ipis"]')" = "$q" ]
 	check "ipis --others $kind: attempts = tlb_flush reason 4 ($a)" \
-		[ "$(jq_py "$T/$kind.json" 'd["attempts"]')" = "$a" ]
+		[ "$(jq_py "$T/$kind.json" 'f["attempts"]')" = "$a" ]
 	# (all of them but an odd one whose sender's csd_queue_cpu perf did not
 	# record, which happens)
 	check "ipis --others $kind: receiver reason5 = tlb_flush reason 5 inside remote csd functions ($r5, 2% or 2 missing allowed)" \
 		python3 -c 'import sys; a, b = int(sys.argv[1]), int(sys.argv[2]); sys.exit(not (a <= b and b - a <= max(2, 0.02 * b)))' \
-		"$(jq_py "$T/$kind.json" 'd["receiver"]["reason5"]')" "$r5"
+		"$(jq_py "$T/$kind.json" 'f["receiver"]["reason5"]')" "$r5"
 done
 for kind in spin yield; do
 	[ -f "$T/$kind.json" ] || continue
 	check "ipis --others $kind: most IPIs arrive while the helper runs the mm" python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["findings"]
 sys.exit(not d["targets"]["running"] + d["ambiguous_on_arrival"]["running"] > d["ipis"] / 2)' "$T/$kind.json"
 done
 [ -f "$T/sleep.json" ] && check "ipis --others sleep: IPIs to a CPU that stopped running the mm are seen (wasted > 0)" \
-	python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["wasted"] > 0)' "$T/sleep.json"
+	python3 -c 'import json,sys; sys.exit(not json.load(open(sys.argv[1]))["findings"]["wasted"] > 0)' "$T/sleep.json"
 
 # --- without csd events: IPIs from ipi_send after a flush attempt -------------
 if record "$T/nocsd.data" sched:sched_switch,tlb:tlb_flush,ipi:ipi_send_cpu,ipi:ipi_send_cpumask \
 	"$B/workloads/tlbflush" --seconds 0.5 --tasks 1 --others spin &&
 	"$PERFDB" import -q -o "$T/t.db" -l nocsd "$T/nocsd.data"; then
 	"$PERFDB" ipis "$T/t.db" -s nocsd --format json >"$T/nocsd.json"
-	echo "# without csd events: $(jq_py "$T/nocsd.json" 'd["ipis"]') IPIs, agreement $(jq_py "$T/nocsd.json" 'd["agreement"]["pct"]')% of $(jq_py "$T/nocsd.json" 'd["agreement"]["compared"]')"
+	echo "# without csd events: $(jq_py "$T/nocsd.json" 'f["ipis"]') IPIs, agreement $(jq_py "$T/nocsd.json" 'f["agreement"]["pct"]')% of $(jq_py "$T/nocsd.json" 'f["agreement"]["compared"]')"
 	check "ipis without csd events: source ipi_send, said so, IPIs found, >= 95% agreement" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-a = d["agreement"]
-sys.exit(not (d["source"] == "ipi_send" and any("csd" in n for n in d["notes"]) and d["ipis"] > 0
+f = d["findings"]
+a = f["agreement"]
+sys.exit(not (f["source"] == "ipi_send" and any("csd" in n for n in d["notes"]) and f["ipis"] > 0
 	      and a["compared"] > 0 and a["pct"] >= 95))' "$T/nocsd.json"
 else
 	not_ok "perf record / import without csd events"
@@ -142,14 +145,92 @@ check "ipis -s nosuch: exit 2, one line on stderr" [ "$rc.$(wc -l <"$T/err")" = 
 "$PERFDB" ipis "$T/t.db" --bogus 2>/dev/null; check "ipis --bogus: exit 1" [ $? -eq 1 ]
 "$PERFDB" ipis "$T/nosuch.db" 2>/dev/null; check "ipis on a missing database: exit 2" [ $? -eq 2 ]
 "$PERFDB" ipis --help | grep -q '^usage: perfdb ipis'; check "ipis --help" [ $? -eq 0 ]
+"$PERFDB" ipis "$T/t.db" -s tlb-spin -w x 2>"$T/err"; rc=$?
+check "ipis -w x: exit 1, one line naming --window" [ "$rc.$(wc -l <"$T/err").$(grep -c -- --window "$T/err")" = 1.1.1 ]
+# csv: one table (the summary, the main one), every record as many fields
+# as the header, its IPI count the JSON's.
+check "ipis --format csv: one table, the summary, every row as many fields as the header" python3 -c '
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+f = json.load(open(sys.argv[2]))["findings"]
+assert rows[0] == ["what", "level", "count", "per_sec", "pct", "pct_of"], rows[0]
+assert len(rows) == 1 + len(f["summary"]) > 2, (len(rows), len(f["summary"]))
+assert all(len(r) == len(rows[0]) for r in rows), [len(r) for r in rows]
+ipis = [r for r in rows if r[0] == "flush IPIs (requests to remote CPUs)"]
+assert len(ipis) == 1 and int(ipis[0][2]) == f["ipis"] > 0, (ipis, f["ipis"])
+' "$T/out.csv" "$T/spin.json"
+"$PERFDB" ipis "$T/t.db" -s tlb-spin --tables --timeline >"$T/tables"
+check "ipis --tables: the table names, in order, with their titles" python3 -c '
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+names = [l.split("\t")[0] for l in lines]
+assert names == ["summary", "class_vs_receiver", "processes", "pairs", "callsites", "cpus", "timeline"], names
+assert all("\t" in l and l.split("\t", 1)[1] for l in lines), lines
+' "$T/tables"
+"$PERFDB" ipis "$T/t.db" -s tlb-spin --tables | grep -c timeline >"$T/n"
+check "ipis --tables without --timeline: no timeline table" [ "$(cat "$T/n")" = 0 ]
+"$PERFDB" ipis "$T/t.db" -s tlb-spin --table processes --format csv >"$T/procs.csv"
+check "ipis --table processes --format csv: that table, its rows those of the JSON" python3 -c '
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+p = json.load(open(sys.argv[2]))["findings"]["processes"]
+assert rows[0][:4] == ["pid", "comm", "attempts", "ipis"], rows[0]
+assert [int(r[3]) for r in rows[1:]] == [x["ipis"] for x in p][:len(rows) - 1] and len(rows) - 1 == len(p), (rows, p)
+' "$T/procs.csv" "$T/spin.json"
+"$PERFDB" ipis "$T/t.db" -s tlb-spin --table processes >"$T/procs.text"
+check "ipis --table processes (text): only the per-process table" \
+	sh -c 'grep -q "^# Per flushed process" "$1" && ! grep -q "^# TLB-flush IPIs" "$1" && ! grep -q "^# Per CPU" "$1"' sh "$T/procs.text"
+"$PERFDB" ipis "$T/t.db" -s tlb-spin --table timeline 2>"$T/err"; rc=$?
+check "ipis --table timeline without --timeline: exit 1, one line" [ "$rc.$(wc -l <"$T/err")" = 1.1 ]
+# Without csd and ipi_send events there are no IPIs to see: exit 2.
+if record "$T/sched-only.data" sched:sched_switch sleep 0.2 &&
+	"$PERFDB" import -q -o "$T/sched-only.db" -l schedonly "$T/sched-only.data"; then
+	"$PERFDB" ipis "$T/sched-only.db" >"$T/out" 2>"$T/err"; rc=$?
+	check "ipis on a session without csd or ipi_send events: exit 2, one line naming the events and the tlb recipe, no output" \
+		sh -c '[ "$1.$(wc -l <"$2")" = 2.1 ] && [ ! -s "$3" ] && grep -q "csd:csd_queue_cpu, ipi:ipi_send_cpu or ipi:ipi_send_cpumask" "$2" && grep -q "perfdb record -r tlb" "$2"' \
+		sh "$rc" "$T/err" "$T/out"
+else
+	not_ok "perf record / import of sched:sched_switch alone"
+fi
+# Lost events: a warning saying how many, and the counts in the findings
+# (the session row says what perf lost; set here on a copy).
+cp "$T/t.db" "$T/lost.db"
+sqlite3 "$T/lost.db" "UPDATE session SET nr_lost = 7, nr_lost_samples = 3 WHERE label = 'tlb-spin'"
+"$PERFDB" ipis "$T/lost.db" -s tlb-spin --format json >"$T/lost.json"
+check "ipis on a session that lost events: a warning with the numbers, lost_events/lost_samples, the same IPI counts" python3 -c '
+import json, sys
+d, a = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+f = d["findings"]
+assert f["lost_events"] == 7 and f["lost_samples"] == 3, f
+assert len(d["warnings"]) == 1 and "lost 7 events and 3 samples" in d["warnings"][0] and "lower bounds" in d["warnings"][0], d["warnings"]
+assert f["ipis"] == a["findings"]["ipis"] and f["targets"] == a["findings"]["targets"]
+' "$T/lost.json" "$T/spin.json"
+"$PERFDB" ipis "$T/lost.db" -s tlb-spin >"$T/lost.text"
+check "ipis text on a session that lost events: the warning first" sh -c 'head -1 "$1" | grep -q "^warning: the recording lost 7 events"' sh "$T/lost.text"
 if [ -f "$T/tlb-spin.data" ]; then
 	"$PERFDB" import -q -o "$T/two.db" -l twice "$T/tlb-spin.data" "$T/tlb-spin.data"
 	"$PERFDB" ipis "$T/two.db" -s twice --format json >"$T/two.json"
 	check "ipis -s LABEL of two sessions adds them up" python3 -c '
 import json, sys
-a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-sys.exit(not (b["ipis"] == 2 * a["ipis"] and b["sessions"] == [1, 2] and b["targets"]["other"] == 2 * a["targets"]["other"]))' \
+da, db = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+a, b = da["findings"], db["findings"]
+sys.exit(not (b["ipis"] == 2 * a["ipis"] and [s["id"] for s in db["sessions"]] == [1, 2]
+	      and b["targets"]["other"] == 2 * a["targets"]["other"]))' \
 		"$T/spin.json" "$T/two.json"
+	# -n ROWS: the two sessions' processes are separate rows (at least two).
+	"$PERFDB" ipis "$T/two.db" -s twice --format json -n 0 >"$T/rows0.json"
+	"$PERFDB" ipis "$T/two.db" -s twice --format json -n 1 >"$T/rows1.json"
+	"$PERFDB" ipis "$T/two.db" -s twice --format json --rows 1 >"$T/rowsl.json"
+	check "ipis -n 1 / --rows 1: one per-process and one pair row, the busiest; -n 0: all; other tables whole" python3 -c '
+import json, sys
+a, b, c = (json.load(open(p))["findings"] for p in sys.argv[1:4])
+assert len(a["processes"]) >= 2 and len(a["pairs"]) >= 1, a["processes"]
+assert b["processes"] == a["processes"][:1] and b["pairs"] == a["pairs"][:1], (b["processes"], b["pairs"])
+assert c["processes"] == b["processes"] and c["pairs"] == b["pairs"]
+assert b["cpus"] == a["cpus"] and b["callsites"] == a["callsites"] and b["ipis"] == a["ipis"]
+' "$T/rows0.json" "$T/rows1.json" "$T/rowsl.json"
+	"$PERFDB" ipis "$T/two.db" -s twice -n 1 --table processes >"$T/rows1.text"
+	check "ipis -n 1 (text): the table says how many rows it shows" grep -q '^# the 1 busiest of ' "$T/rows1.text"
 fi
 
 # --- sched on yield ------------------------------------------------------------
@@ -171,7 +252,7 @@ yield_run() {
 import json, sys
 d = json.load(open(sys.argv[1]))
 w = {int(p) for p in sys.argv[2].split()}
-rows = [r for r in d["processes"] if r["pid"] in w]
+rows = [r for r in d["findings"]["processes"] if r["pid"] in w]
 print(len(rows), sum(r["switches"] for r in rows), sum(r["per_sec_per_cpu"] for r in rows) / max(len(rows), 1))' \
 		"$T/sched-$1.json" "$workers")
 	set -- "$1" $got
@@ -192,23 +273,23 @@ if yield_run shared; then
 	"$PERFDB" sched "$T/y.db" --time "$w" --format json -n 0 >"$T/schedw.json"
 	check "sched --time START,END: the window is the workload's interval" python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["findings"]
 sys.exit(not (d["start_ns"] == int(sys.argv[2]) and d["end_ns"] == int(sys.argv[3])))' "$T/schedw.json" "$t0" "$t1"
-	echo "# per-CPU mean over the workload's interval (every task, not only the workers): $(jq_py "$T/schedw.json" 'round(d["mean_per_cpu"]["per_sec"])')/s; the workload printed $value/s"
+	echo "# per-CPU mean over the workload's interval (every task, not only the workers): $(jq_py "$T/schedw.json" 'round(f["mean_per_cpu"]["per_sec"])')/s; the workload printed $value/s"
 	check "sched --time: the CPUs' switches include every worker switch" python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["findings"]
 sys.exit(not sum(c["switches"] for c in d["cpus"]) >= 0.99 * float(sys.argv[2]))' "$T/schedw.json" "$switches"
 	check "sched: per-CPU switches = SQL count of sched_switch per CPU" python3 -c '
 import json, sqlite3, sys
-d = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[1]))["findings"]
 db = sqlite3.connect(sys.argv[2])
 want = dict(db.execute("SELECT s.cpu, count(*) FROM sched_switch w JOIN sample s ON s.id = w.sample_id GROUP BY s.cpu"))
 got = {c["cpu"]: c["switches"] for c in d["cpus"] if c["switches"]}
 sys.exit(not got == want)' "$T/sched.json" "$T/y.db"
 	check "sched: same-mm switches dominate a yield ping-pong of threads" python3 -c '
 import json, sys
-m = json.load(open(sys.argv[1]))["mean_per_cpu"]
+m = json.load(open(sys.argv[1]))["findings"]["mean_per_cpu"]
 sys.exit(not m["same_mm_per_sec"] > m["other_mm_per_sec"])' "$T/sched.json"
 	for f in text md csv; do
 		"$PERFDB" sched "$T/y.db" --format $f >"$T/s.$f"
@@ -220,8 +301,8 @@ sys.exit(not m["same_mm_per_sec"] > m["other_mm_per_sec"])' "$T/sched.json"
 	"$PERFDB" sched "$T/y.db" --base yield --new yield2 --format json >"$T/cmp.json"
 	check "sched --base/--new: the same recording on both sides shows 0% change" python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
-r = [x for x in d["rows"] if x["metric"] == "switches/s per CPU"][0]
+d = json.load(open(sys.argv[1]))["findings"]
+r = [x for x in d["compare"] if x["metric"] == "switches/s per CPU"][0]
 sys.exit(not (r["base"] > 0 and abs(r["change_pct"]) < 1e-9 and d["base_runs"] == 1))' "$T/cmp.json"
 	"$PERFDB" sched "$T/y.db" --base yield --new nosuch 2>/dev/null
 	check "sched --new with an unknown label: exit 2" [ $? -eq 2 ]

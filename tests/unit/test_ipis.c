@@ -170,10 +170,10 @@ static void classify(const struct tl_event *v, size_t n, bool csd, struct ipi_se
 	timeline_free(&tl);
 }
 
-/* A switch out of the idle task that the kernel does not trace (seen on a
- * 6.18 guest: never on its CPU 1): the task's own samples say it runs
- * again, so flush IPIs reaching it run its mm (receiver reason 1), not a
- * lazy one. */
+/* A switch out of the idle task that the kernel does not trace (recordings
+ * show a CPU that never traces leaving idle): the task's own samples say it
+ * runs again, so flush IPIs reaching it run its mm (receiver reason 1), not
+ * a lazy one. */
 static void test_unrecorded_switch(void)
 {
 	struct tl_event v[] = {

@@ -114,7 +114,7 @@ static void test_cpu_share(void)
 	sched_result_free(&r);
 }
 
-/* A kernel that never traces CPU 1 leaving idle (the 6.18 guest here): a
+/* A kernel that never traces CPU 1 leaving idle (as some recordings show): a
  * sample of another task than the one CPU 1 switched to ends the idle. */
 static void test_untraced(void)
 {

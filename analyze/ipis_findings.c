@@ -1,0 +1,662 @@
+/* `perfdb ipis` as findings (see ipis_findings.h): loads each session
+ * (tl_load), builds its loaded-mm timelines, matches and classifies its
+ * flush IPIs (ipis.h), adds every session up by process, CPU pair,
+ * callsite and CPU, and fills the document's scalars and tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/ipis.h"
+#include "analyze/ipis_findings.h"
+#include "analyze/session_info.h"
+#include "analyze/tl_load.h"
+#include "lib/alloc.h"
+#include "lib/hashmap.h"
+
+/* A per-process row: one flushed mm of one session. */
+struct proc_row {
+	int64_t session, mm, pid;
+	char *comm;
+	long long attempts;
+	struct ipi_counts c;
+};
+
+/* A sender -> target CPU pair. */
+struct pair_row {
+	int sender, target;
+	struct ipi_counts c;
+};
+
+/* A callsite of the queue (or the send). */
+struct site_row {
+	char *name;
+	struct ipi_counts c;
+};
+
+/* The states of a CPU's timeline, in the order of the "cpus" columns. */
+enum { ST_USER, ST_LAZY, ST_INIT, ST_UNKNOWN, ST_N };
+
+/* A per-CPU row: IPIs it sent and received, and its timeline's states. */
+struct cpu_row {
+	long long sent, received, wasted, changes;
+	int64_t ns[ST_N];
+};
+
+/* Everything added up over the sessions. */
+struct acc {
+	struct ipi_summary sum;
+	double seconds;
+	int nsessions;
+	bool csd_source, ipi_source, no_switch, no_flush;
+	long long csd_unnamed, lost_events, lost_samples;
+	struct proc_row *procs;
+	size_t nprocs, cap_procs;
+	struct hashmap proc_ix, pair_ix;
+	struct pair_row *pairs;
+	size_t npairs, cap_pairs;
+	struct site_row *sites;
+	size_t nsites, cap_sites;
+	struct cpu_row *cpus;
+	int ncpus;
+	struct table *timeline;	/* NULL without --timeline */
+};
+
+/* put(m, a, b, v): hm_put, which only fails when out of memory. */
+static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
+{
+	if (hm_put(m, a, b, v))
+		die_oom(0);
+}
+
+/* proc_of(a, s, mm): the row of mm in session s, created when new. */
+static struct proc_row *proc_of(struct acc *a, const struct tl_session *s, int64_t mm)
+{
+	uint64_t v;
+	if (hm_get(&a->proc_ix, (uint64_t)s->id, (uint64_t)mm, &v))
+		return &a->procs[v];
+	const struct ident_proc *p = mm > 0 ? tl_proc_by_id(s, mm) : NULL;
+	ALLOC_GROW(a->procs, a->nprocs + 1, a->cap_procs);
+	a->procs[a->nprocs] = (struct proc_row){ .session = s->id, .mm = mm,
+		.pid = p ? p->pid : -1,
+		.comm = xstrdup(p && p->comm ? p->comm : mm > 0 ? "?" : "[unknown mm]") };
+	put(&a->proc_ix, (uint64_t)s->id, (uint64_t)mm, a->nprocs);
+	return &a->procs[a->nprocs++];
+}
+
+/* pair_of(a, sender, target): the counts of one CPU pair. */
+static struct ipi_counts *pair_of(struct acc *a, int sender, int target)
+{
+	uint64_t v;
+	if (hm_get(&a->pair_ix, (uint64_t)sender, (uint64_t)target, &v))
+		return &a->pairs[v].c;
+	ALLOC_GROW(a->pairs, a->npairs + 1, a->cap_pairs);
+	a->pairs[a->npairs] = (struct pair_row){ .sender = sender, .target = target };
+	put(&a->pair_ix, (uint64_t)sender, (uint64_t)target, a->npairs);
+	return &a->pairs[a->npairs++].c;
+}
+
+/* site_of(a, name): the counts of one callsite name (NULL: unknown). */
+static struct ipi_counts *site_of(struct acc *a, const char *name)
+{
+	if (!name)
+		name = "[unknown]";
+	for (size_t i = 0; i < a->nsites; i++)
+		if (!strcmp(a->sites[i].name, name))
+			return &a->sites[i].c;
+	ALLOC_GROW(a->sites, a->nsites + 1, a->cap_sites);
+	a->sites[a->nsites] = (struct site_row){ .name = xstrdup(name) };
+	return &a->sites[a->nsites++].c;
+}
+
+/* cpus_upto(a, n): makes a->cpus hold at least n CPUs. */
+static void cpus_upto(struct acc *a, int n)
+{
+	if (n <= a->ncpus)
+		return;
+	a->cpus = xreallocarray(a->cpus, (size_t)n, sizeof(*a->cpus));
+	memset(&a->cpus[a->ncpus], 0, (size_t)(n - a->ncpus) * sizeof(*a->cpus));
+	a->ncpus = n;
+}
+
+/* add_ipis(a, s, set): adds one session's classified IPIs and attempts. */
+static void add_ipis(struct acc *a, const struct tl_session *s, const struct ipi_set *set)
+{
+	ipi_summarize(&a->sum, set);
+	cpus_upto(a, s->ncpus);
+	for (size_t i = 0; i < set->nattempts; i++)
+		proc_of(a, s, set->attempt_mm[i])->attempts++;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct ipi *p = &set->v[i];
+		ipi_count(&proc_of(a, s, p->mm)->c, p);
+		ipi_count(pair_of(a, p->sender, p->target), p);
+		ipi_count(site_of(a, p->site >= 0 ? s->sites[p->site] : NULL), p);
+		a->cpus[p->sender].sent++;
+		a->cpus[p->target].received++;
+		a->cpus[p->target].wasted += p->cls == CL_OTHER;
+	}
+}
+
+/* seg_state(g): the ST_* state segment g (NULL: none yet) puts its CPU in. */
+static int seg_state(const struct tl_seg *g)
+{
+	if (!g || g->mm == MM_UNKNOWN)
+		return ST_UNKNOWN;
+	if (g->mm == MM_INIT)
+		return ST_INIT;
+	return g->lazy ? ST_LAZY : ST_USER;
+}
+
+/* add_cpu_times(a, s, tl): each CPU's time in each state over the session. */
+static void add_cpu_times(struct acc *a, const struct tl_session *s, const struct timeline *tl)
+{
+	cpus_upto(a, tl->ncpus);
+	for (int c = 0; c < tl->ncpus; c++) {
+		const struct tl_cpu *k = &tl->cpus[c];
+		int64_t at = s->first_time;
+		int state = ST_UNKNOWN;
+		for (size_t i = 0; i < k->n; i++) {
+			int64_t t = k->segs[i].start < at ? at : k->segs[i].start;
+			if (t > s->last_time)
+				break;
+			a->cpus[c].ns[state] += t - at;
+			at = t;
+			state = seg_state(&k->segs[i]);
+			a->cpus[c].changes++;
+		}
+		if (s->last_time > at)
+			a->cpus[c].ns[state] += s->last_time - at;
+	}
+}
+
+/* timeline_table(): the empty "timeline" table. */
+static struct table *timeline_table(void)
+{
+	struct table *t = table_new("timeline", "Loaded mm per CPU over time");
+	table_col(t, "session", COL_INT, 0);
+	table_col(t, "cpu", COL_INT, 0);
+	table_col(t, "time_s", COL_REAL, 6);
+	table_col(t, "pid", COL_INT, 0);
+	table_col(t, "comm", COL_STR, 0);
+	table_col(t, "state", COL_STR, 0);
+	table_col(t, "cause", COL_STR, 0);
+	table_null_text(t, "-");
+	return t;
+}
+
+/* add_timeline(t, s, tl): the "timeline" rows of one session: each
+ * segment's start (seconds into the session), holder, state and cause. */
+static void add_timeline(struct table *t, const struct tl_session *s, const struct timeline *tl)
+{
+	static const char *const states[] = { "running", "lazy", "init_mm", "unknown" };
+	static const char *const causes[] = { "switch", "exec", "exit", "fork", "migrate",
+		"tlb_flush 0", "csd", "csd", "csd", "ipi", "sample" };
+	for (int c = 0; c < tl->ncpus; c++)
+		for (size_t i = 0; i < tl->cpus[c].n; i++) {
+			const struct tl_seg *g = &tl->cpus[c].segs[i];
+			const struct ident_proc *p = g->mm > 0 ? tl_proc_by_id(s, g->mm) : NULL;
+			table_add_row(t);
+			table_set_int(t, 0, s->id);
+			table_set_int(t, 1, c);
+			table_set_real(t, 2, (double)(g->start - s->first_time) / 1e9);
+			if (p) {
+				table_set_int(t, 3, p->pid);
+				table_set_str(t, 4, p->comm);
+			}
+			table_set_str(t, 5, states[seg_state(g)]);
+			table_set_str(t, 6, g->cause >= 0 && g->cause <= TL_SAMPLE ? causes[g->cause] : "?");
+		}
+}
+
+/* add_session(a, o, s): builds, matches, classifies and adds one loaded
+ * session. */
+static void add_session(struct acc *a, const struct ipis_opts *o, const struct tl_session *s)
+{
+	struct timeline tl;
+	struct ipi_set set;
+	bool csd = s->has_csd;
+	if (timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl) ||
+	    ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set))
+		die_oom(0);
+	ipis_classify(set.v, set.n, &tl, o->window_ns);
+	add_ipis(a, s, &set);
+	add_cpu_times(a, s, &tl);
+	if (a->timeline)
+		add_timeline(a->timeline, s, &tl);
+	a->csd_source |= csd;
+	a->ipi_source |= !csd;
+	a->no_switch |= !s->has_switch;
+	a->no_flush |= !s->has_tlb_flush;
+	a->csd_unnamed += s->csd_unnamed;
+	a->lost_events += s->lost_events;
+	a->lost_samples += s->lost_samples;
+	a->seconds += tl_duration_s(s);
+	a->nsessions++;
+	ipi_set_free(&set);
+	timeline_free(&tl);
+}
+
+/* acc_free(a): frees the accumulated rows (not a->timeline once it was
+ * handed to the document). */
+static void acc_free(struct acc *a)
+{
+	for (size_t i = 0; i < a->nprocs; i++)
+		free(a->procs[i].comm);
+	for (size_t i = 0; i < a->nsites; i++)
+		free(a->sites[i].name);
+	free(a->procs);
+	free(a->pairs);
+	free(a->sites);
+	free(a->cpus);
+	hm_free(&a->proc_ix);
+	hm_free(&a->pair_ix);
+	table_free(a->timeline);
+}
+
+/* rate(a, n): n per second over the sessions' time (0 when unknown). */
+static double rate(const struct acc *a, long long n)
+{
+	return a->seconds > 0 ? (double)n / a->seconds : 0;
+}
+
+/* pct(n, d): 100 n / d, or 0 when d is 0. */
+static double pct(long long n, long long d)
+{
+	return d ? 100.0 * (double)n / (double)d : 0;
+}
+
+/* source_name(a): where the IPIs came from. */
+static const char *source_name(const struct acc *a)
+{
+	if (a->csd_source && a->ipi_source)
+		return "csd+ipi_send";
+	return a->csd_source ? "csd" : "ipi_send";
+}
+
+/* class_obj(parent, key, v): {running, lazy, other, unknown} of v. */
+static struct dval *class_obj(struct dval *parent, const char *key, const long long *v)
+{
+	struct dval *o = dv_obj(parent, key);
+	for (int k = 0; k < CL_N; k++)
+		dv_int(o, tl_class_name(k), v[k]);
+	return o;
+}
+
+/* rx_obj(parent, key, v): {reason1, reason5, reason0, none} of v. */
+static void rx_obj(struct dval *parent, const char *key, const long long *v)
+{
+	struct dval *o = dv_obj(parent, key);
+	for (int r = 0; r < RX_N; r++)
+		dv_int(o, rx_name(r), v[r]);
+}
+
+/* pct_or_null(o, key, n, d): 100 n / d, or null when d is 0. */
+static void pct_or_null(struct dval *o, const char *key, long long n, long long d)
+{
+	if (d)
+		dv_real(o, key, pct(n, d));
+	else
+		dv_null(o, key);
+}
+
+/* agreement_obj(f, s): how often the class and the receiver's verdict
+ * agree, by the rule and by the alternative one. */
+static void agreement_obj(struct dval *f, const struct ipi_summary *s)
+{
+	struct dval *g = dv_obj(f, "agreement");
+	dv_str(g, "rule", "running=reason1 lazy=reason0 other=reason5");
+	dv_int(g, "compared", s->compared);
+	dv_int(g, "agreeing", s->agreeing);
+	pct_or_null(g, "pct", s->agreeing, s->compared);
+	dv_str(g, "alt_rule", "running,lazy=reason1 other=reason5");
+	dv_int(g, "alt_agreeing", s->agreeing_alt);
+	pct_or_null(g, "alt_pct", s->agreeing_alt, s->compared);
+	dv_int(g, "on_arrival_compared", s->compared_rx);
+	dv_int(g, "on_arrival_agreeing", s->agreeing_rx);
+	pct_or_null(g, "on_arrival_pct", s->agreeing_rx, s->compared_rx);
+}
+
+/* scalars(a, o, f): the scalar and object findings. */
+static void scalars(const struct acc *a, const struct ipis_opts *o, struct dval *f)
+{
+	const struct ipi_counts *c = &a->sum.all;
+	struct dval *m;
+	dv_real(f, "seconds", a->seconds);
+	dv_str(f, "source", source_name(a));
+	dv_real(f, "window_us", (double)o->window_ns / 1000);
+	dv_int(f, "attempts", a->sum.attempts);
+	dv_int(f, "ipis", c->ipis);
+	dv_int(f, "interrupts", c->raised);
+	dv_int(f, "wasted", c->wasted);
+	dv_real(f, "attempts_per_sec", rate(a, a->sum.attempts));
+	dv_real(f, "ipis_per_sec", rate(a, c->ipis));
+	dv_real(f, "wasted_per_sec", rate(a, c->wasted));
+	dv_int(f, "lost_events", a->lost_events);
+	dv_int(f, "lost_samples", a->lost_samples);
+	dv_int(class_obj(f, "targets", c->cls), "ambiguous", c->ambiguous);
+	class_obj(f, "ambiguous_on_arrival", a->sum.amb_at_receipt);
+	rx_obj(f, "receiver", c->rx);
+	m = dv_obj(f, "matrix");
+	for (int k = 0; k <= CL_N; k++)
+		rx_obj(m, k < CL_N ? tl_class_name(k) : "ambiguous", a->sum.matrix[k]);
+	m = dv_obj(f, "ambiguous_matrix");
+	for (int k = 0; k < CL_N; k++)
+		rx_obj(m, tl_class_name(k), a->sum.amb_matrix[k]);
+	agreement_obj(f, &a->sum);
+}
+
+/* summary_row(t, what, level, n, a, of, of_name): one row of the summary
+ * table: a count (level 1: a part of the IPIs above it), its rate and its
+ * share of of, called of_name (of_name NULL: no share; of 0: none known). */
+static void summary_row(struct table *t, const char *what, int level, long long n,
+			const struct acc *a, long long of, const char *of_name)
+{
+	table_add_row(t);
+	table_set_str(t, 0, what);
+	table_set_int(t, 1, level);
+	table_set_int(t, 2, n);
+	table_set_real(t, 3, rate(a, n));
+	if (of_name && of)
+		table_set_real(t, 4, pct(n, of));
+	table_set_str(t, 5, of_name);
+}
+
+/* summary_cols(t): the summary's columns: what (indented by level, which
+ * only csv and json show), count, per_sec, pct and pct_of (what pct is a
+ * share of: csv and json). */
+static void summary_cols(struct table *t)
+{
+	int what = table_col(t, "what", COL_STR, 0);
+	int level = table_col(t, "level", COL_INT, 0);
+	table_col_indent(t, what, level);
+	table_col_show(t, level, SHOW_DATA);
+	table_col(t, "count", COL_INT, 0);
+	table_col(t, "per_sec", COL_REAL, 1);
+	table_col(t, "pct", COL_PCT, 1);
+	table_col_show(t, table_col(t, "pct_of", COL_STR, 0), SHOW_DATA);
+	table_caption(t, "pct: share of the flush IPIs; on the last row, of the unambiguous IPIs "
+		      "whose receiver traced a verdict");
+}
+
+/* summary_table(a, o, desc): the headline numbers of sessions desc. */
+static struct table *summary_table(const struct acc *a, const struct ipis_opts *o, const char *desc)
+{
+	const struct ipi_counts *c = &a->sum.all;
+	char *title = xasprintf("TLB-flush IPIs: %s, %.3f s, source %s, ambiguity window %g us",
+				desc, a->seconds, source_name(a), (double)o->window_ns / 1000);
+	struct table *t = table_new("summary", title);
+	char what[64];
+	free(title);
+	summary_cols(t);
+	summary_row(t, "flush attempts (tlb_flush reason 4)", 0, a->sum.attempts, a, 0, NULL);
+	summary_row(t, "flush IPIs (requests to remote CPUs)", 0, c->ipis, a, c->ipis, "ipis");
+	summary_row(t, "that raised an interrupt", 1, c->raised, a, c->ipis, "ipis");
+	for (int k = 0; k < CL_N; k++) {
+		snprintf(what, sizeof(what), "target %s%s", tl_class_name(k),
+			 k == CL_OTHER ? " (wasted)" : "");
+		summary_row(t, what, 1, c->cls[k], a, c->ipis, "ipis");
+	}
+	summary_row(t, "target ambiguous (switched meanwhile)", 1, c->ambiguous, a, c->ipis, "ipis");
+	summary_row(t, "wasted: other mm when it arrived", 1, c->wasted, a, c->ipis, "ipis");
+	for (int r = 0; r < RX_N; r++) {
+		snprintf(what, sizeof(what), "receiver %s", rx_name(r));
+		summary_row(t, what, 1, c->rx[r], a, c->ipis, "ipis");
+	}
+	summary_row(t, "class agrees with receiver (unambiguous)", 0, a->sum.agreeing, a,
+		    a->sum.compared, "compared");
+	table_set_null(t, 3);
+	return t;
+}
+
+/* matrix_agree(cls, v): % of v's traced verdicts (1, 5, 0) that confirm
+ * cls, or -1 when there is none or cls is unknown. */
+static double matrix_agree(enum tl_class cls, const long long *v)
+{
+	long long n = v[RX_1] + v[RX_5] + v[RX_0], yes = 0;
+	for (int r = 0; r < RX_NONE; r++)
+		yes += ipi_agrees(cls, r) ? v[r] : 0;
+	return cls == CL_UNKNOWN || !n ? -1 : pct(yes, n);
+}
+
+/* matrix_row(t, cls, at, v): one row of the class-vs-receiver table: the
+ * class, the class on arrival, the verdict counts v and the agreement. */
+static void matrix_row(struct table *t, const char *cls, enum tl_class at, const long long *v)
+{
+	double agree = matrix_agree(at, v);
+	table_add_row(t);
+	table_set_str(t, 0, cls);
+	table_set_str(t, 1, tl_class_name(at));
+	for (int r = 0; r < RX_N; r++)
+		table_set_int(t, 2 + r, v[r]);
+	if (agree >= 0)
+		table_set_real(t, 2 + RX_N, agree);
+}
+
+/* matrix_table(a): class (and, for ambiguous IPIs, class on arrival)
+ * against the receiver's verdict. */
+static struct table *matrix_table(const struct acc *a)
+{
+	struct table *t = table_new("class_vs_receiver", "Class vs receiver's tlb_flush reason "
+				    "(agrees: running=1, lazy=0, other=5)");
+	table_col(t, "class", COL_STR, 0);
+	table_col(t, "on_arrival", COL_STR, 0);
+	for (int r = 0; r < RX_N; r++)
+		table_col(t, rx_name(r), COL_INT, 0);
+	table_col(t, "agrees", COL_PCT, 1);
+	table_null_text(t, "-");
+	for (int k = 0; k < CL_N; k++)
+		matrix_row(t, tl_class_name(k), k, a->sum.matrix[k]);
+	for (int k = 0; k < CL_N; k++)
+		if (a->sum.amb_at_receipt[k])
+			matrix_row(t, "ambiguous", k, a->sum.amb_matrix[k]);
+	return t;
+}
+
+/* count_cols(t): the class columns of per-group tables; returns the first. */
+static int count_cols(struct table *t)
+{
+	int first = table_col(t, "ipis", COL_INT, 0);
+	table_col(t, "per_sec", COL_REAL, 1);
+	for (int k = 0; k < CL_N; k++)
+		table_col(t, tl_class_name(k), COL_INT, 0);
+	table_col(t, "ambiguous", COL_INT, 0);
+	table_col(t, "wasted", COL_INT, 0);
+	table_col(t, "wasted_pct", COL_PCT, 1);
+	return first;
+}
+
+/* count_cells(t, col, a, c): fills the count_cols cells from c. */
+static void count_cells(struct table *t, int col, const struct acc *a, const struct ipi_counts *c)
+{
+	table_set_int(t, col++, c->ipis);
+	table_set_real(t, col++, rate(a, c->ipis));
+	for (int k = 0; k < CL_N; k++)
+		table_set_int(t, col++, c->cls[k]);
+	table_set_int(t, col++, c->ambiguous);
+	table_set_int(t, col++, c->wasted);
+	table_set_real(t, col, pct(c->wasted, c->ipis));
+}
+
+/* shown(t, n, limit): how many of n rows a table limited to limit (0: all)
+ * shows; says so in a caption when that is fewer. */
+static size_t shown(struct table *t, size_t n, long long limit)
+{
+	if (!limit || (unsigned long long)limit >= n)
+		return n;
+	table_caption(t, "the %lld busiest of %zu (-n 0: all)", limit, n);
+	return (size_t)limit;
+}
+
+/* cmp_procs: processes by IPIs, then attempts, descending, then by pid. */
+static int cmp_procs(const void *x, const void *y)
+{
+	const struct proc_row *a = x, *b = y;
+	if (a->c.ipis != b->c.ipis)
+		return a->c.ipis < b->c.ipis ? 1 : -1;
+	if (a->attempts != b->attempts)
+		return a->attempts < b->attempts ? 1 : -1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/* proc_table(a, limit): per flushed process (mm), busiest first; a
+ * session column when several sessions are added up. */
+static struct table *proc_table(struct acc *a, long long limit)
+{
+	struct table *t = table_new("processes", "Per flushed process (mm)");
+	int cs = a->nsessions > 1 ? table_col(t, "session", COL_INT, 0) : -1;
+	int cp = table_col(t, "pid", COL_INT, 0), cc = table_col(t, "comm", COL_STR, 0);
+	int ca = table_col(t, "attempts", COL_INT, 0), first = count_cols(t);
+	table_null_text(t, "-");
+	if (a->nprocs)
+		qsort(a->procs, a->nprocs, sizeof(*a->procs), cmp_procs);
+	size_t n = shown(t, a->nprocs, limit);
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_row *r = &a->procs[i];
+		table_add_row(t);
+		if (cs >= 0)
+			table_set_int(t, cs, r->session);
+		if (r->pid >= 0)
+			table_set_int(t, cp, r->pid);
+		table_set_str(t, cc, r->comm);
+		table_set_int(t, ca, r->attempts);
+		count_cells(t, first, a, &r->c);
+	}
+	return t;
+}
+
+/* cmp_pairs: CPU pairs by IPIs, descending, then by sender and target. */
+static int cmp_pairs(const void *x, const void *y)
+{
+	const struct pair_row *a = x, *b = y;
+	if (a->c.ipis != b->c.ipis)
+		return a->c.ipis < b->c.ipis ? 1 : -1;
+	if (a->sender != b->sender)
+		return a->sender < b->sender ? -1 : 1;
+	return (a->target > b->target) - (a->target < b->target);
+}
+
+/* pair_table(a, limit): per sender -> target CPU, busiest first (the
+ * pairs are sorted: pair_ix is no longer used). */
+static struct table *pair_table(struct acc *a, long long limit)
+{
+	struct table *t = table_new("pairs", "Per sender -> target CPU");
+	table_col(t, "sender", COL_INT, 0);
+	table_col(t, "target", COL_INT, 0);
+	int first = count_cols(t);
+	if (a->npairs)
+		qsort(a->pairs, a->npairs, sizeof(*a->pairs), cmp_pairs);
+	size_t n = shown(t, a->npairs, limit);
+	for (size_t i = 0; i < n; i++) {
+		table_add_row(t);
+		table_set_int(t, 0, a->pairs[i].sender);
+		table_set_int(t, 1, a->pairs[i].target);
+		count_cells(t, first, a, &a->pairs[i].c);
+	}
+	return t;
+}
+
+/* site_table(a): per callsite of the queue (or send) that flushed. */
+static struct table *site_table(const struct acc *a)
+{
+	struct table *t = table_new("callsites", "Per callsite");
+	table_col(t, "callsite", COL_STR, 0);
+	int first = count_cols(t);
+	for (size_t i = 0; i < a->nsites; i++) {
+		if (!a->sites[i].c.ipis)
+			continue;
+		table_add_row(t);
+		table_set_str(t, 0, a->sites[i].name);
+		count_cells(t, first, a, &a->sites[i].c);
+	}
+	return t;
+}
+
+/* cpu_table(a): per CPU: IPIs sent, received, wasted, and how its time
+ * split between running a user mm, lazy, init_mm and unknown. */
+static struct table *cpu_table(const struct acc *a)
+{
+	static const char *const names[] = { "user_mm_pct", "lazy_pct", "init_mm_pct", "unknown_pct" };
+	struct table *t = table_new("cpus", "Per CPU: IPIs and the loaded mm over time");
+	table_col(t, "cpu", COL_INT, 0);
+	table_col(t, "sent", COL_INT, 0);
+	table_col(t, "received", COL_INT, 0);
+	table_col(t, "wasted_received", COL_INT, 0);
+	for (int k = 0; k < ST_N; k++)
+		table_col(t, names[k], COL_PCT, 1);
+	table_col(t, "mm_changes", COL_INT, 0);
+	for (int c = 0; c < a->ncpus; c++) {
+		const struct cpu_row *r = &a->cpus[c];
+		int64_t total = r->ns[ST_USER] + r->ns[ST_LAZY] + r->ns[ST_INIT] + r->ns[ST_UNKNOWN];
+		table_add_row(t);
+		table_set_int(t, 0, c);
+		table_set_int(t, 1, r->sent);
+		table_set_int(t, 2, r->received);
+		table_set_int(t, 3, r->wasted);
+		for (int k = 0; k < ST_N; k++)
+			table_set_real(t, 4 + k, pct(r->ns[k], total));
+		table_set_int(t, 4 + ST_N, r->changes);
+	}
+	return t;
+}
+
+/* caveats(a, d): the data-quality warning and the notes. */
+static void caveats(const struct acc *a, struct doc *d)
+{
+	if (a->lost_events || a->lost_samples)
+		doc_warn(d, "the recording lost %lld events and %lld samples (perf's LOST and "
+			 "LOST_SAMPLES records): IPI and attempt counts are lower bounds, and a "
+			 "CPU's class may be wrong after a lost switch", a->lost_events, a->lost_samples);
+	if (a->ipi_source)
+		doc_note(d, "no csd:csd_queue_cpu events: IPIs are ipi_send_cpu/ipi_send_cpumask "
+			 "targets at TLB-flush callsites or right after a flush attempt, receivers' "
+			 "verdicts the next reason 1/5 flush within 1 ms, classes taken at the send");
+	if (a->no_switch)
+		doc_note(d, "no sched:sched_switch events: targets are unknown");
+	if (a->no_flush)
+		doc_note(d, "no tlb:tlb_flush events: no receiver verdicts, no attempts");
+	if (a->csd_unnamed)
+		doc_note(d, "%lld csd queues' functions have no symbol (imported without "
+			 "kallsyms?): they are not counted", a->csd_unnamed);
+}
+
+/* fill(a, o, desc, d): the whole document from the sums. The summary is
+ * the main table (what csv prints): one row per headline number, the
+ * totals every other table breaks down by class, process, pair, callsite
+ * or CPU. */
+static void fill(struct acc *a, const struct ipis_opts *o, const char *desc, struct doc *d)
+{
+	struct dval *f = doc_findings(d);
+	scalars(a, o, f);
+	dv_table(f, summary_table(a, o, desc));
+	dv_table(f, matrix_table(a));
+	dv_table(f, proc_table(a, o->rows));
+	dv_table(f, pair_table(a, o->rows));
+	dv_table(f, site_table(a));
+	dv_table(f, cpu_table(a));
+	if (a->timeline)
+		dv_table(f, a->timeline);
+	a->timeline = NULL;
+	doc_set_main(d, "summary");
+	caveats(a, d);
+}
+
+/* ipis_findings: see ipis_findings.h. */
+int ipis_findings(sqlite3 *db, const int64_t *ids, int n, const struct ipis_opts *o,
+		  struct doc *d, char *err, size_t errlen)
+{
+	struct acc a = { .timeline = o->timeline ? timeline_table() : NULL };
+	hm_init(&a.proc_ix);
+	hm_init(&a.pair_ix);
+	for (int i = 0; i < n; i++) {
+		struct tl_session s;
+		if (tl_load(db, ids[i], LOAD_TLB, &s, err, errlen)) {
+			acc_free(&a);
+			return -1;
+		}
+		add_session(&a, o, &s);
+		tl_session_free(&s);
+	}
+	char *desc = session_desc(db, ids, n);
+	fill(&a, o, desc, d);
+	free(desc);
+	acc_free(&a);
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* perfdb ipis: TLB-flush IPIs and whether their targets still ran the mm
+ * (analyze/ipis_findings.h). */
+#include <stdint.h>
+#include "analyze/ipis.h"
+#include "analyze/ipis_findings.h"
+#include "analyze/tl_load.h"
+#include "builtin/builtin.h"
+
+static const char *const usage[] = {
+	"perfdb ipis [DB] [-s SESSION] [-w US] [-n ROWS] [--timeline] [--format F]",
+	NULL,
+};
+
+static struct ipis_opts o = { .window_ns = IPIS_WINDOW_NS };
+
+/* parse_window(opt, arg, err): -w US (decimals allowed, to the ns) into
+ * o.window_ns. */
+static int parse_window(const struct opt *opt, const char *arg, struct strbuf *err)
+{
+	int64_t ns;
+	(void)opt;
+	/* read as seconds (1e9 ns per unit), so microseconds are 1e6 times that */
+	if (tl_parse_time(arg, &ns)) {
+		sb_printf(err, "'%s' is not a number of microseconds (e.g. 20 or 2.5)", arg);
+		return -1;
+	}
+	o.window_ns = ns / 1000000;
+	return 0;
+}
+
+static const struct opt options[] = {
+	OPT_SESSION(),
+	OPT_CALLBACK('w', "window", NULL, "US", parse_window,
+		     "ambiguity window in microseconds (default 20): a target whose class changed "
+		     "between US before the send and the receiver's entry is counted as ambiguous"),
+	OPT_ROWS("rows of the per-process and per-CPU-pair tables (default 20, 0: all)"),
+	OPT_BOOL_F(0, "timeline", &o.timeline, "add every CPU's loaded-mm timeline (table timeline)",
+		   PO_NONEG),
+	OPT_FORMAT(),
+	OPT_END(),
+};
+
+static const char *const need[] = { "csd:csd_queue_cpu", "ipi:ipi_send_cpu", "ipi:ipi_send_cpumask",
+	NULL };
+
+/* run: the sessions of -s, added up. */
+static int run(struct verb_ctx *ctx)
+{
+	char err[512];
+	o.rows = verb_rows(20);
+	if (!verb_need_events(ctx, &ctx->sessions, need, "tlb"))
+		return EXIT_FAIL;
+	if (ipis_findings(ctx->db, ctx->sessions.ids, ctx->sessions.n, &o, ctx->doc, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+const struct verb verb_ipis = {
+	.name = "ipis",
+	.summary = "TLB-flush IPIs and whether their targets still ran the mm",
+	.usage = usage,
+	.description =
+		"Each flush IPI is one request to one remote CPU: a csd:csd_queue_cpu of "
+		"flush_tlb_func, or, in recordings without csd events, an ipi_send_cpu/cpumask at a "
+		"TLB-flush callsite or right after a flush attempt. Its target is classified where "
+		"the IPI found it: running the flushed mm, holding it lazily, holding another mm "
+		"(a wasted IPI), unknown, or ambiguous when that changed while the IPI was on its way; "
+		"the receiver's first tlb_flush inside the flush function is its verdict (reason 1 "
+		"flushed, 5 wrong CPU, 0 a lazy CPU leaving for init_mm, none).\n\n"
+		"Tables: the summary (flush attempts, IPIs, interrupts, classes, verdicts, per second), "
+		"class against the receiver's verdict, and the IPIs per flushed process, per sender -> "
+		"target CPU, per callsite and per CPU; --timeline adds each CPU's loaded-mm history. "
+		"Several sessions (a label naming runs) are added up.\n",
+	.options = options,
+	.run = run,
+};
