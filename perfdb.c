@@ -22,6 +22,7 @@ struct entry {
 static const struct entry verbs[] = {
 	{ "record", &verb_record, RUN_STOP_AT_OPERAND, NULL, NULL },
 	{ "import", &verb_import, 0, NULL, NULL },
+	{ "bench", &verb_bench, RUN_STOP_AT_OPERAND, NULL, NULL },
 	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
 	{ "sched", &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE, NULL, NULL },
 	{ "ipis", &verb_ipis, FINDINGS | RUN_SESSIONS, NULL, NULL },

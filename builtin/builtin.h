@@ -121,6 +121,6 @@ bool verb_need_events(const struct verb_ctx *ctx, const struct verb_side *s,
 		      const char *const *events, const char *recipe);
 
 /* The verbs (builtin/<name>.c). */
-extern const struct verb verb_record, verb_import, verb_layout, verb_sessions, verb_sched,
+extern const struct verb verb_record, verb_import, verb_bench, verb_results, verb_layout, verb_sessions, verb_sched,
 	verb_ipis, verb_hitm, verb_watch, verb_cgdiff, verb_tree, verb_folded, verb_doctor;
 #endif

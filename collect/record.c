@@ -46,6 +46,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,6 +58,7 @@
 #include "collect/record.h"
 #include "collect/record_wrapper.h"
 #include "collect/spawn.h"
+#include "collect/workload.h"
 #include "collect/watch.h"
 
 /* The structs whose BTF layout each session keeps. */
@@ -94,6 +96,29 @@ static void forward_to_perf(int sig)
 	got_signal = sig;
 	if (perf_pid > 0)
 		kill(perf_pid, SIGINT);
+}
+
+static volatile sig_atomic_t timed_out;
+
+/* on_alarm: the recording's time is up: stop perf as Ctrl-C would. */
+static void on_alarm(int sig)
+{
+	timed_out = 1;
+	forward_to_perf(sig);
+}
+
+/* arm_timeout(s): SIGALRM after s seconds (0: disarmed). */
+static void arm_timeout(double s)
+{
+	struct itimerval it = { .it_value = { (time_t)s, (suseconds_t)((s - (double)(time_t)s) * 1e6) } };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	if (s <= 0) {
+		setitimer(ITIMER_REAL, &it, NULL);
+		return;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
 }
 
 /* cleanup_and_die: removes the temporary files, then dies of sig. */
@@ -178,28 +203,6 @@ static int check_c2c(struct rec *r)
 	return EXIT_FAIL;
 }
 
-/* find_builtin: the built-in workload (yield, tlbflush, falseshare) called
- * name, next to this perfdb: BUILD/workloads/NAME in a build tree, or
- * PREFIX/libexec/perfdb/NAME when installed. 0 with the path in buf. */
-static int find_builtin(const char *name, char *buf, size_t len)
-{
-	static const char *const dirs[] = { "workloads", "../libexec/perfdb" };
-	char self[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0 || strchr(name, '/'))
-		return -1;
-	self[n] = 0;
-	if (!(slash = strrchr(self, '/')))
-		return -1;
-	*slash = 0;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
-		if ((size_t)snprintf(buf, len, "%s/%s/%s", self, dirs[i], name) < len &&
-		    !access(buf, X_OK))
-			return 0;
-	}
-	return -1;
-}
-
 /* check_programs: perf and the workload can be run; a workload not in
  * PATH may be one of perfdb's built-in ones. 0 or 2. */
 static int check_programs(struct rec *r)
@@ -210,16 +213,14 @@ static int check_programs(struct rec *r)
 		fprintf(stderr, "perfdb: cannot run perf (%s): %s\n", perf_program(), strerror(e));
 		return EXIT_FAIL;
 	}
-	if ((e = find_program(r->in.workload[0], path, sizeof(path))) &&
-	    !find_builtin(r->in.workload[0], r->builtin, sizeof(r->builtin))) {
-		r->in.workload[0] = r->builtin;
-		e = 0;
-	}
-	if (e) {
+	if ((e = workload_find(r->in.workload[0], r->builtin, sizeof(r->builtin)))) {
 		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->in.workload[0],
 			e == ENOENT && !strchr(r->in.workload[0], '/') ? "command not found" : strerror(e));
 		return EXIT_FAIL;
 	}
+	if (strcmp(r->builtin, r->in.workload[0]))
+		r->in.workload[0] = r->builtin;
+	(void)path;
 	return 0;
 }
 
@@ -376,14 +377,15 @@ static int build_argv(struct rec *r)
 	}
 	while (r->in.workload[n])
 		n++;
-	if (!(wl = calloc(n + 6, sizeof(*wl))))
+	if (!(wl = calloc(n + 7, sizeof(*wl))))
 		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
 	wl[0] = r->self;
 	wl[1] = "record";
 	wl[2] = "__exec";
 	wl[3] = r->status;
-	wl[4] = "--";
-	memcpy(wl + 5, r->in.workload, n * sizeof(*wl));
+	wl[4] = r->in.hide_metrics ? "quiet-metrics" : "--";
+	wl[5] = "--";
+	memcpy(wl + (r->in.hide_metrics ? 6 : 5), r->in.workload, n * sizeof(*wl));
 	r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, wl);
 	free(wl);
 	if (!r->perf_argv)
@@ -449,7 +451,9 @@ static int run_perf(struct rec *r)
 			proc_wait(perf_pid);
 		return EXIT_FAIL;
 	}
+	arm_timeout(r->in.timeout_s);
 	r->perf_ws = proc_wait(perf_pid);
+	arm_timeout(0);
 	r->wall_ns = proc_now_ns() - t0;
 	perf_pid = 0;
 	return 0;
@@ -692,8 +696,13 @@ void record_args_init(struct record_args *a, const char *db_path)
 int record_run(struct record_args *a)
 {
 	struct rec r = { .in = *a };
-	int rc = record(&r);
+	int rc;
+	got_signal = 0;
+	timed_out = 0;
+	rc = record(&r);
 	a->session = r.in.session;
+	a->interrupted = got_signal != 0;
+	a->timed_out = timed_out != 0;
 	a->status = r.st;	/* handed over: rec_free must not free it */
 	r.st = (struct wrapper_status){ 0 };
 	rec_free(&r);

@@ -17,10 +17,14 @@ struct record_args {
 	struct perf_opts po;	/* -C, -F, call graphs, -m, quiet */
 	bool snapshot;		/* save /proc/kallsyms before recording */
 	bool quiet;		/* no progress or summary on stderr */
+	bool hide_metrics;	/* the workload's metric lines are not shown */
+	double timeout_s;	/* stop the recording after this long (0: never) */
 	char **workload;	/* the command, NULL-terminated */
 	struct watch_set watch;	/* -r watch: the fields watched */
 	/* set by record_run: */
 	int64_t session;	/* the new session, 0 when none */
+	bool interrupted;	/* a signal or the timeout stopped the recording */
+	bool timed_out;
 	struct wrapper_status status;	/* the workload's end, usage and metric
 					 * lines (free with wrapper_status_free) */
 };

@@ -1,5 +1,5 @@
 /* The hidden wrapper perf runs as its workload during perfdb record,
- *   perfdb record __exec STATUSFILE -- CMD [ARG...]
+ *   perfdb record __exec STATUSFILE [quiet-metrics] -- CMD [ARG...]
  * and the status file it writes for perfdb record: perf passes its
  * workload's exit code through but fails with 255 too and ends by the
  * signal when interrupted, so its own status cannot tell a workload's 255

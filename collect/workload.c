@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
+#include "collect/recipes.h"
 #include "collect/spawn.h"
 #include "collect/workload.h"
 #include "lib/alloc.h"
@@ -273,4 +275,37 @@ struct wl_usage wl_usage_of(const struct wl_result *r)
 {
 	return (struct wl_usage){ tv_ns(r->ru.ru_utime), tv_ns(r->ru.ru_stime), r->wall_ns,
 		r->ru.ru_maxrss, r->ru.ru_nvcsw, r->ru.ru_nivcsw };
+}
+
+/* find_builtin: the built-in workload (yield, tlbflush, falseshare) called
+ * name, next to this perfdb: BUILD/workloads/NAME in a build tree, or
+ * PREFIX/libexec/perfdb/NAME when installed. 0 with the path in buf. */
+static int find_builtin(const char *name, char *buf, size_t len)
+{
+	static const char *const dirs[] = { "workloads", "../libexec/perfdb" };
+	char self[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0 || strchr(name, '/'))
+		return -1;
+	self[n] = 0;
+	if (!(slash = strrchr(self, '/')))
+		return -1;
+	*slash = 0;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		if ((size_t)snprintf(buf, len, "%s/%s/%s", self, dirs[i], name) < len &&
+		    !access(buf, X_OK))
+			return 0;
+	}
+	return -1;
+}
+
+/* workload_find: see workload.h. */
+int workload_find(const char *name, char *buf, size_t len)
+{
+	int e = find_program(name, buf, len);
+	if (!e) {
+		snprintf(buf, len, "%s", name);
+		return 0;
+	}
+	return find_builtin(name, buf, len) ? e : 0;
 }

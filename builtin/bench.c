@@ -1,0 +1,139 @@
+/* perfdb bench: repeated, interleaved runs of a workload over a parameter
+ * matrix, on this kernel and boot (collect/bench.h does the work). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+#include "builtin/builtin.h"
+#include "collect/bench.h"
+#include "lib/alloc.h"
+
+static const char *const usage[] = {
+	"perfdb bench [-o DB] -l LABEL [--runs N] [--warmup N] [-p NAME=V1,V2,...]...",
+	"             [--order interleave|random|sequential] [--seed N] [-r RECIPES [--record-every K]]",
+	"             [--timeout S] [-q] -- CMD [ARG|{NAME}]...",
+	"perfdb bench [-o DB] --resume -l LABEL [-q]",
+	NULL,
+};
+
+static struct bench_args a;
+static long long runs, warmup, every, seed = -1;
+static int order;
+static const char *recipes;
+static double timeout_s;
+
+/* add_param(o, arg, err): one -p NAME=V1,V2,... */
+static int add_param(const struct opt *o, const char *arg, struct strbuf *err)
+{
+	char msg[512];
+	(void)o;
+	if (!bench_plan_add_param(&a.plan, arg, msg, sizeof(msg)))
+		return 0;
+	sb_puts(err, msg);
+	return -1;
+}
+
+static const struct opt options[] = {
+	OPT_STRING('o', "output", &a.db_path, "DB", "database to store the runs in (default ./perfdb.db)"),
+	OPT_STRING('l', "label", &a.label, "LABEL",
+		   "the name of this configuration (e.g. base, patched); the same label on another "
+		   "boot adds that boot's runs"),
+	OPT_INT(0, "runs", &runs, "N", 1, 100000, "counted runs per cell (default 5)"),
+	OPT_INT(0, "warmup", &warmup, "N", 0, 100000, "warm-up runs per cell, run first and not counted (default 0)"),
+	OPT_CALLBACK('p', "param", NULL, "NAME=V1,V2,...", add_param,
+		     "a parameter and its values; {NAME} in the command is replaced by the value; "
+		     "the cells are the cross product of all -p lists"),
+	OPT_CHOICE(0, "order", &order, NULL, bench_order_names,
+		   "interleave (default: every cell's run 1, then every cell's run 2 ...), random "
+		   "(shuffled; the seed is printed) or sequential (cell by cell)"),
+	OPT_INT(0, "seed", &seed, "N", 0, 9007199254740991.0, "the random order's seed"),
+	OPT_STRING('r', "recipes", &recipes, "LIST",
+		   "also record runs with perf and these recipes (as perfdb record -r), each a "
+		   "session linked to its run; the bare runs stay the measurement"),
+	OPT_INT(0, "record-every", &every, "K", 1, 100000,
+		"with -r: one recorded run per K counted runs of a cell (default 1)"),
+	OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e9, "stop a run after S seconds (stored as a timeout)"),
+	OPT_BOOL_F(0, "resume", &a.resume, "run what the label's plan still needs on this boot "
+		   "(no command: the plan comes from the database)", PO_NONEG),
+	OPT_BOOL('q', "quiet", &a.quiet, "no progress or summary on stderr, the workload's stderr hidden"),
+	OPT_END(),
+};
+
+/* random_seed(): a seed when none was given. */
+static uint64_t random_seed(void)
+{
+	uint64_t s = 0;
+	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
+		s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return s & ((1ULL << 53) - 1);	/* exact as a JSON or SQLite number */
+}
+
+/* finish(ctx): the plan from the options and the command. */
+static int finish(struct verb_ctx *ctx)
+{
+	struct bench_plan *p = &a.plan;
+	if (!a.label || !*a.label) {
+		fprintf(stderr, "%s: a bench needs a label (-l LABEL)\n", ctx->prog);
+		return EXIT_USAGE;
+	}
+	if (a.resume && (ctx->nops || p->nparams)) {
+		fprintf(stderr, "%s: --resume takes the plan from the database: give no command or -p, "
+			"or give the same command without --resume\n", ctx->prog);
+		return EXIT_USAGE;
+	}
+	if (!a.resume && !ctx->nops) {
+		fprintf(stderr, "%s: no workload given (perfdb bench -l LABEL [OPTIONS] -- CMD [ARG...])\n",
+			ctx->prog);
+		return EXIT_USAGE;
+	}
+	if (every > 0 && !recipes) {
+		fprintf(stderr, "%s: --record-every needs -r RECIPES\n", ctx->prog);
+		return EXIT_USAGE;
+	}
+	bench_plan_set_argv(p, ctx->ops, (size_t)ctx->nops);
+	p->runs = runs > 0 ? (int)runs : 5;
+	p->warmup = (int)warmup;
+	p->order = (enum bench_order)order;
+	p->seed = seed >= 0 ? (uint64_t)seed : random_seed();
+	p->recipes = recipes ? xstrdup(recipes) : NULL;
+	p->record_every = every > 0 ? (int)every : 1;
+	p->timeout_s = timeout_s;
+	if (!a.db_path)
+		a.db_path = PERFDB_DEFAULT_DB;
+	return 0;
+}
+
+/* run: the bench. */
+static int run(struct verb_ctx *ctx)
+{
+	int rc = finish(ctx);
+	if (rc) {
+		bench_plan_free(&a.plan);
+		return rc;
+	}
+	return bench_main(&a);
+}
+
+const struct verb verb_bench = {
+	.name = "bench",
+	.summary = "run a workload many times over a parameter matrix, on this kernel and boot",
+	.usage = usage,
+	.description =
+		"Runs CMD (an argv, never a shell string) for every cell of the matrix the -p lists "
+		"make, --runs times each, interleaved by default so that the machine's drift spreads "
+		"over every cell, and stores each run: the workload's metric lines on stdout "
+		"(metric=NAME value=V [unit=U] [better=higher|lower]; its other output passes "
+		"through), exit status, wall time and resource usage of its process tree, the "
+		"cell's parameters, the kernel (release, version, build id), the boot and the "
+		"machine. A run that fails (non-zero exit, no metric line, a metric printed twice, "
+		"a timeout) is stored as failed with the end of its output, and the bench goes on.\n\n"
+		"The same command again, or --resume, runs only what this boot still needs: a bench "
+		"stopped by Ctrl-C, a crash or a reboot is finished without starting over, and the "
+		"same label on another boot adds that boot's runs (results are summarized per boot, "
+		"then across boots). Ctrl-C stops after the current run; twice stops it too.\n\n"
+		"Exit status: 0 when every run ended well, 2 when one failed, 130 when stopped, 1 on "
+		"a usage error.\n",
+	.options = options,
+	.run = run,
+};
