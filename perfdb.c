@@ -24,6 +24,7 @@ static const struct entry verbs[] = {
 	{ "import", &verb_import, 0, NULL, NULL },
 	{ "bench", &verb_bench, RUN_STOP_AT_OPERAND, NULL, NULL },
 	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
+	{ "results", &verb_results, FINDINGS, NULL, NULL },
 	{ "sched", &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE, NULL, NULL },
 	{ "ipis", &verb_ipis, FINDINGS | RUN_SESSIONS, NULL, NULL },
 	{ "hitm", NULL, 0, cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },

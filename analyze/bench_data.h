@@ -1,0 +1,104 @@
+/* A label's benches read back for analysis: its boots, the cells of its
+ * plan with their parameter values, every finished run, and each run's
+ * metric values. Shared by `perfdb results` and `perfdb report`. */
+#ifndef PERFDB_BENCH_DATA_H
+#define PERFDB_BENCH_DATA_H
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum run_kind { RUN_BARE, RUN_RECORDED, RUN_WARMUP };
+
+/* One boot of the label (one bench row). */
+struct bd_boot {
+	int64_t bench_id;
+	char *boot_id, *os_release, *os_version, *build_id, *hostname, *cpu_model, *perf_version;
+	char *started_at;
+	int cpus_online;
+	long long mem_total_kb;
+};
+
+/* One finished run. */
+struct bd_run {
+	int64_t id, session;	/* session 0: none */
+	int cell, boot, run;	/* boot: index into boots */
+	enum run_kind kind;
+	bool ok;
+	char *status, *error;
+	double wall_s, user_s, sys_s;
+	size_t first_value, nvalues;	/* its metric values: values[first_value ..] */
+};
+
+/* One metric value of a run. */
+struct bd_value {
+	int metric;		/* index into metrics */
+	double value;
+};
+
+struct bd_metric {
+	char *name, *unit;	/* unit "" when none */
+	int better;		/* +1 higher, -1 lower, 0 unknown (metric_line.h's words) */
+};
+
+struct bench_data {
+	char *label;
+	char *argv_json, *recipes, *run_order;	/* the plan, from the latest bench */
+	int runs, warmup, record_every;
+	double timeout_s;
+	struct bd_boot *boots;
+	size_t nboots;
+	char **params;		/* parameter names, in plan order */
+	size_t nparams;
+	char **cell_values;	/* ncells x nparams values */
+	size_t ncells;
+	struct bd_metric *metrics;	/* in the order first printed */
+	size_t nmetrics;
+	struct bd_run *runs_v;
+	size_t nruns;
+	struct bd_value *values;
+	size_t nvalues;
+};
+
+/* bench_data_load(db, label, b, err, errlen): label's benches into *b
+ * (from empty). Returns 0, 1 when the label has no bench (err says so),
+ * or -1 with err set. */
+int bench_data_load(sqlite3 *db, const char *label, struct bench_data *b, char *err, size_t errlen);
+
+/* bench_data_free(b): frees what b holds. */
+void bench_data_free(struct bench_data *b);
+
+/* bd_cell_value(b, cell, i): cell's value of parameter i. */
+const char *bd_cell_value(const struct bench_data *b, size_t cell, size_t i);
+
+/* bd_metric_index(b, name): the index of metric name, or -1. */
+int bd_metric_index(const struct bench_data *b, const char *name);
+
+/* bd_values(b, cell, metric, kind, boot, out): the values of metric in the
+ * runs of cell and kind that ended well (all boots when boot < 0), in run
+ * order, into *out (malloc'ed); returns how many. */
+size_t bd_values(const struct bench_data *b, int cell, int metric, enum run_kind kind, int boot,
+		 double **out);
+
+/* A cell's metric summarized over runs that ended well. */
+struct bd_stats {
+	size_t runs;		/* values counted */
+	int boots;		/* boots with at least one value */
+	double median;		/* each boot's median, averaged over those boots */
+	double mean, stddev, rsd, min, max;	/* over every value; NaN when undefined */
+};
+
+/* bd_stats_of(b, cell, metric, kind, s): the summary of metric in cell's
+ * runs of kind. */
+void bd_stats_of(const struct bench_data *b, int cell, int metric, enum run_kind kind, struct bd_stats *s);
+
+/* bd_times(b, cell, kind, user, sys, wall): the mean user, system and
+ * elapsed seconds per run of cell's runs of kind that ended well (NaN when
+ * none); returns their number. */
+size_t bd_times(const struct bench_data *b, int cell, enum run_kind kind, double *user, double *sys,
+		double *wall);
+
+/* bench_labels(db, labels): every label with a bench, in the order of
+ * its first bench, into *labels (malloc'ed strings); returns how many. */
+size_t bench_labels(sqlite3 *db, char ***labels);
+#endif

@@ -1,0 +1,49 @@
+/* perfdb results: the runs of benches summarized per label, cell and
+ * metric (analyze/results.h). */
+#include "analyze/results.h"
+#include "builtin/builtin.h"
+
+static const char *const usage[] = {
+	"perfdb results [DB] [-l LABEL]... [--metric NAME]... [--format F]",
+	NULL,
+};
+
+static struct string_list labels, metrics;
+
+static const struct opt options[] = {
+	OPT_STRING_LIST('l', "label", &labels, "LABEL", "only this label's benches (default: every label)"),
+	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric (default: every metric)"),
+	OPT_FORMAT(),
+	OPT_END(),
+};
+
+/* run: the findings. */
+static int run(struct verb_ctx *ctx)
+{
+	char err[512];
+	int rc = results_findings(ctx->db, labels.v, labels.n, metrics.v, metrics.n, ctx->doc, err,
+				  sizeof(err));
+	string_list_clear(&labels);
+	string_list_clear(&metrics);
+	if (rc) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+const struct verb verb_results = {
+	.name = "results",
+	.summary = "the runs of benches summarized per label, cell and metric",
+	.usage = usage,
+	.description =
+		"Per label and cell (parameters as the leading columns), for each metric: the boots "
+		"and runs, the median (of each boot's runs, averaged over the boots: \"median of 5 "
+		"runs, averaged over 2 boots\"), mean, standard deviation (and as % of the mean), "
+		"min, max, and the mean user, system and elapsed seconds per run. Only bare runs "
+		"that ended well count; the table \"boots\" has each boot's median, "
+		"\"perturbation\" the recorded runs against the bare ones, \"failures\" the runs "
+		"that failed.\n",
+	.options = options,
+	.run = run,
+};
