@@ -1,5 +1,6 @@
 /*
- * falseshare: cacheline sharing between CPUs, the mechanism of seed 000.
+ * falseshare: cacheline sharing between CPUs, the mechanism of the mglru
+ * report (mm->lru_gen.bitmap stored on every context switch).
  *
  * Threads pinned to CPUs 0..N-1 each store to a word of the global
  * `fs_shared` in a tight loop, as context_switch() stores
@@ -7,9 +8,9 @@
  * words share a cacheline: `packed` puts every thread's word in one 64-byte
  * line (false sharing), `padded` gives each its own line (no sharing),
  * `shared` makes all threads store to one word (true sharing, exactly the
- * seed's pattern). The store mode decides whether the line is written at
+ * report's pattern). The store mode decides whether the line is written at
  * all once the value is set: `always` stores every iteration, `check` loads
- * and stores only if the value differs (the seed's fix). One iteration is
+ * and stores only if the value differs (the report's fix). One iteration is
  * one op. The struct and its fields have stable names for DWARF-based field
  * attribution and for hardware watchpoints (--verbose prints the addresses).
  *
@@ -91,7 +92,7 @@ const char usage_text[] =
 	"\n"
 	"Threads pinned to CPUs 0..N-1 store to words of the global struct\n"
 	"fs_shared in a tight loop (as every context switch stores\n"
-	"mm->lru_gen.bitmap in seed 000); prints loop iterations per second.\n"
+	"mm->lru_gen.bitmap in the mglru report); prints loop iterations per second.\n"
 	"\n"
 	"  --threads N     1 to 8 threads (default: online CPUs, at most 8)\n"
 	"  --layout L      packed: thread i writes fs_shared.packed.bitmap_<a+i>,\n"
@@ -99,18 +100,19 @@ const char usage_text[] =
 	"                  padded: thread i writes fs_shared.padded.bitmap_<a+i>,\n"
 	"                          each on its own line: no sharing\n"
 	"                  shared: every thread writes fs_shared.bitmap: true\n"
-	"                          sharing, the pattern of seed 000\n"
+	"                          sharing, the pattern of the mglru report\n"
 	"  --store M       always: load the word, store ~0UL every iteration\n"
 	"                          (default)\n"
 	"                  check:  load the word, store ~0UL only if it differs\n"
-	"                          (seed 000's fix)\n"
+	"                          (the mglru fix)\n"
 	"  --seconds S     measure for S seconds, fractions allowed (default 5)\n"
 	"  -v, --verbose   print fs_shared's address and each thread's field,\n"
 	"                  offset and address on stderr\n"
 	"  -h, --help      show this text\n"
 	"\n"
 	"Output, one line on stdout:\n"
-	"  metric=falseshare_ops_per_sec value=V per_thread=P ops=O threads=N\n"
+	"  metric=falseshare_ops_per_sec value=V unit=ops/s better=higher per_thread=P\n"
+	"  ops=O threads=N\n"
 	"  layout=L store=M seconds=T start_ns=A end_ns=B start_raw_ns=C end_raw_ns=D\n"
 	"V is iterations per second of all threads together, P = V / N; [A, B]\n"
 	"is the measured interval on CLOCK_MONOTONIC, [C, D] the same on\n"
@@ -263,7 +265,7 @@ static void report(const struct config *cfg, const struct slot *slots)
 	}
 	double secs = stamp_secs(t0, t1);
 	const char *layout = layout_names[cfg->layout], *store = store_names[cfg->store];
-	printf("metric=falseshare_ops_per_sec value=%.0f per_thread=%.0f ops=%llu "
+	printf("metric=falseshare_ops_per_sec value=%.0f unit=ops/s better=higher per_thread=%.0f ops=%llu "
 	       "threads=%d layout=%s store=%s seconds=%.6f ", total, total / cfg->threads,
 	       ops, cfg->threads, layout, store, secs);
 	print_interval(t0, t1);

@@ -1,5 +1,6 @@
 /*
- * tlbflush: the will-it-scale tlb_flush2 benchmark of seed 001, with control
+ * tlbflush: the will-it-scale tlb_flush2 benchmark of the lazy mm_cpumask
+ * report (flush IPIs to CPUs that no longer run the mm), with control
  * over what the other CPUs are doing when the flush IPIs arrive.
  *
  * Each task, pinned to its own CPU, maps 1 MiB of private anonymous memory
@@ -86,10 +87,13 @@ const char usage_text[] =
 	"  --seconds S     measure for S seconds, fractions allowed (default 5)\n"
 	"  -h, --help      show this text\n"
 	"\n"
-	"Output, one line on stdout:\n"
-	"  metric=tlbflush_ops_per_sec value=V per_task=P task_values=V0,V1,...\n"
+	"Output, two lines on stdout:\n"
+	"  metric=tlbflush_ops_per_sec value=V unit=ops/s better=higher per_task=P\n"
+	"  task_values=V0,V1,...\n"
 	"  ops=O tasks=N mode=threads|processes others=KIND cpus=K cpu_list=L\n"
 	"  seconds=T start_ns=A end_ns=B start_raw_ns=C end_raw_ns=D\n"
+	"  metric=tlbflush_ops_per_sec_per_task value=P unit=ops/s better=higher tasks=N\n"
+	"(the second is will-it-scale's per_thread_ops)\n"
 	"V is ops per second of all tasks together, P = V / N, Vi task i's own\n"
 	"rate, K the number of CPUs in L; [A, B] is the measured interval on\n"
 	"CLOCK_MONOTONIC, [C, D] the same on CLOCK_MONOTONIC_RAW, T = (B-A)/1e9.\n"
@@ -314,7 +318,7 @@ static void report(const struct config *cfg)
 		total += stamp_rate(s->ops, s->t0, s->t1);
 		stamp_cover(&t0, &t1, s->t0, s->t1);
 	}
-	printf("%.0f per_task=%.0f task_values=", total, total / cfg->tasks);
+	printf("%.0f unit=ops/s better=higher per_task=%.0f task_values=", total, total / cfg->tasks);
 	for (int i = 0; i < cfg->tasks; i++) {
 		const struct slot *s = &shm->slots[i];
 		printf("%s%.0f", i ? "," : "", stamp_rate(s->ops, s->t0, s->t1));
@@ -325,6 +329,8 @@ static void report(const struct config *cfg)
 	print_cpu_list(stdout, cfg);
 	printf(" seconds=%.6f ", secs);
 	print_interval(t0, t1);
+	printf("metric=tlbflush_ops_per_sec_per_task value=%.0f unit=ops/s better=higher tasks=%d\n",
+	       total / cfg->tasks, cfg->tasks);
 	fprintf(stderr, PROG ": %d task%s (%s), others %s, CPUs ", cfg->tasks,
 		cfg->tasks == 1 ? "" : "s", mode, others_names[cfg->others]);
 	print_cpu_list(stderr, cfg);

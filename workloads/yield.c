@@ -1,5 +1,6 @@
 /*
- * yield: the context-switch benchmark of seed 000.
+ * yield: the context-switch benchmark of the mglru report (lru_gen.bitmap
+ * stored on every context switch, bouncing between CPUs).
  *
  * On each of CPUs 0..N-1 two tasks pinned to that CPU call sched_yield() in
  * a loop, so the CPU switches back and forth between them. In the shared-mm
@@ -50,7 +51,7 @@ const char usage_text[] =
 	"\n"
 	"On each of CPUs 0..N-1, two tasks pinned to that CPU call sched_yield()\n"
 	"in a loop, so the CPU switches between them; prints context switches per\n"
-	"second per CPU (the benchmark of seed 000).\n"
+	"second per CPU (the benchmark of the mglru lru_gen.bitmap report).\n"
 	"\n"
 	"  --shared-mm    all 2N tasks are threads of one process: one mm_struct\n"
 	"                 is in use on all N CPUs at once, so anything the kernel\n"
@@ -64,7 +65,8 @@ const char usage_text[] =
 	"  -h, --help     show this text\n"
 	"\n"
 	"Output, one line on stdout:\n"
-	"  metric=ctxsw_per_sec_per_cpu value=V switches=W yields=Y seconds=T\n"
+	"  metric=ctxsw_per_sec_per_cpu value=V unit=switches/s/CPU better=higher\n"
+	"  switches=W yields=Y seconds=T\n"
 	"  cpus=N mode=shared|private start_ns=A end_ns=B start_raw_ns=C end_raw_ns=D\n"
 	"W is the number of switches away from the workers (getrusage\n"
 	"RUSAGE_THREAD nvcsw+nivcsw, what perf's context-switches event counts),\n"
@@ -162,7 +164,8 @@ static void report(const struct config *cfg, int nslots)
 	double secs = stamp_secs(t0, t1);
 	double rate = (double)sw / secs / cfg->cpus;
 	const char *mode = cfg->private_mm ? "private" : "shared";
-	printf("metric=ctxsw_per_sec_per_cpu value=%.0f switches=%llu yields=%llu "
+	printf("metric=ctxsw_per_sec_per_cpu value=%.0f unit=switches/s/CPU better=higher "
+	       "switches=%llu yields=%llu "
 	       "seconds=%.6f cpus=%d mode=%s ", rate, sw, yields, secs, cfg->cpus, mode);
 	print_interval(t0, t1);
 	fprintf(stderr, PROG ": %s mm, %d CPU%s, %.3f s: %.0f context switches/s per CPU "

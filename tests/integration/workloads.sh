@@ -34,17 +34,19 @@ run() {
 rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
 usage_on_stderr() { grep -q '^Usage: ' "$T/err" && [ ! -s "$T/out" ]; }
 
-# field KEY: the value of KEY=... in the metric line in $T/out
-field() { tr ' ' '\n' <"$T/out" | sed -n "s/^$1=//p"; }
+# field KEY: the value of KEY=... in the (first) metric line in $T/out
+field() { head -1 "$T/out" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
-# metric_ok NAME KEY=VALUE...: one line on stdout, all key=value tokens,
-# metric=NAME, value > 0, 0.4 <= seconds <= 3, the given pairs present,
-# a human line on stderr, exit 0.
+# metric_ok NAME KEY=VALUE...: the first line on stdout is metric=NAME's,
+# all key=value tokens, value > 0, unit= and better=higher given, 0.4 <=
+# seconds <= 3, the given pairs present; every stdout line a metric line
+# (tlbflush prints a second, per task); a human line on stderr, exit 0.
 metric_ok() {
 	mname=$1; shift
 	rc_is 0 || return 1
-	[ "$(wc -l <"$T/out")" -eq 1 ] || return 1
-	grep -Eq '^metric=[a-z_]+( [a-z_]+=[^ =]+)+$' "$T/out" || return 1
+	[ "$(grep -vc '^metric=' "$T/out")" -eq 0 ] || return 1
+	head -1 "$T/out" | grep -Eq '^metric=[a-z_]+ value=[0-9.]+ unit=[^ =]+ better=higher( [a-z_]+=[^ =]+)+$' ||
+		return 1
 	[ "$(field metric)" = "$mname" ] || return 1
 	awk -v v="$(field value)" -v s="$(field seconds)" \
 		'BEGIN { exit !(v + 0 > 0 && s + 0 >= 0.4 && s + 0 <= 3) }' || return 1
@@ -127,6 +129,9 @@ check "tlbflush: value is the sum of task_values, one per task" \
 		 exit !(k == t && v >= s - k && v <= s + k) }'
 run tlbflush --cpus 0 --seconds 0.5
 check "tlbflush --cpus 0: one task" metric_ok tlbflush_ops_per_sec tasks=1 cpu_list=0
+run tlbflush --tasks 2 --seconds 0.5
+check "tlbflush's second line is the per-task rate (will-it-scale's per_thread_ops): per_task of the first" \
+	eval '[ "$(sed -n 2p "$T/out" | sed -n "s/^metric=tlbflush_ops_per_sec_per_task value=\([0-9]*\) unit=ops\/s better=higher tasks=2$/\1/p")" = "$(field per_task)" ]'
 
 for layout in packed padded shared; do
 	for store in always check; do
