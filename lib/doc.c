@@ -32,7 +32,7 @@ struct sentences {
 };
 
 struct doc {
-	char *verb, *main;
+	char *verb, *main, *title;
 	struct dval *sessions, *findings;
 	struct sentences warnings, notes;
 	const struct table **tables;	/* document order */
@@ -109,10 +109,19 @@ void doc_free(struct doc *d)
 	free(d->tables);
 	free(d->verb);
 	free(d->main);
+	free(d->title);
 	free(d);
 }
 
 const char *doc_verb(const struct doc *d) { return d->verb; }
+const char *doc_title(const struct doc *d) { return d->title; }
+
+/* doc_set_title: see doc.h. */
+void doc_set_title(struct doc *d, const char *title)
+{
+	free(d->title);
+	d->title = xstrdup(title);
+}
 struct dval *doc_sessions(struct doc *d) { return d->sessions; }
 struct dval *doc_findings(struct doc *d) { return d->findings; }
 const struct dval *doc_sessions_c(const struct doc *d) { return d->sessions; }

@@ -35,6 +35,12 @@ void doc_free(struct doc *d);
 /* doc_verb(d): the verb given to doc_new. */
 const char *doc_verb(const struct doc *d);
 
+/* doc_set_title(d, title): a heading for the whole document (a report's
+ * "NEW against BASE"); doc_title(d): it, or NULL. Shown first by the
+ * human forms, as "title" in json. */
+void doc_set_title(struct doc *d, const char *title);
+const char *doc_title(const struct doc *d);
+
 /* doc_sessions(d): the array of session objects (id, label, host, kernel
  * ...) the findings are about; doc_findings(d): the findings object. */
 struct dval *doc_sessions(struct doc *d);

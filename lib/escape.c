@@ -100,6 +100,22 @@ static bool esc_json(struct strbuf *b, long cp)
 	return true;
 }
 
+/* esc_xml(b, cp): writes the XML escape of cp and returns true, or false
+ * when cp is written as it is. */
+static bool esc_xml(struct strbuf *b, long cp)
+{
+	static const char from[] = "&<>\"'";
+	static const char *const to[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&#39;" };
+	const char *p = cp > 0 && cp < 0x80 ? strchr(from, (int)cp) : NULL;
+	if (p)
+		sb_puts(b, to[p - from]);
+	else if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0xFFFE || cp == 0xFFFF)
+		sb_puts(b, "\xEF\xBF\xBD");
+	else
+		return false;
+	return true;
+}
+
 /* esc_append: see escape.h. */
 void esc_append(struct strbuf *b, const char *s, enum esc mode)
 {
@@ -117,6 +133,8 @@ void esc_append(struct strbuf *b, const char *s, enum esc mode)
 			done = esc_md(b, cp, n > 1 ? p[1] : 0);
 		else if (mode == ESC_JSON)
 			done = esc_json(b, cp);
+		else if (mode == ESC_XML)
+			done = esc_xml(b, cp);
 		if (cp >= 0 && !done)
 			sb_putn(b, (const char *)p, len);
 		p += len;

@@ -12,8 +12,11 @@
  * as \n, \r, \t or \xNN so a row stays one line; ESC_MD also
  * backslash-escapes '|', '\' and '<' and turns CR/LF into <br>; ESC_JSON
  * follows RFC 8259 ('"' and '\', \b \f \n \r \t, other controls, DEL and
- * U+2028/U+2029 as \u00XX/\u2028/\u2029, ill-formed UTF-8 as \ufffd). */
-enum esc { ESC_NONE, ESC_TEXT, ESC_MD, ESC_JSON };
+ * U+2028/U+2029 as \u00XX/\u2028/\u2029, ill-formed UTF-8 as \ufffd);
+ * ESC_XML for XML text and attribute values (SVG, HTML): '&', '<', '>',
+ * '"' and '\'' as entities, control characters XML cannot hold (all of C0
+ * but tab, LF and CR) as U+FFFD. */
+enum esc { ESC_NONE, ESC_TEXT, ESC_MD, ESC_JSON, ESC_XML };
 
 /* esc_append(b, s, mode): appends s escaped for mode. */
 void esc_append(struct strbuf *b, const char *s, enum esc mode);

@@ -15,7 +15,7 @@ struct column {
 };
 
 struct table {
-	char *name, *title, *null_text;
+	char *name, *title, *null_text, *section;
 	char **captions;
 	size_t ncaptions, cap_captions;
 	enum table_style style;
@@ -91,6 +91,7 @@ void table_free(struct table *t)
 	free(t->name);
 	free(t->title);
 	free(t->null_text);
+	free(t->section);
 	free(t);
 }
 
@@ -162,6 +163,45 @@ void table_caption(struct table *t, const char *fmt, ...)
 void table_style(struct table *t, enum table_style style)
 {
 	t->style = style;
+}
+
+/* table_section: see table.h. */
+void table_section(struct table *t, const char *heading)
+{
+	free(t->section);
+	t->section = xstrdup(heading);
+}
+
+/* table_clone: see table.h. */
+struct table *table_clone(const struct table *t, const char *name)
+{
+	struct table *c = table_new(name, t->title);
+	table_null_text(c, t->null_text);
+	table_section(c, t->section);
+	c->style = t->style;
+	for (size_t i = 0; i < t->ncaptions; i++)
+		table_caption(c, "%s", t->captions[i]);
+	for (int k = 0; k < t->ncols; k++) {
+		const struct column *o = &t->cols[k];
+		table_col(c, o->name, o->type, o->precision);
+		c->cols[k].label = xstrdup(o->label);
+		c->cols[k].depth_col = o->depth_col;
+		c->cols[k].show = o->show;
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		table_add_row(c);
+		c->row_show[r] = t->row_show[r];
+		for (int k = 0; k < t->ncols; k++) {
+			const struct cell *x = table_cell(t, r, k);
+			if (x->kind == CELL_STR)
+				table_set_str(c, k, x->v.s);
+			else if (x->kind == CELL_INT)
+				table_set_int(c, k, x->v.i);
+			else if (x->kind == CELL_REAL)
+				table_set_real(c, k, x->v.r);
+		}
+	}
+	return c;
 }
 
 /* table_add_row: see table.h. */
@@ -254,6 +294,7 @@ const char *table_name(const struct table *t) { return t->name; }
 const char *table_title(const struct table *t) { return t->title; }
 const char *table_null(const struct table *t) { return t->null_text; }
 enum table_style table_get_style(const struct table *t) { return t->style; }
+const char *table_get_section(const struct table *t) { return t->section; }
 size_t table_nrows(const struct table *t) { return t->nrows; }
 int table_ncols(const struct table *t) { return t->ncols; }
 size_t table_ncaptions(const struct table *t) { return t->ncaptions; }

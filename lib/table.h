@@ -37,10 +37,14 @@ struct cell {
  * (SHOW_DATA), or both (SHOW_ALL, the default). */
 enum { SHOW_HUMAN = 1, SHOW_DATA = 2, SHOW_ALL = 3 };
 
-/* How text prints a table: TABLE_GRID (a title, a header, a rule, aligned
- * rows) or TABLE_PLAIN (only the cells, one space apart, one row a line:
- * the folded-stacks form flame graph tools read). */
-enum table_style { TABLE_GRID, TABLE_PLAIN };
+/* How the human forms show a table: TABLE_GRID (a title, a header, a
+ * rule, aligned rows); TABLE_PLAIN (text: only the cells, one space apart,
+ * one row a line: the folded-stacks form flame graph tools read; md as a
+ * grid); TABLE_LIST (each row's first shown cell as a list item: a
+ * summary); TABLE_CHART (data for a picture: points of columns "cell",
+ * "side", "value"; md and html draw it as an SVG chart, text leaves it
+ * out). csv and json show every style as rows. */
+enum table_style { TABLE_GRID, TABLE_PLAIN, TABLE_LIST, TABLE_CHART };
 
 struct table;
 
@@ -79,6 +83,15 @@ void table_caption(struct table *t, const char *fmt, ...) __attribute__((format(
 /* table_style(t, style): how text prints t (enum table_style). */
 void table_style(struct table *t, enum table_style style);
 
+/* table_section(t, heading): the section t belongs to: the human forms
+ * print heading before the first table of each section ("Setup",
+ * "Evidence: context switches"). Copied; NULL for none. */
+void table_section(struct table *t, const char *heading);
+
+/* table_clone(t, name): a copy of t (columns, rows, captions, style,
+ * section) named name. */
+struct table *table_clone(const struct table *t, const char *name);
+
 /* table_add_row(t): appends a row whose cells are all NULL; the setters
  * below fill cells of this last row. table_row_show(t, show): where the
  * last row appears (SHOW_*). */
@@ -103,6 +116,7 @@ const char *table_name(const struct table *t);
 const char *table_title(const struct table *t);	/* NULL when none */
 const char *table_null(const struct table *t);
 enum table_style table_get_style(const struct table *t);
+const char *table_get_section(const struct table *t);	/* NULL when none */
 size_t table_nrows(const struct table *t);
 int table_ncols(const struct table *t);
 size_t table_ncaptions(const struct table *t);

@@ -2,7 +2,7 @@
 #include <string.h>
 #include "reports/format.h"
 
-const char *const out_format_names[] = { "text", "md", "csv", "json", NULL };
+const char *const out_format_names[] = { "text", "md", "csv", "json", "html", NULL };
 
 /* out_format_parse: see format.h. */
 int out_format_parse(const char *s, enum out_format *f)
@@ -18,5 +18,5 @@ int out_format_parse(const char *s, enum out_format *f)
 /* out_format_name: see format.h. */
 const char *out_format_name(enum out_format f)
 {
-	return (unsigned)f <= FMT_JSON ? out_format_names[f] : "?";
+	return (unsigned)f <= FMT_HTML ? out_format_names[f] : "?";
 }

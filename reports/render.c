@@ -1,12 +1,14 @@
 /* Rendering documents and tables in each format: see render.h. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/escape.h"
 #include "reports/render.h"
 #include "reports/render_int.h"
+#include "reports/svg_chart.h"
 
-/* sentences_human(d, n, at, prefix, md, out): warnings or notes, one a
- * line ("warning: ..."; md: a block quote or a list item). */
+/* sentences_human(d, n, at, what, md, out): warnings or notes, one a line
+ * ("warning: ..."; md: a block quote or a list item). */
 static void sentences_human(const struct doc *d, size_t n, const char *(*at)(const struct doc *, size_t),
 			    const char *what, bool md, FILE *out)
 {
@@ -20,33 +22,101 @@ static void sentences_human(const struct doc *d, size_t n, const char *(*at)(con
 	}
 }
 
-/* human_doc(d, only, md, out): the text or md form of d. */
-static void human_doc(const struct doc *d, const char *only, bool md, FILE *out)
+/* heading(s, level, md, out): a document title (level 1) or a section
+ * heading (level 2). */
+static void heading(const char *s, int level, bool md, FILE *out)
 {
-	bool any = doc_nwarnings(d) > 0;
+	char *e = esc_dup(s, md ? ESC_MD : ESC_TEXT);
+	if (md)
+		fprintf(out, "%s %s\n", level == 1 ? "#" : "##", e);
+	else
+		fprintf(out, "%s %s %s\n", level == 1 ? "====" : "==", e, level == 1 ? "====" : "==");
+	free(e);
+}
+
+/* chart_md(t, o, out): the md image of a chart table, its SVG written into
+ * the assets directory; nothing without one. */
+static void chart_md(const struct table *t, const struct render_opts *o, FILE *out)
+{
+	char path[4096];
+	FILE *f;
+	if (!o || !o->assets_dir || !*o->assets_dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.svg", o->assets_dir, table_name(t));
+	if (!(f = fopen(path, "w")) || svg_chart_write(t, f)) {
+		fprintf(stderr, "perfdb: %s: %s\n", path, errno ? strerror(errno) : "cannot write");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	char *title = esc_dup(table_title(t) ? table_title(t) : table_name(t), ESC_MD);
+	const char *href = o->assets_href && *o->assets_href ? o->assets_href : o->assets_dir;
+	fprintf(out, "![%s](%s/%s.svg)\n", title, href, table_name(t));
+	free(title);
+}
+
+/* one_table(t, md, o, out): a table in its style; false when nothing was
+ * printed (a chart in text, or without an assets directory). */
+static bool one_table(const struct table *t, bool md, const struct render_opts *o, FILE *out)
+{
+	switch (table_get_style(t)) {
+	case TABLE_LIST:
+		list_print(t, md, out);
+		return true;
+	case TABLE_CHART:
+		if (!md || !o || !o->assets_dir)
+			return false;
+		chart_md(t, o, out);
+		return true;
+	default:
+		grid_print(t, md, out);
+		return true;
+	}
+}
+
+/* human_doc(d, only, md, o, out): the text or md form of d. */
+static void human_doc(const struct doc *d, const char *only, bool md, const struct render_opts *o, FILE *out)
+{
+	bool any = false;
+	const char *section = NULL;
+	if (doc_title(d)) {
+		heading(doc_title(d), 1, md, out);
+		any = true;
+	}
+	if (doc_nwarnings(d) && any)
+		fputc('\n', out);
 	sentences_human(d, doc_nwarnings(d), doc_warning_at, "warning", md, out);
+	any |= doc_nwarnings(d) > 0;
 	for (size_t i = 0; i < doc_ntables(d); i++) {
 		const struct table *t = doc_table_at(d, i);
+		const char *sec = table_get_section(t);
 		if (only && strcmp(table_name(t), only))
 			continue;
-		if (any)
+		if (!only && sec && (!section || strcmp(sec, section))) {
+			fputs(any ? "\n" : "", out);
+			heading(sec, 2, md, out);
+			section = sec;
+			any = true;
+		}
+		if (any && (table_get_style(t) != TABLE_CHART || (md && o && o->assets_dir)))
 			fputc('\n', out);
-		grid_print(t, md, out);
-		any = true;
+		any |= one_table(t, md, o, out);
 	}
 	if (doc_nnotes(d) && any)
 		fputc('\n', out);
 	sentences_human(d, doc_nnotes(d), doc_note_at, "note", md, out);
 }
 
-/* render_doc: see render.h. */
-int render_doc(const struct doc *d, enum out_format f, const char *only, FILE *out)
+/* render_doc_opts: see render.h. */
+int render_doc_opts(const struct doc *d, enum out_format f, const char *only,
+		    const struct render_opts *o, FILE *out)
 {
 	const struct table *t;
 	switch (f) {
 	case FMT_TEXT:
 	case FMT_MD:
-		human_doc(d, only, f == FMT_MD, out);
+		human_doc(d, only, f == FMT_MD, o, out);
 		break;
 	case FMT_CSV:
 		t = only ? doc_table(d, only) : doc_main(d);
@@ -56,8 +126,17 @@ int render_doc(const struct doc *d, enum out_format f, const char *only, FILE *o
 	case FMT_JSON:
 		json_doc(d, only, out);
 		break;
+	case FMT_HTML:
+		html_doc(d, only, out);
+		break;
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+/* render_doc: see render.h. */
+int render_doc(const struct doc *d, enum out_format f, const char *only, FILE *out)
+{
+	return render_doc_opts(d, f, only, NULL, out);
 }
 
 /* render_table: see render.h. */
@@ -73,6 +152,7 @@ int render_table(const struct table *t, enum out_format f, FILE *out)
 		csv_print(t, out);
 		break;
 	case FMT_JSON:
+	case FMT_HTML:
 		j = json_new(out, true);
 		json_table_value(j, t);
 		json_free(j);

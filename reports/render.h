@@ -17,6 +17,14 @@
  *  - json: the envelope of lib/doc.h, indented; a table is an array of
  *    row objects on one line each; reals in their shortest exact form
  *    (with ".0" when integral), NaN and infinities null.
+ *  - html: one self-contained page (styles inline, no scripts, pictures as
+ *    inline SVG): the title, warnings, sections, tables, lists, pictures,
+ *    notes.
+ * Sections (table_section) are headed where they start ("## Setup"); the
+ * document's title comes first. A TABLE_LIST table is a list of its rows'
+ * first shown cells; a TABLE_CHART table is a picture (svg_chart.h): md
+ * links an SVG file written into the assets directory, html inlines it,
+ * text leaves it out.
  * text and md show SHOW_HUMAN columns and rows, csv and json SHOW_DATA
  * ones; reals get the column's precision in text and md only; COL_PCT
  * values get a '%' in text and md only; indented columns are indented by
@@ -27,6 +35,18 @@
 #include "lib/doc.h"
 #include "lib/table.h"
 #include "reports/format.h"
+
+/* Where md puts pictures: files NAME.svg written into dir, referred to as
+ * href/NAME.svg (href "" or NULL: dir as given). No dir: no pictures. */
+struct render_opts {
+	const char *assets_dir;
+	const char *assets_href;
+};
+
+/* render_doc_opts(d, f, only, o, out): render_doc with pictures as o
+ * says (o may be NULL). */
+int render_doc_opts(const struct doc *d, enum out_format f, const char *only,
+		    const struct render_opts *o, FILE *out);
 
 /* render_doc(d, f, only, out): writes d to out in format f. only (NULL:
  * none) names the one table to show: text and md show only it (with the

@@ -47,16 +47,15 @@ static long long indent_of(const struct table *t, size_t r, int c)
 	return v > 0 && v < 1000 ? v : 0;
 }
 
-/* cell_human(t, r, c, md): the malloc'd text/md form of a cell. */
-static char *cell_human(const struct table *t, size_t r, int c, bool md)
+/* cell_text: see render_int.h. */
+char *cell_text(const struct table *t, size_t r, int c, int mode)
 {
 	const struct cell *x = table_cell(t, r, c);
-	enum esc mode = md ? ESC_MD : ESC_TEXT;
 	struct strbuf b = STRBUF_INIT;
 	for (long long i = indent_of(t, r, c); i > 0; i--)
-		sb_puts(&b, md ? "\u00a0\u00a0" : "  ");
+		sb_puts(&b, mode == ESC_TEXT ? "  " : "\u00a0\u00a0");
 	if (x->kind == CELL_NULL || x->kind == CELL_STR)
-		esc_append(&b, x->kind == CELL_STR ? x->v.s : table_null(t), mode);
+		esc_append(&b, x->kind == CELL_STR ? x->v.s : table_null(t), (enum esc)mode);
 	else if (x->kind == CELL_INT)
 		sb_printf(&b, "%lld", x->v.i);
 	else
@@ -82,7 +81,7 @@ static struct grid grid_build(const struct table *t, bool md)
 	for (size_t r = 0; r < nr; r++)
 		if (table_row_shown(t, r) & SHOW_HUMAN)
 			for (int c = 0; c < g.ncol; c++)
-				g.s[k++] = cell_human(t, r, g.col[c], md);
+				g.s[k++] = cell_text(t, r, g.col[c], md ? ESC_MD : ESC_TEXT);
 	for (size_t i = 0; i < k; i++) {
 		size_t w = utf8_width(g.s[i]), c = i % (size_t)g.ncol;
 		if (w > g.w[c])
@@ -187,6 +186,23 @@ static void plain_print(const struct table *t, FILE *out)
 		for (int c = 0; c < g.ncol; c++)
 			fprintf(out, "%s%s", g.s[r * (size_t)g.ncol + (size_t)c], c + 1 < g.ncol ? " " : "\n");
 	grid_free(&g);
+}
+
+/* list_print: see render_int.h. */
+void list_print(const struct table *t, bool md, FILE *out)
+{
+	int col = -1;
+	heading(t, md, out);
+	for (int c = 0; c < table_ncols(t) && col < 0; c++)
+		if (table_col_shown(t, c) & SHOW_HUMAN)
+			col = c;
+	for (size_t r = 0; col >= 0 && r < table_nrows(t); r++) {
+		if (!(table_row_shown(t, r) & SHOW_HUMAN))
+			continue;
+		char *s = cell_text(t, r, col, md ? ESC_MD : ESC_TEXT);
+		fprintf(out, "%s%s\n", md ? "- " : "  - ", s);
+		free(s);
+	}
 }
 
 /* grid_print: see render_int.h. */

@@ -12,6 +12,17 @@
  * title and captions (render_grid.c). */
 void grid_print(const struct table *t, bool md, FILE *out);
 
+/* cell_text(t, r, c, mode): the malloc'd human form of cell (r, c): its
+ * indent, then the string (or null text) escaped for mode, or the number
+ * with the column's precision and '%' (render_grid.c). */
+char *cell_text(const struct table *t, size_t r, int c, int mode);
+
+/* list_print(t, md, out): a TABLE_LIST table as list items (render_grid.c). */
+void list_print(const struct table *t, bool md, FILE *out);
+
+/* html_doc(d, only, out): the page (render_html.c). */
+void html_doc(const struct doc *d, const char *only, FILE *out);
+
 /* csv_print(t, out): t's SHOW_DATA columns and rows as csv (render_csv.c). */
 void csv_print(const struct table *t, FILE *out);
 

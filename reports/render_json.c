@@ -80,6 +80,10 @@ void json_doc(const struct doc *d, const char *only, FILE *out)
 	json_str(j, perfdb_version);
 	json_key(j, "verb");
 	json_str(j, doc_verb(d));
+	if (doc_title(d)) {
+		json_key(j, "title");
+		json_str(j, doc_title(d));
+	}
 	json_key(j, "sessions");
 	value(j, doc_sessions_c(d));
 	json_key(j, "findings");

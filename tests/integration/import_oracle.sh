@@ -173,7 +173,7 @@ elif record a "$T/a.data" && perf_outputs "$T/a.data"; then
 		oracle same-counts "$T/a2.json" 1 2 a
 		check "a: the second session has label 'again', the first none" python3 -c '
 import json, sys
-s = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[1]))["sessions"]
 sys.exit(not (len(s) == 2 and s[0]["label"] is None and s[1]["label"] == "again"))' "$T/a2.json"
 	else
 		not_ok "a: importing the file a second time exits 0 ($(head -1 "$T/imp.err"))"

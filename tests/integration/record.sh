@@ -222,8 +222,9 @@ check "doctor: hardware breakpoints work here (watch)" grep -q '^recipe watch  *
 if command -v python3 >/dev/null 2>&1; then
 	check "doctor --format json: valid JSON, objects of check/status/detail" \
 		python3 -c 'import json, sys
-r = json.load(open(sys.argv[1]))
-assert len(r) >= 11 and all(list(x) == ["check", "status", "detail"] for x in r)' "$T/out"
+d = json.load(open(sys.argv[1]))
+r = d["findings"]["checks"]
+assert d["verb"] == "doctor" and len(r) >= 11 and all(list(x) == ["check", "status", "detail"] for x in r)' "$T/out"
 else
 	check "doctor --format json: exit 0" eval '[ $rc = 0 ] && grep -q "\"check\": \"BTF\"" "$T/out"'
 fi

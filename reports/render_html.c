@@ -1,0 +1,144 @@
+/* One self-contained HTML page of a document (see render.h): styles
+ * inline, no scripts, pictures as inline SVG. */
+#include <stdlib.h>
+#include <string.h>
+#include "lib/escape.h"
+#include "lib/strbuf.h"
+#include "lib/version.h"
+#include "reports/render_int.h"
+#include "reports/svg_chart.h"
+
+static const char style[] =
+	"body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
+	"table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:90%}"
+	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;white-space:pre}"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"th{background:#f3f3f3}.warning{background:#fff4e5;border-left:4px solid #e8710a;"
+	"padding:.4em .8em;margin:.3em 0}ul.caption{color:#555;font-size:90%}"
+	"figure{margin:1em 0}h3{margin-bottom:.2em}";
+
+/* put(out, s, mode): s escaped for XML. */
+static void put(FILE *out, const char *s)
+{
+	char *e = esc_dup(s, ESC_XML);
+	fputs(e, out);
+	free(e);
+}
+
+/* cell(out, t, r, c, th): one cell, numbers right-aligned. */
+static void cell(FILE *out, const struct table *t, size_t r, int c, bool th)
+{
+	bool num = table_col_type(t, c) != COL_STR;
+	char *s = th ? NULL : cell_text(t, r, c, ESC_NONE);
+	fprintf(out, "<%s%s>", th ? "th" : "td", num ? " class=\"n\"" : "");
+	put(out, th ? table_col_header(t, c) : s);
+	fprintf(out, "</%s>", th ? "th" : "td");
+	free(s);
+}
+
+/* grid(out, t): a table's shown columns and rows. */
+static void grid(FILE *out, const struct table *t)
+{
+	fputs("<table><thead><tr>", out);
+	for (int c = 0; c < table_ncols(t); c++)
+		if (table_col_shown(t, c) & SHOW_HUMAN)
+			cell(out, t, 0, c, true);
+	fputs("</tr></thead><tbody>\n", out);
+	for (size_t r = 0; r < table_nrows(t); r++) {
+		if (!(table_row_shown(t, r) & SHOW_HUMAN))
+			continue;
+		fputs("<tr>", out);
+		for (int c = 0; c < table_ncols(t); c++)
+			if (table_col_shown(t, c) & SHOW_HUMAN)
+				cell(out, t, r, c, false);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+/* list(out, t): a TABLE_LIST table's first shown cells as a list. */
+static void list(FILE *out, const struct table *t)
+{
+	int col = -1;
+	for (int c = 0; c < table_ncols(t) && col < 0; c++)
+		if (table_col_shown(t, c) & SHOW_HUMAN)
+			col = c;
+	fputs("<ul>\n", out);
+	for (size_t r = 0; col >= 0 && r < table_nrows(t); r++) {
+		if (!(table_row_shown(t, r) & SHOW_HUMAN))
+			continue;
+		char *s = cell_text(t, r, col, ESC_NONE);
+		fputs("<li>", out);
+		put(out, s);
+		fputs("</li>\n", out);
+		free(s);
+	}
+	fputs("</ul>\n", out);
+}
+
+/* one(out, t): a table with its title and captions, in its style. */
+static void one(FILE *out, const struct table *t)
+{
+	if (table_title(t)) {
+		fputs("<h3>", out);
+		put(out, table_title(t));
+		fputs("</h3>\n", out);
+	}
+	if (table_ncaptions(t) && table_get_style(t) != TABLE_CHART) {
+		fputs("<ul class=\"caption\">", out);
+		for (size_t i = 0; i < table_ncaptions(t); i++) {
+			fputs("<li>", out);
+			put(out, table_caption_at(t, i));
+			fputs("</li>", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	if (table_get_style(t) == TABLE_CHART) {
+		fputs("<figure>\n", out);
+		svg_chart_write(t, out);
+		fputs("</figure>\n", out);
+	} else if (table_get_style(t) == TABLE_LIST) {
+		list(out, t);
+	} else {
+		grid(out, t);
+	}
+}
+
+/* sentences(out, d, n, at, cls): warnings or notes. */
+static void sentences(FILE *out, const struct doc *d, size_t n,
+		      const char *(*at)(const struct doc *, size_t), const char *cls)
+{
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "<p class=\"%s\"><b>%s:</b> ", cls, cls);
+		put(out, at(d, i));
+		fputs("</p>\n", out);
+	}
+}
+
+/* html_doc: see render_int.h. */
+void html_doc(const struct doc *d, const char *only, FILE *out)
+{
+	const char *title = doc_title(d) ? doc_title(d) : doc_verb(d), *section = NULL;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", out);
+	put(out, title);
+	fprintf(out, "</title><meta name=\"generator\" content=\"perfdb %s\"><style>%s</style></head>\n"
+		"<body>\n<h1>", perfdb_version, style);
+	put(out, title);
+	fputs("</h1>\n", out);
+	sentences(out, d, doc_nwarnings(d), doc_warning_at, "warning");
+	for (size_t i = 0; i < doc_ntables(d); i++) {
+		const struct table *t = doc_table_at(d, i);
+		const char *sec = table_get_section(t);
+		if (only && strcmp(table_name(t), only))
+			continue;
+		if (sec && (!section || strcmp(sec, section))) {
+			fputs("<h2>", out);
+			put(out, sec);
+			fputs("</h2>\n", out);
+			section = sec;
+		}
+		one(out, t);
+	}
+	sentences(out, d, doc_nnotes(d), doc_note_at, "note");
+	fputs("</body></html>\n", out);
+}

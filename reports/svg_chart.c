@@ -1,0 +1,190 @@
+/* A chart of runs as plain SVG (see svg_chart.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/alloc.h"
+#include "lib/escape.h"
+#include "lib/stats.h"
+#include "lib/strbuf.h"
+#include "reports/svg_chart.h"
+
+enum { LEFT = 86, RIGHT = 24, TOP = 46, PLOT_H = 220, BOTTOM = 64, GROUP_W = 120 };
+static const char *const side_names[2] = { "base", "new" };
+static const char *const side_colors[2] = { "#1f6fb4", "#e8710a" };
+
+/* One cell's values, per side. */
+struct group {
+	const char *cell;
+	double *v[2];
+	size_t n[2], cap[2];
+};
+
+/* The chart being drawn. */
+struct chart {
+	struct group *g;
+	size_t ng, cap;
+	double lo, hi;
+};
+
+/* group_of(c, cell): the group of cell, added when new. */
+static struct group *group_of(struct chart *c, const char *cell)
+{
+	for (size_t i = 0; i < c->ng; i++)
+		if (!strcmp(c->g[i].cell, cell))
+			return &c->g[i];
+	ALLOC_GROW(c->g, c->ng + 1, c->cap);
+	c->g[c->ng] = (struct group){ .cell = cell };
+	return &c->g[c->ng++];
+}
+
+/* gather(t, c): the table's values by cell and side; -1 without the columns. */
+static int gather(const struct table *t, struct chart *c)
+{
+	int ccell = table_find_col(t, "cell"), cside = table_find_col(t, "side");
+	int cval = table_find_col(t, "value");
+	if (ccell < 0 || cside < 0 || cval < 0)
+		return -1;
+	c->lo = INFINITY;
+	c->hi = -INFINITY;
+	for (size_t r = 0; r < table_nrows(t); r++) {
+		const struct cell *x = table_cell(t, r, ccell), *s = table_cell(t, r, cside);
+		const struct cell *v = table_cell(t, r, cval);
+		if (x->kind != CELL_STR || s->kind != CELL_STR || (v->kind != CELL_REAL && v->kind != CELL_INT))
+			continue;
+		double val = v->kind == CELL_REAL ? v->v.r : (double)v->v.i;
+		int k = !strcmp(s->v.s, "new");
+		struct group *g = group_of(c, x->v.s);
+		ALLOC_GROW(g->v[k], g->n[k] + 1, g->cap[k]);
+		g->v[k][g->n[k]++] = val;
+		c->lo = fmin(c->lo, val);
+		c->hi = fmax(c->hi, val);
+	}
+	if (!isfinite(c->lo))
+		c->lo = 0, c->hi = 1;
+	double pad = (c->hi - c->lo) * 0.08 + (c->hi == c->lo ? fabs(c->hi) * 0.05 + 1 : 0);
+	c->lo -= pad;
+	c->hi += pad;
+	return 0;
+}
+
+/* num(b, v): v shortly: 1.23M, 456k, 12.3. */
+static void num(struct strbuf *b, double v)
+{
+	double a = fabs(v);
+	if (a >= 1e9)
+		sb_printf(b, "%.3gG", v / 1e9);
+	else if (a >= 1e6)
+		sb_printf(b, "%.3gM", v / 1e6);
+	else if (a >= 1e4)
+		sb_printf(b, "%.3gk", v / 1e3);
+	else
+		sb_printf(b, "%.3g", v);
+}
+
+/* y_of(c, v): the y pixel of value v. */
+static double y_of(const struct chart *c, double v)
+{
+	return TOP + PLOT_H - (v - c->lo) / (c->hi - c->lo) * PLOT_H;
+}
+
+/* text(b, x, y, anchor, size, s): an escaped text element. */
+static void text(struct strbuf *b, double x, double y, const char *anchor, int size, const char *s)
+{
+	sb_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\">", x, y, anchor, size);
+	esc_append(b, s, ESC_XML);
+	sb_puts(b, "</text>\n");
+}
+
+/* axis(b, c, width, unit): the y axis with five ticks and the frame. */
+static void axis(struct strbuf *b, const struct chart *c, int width, const char *unit)
+{
+	sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
+		  LEFT, TOP, width - LEFT - RIGHT, PLOT_H);
+	for (int i = 0; i <= 4; i++) {
+		double v = c->lo + (c->hi - c->lo) * i / 4, y = y_of(c, v);
+		struct strbuf t = STRBUF_INIT;
+		num(&t, v);
+		sb_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT, y,
+			  width - RIGHT, y);
+		text(b, LEFT - 6, y + 4, "end", 11, sb_str(&t));
+		sb_free(&t);
+	}
+	if (unit && *unit)
+		sb_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" transform=\"rotate(-90 14 %d)\" "
+			  "text-anchor=\"middle\">%s</text>\n", TOP + PLOT_H / 2, TOP + PLOT_H / 2, unit);
+}
+
+/* side(b, c, g, k, x): one side of a group: whisker, points, median. */
+static void side(struct strbuf *b, const struct chart *c, const struct group *g, int k, double x)
+{
+	size_t n = g->n[k];
+	double lo = INFINITY, hi = -INFINITY;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		lo = fmin(lo, g->v[k][i]), hi = fmax(hi, g->v[k][i]);
+	sb_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+		  x, y_of(c, lo), x, y_of(c, hi), side_colors[k]);
+	for (int e = 0; e < 2; e++)
+		sb_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x - 5,
+			  y_of(c, e ? hi : lo), x + 5, y_of(c, e ? hi : lo), side_colors[k]);
+	for (size_t i = 0; i < n; i++)
+		sb_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" fill-opacity=\"0.55\"/>\n",
+			  x - 9 + 18.0 * ((double)i + 0.5) / (double)n, y_of(c, g->v[k][i]), side_colors[k]);
+	double med = stats_median(g->v[k], n);
+	sb_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\">"
+		  "<title>%s median %g (%zu runs)</title></line>\n", x - 13, y_of(c, med), x + 13, y_of(c, med),
+		  side_colors[k], side_names[k], med, n);
+}
+
+/* legend(b, width): which colour is which side. */
+static void legend(struct strbuf *b, int width)
+{
+	for (int k = 0; k < 2; k++) {
+		double x = width - RIGHT - 150 + k * 75;
+		sb_printf(b, "<circle cx=\"%.1f\" cy=\"30\" r=\"4\" fill=\"%s\"/>\n", x, side_colors[k]);
+		text(b, x + 8, 34, "start", 12, side_names[k]);
+	}
+}
+
+/* chart_free(c): frees the groups. */
+static void chart_free(struct chart *c)
+{
+	for (size_t i = 0; i < c->ng; i++)
+		free(c->g[i].v[0]), free(c->g[i].v[1]);
+	free(c->g);
+}
+
+/* svg_chart_write: see svg_chart.h. */
+int svg_chart_write(const struct table *t, FILE *out)
+{
+	struct chart c = { 0 };
+	struct strbuf b = STRBUF_INIT;
+	if (gather(t, &c))
+		return -1;
+	int width = LEFT + RIGHT + (int)(c.ng ? c.ng : 1) * GROUP_W, height = TOP + PLOT_H + BOTTOM;
+	if (width < 420)
+		width = 420;
+	double gw = (double)(width - LEFT - RIGHT) / (double)(c.ng ? c.ng : 1);
+	sb_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		  "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		  width, height, width, height);
+	text(&b, LEFT, 22, "start", 14, table_title(t) ? table_title(t) : table_name(t));
+	axis(&b, &c, width, table_ncaptions(t) ? table_caption_at(t, 0) : NULL);
+	legend(&b, width);
+	for (size_t i = 0; i < c.ng; i++) {
+		double x = LEFT + gw * ((double)i + 0.5);
+		side(&b, &c, &c.g[i], 0, x - gw * 0.2);
+		side(&b, &c, &c.g[i], 1, x + gw * 0.2);
+		char label[64];
+		snprintf(label, sizeof(label), "%s", c.g[i].cell);
+		if (strlen(c.g[i].cell) > 28)
+			strcpy(label + 25, "...");
+		text(&b, x, TOP + PLOT_H + 18, "middle", 11, label);
+	}
+	sb_puts(&b, "</svg>\n");
+	fputs(sb_str(&b), out);
+	sb_free(&b);
+	chart_free(&c);
+	return ferror(out) ? -1 : 0;
+}
