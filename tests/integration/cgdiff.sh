@@ -232,8 +232,9 @@ def cmd_nodes(perf_txt, tree_json, children_json, label):
 def cmd_paths(script_txt, tree_json, label):
     """Every tree node's share against the same paths folded here from
     perf script's callchains (period-weighted): a frame is perf's symbol,
-    normalized, when the tree knows that name, else "[unknown] (DSO)", with
-    runs of one DSO's unknowns merged as perfdb does."""
+    normalized, when the tree knows that name, else "[unknown] (DSO)"
+    ("[unknown]" outside any mapping), with runs of one DSO's unknowns
+    merged as perfdb does."""
     rows = nodes(tree_json)
     names = {f for x in rows for f in frames(x)}
     weight, total, chain, period = {}, 0.0, [], None
@@ -245,7 +246,9 @@ def cmd_paths(script_txt, tree_json, label):
         path = []
         for sym, dso in reversed(chain):
             f = norm(sym)
-            if sym == "[unknown]" or f not in names:
+            if dso == "[unknown]" and sym == "[unknown]":
+                f = "[unknown]"  # outside any mapping: no DSO to name
+            elif sym == "[unknown]" or f not in names:
                 f = "[unknown] (%s)" % dso.rsplit("/", 1)[-1]
             if not (path and path[-1] == f and f.startswith("[unknown]")):
                 path.append(f)
