@@ -27,7 +27,7 @@ static int renamed(const struct opt *opt, const char *arg, struct strbuf *err)
 {
 	(void)opt;
 	(void)arg;
-	sb_printf(err, "renamed --percent-limit PCT (perf report's name; -n counts rows)");
+	sb_printf(err, "renamed --percent-limit PCT, as perf report calls it");
 	return -1;
 }
 

@@ -70,7 +70,7 @@ run cgdiff "$DB" 1 2 --percent-limit 101
 check "cgdiff --percent-limit 101: exit 1" eval 'rc_is 1 && one_line && grep -q "more than 100" "$T/err"'
 run cgdiff "$DB" 1 2 --limit 1
 check "cgdiff --limit (now --percent-limit): exit 1, saying so" \
-	eval 'rc_is 1 && one_line && grep -q "renamed --percent-limit" "$T/err"'
+	eval 'rc_is 1 && one_line && grep -q "renamed --percent-limit PCT" "$T/err"'
 run cgdiff "$DB" 1 2 --format xml
 check "cgdiff --format xml: exit 1" eval 'rc_is 1 && one_line'
 run cgdiff "$DB" 1 2 --pid -3
@@ -79,6 +79,9 @@ run cgdiff "$DB" 1 2 --self --children
 check "cgdiff --self --children: exit 1" eval 'rc_is 1 && one_line && grep -q "self.*children" "$T/err"'
 run tree "$DB" 1 --children --self
 check "tree --children --self: exit 1" eval 'rc_is 1 && one_line && grep -q "self.*children" "$T/err"'
+run tree "$DB" 1 --limit 1
+check "tree --limit (now --percent-limit): exit 1, saying so" \
+	eval 'rc_is 1 && one_line && grep -q "renamed --percent-limit PCT" "$T/err"'
 run tree "$DB" 1 --svg x.svg
 check "tree has no --svg: exit 1" eval 'rc_is 1 && one_line'
 run folded --help
