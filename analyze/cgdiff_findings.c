@@ -34,7 +34,8 @@ static int col(struct table *t, const char *name, enum col_type type, int prec, 
 }
 
 /* human_cols(t, d, c): the "=>", base%, new%, delta, interval and "*"
- * columns of a diff. */
+ * columns of a diff. base%, new% and delta are numeric (right-aligned)
+ * but hold text where the profiles print a '-' (absent) or a sign. */
 static void human_cols(struct table *t, const struct cgdiff *d, struct cols *c)
 {
 	char ci[32];
