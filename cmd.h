@@ -6,9 +6,6 @@
 #include "builtin/builtin.h"
 
 int cmd_hitm(int argc, char **argv);
-int cmd_cgdiff(int argc, char **argv);
-int cmd_tree(int argc, char **argv);
-int cmd_folded(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 
 #endif

@@ -29,9 +29,9 @@ static const struct entry verbs[] = {
 	{ "ipis", &verb_ipis, FINDINGS | RUN_SESSIONS, NULL, NULL },
 	{ "hitm", NULL, 0, cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
 	{ "watch", NULL, 0, cmd_watch, "writes hardware watchpoints saw: per field, CPU and code site; sharing" },
-	{ "cgdiff", NULL, 0, cmd_cgdiff, "call-graph diff of two sessions or labels, with intervals" },
-	{ "tree", NULL, 0, cmd_tree, "a session's call tree with inclusive shares" },
-	{ "folded", NULL, 0, cmd_folded, "a session's call stacks as folded lines for flame graphs" },
+	{ "cgdiff", &verb_cgdiff, FINDINGS | RUN_COMPARE_ONLY, NULL, NULL },
+	{ "tree", &verb_tree, FINDINGS | RUN_SESSIONS, NULL, NULL },
+	{ "folded", &verb_folded, FINDINGS | RUN_SESSIONS, NULL, NULL },
 	{ "doctor", &verb_doctor, RUN_FINDINGS, NULL, NULL },
 };
 #define NVERBS (sizeof(verbs) / sizeof(*verbs))

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/calltree.h"
-#include "schema/db.h"
+#include "lib/alloc.h"
 #include "lib/symtab.h"
+#include "schema/db.h"
 
 /* One (stack, symbol) group of selected samples. */
 struct group {
@@ -46,30 +47,18 @@ struct loader {
 
 /* ---- tree storage ------------------------------------------------------ */
 
-/* grow: makes room for n elements of size sz in *v (capacity *cap). */
-static int grow(void **v, size_t *cap, size_t n, size_t sz)
+/* put(m, a, b, v): hm_put, which fails only when out of memory. */
+static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
 {
-	size_t c = *cap ? *cap : 64;
-	void *p;
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	if (!(p = realloc(*v, c * sz)))
-		return -1;
-	*v = p;
-	*cap = c;
-	return 0;
+	if (hm_put(m, a, b, v))
+		die_oom(0);
 }
 
 /* ct_new: see calltree.h. */
 struct calltree *ct_new(void)
 {
-	struct calltree *t = calloc(1, sizeof(*t));
-	if (!t || grow((void **)&t->nodes, &t->node_cap, 1, sizeof(*t->nodes))) {
-		free(t);
-		return NULL;
-	}
+	struct calltree *t = xcalloc(1, sizeof(*t));
+	ALLOC_GROW(t->nodes, 1, t->node_cap);
 	t->nodes[0] = (struct ct_node){ -1, -1, -1, -1, -1 };
 	t->nnodes = 1;
 	hm_init(&t->child);
@@ -125,21 +114,20 @@ int32_t ct_frame(const struct calltree *t, const char *name)
 	return -1;
 }
 
-/* intern: the frame called name, added when new; -1 on out of memory. */
+/* intern: the frame called name, added when new. */
 static int32_t intern(struct calltree *t, const char *name, bool unknown)
 {
 	uint64_t h = name_hash(name), probe = 0, f;
+	size_t cap = t->frame_cap;
 	for (; hm_get(&t->names, h, probe, &f); probe++)
 		if (!strcmp(t->frames[f], name))
 			return (int32_t)f;
-	if (grow((void **)&t->frames, &t->frame_cap, t->nframes + 1, sizeof(*t->frames)))
-		return -1;
-	t->frame_unknown = realloc(t->frame_unknown, t->frame_cap * sizeof(bool));
-	if (!t->frame_unknown || !(t->frames[t->nframes] = strdup(name)))
-		return -1;
+	ALLOC_GROW(t->frames, t->nframes + 1, t->frame_cap);
+	if (t->frame_cap != cap)
+		t->frame_unknown = xreallocarray(t->frame_unknown, t->frame_cap, sizeof(bool));
+	t->frames[t->nframes] = xstrdup(name);
 	t->frame_unknown[t->nframes] = unknown;
-	if (hm_put(&t->names, h, probe, t->nframes))
-		return -1;
+	put(&t->names, h, probe, t->nframes);
 	return (int32_t)t->nframes++;
 }
 
@@ -151,8 +139,8 @@ int32_t ct_child(const struct calltree *t, int32_t parent, int32_t frame)
 }
 
 /* child_make: the child of parent with frame, created when new; an
- * [unknown] frame under the same [unknown] frame is that parent. -1 on
- * out of memory. */
+ * [unknown] frame under the same [unknown] frame is that parent. -1 when
+ * the tree already has INT32_MAX nodes. */
 static int32_t child_make(struct calltree *t, int32_t parent, int32_t frame)
 {
 	int32_t c = ct_child(t, parent, frame);
@@ -161,14 +149,15 @@ static int32_t child_make(struct calltree *t, int32_t parent, int32_t frame)
 		return c;
 	if (t->frame_unknown[frame] && t->nodes[parent].frame == frame)
 		return parent;
-	if (t->nnodes >= INT32_MAX ||
-	    grow((void **)&t->nodes, &t->node_cap, t->nnodes + 1, sizeof(*t->nodes)))
+	if (t->nnodes >= INT32_MAX)
 		return -1;
+	ALLOC_GROW(t->nodes, t->nnodes + 1, t->node_cap);
 	c = (int32_t)t->nnodes++;
 	p = &t->nodes[parent];
 	t->nodes[c] = (struct ct_node){ parent, frame, -1, p->first_child, p->depth + 1 };
 	p->first_child = c;
-	return hm_put(&t->child, (uint64_t)parent, (uint64_t)frame, (uint64_t)c) ? -1 : c;
+	put(&t->child, (uint64_t)parent, (uint64_t)frame, (uint64_t)c);
+	return c;
 }
 
 /* ct_path: see calltree.h. */
@@ -182,6 +171,8 @@ size_t ct_path(const struct calltree *t, int32_t node, int32_t *frames, size_t m
 }
 
 /* ---- events ------------------------------------------------------------ */
+
+enum { SAMPLE_CALLCHAIN = 1 << 5 };	/* PERF_SAMPLE_CALLCHAIN in an event's sample_type */
 
 /* An event name with its totals over the sessions asked about. */
 struct ev_total {
@@ -201,22 +192,20 @@ static bool better(const struct ev_total *a, const struct ev_total *b)
 }
 
 /* ev_add: adds one event row to the totals v[0..*n). */
-static int ev_add(struct ev_total **v, size_t *n, size_t *cap, const char *name,
-		  bool callchain, long long samples)
+static void ev_add(struct ev_total **v, size_t *n, size_t *cap, const char *name,
+		   bool callchain, long long samples)
 {
 	size_t i = 0;
 	while (i < *n && strcmp((*v)[i].name, name))
 		i++;
 	if (i == *n) {
-		if (grow((void **)v, cap, *n + 1, sizeof(**v)))
-			return -1;
+		ALLOC_GROW(*v, *n + 1, *cap);
 		(*v)[i] = (struct ev_total){ .samples = 0 };
 		snprintf((*v)[i].name, sizeof((*v)[i].name), "%s", name);
 		(*n)++;
 	}
 	(*v)[i].callchain |= callchain;
 	(*v)[i].samples += samples;
-	return 0;
 }
 
 /* ct_pick_event: see calltree.h. */
@@ -230,10 +219,9 @@ int ct_pick_event(sqlite3 *db, const int64_t *sessions, int n, char *name, size_
 	for (int i = 0; st && i < n; i++) {
 		sqlite3_bind_int64(st, 1, sessions[i]);
 		while (sqlite3_step(st) == SQLITE_ROW)
-			if (ev_add(&v, &nv, &cap, (const char *)sqlite3_column_text(st, 0),
-				   sqlite3_column_int64(st, 1) & (1 << 5),	/* PERF_SAMPLE_CALLCHAIN */
-				   sqlite3_column_int64(st, 2)))
-				goto out;
+			ev_add(&v, &nv, &cap, (const char *)sqlite3_column_text(st, 0),
+			       sqlite3_column_int64(st, 1) & SAMPLE_CALLCHAIN,
+			       sqlite3_column_int64(st, 2));
 		sqlite3_reset(st);
 	}
 	for (size_t i = 0; i < nv; i++)
@@ -243,23 +231,36 @@ int ct_pick_event(sqlite3 *db, const int64_t *sessions, int n, char *name, size_
 		snprintf(name, len, "%s", best->name);
 		rc = 0;
 	}
-out:
 	sqlite3_finalize(st);
 	free(v);
 	return rc;
 }
 
+/* ct_has_callchains: see calltree.h. */
+bool ct_has_callchains(sqlite3 *db, int64_t session, const char *event)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM event WHERE session_id = ? AND name = ? "
+				      "AND nr_samples > 0 AND coalesce(sample_type, 0) & ? != 0");
+	bool yes = false;
+	if (st) {
+		sqlite3_bind_int64(st, 1, session);
+		sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, SAMPLE_CALLCHAIN);
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return yes;
+}
+
 /* ---- selection --------------------------------------------------------- */
 
 /* keep_add: appends the span [t0, t1) of thread. */
-static int keep_add(struct keep *k, int64_t thread, int64_t t0, int64_t t1)
+static void keep_add(struct keep *k, int64_t thread, int64_t t0, int64_t t1)
 {
 	if (t0 >= t1)
-		return 0;
-	if (grow((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v)))
-		return -1;
+		return;
+	ALLOC_GROW(k->v, k->n + 1, k->cap);
 	k->v[k->n++] = (struct span){ thread, t0, t1 };
-	return 0;
 }
 
 /* keep_has: whether thread's sample at time tm is selected. */
@@ -305,21 +306,22 @@ static bool same_comm(const unsigned char *comm, const char *want)
  * from its comm rows (st, positioned on its first row or past it; *more
  * tells whether st has a current row). initial is its comm before its
  * first row; the last row's comm lasts to the end. */
-static int comm_spans(struct keep *k, sqlite3_stmt *st, bool *more, int64_t thread,
-		      const unsigned char *initial, const char *want)
+static void comm_spans(struct keep *k, sqlite3_stmt *st, bool *more, int64_t thread,
+		       const unsigned char *initial, const char *want)
 {
 	int64_t start = INT64_MIN;
 	bool cur = same_comm(initial, want);
 	while (*more && sqlite3_column_int64(st, 0) == thread) {
 		int64_t t = sqlite3_column_type(st, 1) == SQLITE_NULL ? INT64_MIN :
 			    sqlite3_column_int64(st, 1);
-		if (cur && keep_add(k, thread, start, t))
-			return -1;
+		if (cur)
+			keep_add(k, thread, start, t);
 		start = t;
 		cur = same_comm(sqlite3_column_text(st, 2), want);
 		*more = sqlite3_step(st) == SQLITE_ROW;
 	}
-	return cur ? keep_add(k, thread, start, INT64_MAX) : 0;
+	if (cur)
+		keep_add(k, thread, start, INT64_MAX);
 }
 
 /* thread_wanted: whether the thread row of st passes the pid/tid filter. */
@@ -336,21 +338,13 @@ static const char comms_sql[] =
 	"SELECT c.thread_id, c.time, c.comm FROM comm c JOIN thread t ON t.id = c.thread_id "
 	"WHERE t.session_id = ? ORDER BY c.thread_id, c.time IS NOT NULL, c.time, c.rowid";
 
-/* keep_build: the selection of session under f. A thread's comm before its
- * first COMM record is its process's comm (a thread inherits its creator's
- * name) unless it is the main thread, whose earlier name is unknown. */
-static int keep_build(struct keep *k, sqlite3 *db, int64_t session, const struct ct_filter *f)
+/* keep_threads(k, th, cm, f): the spans of every thread row of th (its
+ * comm rows in cm) that f selects; 0, or -1 when a step failed. */
+static int keep_threads(struct keep *k, sqlite3_stmt *th, sqlite3_stmt *cm, const struct ct_filter *f)
 {
-	sqlite3_stmt *th = db_prepare(db, threads_sql), *cm = db_prepare(db, comms_sql);
-	bool more;
-	int rc = -1;
-	k->active = f->comm || f->pid >= 0 || f->tid >= 0;
-	if (!th || !cm || !k->active)
-		goto out;
-	sqlite3_bind_int64(th, 1, session);
-	sqlite3_bind_int64(cm, 1, session);
-	more = sqlite3_step(cm) == SQLITE_ROW;
-	while (sqlite3_step(th) == SQLITE_ROW) {
+	int rc, crc = sqlite3_step(cm);
+	bool more = crc == SQLITE_ROW;
+	while ((rc = sqlite3_step(th)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(th, 0);
 		const unsigned char *initial = NULL;
 		while (more && sqlite3_column_int64(cm, 0) < id)
@@ -358,21 +352,37 @@ static int keep_build(struct keep *k, sqlite3 *db, int64_t session, const struct
 		if (!thread_wanted(th, f))
 			continue;
 		if (!f->comm) {
-			if (keep_add(k, id, INT64_MIN, INT64_MAX))
-				goto out;
+			keep_add(k, id, INT64_MIN, INT64_MAX);
 			continue;
 		}
 		if (!more || sqlite3_column_int64(cm, 0) != id)
 			initial = sqlite3_column_text(th, 3);	/* never renamed */
 		else if (sqlite3_column_int64(th, 1) != sqlite3_column_int64(th, 2))
 			initial = sqlite3_column_text(th, 4);
-		if (comm_spans(k, cm, &more, id, initial, f->comm))
-			goto out;
+		comm_spans(k, cm, &more, id, initial, f->comm);
 	}
-	rc = 0;
-out:
+	return rc == SQLITE_DONE && (crc == SQLITE_ROW || crc == SQLITE_DONE) ? 0 : -1;
+}
+
+/* keep_build: the selection of session under f. A thread's comm before its
+ * first COMM record is its process's comm (a thread inherits its creator's
+ * name) unless it is the main thread, whose earlier name is unknown.
+ * 0, or -1 on a database error. */
+static int keep_build(struct keep *k, sqlite3 *db, int64_t session, const struct ct_filter *f)
+{
+	sqlite3_stmt *th, *cm;
+	int rc;
+	k->active = f->comm || f->pid >= 0 || f->tid >= 0;
 	if (!k->active)
-		rc = th && cm ? 0 : -1;
+		return 0;
+	th = db_prepare(db, threads_sql);
+	cm = db_prepare(db, comms_sql);
+	rc = th && cm ? 0 : -1;
+	if (!rc) {
+		sqlite3_bind_int64(th, 1, session);
+		sqlite3_bind_int64(cm, 1, session);
+		rc = keep_threads(k, th, cm, f);
+	}
 	sqlite3_finalize(th);
 	sqlite3_finalize(cm);
 	return rc;
@@ -394,43 +404,43 @@ static const char *base_name(const char *p)
 	return s && s[1] ? s + 1 : p;
 }
 
+/* symbol_name(s, dso, unknown): the frame name of a symbol row (name s,
+ * may be NULL; its DSO's path, may be NULL), malloc'ed; *unknown: an
+ * unresolved address. */
+static char *symbol_name(const char *s, const char *dso, bool *unknown)
+{
+	char *name;
+	size_t n;
+	*unknown = !strcmp(s ? s : "[unknown]", "[unknown]");
+	if (*unknown && !dso)
+		return xstrdup("[unknown]");	/* no map at all */
+	if (*unknown)
+		return xasprintf("[unknown] (%s)", base_name(dso));
+	n = sym_normalize(s, NULL, 0);
+	name = xmalloc(n + 1);
+	sym_normalize(s, name, n + 1);
+	return name;
+}
+
 /* frame_of_symbol: the frame of symbol row sym (0: none), memoized. */
 static int32_t frame_of_symbol(struct loader *L, int64_t sym)
 {
 	uint64_t f;
-	char small[512], *name = small;
-	int32_t r = -1;
-	bool unknown = false;
+	char *name;
+	bool unknown = true;
 	if (hm_get(&L->sym_frame, (uint64_t)sym, 0, &f))
 		return (int32_t)f;
 	sqlite3_bind_int64(L->sym_st, 1, sym);
-	if (sym && sqlite3_step(L->sym_st) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(L->sym_st, 0);
-		const char *dso = (const char *)sqlite3_column_text(L->sym_st, 1);
-		size_t n;
-		if ((unknown = !strcmp(s ? s : "[unknown]", "[unknown]")) && !dso) {
-			snprintf(small, sizeof(small), "[unknown]");	/* no map at all */
-		} else if (unknown) {
-			n = (size_t)snprintf(small, sizeof(small), "[unknown] (%s)", base_name(dso));
-			if (n >= sizeof(small) && (name = malloc(n + 1)))
-				snprintf(name, n + 1, "[unknown] (%s)", base_name(dso));
-		} else if ((n = sym_normalize(s, small, sizeof(small))) >= sizeof(small) &&
-			   (name = malloc(n + 1))) {
-			sym_normalize(s, name, n + 1);
-		}
-	} else {
-		snprintf(small, sizeof(small), "[unknown]");
-		unknown = true;
-	}
+	if (sym && sqlite3_step(L->sym_st) == SQLITE_ROW)
+		name = symbol_name((const char *)sqlite3_column_text(L->sym_st, 0),
+				   (const char *)sqlite3_column_text(L->sym_st, 1), &unknown);
+	else
+		name = xstrdup("[unknown]");
 	sqlite3_reset(L->sym_st);
-	if (name && (r = intern(L->t, name, unknown)) >= 0 &&
-	    hm_put(&L->sym_frame, (uint64_t)sym, 0, (uint64_t)r))
-		r = -1;
-	if (name != small)
-		free(name);
-	if (r < 0)
-		snprintf(L->err, L->errlen, "out of memory");
-	return r;
+	f = (uint64_t)intern(L->t, name, unknown);
+	free(name);
+	put(&L->sym_frame, (uint64_t)sym, 0, f);
+	return (int32_t)f;
 }
 
 /* A stack row on the way from a leaf to a memoized node or the root. */
@@ -439,7 +449,8 @@ struct hop {
 };
 
 /* climb: pushes the stack rows from stack up to the first memoized one
- * (its node in *top, else the root) onto *v; -1 on error. */
+ * (its node in *top, else the root) onto *v; -1 with err set when a row
+ * is missing or the chain does not end. */
 static int climb(struct loader *L, int64_t stack, struct hop **v, size_t *n, size_t *cap,
 		 int32_t *top)
 {
@@ -461,8 +472,7 @@ static int climb(struct loader *L, int64_t stack, struct hop **v, size_t *n, siz
 			snprintf(L->err, L->errlen, "stack %lld: no such stack row", (long long)s);
 			return -1;
 		}
-		if (grow((void **)v, cap, *n + 1, sizeof(**v)))
-			return -1;
+		ALLOC_GROW(*v, *n + 1, *cap);
 		(*v)[(*n)++] = (struct hop){ s, sqlite3_column_int64(L->stack_st, 1) };
 		s = sqlite3_column_int64(L->stack_st, 0);	/* NULL parent reads as 0 */
 		sqlite3_reset(L->stack_st);
@@ -470,7 +480,15 @@ static int climb(struct loader *L, int64_t stack, struct hop **v, size_t *n, siz
 	return 0;
 }
 
-/* node_of_stack: the tree node of stack row stack, memoized. */
+/* too_many(L): the message of a tree that outgrew its node ids; -1. */
+static int too_many(struct loader *L)
+{
+	snprintf(L->err, L->errlen, "more than %d call-tree nodes", INT32_MAX);
+	return -1;
+}
+
+/* node_of_stack: the tree node of stack row stack, memoized; -1 with
+ * err set. */
 static int32_t node_of_stack(struct loader *L, int64_t stack)
 {
 	struct hop *v = NULL;
@@ -481,15 +499,12 @@ static int32_t node_of_stack(struct loader *L, int64_t stack)
 		return -1;
 	}
 	while (n-- && node >= 0) {	/* from the outermost new row down */
-		int32_t f = frame_of_symbol(L, v[n].symbol);
-		node = f < 0 ? -1 : child_make(L->t, node, f);
-		if (node >= 0 && hm_put(&L->stack_node, (uint64_t)v[n].id, 0, (uint64_t)node))
-			node = -1;
+		node = child_make(L->t, node, frame_of_symbol(L, v[n].symbol));
+		if (node >= 0)
+			put(&L->stack_node, (uint64_t)v[n].id, 0, (uint64_t)node);
 	}
 	free(v);
-	if (node < 0 && !L->err[0])
-		snprintf(L->err, L->errlen, "out of memory");
-	return node;
+	return node < 0 ? too_many(L) : node;
 }
 
 static const char samples_sql[] =
@@ -497,23 +512,20 @@ static const char samples_sql[] =
 	"AND event_id IN (SELECT id FROM event WHERE session_id = ?3 AND name = ?4)%s";
 
 /* group_add: adds one sample to its (stack, symbol) group in g[0..*n),
- * found through idx; -1 on out of memory. */
-static int group_add(struct hashmap *idx, struct group **g, size_t *n, size_t *cap,
-		     int64_t stack, int64_t sym, double period)
+ * found through idx. */
+static void group_add(struct hashmap *idx, struct group **g, size_t *n, size_t *cap,
+		      int64_t stack, int64_t sym, double period)
 {
 	uint64_t i;
 	if (!hm_get(idx, (uint64_t)stack, (uint64_t)sym, &i)) {
-		if (grow((void **)g, cap, *n + 1, sizeof(**g)))
-			return -1;
+		ALLOC_GROW(*g, *n + 1, *cap);
 		i = (*n)++;
 		(*g)[i] = (struct group){ stack, sym, 0, 0, 0, -1 };
-		if (hm_put(idx, (uint64_t)stack, (uint64_t)sym, i))
-			return -1;
+		put(idx, (uint64_t)stack, (uint64_t)sym, i);
 	}
 	(*g)[i].count++;
 	(*g)[i].w += period;
 	(*g)[i].w2 += period * period;
-	return 0;
 }
 
 /* session_range: the first and last sample ids of session (1, 0 when it
@@ -555,71 +567,49 @@ static int load_groups(struct loader *L, int64_t session, const struct ct_filter
 	sqlite3_bind_text(st, 4, f->event, -1, SQLITE_STATIC);
 	hm_init(&idx);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (group_add(&idx, g, n, &cap, sqlite3_column_int64(st, 0),
-			      sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2))) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
+		group_add(&idx, g, n, &cap, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+			  sqlite3_column_double(st, 2));
 	hm_free(&idx);
-	if (rc == SQLITE_NOMEM)
-		snprintf(L->err, L->errlen, "out of memory");
-	else if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE)
 		fail(L, "samples");
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* resolve_groups: the leaf tree node of every group. */
+/* resolve_groups: the leaf tree node of every group; -1 with err set. */
 static int resolve_groups(struct loader *L, struct group *g, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (g[i].stack) {
+		if (g[i].stack)
 			g[i].leaf = node_of_stack(L, g[i].stack);
-		} else {
-			int32_t f = frame_of_symbol(L, g[i].symbol);
-			g[i].leaf = f < 0 ? -1 : child_make(L->t, 0, f);
-		}
-		if (g[i].leaf < 0) {
-			if (!L->err[0])
-				snprintf(L->err, L->errlen, "out of memory");
+		else if ((g[i].leaf = child_make(L->t, 0, frame_of_symbol(L, g[i].symbol))) < 0)
+			too_many(L);
+		if (g[i].leaf < 0)
 			return -1;
-		}
 	}
 	return 0;
 }
 
-/* widen: resizes run r's arrays to the tree's node and frame counts,
- * zeroing the new entries; r->nn / r->nf are their current sizes. */
-static int widen(struct ct_run *r, size_t *nn, size_t *nf, size_t nodes, size_t frames)
+/* widen: resizes run r's arrays from nn nodes and nf frames to the given
+ * counts, zeroing the new entries. */
+static void widen(struct ct_run *r, size_t nn, size_t nf, size_t nodes, size_t frames)
 {
 	double **d[] = { &r->incl, &r->self }, **fd[] = { &r->fincl, &r->fself };
 	int64_t **c[] = { &r->nincl, &r->nself };
 	for (int i = 0; i < 2; i++) {
-		double *a = realloc(*d[i], (nodes ? nodes : 1) * sizeof(double));
-		int64_t *b = a ? realloc(*c[i], (nodes ? nodes : 1) * sizeof(int64_t)) : NULL;
-		double *e = b ? realloc(*fd[i], (frames ? frames : 1) * sizeof(double)) : NULL;
-		if (a)
-			*d[i] = a;
-		if (b)
-			*c[i] = b;
-		if (!e)
-			return -1;
-		*fd[i] = e;
-		memset(a + *nn, 0, (nodes - *nn) * sizeof(double));
-		memset(b + *nn, 0, (nodes - *nn) * sizeof(int64_t));
-		memset(e + *nf, 0, (frames - *nf) * sizeof(double));
+		*d[i] = xreallocarray(*d[i], nodes, sizeof(double));
+		*c[i] = xreallocarray(*c[i], nodes, sizeof(int64_t));
+		*fd[i] = xreallocarray(*fd[i], frames, sizeof(double));
+		memset(*d[i] + nn, 0, (nodes - nn) * sizeof(double));
+		memset(*c[i] + nn, 0, (nodes - nn) * sizeof(int64_t));
+		memset(*fd[i] + nf, 0, (frames - nf) * sizeof(double));
 	}
-	*nn = nodes;
-	*nf = frames;
-	return 0;
 }
 
 /* accumulate: adds the groups' weights to run r along their paths. */
-static int accumulate(struct calltree *t, struct ct_run *r, const struct group *g, size_t n)
+static void accumulate(struct calltree *t, struct ct_run *r, const struct group *g, size_t n)
 {
-	uint64_t *stamp = calloc(t->nframes ? t->nframes : 1, sizeof(*stamp));
-	if (!stamp)
-		return -1;
+	uint64_t *stamp = xcalloc(t->nframes, sizeof(*stamp));
 	for (size_t i = 0; i < n; i++) {
 		double w = r->by_count ? (double)g[i].count : g[i].w;
 		int32_t leaf = g[i].leaf;
@@ -639,7 +629,6 @@ static int accumulate(struct calltree *t, struct ct_run *r, const struct group *
 		r->nincl[0] += g[i].count;
 	}
 	free(stamp);
-	return 0;
 }
 
 /* totals: the run's sample count and weights from its groups. */
@@ -657,35 +646,25 @@ static void totals(struct ct_run *r, const struct group *g, size_t n)
 		r->weight_sq = (double)r->samples;
 }
 
-/* add_groups: a new run of t made of the groups; its index or -1. */
+/* add_groups: a new run of t made of the groups; its index. */
 static int add_groups(struct calltree *t, int64_t session, const struct group *g, size_t n)
 {
-	struct ct_run *runs = realloc(t->runs, (size_t)(t->nruns + 1) * sizeof(*runs));
 	struct ct_run *r;
-	size_t zero = 0, zf = 0;
-	if (!runs)
-		return -1;
-	t->runs = runs;
-	r = &runs[t->nruns];
+	t->runs = xreallocarray(t->runs, (size_t)t->nruns + 1, sizeof(*t->runs));
+	r = &t->runs[t->nruns];
 	*r = (struct ct_run){ .session = session };
-	if (widen(r, &zero, &zf, t->nnodes, t->nframes)) {
-		run_free(r);
-		return -1;
-	}
-	t->nruns++;
+	widen(r, 0, 0, t->nnodes, t->nframes);
 	totals(r, g, n);
-	return accumulate(t, r, g, n) ? -1 : t->nruns - 1;
+	accumulate(t, r, g, n);
+	return t->nruns++;
 }
 
-/* widen_all: brings every earlier run's arrays up to the tree's size. */
-static int widen_all(struct calltree *t, size_t nodes0, size_t frames0)
+/* widen_all: brings every run but the last up to the tree's size (they
+ * had nodes0 nodes and frames0 frames). */
+static void widen_all(struct calltree *t, size_t nodes0, size_t frames0)
 {
-	for (int i = 0; i < t->nruns - 1; i++) {
-		size_t nn = nodes0, nf = frames0;
-		if (widen(&t->runs[i], &nn, &nf, t->nnodes, t->nframes))
-			return -1;
-	}
-	return 0;
+	for (int i = 0; i < t->nruns - 1; i++)
+		widen(&t->runs[i], nodes0, frames0, t->nnodes, t->nframes);
 }
 
 /* loader_open: prepares the per-run statements. */
@@ -741,10 +720,8 @@ int ct_add_run(struct calltree *t, sqlite3 *db, int64_t session,
 	size_t n = 0, nodes0 = t->nnodes, frames0 = t->nframes;
 	int run = -1;
 	if (!loader_open(&L, t, db, err, errlen) && !load(&L, session, f, &g, &n)) {
-		if ((run = add_groups(t, session, g, n)) < 0 || widen_all(t, nodes0, frames0)) {
-			snprintf(err, errlen, "out of memory");
-			run = -1;
-		}
+		run = add_groups(t, session, g, n);
+		widen_all(t, nodes0, frames0);
 	}
 	loader_close(&L);
 	free(g);

@@ -74,7 +74,7 @@ struct calltree {
 	struct hashmap names;	/* (name hash, probe) -> frame */
 };
 
-/* ct_new(): an empty tree (the root node only), or NULL when out of memory. */
+/* ct_new(): an empty tree (the root node only). */
 struct calltree *ct_new(void);
 
 /* ct_free(t): frees t and everything it owns; NULL is allowed. */
@@ -87,11 +87,16 @@ void ct_free(struct calltree *t);
  * have no events. */
 int ct_pick_event(sqlite3 *db, const int64_t *sessions, int n, char *name, size_t len);
 
+/* ct_has_callchains(db, session, event): whether session has samples of
+ * event recorded with callchains (perf record -g: PERF_SAMPLE_CALLCHAIN in
+ * the event's sample_type). */
+bool ct_has_callchains(sqlite3 *db, int64_t session, const char *event);
+
 /* ct_add_run(t, db, session, f, err, errlen): loads the samples of session
  * that f selects as a new run of t (f->event must be set). Reads the
  * database only. Returns the run's index, or -1 with a one-line message in
- * err (a database error, a broken stack row, out of memory), after which t
- * may only be freed. A run may select no samples. */
+ * err (a database error, a broken stack row, more than INT32_MAX nodes),
+ * after which t may only be freed. A run may select no samples. */
 int ct_add_run(struct calltree *t, sqlite3 *db, int64_t session,
 	       const struct ct_filter *f, char *err, size_t errlen);
 

@@ -1,11 +1,13 @@
 /* Call-graph diff: see cgdiff.h. Loads both sides into one calltree, then
  * computes the rows: tree nodes in caller order (children by descending
- * max(base%, new%), then name), pruned by --limit, with the `=>` marks and
- * the straight chains; or one row per frame in the flat modes. */
+ * max(base%, new%), then name), pruned by --percent-limit, with the `=>`
+ * marks and the straight chains; or one row per frame in the flat modes. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/cgdiff.h"
+#include "lib/alloc.h"
 #include "schema/db.h"
 
 /* Which per-run array a value comes from. */
@@ -67,10 +69,8 @@ static int64_t side_count(const struct cgdiff *d, int s, int32_t i)
 static struct summary run_summary(const struct cgdiff *d, int s, enum kind k, int32_t i)
 {
 	const struct cg_side *sd = &d->side[s];
-	double *v = malloc((size_t)sd->nsessions * sizeof(*v)), binom = 0;
-	struct summary sum = { 0, NAN, NAN };
-	if (!v)
-		return sum;	/* an undefined interval rather than a wrong one */
+	double *v = xcalloc((size_t)sd->nsessions, sizeof(*v)), binom = 0;
+	struct summary sum;
 	for (int j = 0; j < sd->nsessions; j++) {
 		const struct ct_run *r = &d->t->runs[sd->first_run + j];
 		double n = r->weight_sq > 0 ? r->weight * r->weight / r->weight_sq : 0;
@@ -132,19 +132,11 @@ static double key(const struct cg_row *r)
 	return fmax(r->base_pct, r->new_pct);
 }
 
-/* add_row: appends r to d's rows; -1 on out of memory. */
-static int add_row(struct cgdiff *d, const struct cg_row *r, size_t *cap)
+/* add_row: appends r to d's rows (*cap: their capacity). */
+static void add_row(struct cgdiff *d, const struct cg_row *r, size_t *cap)
 {
-	if (d->nrows == *cap) {
-		size_t c = *cap ? *cap * 2 : 256;
-		struct cg_row *v = realloc(d->rows, c * sizeof(*v));
-		if (!v)
-			return -1;
-		d->rows = v;
-		*cap = c;
-	}
+	ALLOC_GROW(d->rows, d->nrows + 1, *cap);
 	d->rows[d->nrows++] = *r;
-	return 0;
 }
 
 /* Sorting context for children (qsort has no context argument). */
@@ -162,22 +154,18 @@ static int by_share(const void *a, const void *b)
 
 /* tree_rows: the visible nodes in caller order (depth-first, children by
  * by_share); all holds every node's row. */
-static int tree_rows(struct cgdiff *d, const struct cg_row *all)
+static void tree_rows(struct cgdiff *d, const struct cg_row *all)
 {
 	const struct calltree *t = d->t;
-	int32_t *stack = malloc(t->nnodes * sizeof(*stack)), *kids = malloc(t->nnodes * sizeof(*kids));
+	int32_t *stack = xcalloc(t->nnodes, sizeof(*stack)), *kids = xcalloc(t->nnodes, sizeof(*kids));
 	size_t sp = 0, cap = 0;
-	int rc = 0;
-	if (!stack || !kids)
-		rc = -1;
-	else
-		stack[sp++] = 0;
+	stack[sp++] = 0;
 	sort_d = d;
 	sort_rows = all;
-	while (!rc && sp) {
+	while (sp) {
 		int32_t n = stack[--sp], nk = 0;
-		if (n > 0 && add_row(d, &all[n], &cap))
-			rc = -1;
+		if (n > 0)
+			add_row(d, &all[n], &cap);
 		for (int32_t c = t->nodes[n].first_child; c >= 0; c = t->nodes[c].next_sibling)
 			if (key(&all[c]) > 0 && key(&all[c]) >= d->o.limit)
 				kids[nk++] = c;
@@ -187,7 +175,6 @@ static int tree_rows(struct cgdiff *d, const struct cg_row *all)
 	}
 	free(stack);
 	free(kids);
-	return rc;
 }
 
 /* children_best: among the children of row i, the one with the largest
@@ -303,15 +290,15 @@ static int by_change(const void *a, const void *b)
 
 /* flat_rows: one row per frame with a share at or above the limit, by
  * change; marks the largest significant increase and decrease. */
-static int flat_rows(struct cgdiff *d)
+static void flat_rows(struct cgdiff *d)
 {
 	enum kind k = d->o.mode == CG_SELF ? V_FSELF : V_FINCL;
 	size_t cap = 0;
 	for (size_t f = 0; f < d->t->nframes; f++) {
 		struct cg_row r = { .node = (int32_t)f, .base_samples = -1, .new_samples = -1 };
 		fill(d, &r, k, (int32_t)f);
-		if (key(&r) > 0 && key(&r) >= d->o.limit && add_row(d, &r, &cap))
-			return -1;
+		if (key(&r) > 0 && key(&r) >= d->o.limit)
+			add_row(d, &r, &cap);
 	}
 	sort_d = d;
 	flat_sides = d->nsides;
@@ -322,14 +309,13 @@ static int flat_rows(struct cgdiff *d)
 		mark(d, 1, false);
 		mark(d, -1, false);
 	}
-	return 0;
 }
 
 /* all_node_rows: a row for every tree node (index = node). */
 static struct cg_row *all_node_rows(const struct cgdiff *d)
 {
-	struct cg_row *all = calloc(d->t->nnodes, sizeof(*all));
-	for (size_t n = 1; all && n < d->t->nnodes; n++) {
+	struct cg_row *all = xcalloc(d->t->nnodes, sizeof(*all));
+	for (size_t n = 1; n < d->t->nnodes; n++) {
 		all[n] = (struct cg_row){ .node = (int32_t)n, .depth = d->t->nodes[n].depth };
 		fill(d, &all[n], V_INCL, (int32_t)n);
 	}
@@ -337,25 +323,22 @@ static struct cg_row *all_node_rows(const struct cgdiff *d)
 }
 
 /* compute: the rows of d. */
-static int compute(struct cgdiff *d)
+static void compute(struct cgdiff *d)
 {
 	struct cg_row *all;
-	int rc;
-	if (d->o.mode != CG_TREE)
-		return flat_rows(d);
-	if (!(all = all_node_rows(d)))
-		return -1;
-	rc = tree_rows(d, all);
+	if (d->o.mode != CG_TREE) {
+		flat_rows(d);
+		return;
+	}
+	all = all_node_rows(d);
+	tree_rows(d, all);
 	free(all);
-	if (rc)
-		return -1;
 	all_intervals(d);
 	if (d->nsides > 1) {
 		mark(d, 1, true);
 		mark(d, -1, true);
 	}
 	elide(d);
-	return 0;
 }
 
 /* side_label: the label of session id, malloc'ed, or NULL. */
@@ -366,36 +349,41 @@ static char *side_label(sqlite3 *db, int64_t id)
 	if (st) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			l = strdup((const char *)sqlite3_column_text(st, 0));
+			l = xstrdup((const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_finalize(st);
 	return l;
 }
 
-/* side_resolve: the sessions of side s's spec; 1 when none. */
-static int side_resolve(struct cgdiff *d, sqlite3 *db, int s, const char *spec,
-			char *err, size_t errlen)
+/* side_init(d, db, s, p): side s of d from the caller's pick p. */
+static void side_init(struct cgdiff *d, sqlite3 *db, int s, const struct cg_pick *p)
 {
 	struct cg_side *sd = &d->side[s];
-	if (!(sd->spec = strdup(spec)))
-		return -1;
-	sd->nsessions = db_resolve_sessions(db, spec, &sd->sessions);
-	if (sd->nsessions < 0)
-		return -1;
-	if (!sd->nsessions) {
-		snprintf(err, errlen, "no session or label '%s'", spec);
-		return 1;
-	}
-	sd->label = side_label(db, sd->sessions[0]);
-	return 0;
+	sd->spec = xstrdup(p->spec);
+	sd->nsessions = p->n;
+	sd->sessions = xcalloc((size_t)p->n, sizeof(*sd->sessions));
+	memcpy(sd->sessions, p->ids, (size_t)p->n * sizeof(*sd->sessions));
+	sd->label = p->n ? side_label(db, p->ids[0]) : NULL;
 }
 
-/* side_load: loads side s's runs into the tree; 1 when it has no samples. */
+/* no_samples(d, s, session, err, errlen): the message of a session of
+ * side s without selected samples; 1. */
+static int no_samples(const struct cgdiff *d, int s, int64_t session, char *err, size_t errlen)
+{
+	char sel[512];
+	cgdiff_selection(d, sel, sizeof(sel));
+	if (d->side[s].spec)
+		snprintf(err, errlen, "%s (session %lld): no %s", d->side[s].spec, (long long)session, sel);
+	else
+		snprintf(err, errlen, "session %lld: no %s", (long long)session, sel);
+	return 1;
+}
+
+/* side_load: loads side s's runs into the tree; 1 when one has no samples. */
 static int side_load(struct cgdiff *d, sqlite3 *db, int s, char *err, size_t errlen)
 {
 	struct cg_side *sd = &d->side[s];
 	double wsq = 0;
-	char sel[512];
 	sd->first_run = d->t->nruns;
 	for (int i = 0; i < sd->nsessions; i++) {
 		const struct ct_run *r;
@@ -406,43 +394,66 @@ static int side_load(struct cgdiff *d, sqlite3 *db, int s, char *err, size_t err
 		sd->samples += r->samples;
 		sd->weight += r->weight;
 		wsq += r->weight_sq;
-		if (!r->samples) {
-			snprintf(err, errlen, "%s (session %lld): no %s", sd->spec,
-				 (long long)sd->sessions[i], cgdiff_selection(d, sel, sizeof(sel)));
-			return 1;
-		}
+		if (!r->samples)
+			return no_samples(d, s, sd->sessions[i], err, errlen);
 	}
 	sd->neff = wsq > 0 ? sd->weight * sd->weight / wsq : 0;
 	return 0;
 }
 
-/* setup: resolves both specs, picks the event and loads the runs. */
-static int setup(struct cgdiff *d, sqlite3 *db, const char *base, const char *new,
-		 char *err, size_t errlen)
+/* all_ids(sides, nsides, n): the sessions of every side, malloc'ed; *n
+ * gets their number. */
+static int64_t *all_ids(const struct cg_pick *sides, int nsides, int *n)
 {
 	int64_t *all;
-	int rc, n = 0;
+	*n = 0;
+	for (int s = 0; s < nsides; s++)
+		*n += sides[s].n;
+	all = xcalloc((size_t)*n, sizeof(*all));
+	*n = 0;
+	for (int s = 0; s < nsides; s++)
+		for (int i = 0; i < sides[s].n; i++)
+			all[(*n)++] = sides[s].ids[i];
+	return all;
+}
+
+/* pick_event(d, db, err, errlen): d->event: the given one, or the one
+ * ct_pick_event picks over both sides; 1 when the sessions have none. */
+static int pick_event(struct cgdiff *d, sqlite3 *db, char *err, size_t errlen)
+{
+	struct cg_pick p[2];
+	int64_t *all;
+	int rc, n;
+	if (d->o.filter.event) {
+		snprintf(d->event, sizeof(d->event), "%s", d->o.filter.event);
+		return 0;
+	}
 	for (int s = 0; s < d->nsides; s++)
-		if ((rc = side_resolve(d, db, s, s ? new : base, err, errlen)))
-			return rc;
-	if (!d->o.filter.event) {
-		if (!(all = malloc((size_t)(d->side[0].nsessions + d->side[1].nsessions) * sizeof(*all))))
-			return -1;
-		for (int s = 0; s < d->nsides; s++)
-			for (int i = 0; i < d->side[s].nsessions; i++)
-				all[n++] = d->side[s].sessions[i];
-		rc = ct_pick_event(db, all, n, d->event, sizeof(d->event));
-		free(all);
-		if (rc) {
-			snprintf(err, errlen, "'%s': no events recorded", base);
+		p[s] = (struct cg_pick){ d->side[s].spec, d->side[s].sessions, d->side[s].nsessions };
+	all = all_ids(p, d->nsides, &n);
+	rc = ct_pick_event(db, all, n, d->event, sizeof(d->event));
+	free(all);
+	if (rc)
+		snprintf(err, errlen, "session %lld: no events recorded", (long long)d->side[0].sessions[0]);
+	return rc ? 1 : 0;
+}
+
+/* setup: the sides, the event and the runs. */
+static int setup(struct cgdiff *d, sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
+		 char *err, size_t errlen)
+{
+	int rc;
+	for (int s = 0; s < d->nsides; s++) {
+		side_init(d, db, s, s ? new : base);
+		if (!d->side[s].nsessions) {
+			snprintf(err, errlen, "%s: no sessions", s ? "new" : "base");
 			return 1;
 		}
-	} else {
-		snprintf(d->event, sizeof(d->event), "%s", d->o.filter.event);
 	}
+	if ((rc = pick_event(d, db, err, errlen)))
+		return rc;
 	d->o.filter.event = d->event;
-	if (!(d->t = ct_new()))
-		return -1;
+	d->t = ct_new();
 	for (int s = 0; s < d->nsides; s++)
 		if ((rc = side_load(d, db, s, err, errlen)))
 			return rc;
@@ -450,31 +461,51 @@ static int setup(struct cgdiff *d, sqlite3 *db, const char *base, const char *ne
 	return 0;
 }
 
-/* cgdiff_run: see cgdiff.h. */
-int cgdiff_run(sqlite3 *db, const char *base, const char *new, const struct cg_opts *o,
-	       struct cgdiff **out, char *err, size_t errlen)
+/* cgdiff_load: see cgdiff.h. */
+int cgdiff_load(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
+		const struct cg_opts *o, struct cgdiff **out, char *err, size_t errlen)
 {
-	struct cgdiff *d = calloc(1, sizeof(*d));
+	struct cgdiff *d = xcalloc(1, sizeof(*d));
 	int rc;
-	*out = NULL;
-	if (!d) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	d->o = *o;
 	d->nsides = new ? 2 : 1;
 	err[0] = '\0';
-	rc = setup(d, db, base, new, err, errlen);
-	if (!rc && compute(d))
-		rc = -1;
-	if (rc) {
-		if (rc < 0 && !err[0])
-			snprintf(err, errlen, "out of memory");
+	if ((rc = setup(d, db, base, new, err, errlen))) {
 		cgdiff_free(d);
-		return rc;
+		d = NULL;
 	}
 	*out = d;
-	return 0;
+	return rc;
+}
+
+/* cgdiff_run: see cgdiff.h. */
+int cgdiff_run(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
+	       const struct cg_opts *o, struct cgdiff **out, char *err, size_t errlen)
+{
+	int rc = cgdiff_load(db, base, new, o, out, err, errlen);
+	if (!rc)
+		compute(*out);
+	return rc;
+}
+
+/* cgdiff_event: see cgdiff.h. */
+int cgdiff_event(sqlite3 *db, const struct cg_pick *sides, int nsides, const char *given,
+		 char *event, size_t len, char *err, size_t errlen)
+{
+	int n, rc = 0;
+	int64_t *all = all_ids(sides, nsides, &n);
+	if (given)
+		snprintf(event, len, "%s", given);
+	else if (ct_pick_event(db, all, n, event, len))
+		*event = '\0';
+	for (int i = 0; i < n && !rc; i++)
+		if (!*event || !ct_has_callchains(db, all[i], event)) {
+			snprintf(err, errlen, "session %lld has no %s%ssamples with callchains",
+				 (long long)all[i], event, *event ? " " : "");
+			rc = -1;
+		}
+	free(all);
+	return rc;
 }
 
 /* cgdiff_free: see cgdiff.h. */
@@ -503,7 +534,7 @@ const char *cgdiff_row_name(const struct cgdiff *d, const struct cg_row *r)
 const char *cgdiff_selection(const struct cgdiff *d, char *buf, size_t len)
 {
 	const struct ct_filter *f = &d->o.filter;
-	int n = snprintf(buf, len, "%s samples", f->event ? f->event : d->event);
+	int n = snprintf(buf, len, "%s samples", d->event);
 	if (f->comm && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - (size_t)n, " of comm %s", f->comm);
 	if (f->pid >= 0 && n >= 0 && (size_t)n < len)
@@ -511,5 +542,21 @@ const char *cgdiff_selection(const struct cgdiff *d, char *buf, size_t len)
 	if (f->tid >= 0 && n >= 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, "%s tid %lld",
 			 f->comm || f->pid >= 0 ? "," : " of", f->tid);
+	return buf;
+}
+
+/* cgdiff_side_desc: see cgdiff.h. */
+const char *cgdiff_side_desc(const struct cg_side *s, char *buf, size_t len)
+{
+	size_t n;
+	if (!s->label || !s->spec || strcmp(s->label, s->spec)) {
+		snprintf(buf, len, "session %lld", (long long)s->sessions[0]);
+		return buf;
+	}
+	n = (size_t)snprintf(buf, len, "\"%s\" (session%s ", s->label, s->nsessions > 1 ? "s" : "");
+	for (int i = 0; i < s->nsessions && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%lld", i ? ", " : "", (long long)s->sessions[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
 	return buf;
 }

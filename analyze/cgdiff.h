@@ -25,13 +25,16 @@
  * 1 - (1 - conf) / m (Bonferroni), so that all of them hold together with
  * probability conf and an A/A comparison marks nothing in 95% of cases
  * however many rows it shows. A row is significant when its interval
- * excludes 0, and `=>` only lands on significant rows. */
+ * excludes 0, and `=>` only lands on significant rows.
+ *
+ * This file computes; it reads the database and never prints:
+ * analyze/cgdiff_findings.h turns a result into findings. */
 #ifndef PERFDB_CGDIFF_H
 #define PERFDB_CGDIFF_H
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include "analyze/calltree.h"
 #include "lib/stats.h"
 
@@ -47,9 +50,16 @@ struct cg_opts {
 	double conf;		/* joint confidence level of all intervals, 0.95 */
 };
 
-/* One side: the sessions a spec names and the totals of their runs. */
+/* One side as the caller picked it (builtin/run.c: -s, --base, --new). */
+struct cg_pick {
+	const char *spec;	/* as given (an id or a label), or NULL: the latest session */
+	const int64_t *ids;	/* its sessions, in id order */
+	int n;
+};
+
+/* One side: its sessions and the totals of their runs. */
 struct cg_side {
-	char *spec;		/* as given */
+	char *spec;		/* as given, or NULL */
 	char *label;		/* the first session's label, or NULL */
 	int64_t *sessions;	/* in id order */
 	int nsessions;		/* = runs */
@@ -88,19 +98,35 @@ struct cgdiff {
 	size_t nrows;
 };
 
-/* cgdiff_run(db, base, new, o, out, err, errlen): the diff of the sessions
- * that spec new names against those that base names (each an id or a
- * label), under o. new may be NULL for a one-side result (perfdb tree).
- * Returns 0 with *out set, 1 when a spec names no session or a side has no
- * selected samples (err says which), or -1 on a database or memory error. */
-int cgdiff_run(sqlite3 *db, const char *base, const char *new, const struct cg_opts *o,
-	       struct cgdiff **out, char *err, size_t errlen);
+/* cgdiff_event(db, sides, nsides, given, event, len, err, errlen): the
+ * event to analyze in every session of sides[0..nsides): given, or when
+ * NULL the one ct_pick_event picks over all of them, written to event
+ * (len bytes). Returns 0, or -1 with "session N has no E samples with
+ * callchains" in err when a session has no samples of it recorded with
+ * callchains. */
+int cgdiff_event(sqlite3 *db, const struct cg_pick *sides, int nsides, const char *given,
+		 char *event, size_t len, char *err, size_t errlen);
+
+/* cgdiff_load(db, base, new, o, out, err, errlen): the runs of the
+ * sessions of base and new (new NULL: one side) loaded into one calltree
+ * under o, with each side's totals; no rows yet. Returns 0 with *out set;
+ * 1 when a session has no selected samples (err says which: "SPEC
+ * (session N): no cpu-clock samples of comm X"); -1 on a database error
+ * (err says what). */
+int cgdiff_load(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
+		const struct cg_opts *o, struct cgdiff **out, char *err, size_t errlen);
+
+/* cgdiff_run(db, base, new, o, out, err, errlen): cgdiff_load, then the
+ * rows (tree or flat, as o->mode says), their intervals, marks and
+ * elisions. The same returns. */
+int cgdiff_run(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
+	       const struct cg_opts *o, struct cgdiff **out, char *err, size_t errlen);
 
 /* cgdiff_free(d): frees d and everything it owns; NULL is allowed. */
 void cgdiff_free(struct cgdiff *d);
 
 /* cgdiff_node_row(d, node, r): fills r with tree node's shares, delta and
- * interval, whether or not node is among d's rows. */
+ * interval (at d->row_conf), whether or not node is among d's rows. */
 void cgdiff_node_row(const struct cgdiff *d, int32_t node, struct cg_row *r);
 
 /* cgdiff_row_name(d, r): the frame name of row r. */
@@ -110,12 +136,7 @@ const char *cgdiff_row_name(const struct cgdiff *d, const struct cg_row *r);
  * "cpu-clock samples of comm X, pid P, tid T". Returns buf. */
 const char *cgdiff_selection(const struct cgdiff *d, char *buf, size_t len);
 
-/* cgdiff_print(d, f, out): writes d to out as text, md, csv or json (an
- * enum out_format from reports/table.h); see cgdiff_out.c for the forms.
- * Returns 0, or -1 when writing failed. */
-int cgdiff_print(const struct cgdiff *d, int format, FILE *out);
-
-/* cgdiff_svg(d, out, err, errlen): writes the differential flame graph of
- * d (a two-side CG_TREE result) to out. Returns 0 or -1 with err set. */
-int cgdiff_svg(const struct cgdiff *d, FILE *out, char *err, size_t errlen);
+/* cgdiff_side_desc(s, buf, len): how side s is named in headers: for a
+ * label, "LABEL" (sessions 1, 2, 3); else "session N". Returns buf. */
+const char *cgdiff_side_desc(const struct cg_side *s, char *buf, size_t len);
 #endif

@@ -1,9 +1,12 @@
-/* Differential flame graphs as SVG: see svg_flame.h. Layout: a frame's x is
- * its parent's x plus the widths of the siblings before it, its row is its
- * depth counted from the bottom. */
+/* Differential flame graphs as SVG: see svg_flame.h. The frames table is
+ * read into an array first; layout: a frame's x is its parent's x plus the
+ * widths of the siblings before it, its row is its depth counted from the
+ * bottom. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "reports/svg_flame.h"
 
 #define ROW_PX 16
@@ -11,6 +14,16 @@
 #define BOTTOM_PX 24
 #define PAD_PX 10
 #define CHAR_PX 6.6	/* advance of an 11px monospace character */
+
+/* One frame, as read from the table. */
+struct frame {
+	int parent;		/* index of the parent frame; -1: bottom row */
+	const char *name;
+	double width;		/* fraction of the graph's width, 0..1 */
+	double base_pct, new_pct, delta_pct;
+	double ci_lo, ci_hi;	/* NaN: none */
+	bool in_base, significant;
+};
 
 /* Per-frame layout. */
 struct place {
@@ -59,7 +72,7 @@ static void color(FILE *out, double d, double scale)
 }
 
 /* tooltip: the <title> of a frame. */
-static void tooltip(FILE *out, const struct flame_frame *f)
+static void tooltip(FILE *out, const struct frame *f)
 {
 	fputs("<title>", out);
 	xml_text(out, f->name, (size_t)-1);
@@ -68,14 +81,15 @@ static void tooltip(FILE *out, const struct flame_frame *f)
 			f->new_pct, f->delta_pct);
 	else
 		fprintf(out, "\nbase -  new %.2f%%  delta %+.2f points", f->new_pct, f->delta_pct);
-	if (!isnan(f->ci_lo))
-		fprintf(out, "\n95%% interval of delta [%+.2f, %+.2f]", f->ci_lo, f->ci_hi);
+	if (!isnan(f->ci_lo) && !isnan(f->ci_hi))
+		fprintf(out, "\n95%% interval of delta [%+.2f, %+.2f]%s", f->ci_lo, f->ci_hi,
+			f->significant ? ", excludes 0" : "");
 	fputs("</title>", out);
 }
 
 /* frame: one frame's group: rectangle, tooltip, label. */
-static void frame(FILE *out, const struct flame_frame *f, const struct place *p, double w,
-		  int height, double scale)
+static void draw(FILE *out, const struct frame *f, const struct place *p, double w,
+		 int height, double scale)
 {
 	double y = height - BOTTOM_PX - (p->depth + 1) * ROW_PX;
 	fprintf(out, "<g>");
@@ -92,18 +106,14 @@ static void frame(FILE *out, const struct flame_frame *f, const struct place *p,
 	fputs("</g>\n", out);
 }
 
-/* layout: places every frame; returns the number of rows, -1 on a bad
- * parent index. */
-static int layout(const struct flame_frame *f, size_t n, struct place *p, double width)
+/* layout: places every frame; returns the number of rows. */
+static int layout(const struct frame *f, size_t n, struct place *p, double width)
 {
 	double root_next = PAD_PX;
 	int rows = 0;
 	for (size_t i = 0; i < n; i++) {
-		int par = f[i].parent;
-		double *cursor;
-		if (par >= (int)i || par < -1)
-			return -1;
-		cursor = par < 0 ? &root_next : &p[par].next;
+		int par = f[i].parent;	/* an earlier frame (read_frame checked) */
+		double *cursor = par < 0 ? &root_next : &p[par].next;
 		p[i].x = p[i].next = *cursor;
 		p[i].depth = par < 0 ? 0 : p[par].depth + 1;
 		p[i].drawn = (par < 0 || p[par].drawn) && f[i].width * width >= 0.1;
@@ -115,7 +125,7 @@ static int layout(const struct flame_frame *f, size_t n, struct place *p, double
 }
 
 /* header: the SVG prologue, style, titles and legend. */
-static void header(FILE *out, const struct flame_opts *o, int w, int h, double scale)
+static void header(FILE *out, const struct table *t, int w, int h, double scale)
 {
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -126,11 +136,11 @@ static void header(FILE *out, const struct flame_opts *o, int w, int h, double s
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"none\"/>\n",
 		w, h, w, h, w, h);
 	fprintf(out, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">", w / 2);
-	xml_text(out, o && o->title ? o->title : "Differential flame graph", (size_t)-1);
+	xml_text(out, table_title(t) ? table_title(t) : "Differential flame graph", (size_t)-1);
 	fputs("</text>\n", out);
-	if (o && o->subtitle) {
+	if (table_ncaptions(t)) {
 		fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"38\" text-anchor=\"middle\">", w / 2);
-		xml_text(out, o->subtitle, (size_t)-1);
+		xml_text(out, table_caption_at(t, 0), (size_t)-1);
 		fputs("</text>\n", out);
 	}
 	fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"%d\">width: share of NEW; "
@@ -138,27 +148,80 @@ static void header(FILE *out, const struct flame_opts *o, int w, int h, double s
 		PAD_PX, h - 7, scale);
 }
 
-/* svg_flame_write: see svg_flame.h. */
-int svg_flame_write(FILE *out, const struct flame_frame *f, size_t n, const struct flame_opts *o)
+/* Column names of the frames table, in the order of enum fcol. */
+static const char *const col_names[] = { "id", "parent", "name", "width", "base_pct", "new_pct",
+	"delta_pct", "ci95_low", "ci95_high", "in_base", "significant" };
+enum fcol { C_ID, C_PARENT, C_NAME, C_WIDTH, C_BASE, C_NEW, C_DELTA, C_LO, C_HI, C_IN_BASE, C_SIG,
+	C_N };
+
+/* num(t, r, c): cell (r, c) as a number; NaN when NULL or a string. */
+static double num(const struct table *t, size_t r, int c)
 {
-	int w = o && o->width_px > 0 ? o->width_px : 1200, rows, h;
-	struct place *p = calloc(n ? n : 1, sizeof(*p));
+	const struct cell *x = table_cell(t, r, c);
+	return x->kind == CELL_INT ? (double)x->v.i : x->kind == CELL_REAL ? x->v.r : NAN;
+}
+
+/* read_frame(t, r, col, f): row r into f; -1 when its id is not r, its
+ * parent not an earlier row or its name missing. */
+static int read_frame(const struct table *t, size_t r, const int *col, struct frame *f)
+{
+	const struct cell *name = table_cell(t, r, col[C_NAME]);
+	double parent = num(t, r, col[C_PARENT]);
+	if (num(t, r, col[C_ID]) != (double)r || name->kind != CELL_STR ||
+	    (!isnan(parent) && !(parent >= 0 && parent < (double)r)))
+		return -1;
+	*f = (struct frame){ .parent = isnan(parent) ? -1 : (int)parent, .name = name->v.s,
+		.width = num(t, r, col[C_WIDTH]), .base_pct = num(t, r, col[C_BASE]),
+		.new_pct = num(t, r, col[C_NEW]), .delta_pct = num(t, r, col[C_DELTA]),
+		.ci_lo = num(t, r, col[C_LO]), .ci_hi = num(t, r, col[C_HI]),
+		.in_base = num(t, r, col[C_IN_BASE]) != 0,
+		.significant = col[C_SIG] >= 0 && num(t, r, col[C_SIG]) == 1 };
+	if (isnan(f->width) || f->width < 0)
+		f->width = 0;
+	return 0;
+}
+
+/* read_frames(t, n): the frames of table t, malloc'ed (*n of them), or
+ * NULL when a column is missing or a row is not as svg_flame.h says. */
+static struct frame *read_frames(const struct table *t, size_t *n)
+{
+	int col[C_N];
+	struct frame *f;
+	*n = table_nrows(t);
+	for (int c = 0; c < C_N; c++)
+		if ((col[c] = table_find_col(t, col_names[c])) < 0 && c != C_SIG)
+			return NULL;
+	f = xcalloc(*n, sizeof(*f));
+	for (size_t r = 0; r < *n; r++)
+		if (read_frame(t, r, col, &f[r])) {
+			free(f);
+			return NULL;
+		}
+	return f;
+}
+
+/* svg_flame_write: see svg_flame.h. */
+int svg_flame_write(FILE *out, const struct table *frames, int width_px)
+{
+	int w = width_px > 0 ? width_px : 1200, rows, h;
+	size_t n;
+	struct frame *f = read_frames(frames, &n);
+	struct place *p;
 	double scale = 0;
-	if (!p)
+	if (!f)
 		return -1;
-	if ((rows = layout(f, n, p, w - 2 * PAD_PX)) < 0) {
-		free(p);
-		return -1;
-	}
+	p = xcalloc(n, sizeof(*p));
+	rows = layout(f, n, p, w - 2 * PAD_PX);
 	for (size_t i = 0; i < n; i++)
 		if (p[i].drawn)
 			scale = fmax(scale, fabs(f[i].delta_pct));
 	h = TOP_PX + rows * ROW_PX + BOTTOM_PX;
-	header(out, o, w, h, scale);
+	header(out, frames, w, h, scale);
 	for (size_t i = 0; i < n; i++)
 		if (p[i].drawn)
-			frame(out, &f[i], &p[i], f[i].width * (w - 2 * PAD_PX), h, scale);
+			draw(out, &f[i], &p[i], f[i].width * (w - 2 * PAD_PX), h, scale);
 	fputs("</svg>\n", out);
 	free(p);
+	free(f);
 	return ferror(out) ? -1 : 0;
 }

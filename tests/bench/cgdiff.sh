@@ -4,9 +4,9 @@
 # cpu-clock -F 999 -g, for 4 s of the program's CPU time, with a file-reading
 # background load for kernel stacks), imports them, then grows each session
 # in place to >= 1,000,000 samples by repeating its own samples (shifted in
-# time, same stacks, threads and events), and times cgdiff (text output,
-# default options), cgdiff --comm and cgdiff --limit 0 --format json, best
-# of 3 runs each.
+# time, same stacks, threads and events), and times cgdiff --base 1 --new 2
+# (text output, default options), with --comm, and with --percent-limit 0
+# --format json, best of 3 runs each.
 # Usage, from the repository root: sh tests/bench/cgdiff.sh [BUILD] (make bench)
 # Needs perf (system-wide recording: root or perf_event_paranoid <= 0),
 # sqlite3 and cc.
@@ -72,6 +72,8 @@ best() {
 	done
 	printf '%.2f' "$b"
 }
-echo "cgdiff 1 2:                           $(best cgdiff "$DB" 1 2) s"
-echo "cgdiff 1 2 --comm cgdiffwork:         $(best cgdiff "$DB" 1 2 --comm cgdiffwork) s"
-echo "cgdiff 1 2 --limit 0 --format json:   $(best cgdiff "$DB" 1 2 --limit 0 --format json) s"
+echo "cgdiff --base 1 --new 2:                           $(best cgdiff "$DB" --base 1 --new 2) s"
+echo "cgdiff --base 1 --new 2 --comm cgdiffwork:         $(best cgdiff "$DB" --base 1 --new 2 \
+	--comm cgdiffwork) s"
+echo "cgdiff --base 1 --new 2 --percent-limit 0 -f json: $(best cgdiff "$DB" --base 1 --new 2 \
+	--percent-limit 0 --format json) s"

@@ -13,8 +13,12 @@
 # at 95% against sampling noise, and a loaded machine adds its own, so a
 # failing A/A set is re-recorded, twice at most); helper matched
 # across builds; recursion counted once; the tree text format; folded lines
-# against perf script's sample count; --pid; --svg; csv/md/json forms; usage
-# errors. Prints TAP lines.
+# against perf script's sample count; --pid; --svg; csv/md/json forms (the
+# JSON envelope; csv one table of a constant field count; the text form's
+# [N frames] rows in neither, the rows they stand for in both); the old
+# positional forms (cgdiff [DB] BASE NEW, tree/folded DB SESSION) giving
+# what the new ones (--base/--new, -s) give; tree DB reading DB; usage
+# errors, and recordings without callchains refused. Prints TAP lines.
 # Run from the repository root: sh tests/integration/cgdiff.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2317 # eval'd checks expand their variables late
@@ -46,25 +50,51 @@ for tool in perf cc python3 sqlite3; do
 	fi
 done
 
+one_line() { [ "$(wc -l <"$T/err")" -eq 1 ]; }
+
 # --- usage errors (need no recording) ---------------------------------------
 run cgdiff --help
 check "cgdiff --help: usage on stdout, exit 0" eval 'rc_is 0 && grep -q "^usage: perfdb cgdiff" "$T/out"'
 run cgdiff 1
-check "cgdiff with one session: exit 1" eval 'rc_is 1 && grep -q "missing arguments" "$T/err"'
+check "cgdiff with one session: exit 1, one line asking for --base/--new" \
+	eval 'rc_is 1 && one_line && grep -q "give --base LABEL --new LABEL" "$T/err"'
 run cgdiff "$DB" 1 2 3
-check "cgdiff with four arguments: exit 1" eval 'rc_is 1 && grep -q "too many arguments" "$T/err"'
-run cgdiff "$DB" 1 2 --limit abc
-check "cgdiff --limit abc: exit 1" eval 'rc_is 1 && grep -q "bad --limit" "$T/err"'
+check "cgdiff with four arguments: exit 1" eval 'rc_is 1 && one_line && grep -q "too many operands" "$T/err"'
+run cgdiff "$DB" --base 1 --new 2 3
+check "cgdiff --base/--new with a session operand too: exit 1" \
+	eval 'rc_is 1 && one_line && grep -q "too many operands (.3.)" "$T/err"'
+run cgdiff "$DB" 1 2 --percent-limit abc
+check "cgdiff --percent-limit abc: exit 1" \
+	eval 'rc_is 1 && one_line && grep -q "percent-limit: .abc. is not a number" "$T/err"'
+run cgdiff "$DB" 1 2 --percent-limit 101
+check "cgdiff --percent-limit 101: exit 1" eval 'rc_is 1 && one_line && grep -q "more than 100" "$T/err"'
+run cgdiff "$DB" 1 2 --limit 1
+check "cgdiff --limit (now --percent-limit): exit 1, saying so" \
+	eval 'rc_is 1 && one_line && grep -q "renamed --percent-limit PCT" "$T/err"'
 run cgdiff "$DB" 1 2 --format xml
-check "cgdiff --format xml: exit 1" rc_is 1
+check "cgdiff --format xml: exit 1" eval 'rc_is 1 && one_line'
 run cgdiff "$DB" 1 2 --pid -3
-check "cgdiff --pid -3: exit 1" rc_is 1
+check "cgdiff --pid -3: exit 1" eval 'rc_is 1 && one_line'
+run cgdiff "$DB" 1 2 --self --children
+check "cgdiff --self --children: exit 1" eval 'rc_is 1 && one_line && grep -q "self.*children" "$T/err"'
+run tree "$DB" 1 --children --self
+check "tree --children --self: exit 1" eval 'rc_is 1 && one_line && grep -q "self.*children" "$T/err"'
+run tree "$DB" 1 --limit 1
+check "tree --limit (now --percent-limit): exit 1, saying so" \
+	eval 'rc_is 1 && one_line && grep -q "renamed --percent-limit PCT" "$T/err"'
 run tree "$DB" 1 --svg x.svg
-check "tree has no --svg: exit 1" rc_is 1
+check "tree has no --svg: exit 1" eval 'rc_is 1 && one_line'
 run folded --help
 check "folded --help: exit 0" eval 'rc_is 0 && grep -q "^usage: perfdb folded" "$T/out"'
 run cgdiff "$T/none.db" 1 2
-check "cgdiff on a missing database: exit 2" eval 'rc_is 2 && [ -s "$T/err" ]'
+check "cgdiff on a missing database: exit 2" eval 'rc_is 2 && one_line'
+for v in tree folded; do
+	run $v "$T/nosuch"
+	check "$v with a lone operand that is no file (the old SESSION): exit 1, one line giving the form" \
+		eval 'rc_is 1 && one_line && grep -q "perfdb $v \[DB\] -s SESSION" "$T/err"'
+	run $v "$DB" 1 2
+	check "$v with three operands: exit 1" eval 'rc_is 1 && one_line && grep -q "too many operands" "$T/err"'
+done
 
 # --- the recordings -----------------------------------------------------------
 mkdir -p "$T/a" "$T/b" || exit 2
@@ -104,6 +134,16 @@ import csv, json, re, sys
 
 SUFFIX = re.compile(r"(\.(isra|constprop|part|llvm)\.\d+|\.cold(\.\d+)?)$")
 PROGRAM = ["main", "run", "work_a", "work_b", "work_c", "helper", "recurse"]
+
+
+def nodes(path):
+    """The rows of the main table of a perfdb --format json output."""
+    return json.load(open(path))["findings"]["nodes"]
+
+
+def frames(x):
+    """A row's path as a list (json has it joined by ';')."""
+    return x["path"].split(";")
 
 
 def norm(name):
@@ -150,7 +190,7 @@ def compare(perf, ours, col, what, need):
 
 
 def flat(path):
-    return {x["path"][0]: x["pct"] for x in json.load(open(path))["nodes"]}
+    return {frames(x)[0]: x["pct"] for x in nodes(path)}
 
 
 def cmd_flat(perf_txt, children_json, self_json, label):
@@ -167,11 +207,11 @@ def cmd_nodes(perf_txt, tree_json, children_json, label):
     the program's 7 functions must be unique and compared; cmd_paths
     compares every node.)"""
     perf = perf_shares(perf_txt)
-    nodes = json.load(open(tree_json))["nodes"]
+    rows = [dict(x, path=frames(x)) for x in nodes(tree_json)]
     count = {}
-    for x in nodes:
+    for x in rows:
         count[x["path"][-1]] = count.get(x["path"][-1], 0) + 1
-    ours = {x["path"][-1]: x["pct"] for x in nodes
+    ours = {x["path"][-1]: x["pct"] for x in rows
             if count[x["path"][-1]] == 1 and len(set(x["path"])) == len(x["path"])}
     bad = ["%s: perf %.2f%%, node %.4f%%" % (s, perf[s][0], p)
            for s, p in ours.items() if s in perf and abs(perf[s][0] - p) > 0.0051]
@@ -180,8 +220,8 @@ def cmd_nodes(perf_txt, tree_json, children_json, label):
     result(not bad and len(have) >= 3,
            "%s: %d tree-node shares equal to perf report" % (label, n),
            bad + ["compared: " + ", ".join(have)])
-    top = [x["pct"] for x in nodes if x["path"][-1] == "recurse" and "recurse" not in x["path"][:-1]]
-    chain = sorted((len(x["path"]), x["pct"]) for x in nodes
+    top = [x["pct"] for x in rows if x["path"][-1] == "recurse" and "recurse" not in x["path"][:-1]]
+    chain = sorted((len(x["path"]), x["pct"]) for x in rows
                    if x["path"][-1] == "recurse" and "run" in x["path"] and
                    all(f == "recurse" for f in x["path"][x["path"].index("run") + 1:]))
     total = flat(children_json)["recurse"]
@@ -195,10 +235,11 @@ def cmd_nodes(perf_txt, tree_json, children_json, label):
 def cmd_paths(script_txt, tree_json, label):
     """Every tree node's share against the same paths folded here from
     perf script's callchains (period-weighted): a frame is perf's symbol,
-    normalized, when the tree knows that name, else "[unknown] (DSO)", with
-    runs of one DSO's unknowns merged as perfdb does."""
-    nodes = json.load(open(tree_json))["nodes"]
-    names = {f for x in nodes for f in x["path"]}
+    normalized, when the tree knows that name, else "[unknown] (DSO)"
+    ("[unknown]" outside any mapping), with runs of one DSO's unknowns
+    merged as perfdb does."""
+    rows = nodes(tree_json)
+    names = {f for x in rows for f in frames(x)}
     weight, total, chain, period = {}, 0.0, [], None
 
     def flush():
@@ -208,7 +249,9 @@ def cmd_paths(script_txt, tree_json, label):
         path = []
         for sym, dso in reversed(chain):
             f = norm(sym)
-            if sym == "[unknown]" or f not in names:
+            if dso == "[unknown]" and sym == "[unknown]":
+                f = "[unknown]"  # outside any mapping: no DSO to name
+            elif sym == "[unknown]" or f not in names:
                 f = "[unknown] (%s)" % dso.rsplit("/", 1)[-1]
             if not (path and path[-1] == f and f.startswith("[unknown]")):
                 path.append(f)
@@ -224,7 +267,7 @@ def cmd_paths(script_txt, tree_json, label):
             flush()
             chain, period = [], float(line)
     flush()
-    ours = {tuple(x["path"]): x["pct"] for x in nodes}
+    ours = {tuple(frames(x)): x["pct"] for x in rows}
     bad = ["%s: perf script %.4f%%, perfdb %.4f%%" % (";".join(p), 100 * weight.get(p, 0) / total,
                                                       ours.get(p, 0))
            for p in set(ours) | set(weight)
@@ -234,17 +277,22 @@ def cmd_paths(script_txt, tree_json, label):
 
 
 def cmd_marked(diff_json, func, label):
-    d = json.load(open(diff_json))
-    up = [x for x in d["nodes"] if x["mark"] == "increase"]
-    good = len(up) == 1 and up[0]["path"][-1] == func and up[0]["ci95"][0] > 0 and up[0]["marked"]
+    e = json.load(open(diff_json))
+    result(set(e) == {"perfdb", "verb", "sessions", "findings", "warnings", "notes"} and
+           e["verb"] == "cgdiff" and [s["side"] for s in e["sessions"]] == ["base"] *
+           len(e["findings"]["base"]["sessions"]) + ["new"] * len(e["findings"]["new"]["sessions"]),
+           "%s: the JSON envelope, its sessions those of base and new" % label, [str(list(e))])
+    rows = nodes(diff_json)
+    up = [x for x in rows if x["mark"] == "increase"]
+    good = len(up) == 1 and frames(up[0])[-1] == func and up[0]["ci95_low"] > 0 and up[0]["marked"]
     result(good, "%s: => lands on %s, its interval above 0" % (label, func),
-           ["%s %+.2f [%.2f, %.2f]" % (";".join(x["path"]), x["delta_pct"], *x["ci95"])
+           ["%s %+.2f [%.2f, %.2f]" % (x["path"], x["delta_pct"], x["ci95_low"], x["ci95_high"])
             for x in up])
-    helper = [x for x in d["nodes"] if x["path"][-1] == "helper"]
-    odd = [x["path"][-1] for x in d["nodes"] if SUFFIX.search(x["path"][-1])]
+    helper = [x for x in rows if frames(x)[-1] == "helper"]
+    odd = [frames(x)[-1] for x in rows if SUFFIX.search(frames(x)[-1])]
     result(len(helper) == 1 and helper[0]["in_base"] and helper[0]["in_new"] and not odd,
            "%s: helper.constprop.0 (A) and helper.isra.0 (B) are one node" % label, odd)
-    b = [x for x in d["nodes"] if x["path"][-1] == "work_b"]
+    b = [x for x in rows if frames(x)[-1] == "work_b"]
     result(len(b) == 1 and 12 < b[0]["delta_pct"] < 34,
            "%s: work_b grows by about 22.9 points (20%% -> 42.9%%)" % label,
            ["%+.2f" % x["delta_pct"] for x in b])
@@ -252,10 +300,9 @@ def cmd_marked(diff_json, func, label):
 
 def cmd_clean(diff_json):
     """Exit 0 when no node is significant or marked; prints the ones that are."""
-    d = json.load(open(diff_json))
-    sig = [x for x in d["nodes"] if x["significant"] or x["marked"]]
+    sig = [x for x in nodes(diff_json) if x["significant"] or x["marked"]]
     for x in sig:
-        print("#   %s %+.2f [%.2f, %.2f]" % (";".join(x["path"]), x["delta_pct"], *x["ci95"]))
+        print("#   %s %+.2f [%.2f, %.2f]" % (x["path"], x["delta_pct"], x["ci95_low"], x["ci95_high"]))
     sys.exit(1 if sig else 0)
 
 
@@ -263,9 +310,38 @@ def cmd_csv(path):
     rows = list(csv.DictReader(open(path)))
     want = {"mark", "depth", "path", "symbol", "base_pct", "new_pct", "delta_pct",
             "ci95_low", "ci95_high", "significant", "in_base", "in_new"}
-    sys.exit(0 if rows and want <= set(rows[0]) and
+    fields = {len(r) for r in csv.reader(open(path))}
+    sys.exit(0 if rows and want <= set(rows[0]) and len(fields) == 1 and
              all(float(r["ci95_low"]) <= float(r["delta_pct"]) <= float(r["ci95_high"])
                  for r in rows) else 1)
+
+
+def cmd_rows(text, csv_path, json_path, label):
+    """The text form's [N frames] rows stand for N rows that csv and json
+    have (and the [N frames] rows are in neither); csv is one table with a
+    constant field count."""
+    lines = open(text).read().splitlines()
+    rule = next(i for i, l in enumerate(lines) if l.startswith("--"))
+    body = lines[rule + 1:]
+    elided = [int(m.group(1)) for m in (re.search(r"^ +\[(\d+) frames\]$", l) for l in body) if m]
+    shown = len(body) - len(elided)
+    recs = list(csv.reader(open(csv_path)))
+    js = nodes(json_path)
+    syms = [r[recs[0].index("symbol")] for r in recs[1:]] + [x["symbol"] for x in js]
+    good = (len({len(r) for r in recs}) == 1 and len(recs) - 1 == len(js) ==
+            shown + sum(elided) and not [s for s in syms if s.endswith(" frames]")])
+    result(good, "%s: text %d rows and %d [N frames] rows for %d more; csv and json all %d rows, "
+           "no [N frames] row; csv one table, one field count" %
+           (label, shown, len(elided), sum(elided), len(js)),
+           ["csv %d rows, json %d, fields %r" % (len(recs) - 1, len(js), {len(r) for r in recs})])
+
+
+def cmd_folded_csv(csv_path, text_path):
+    """Exit 0 when the csv form has the text form's lines, in order."""
+    recs = list(csv.reader(open(csv_path)))
+    lines = open(text_path).read().splitlines()
+    sys.exit(0 if recs[0] == ["stack", "count"] and
+             [r[0] + " " + r[1] for r in recs[1:]] == lines and lines else 1)
 
 
 def cmd_svg(path):
@@ -289,9 +365,11 @@ perf_report() {
 for s in 1:a1 7:b1; do
 	set -- "${s%:*}" "${s#*:}"
 	perf_report "$2"
-	"$PERFDB" tree "$DB" "$1" --comm cgdiffwork --children --limit 0 --format json >"$T/ch.json" &&
-		"$PERFDB" tree "$DB" "$1" --comm cgdiffwork --self --limit 0 --format json >"$T/self.json" &&
-		"$PERFDB" tree "$DB" "$1" --comm cgdiffwork --limit 0 --format json >"$T/tree.json"
+	"$PERFDB" tree "$DB" -s "$1" --comm cgdiffwork --children --percent-limit 0 --format json \
+		>"$T/ch.json" &&
+		"$PERFDB" tree "$DB" -s "$1" --comm cgdiffwork --self --percent-limit 0 --format json \
+		>"$T/self.json" &&
+		"$PERFDB" tree "$DB" -s "$1" --comm cgdiffwork --percent-limit 0 --format json >"$T/tree.json"
 	check "tree --children/--self/--format json on session $1" [ -s "$T/tree.json" ]
 	py flat "$T/$2.perf" "$T/ch.json" "$T/self.json" "session $1" >"$T/py.out" 2>&1
 	tap_results "$T/py.out"
@@ -303,17 +381,28 @@ for s in 1:a1 7:b1; do
 done
 
 # --- B against A --------------------------------------------------------------
-run cgdiff "$DB" 1 7 --comm cgdiffwork --format json
-check "cgdiff 1 7 --format json" rc_is 0
+run cgdiff "$DB" --base 1 --new 7 --comm cgdiffwork --format json
+check "cgdiff --base 1 --new 7 --format json" rc_is 0
 cp "$T/out" "$T/diff.json"
 py marked "$T/diff.json" work_b "pooled, one run a side" >"$T/py.out" 2>&1
 tap_results "$T/py.out"
-run cgdiff "$DB" 1 7 --comm cgdiffwork
+run cgdiff "$DB" --base 1 --new 7 --comm cgdiffwork
+cp "$T/out" "$T/diff.txt"
 check "text: the => line is work_b's" eval 'grep -q "^=>.* \*  *work_b$" "$T/out"'
 check "text: the header names sessions, runs, samples and the selection" \
 	eval 'grep -q "^# base: session 1: 1 run, [0-9]* samples$" "$T/out" &&
 	      grep -q "cpu-clock samples of comm cgdiffwork" "$T/out"'
-run cgdiff "$DB" A B --comm cgdiffwork --format json
+check "text: the column labels of the LKML profiles" \
+	eval 'grep -Eq "^ +base% +new% +delta +95% interval +call path \(callers first\)$" "$T/out"'
+# the old positional forms give what the new ones give
+run cgdiff "$DB" 1 7 --comm cgdiffwork
+check "cgdiff DB BASE NEW: what --base/--new give" cmp -s "$T/out" "$T/diff.txt"
+run cgdiff "$DB" 1 7 --comm cgdiffwork --format json
+check "cgdiff DB BASE NEW --format json: what --base/--new give" cmp -s "$T/out" "$T/diff.json"
+mkdir -p "$T/cwd" && ln -s "$DB" "$T/cwd/perfdb.db"
+(cd "$T/cwd" && "$PERFDB" cgdiff 1 7 --comm cgdiffwork >"$T/out" 2>"$T/err")
+check "cgdiff BASE NEW (./perfdb.db): what --base/--new give" cmp -s "$T/out" "$T/diff.txt"
+run cgdiff "$DB" --base A --new B --comm cgdiffwork --format json
 cp "$T/out" "$T/runs.json"
 check "labels with 3 runs a side: run-level Student t intervals" \
 	eval 'rc_is 0 && grep -q "\"interval\": \"student-t-runs\"" "$T/runs.json"'
@@ -323,7 +412,7 @@ tap_results "$T/py.out"
 # --- A against A ----------------------------------------------------------------
 # aa BASE NEW: ok when cgdiff BASE NEW marks nothing significant
 aa() {
-	"$PERFDB" cgdiff "$DB" "$1" "$2" --comm cgdiffwork --format json >"$T/aa.json" &&
+	"$PERFDB" cgdiff "$DB" --base "$1" --new "$2" --comm cgdiffwork --format json >"$T/aa.json" &&
 		py clean "$T/aa.json"
 }
 # aa_check WHAT BASE NEW RUNS: ok when BASE against NEW marks nothing; else
@@ -351,43 +440,86 @@ aa_check "A against A, one run a side" 1 4 1
 aa_check "A against A, three runs a side" A AA 3
 
 # --- tree, folded, selections, forms ------------------------------------------
-run tree "$DB" 1 --comm cgdiffwork
-check "tree: header 'cgdiffwork (session 1, N cpu-clock samples)'" \
-	eval 'head -1 "$T/out" | grep -Eq "^cgdiffwork \(session 1, [0-9]+ cpu-clock samples\)$"'
-check "tree: every line is '  <indent>NN.NN%  frame' or '[N frames]'" \
-	eval '! sed 1d "$T/out" | grep -Evq "^  (  )*([0-9]+\.[0-9]{2}%  [^ ]|\[[0-9]+ frames\]$)"'
+run tree "$DB" -s 1 --comm cgdiffwork
+cp "$T/out" "$T/tree.txt"
+check "tree: header '# cgdiffwork (session 1, N cpu-clock samples)'" \
+	eval 'head -1 "$T/out" | grep -Eq "^# cgdiffwork \(session 1, [0-9]+ cpu-clock samples\)$"'
+check "tree: the column labels, then a rule" \
+	eval 'sed "/^#/d" "$T/out" | head -1 | grep -Eq "^ +share  call path \(callers first\)$" &&
+	      sed "/^#/d" "$T/out" | sed -n 2p | grep -Eq "^-+  -+$"'
+check "tree: every row is 'NN.NN%  <indent>frame' or '<indent>[N frames]'" \
+	eval '! sed "/^#/d" "$T/out" | sed 1,2d |
+	      grep -Evq "^ *[0-9]+\.[0-9]{2}%  (  )*[^ ]|^ +(  )*\[[0-9]+ frames\]$"'
 check "tree: work_b under run" awk '
-	/%  run$/ { match($0, /^ */); d = RLENGTH; inrun = 1; next }
-	inrun { match($0, /^ */); if (RLENGTH <= d) inrun = 0; else if (/%  work_b$/) found = 1 }
+	!/^#/ && !/^ *-/ { line = $0; sub(/^ *[0-9.]+%  /, "", line); match(line, /^ */); ind = RLENGTH }
+	/%  *run$/ { d = ind; inrun = 1; next }
+	inrun { if (ind <= d) inrun = 0; else if (/%  *work_b$/) found = 1 }
 	END { exit !found }' "$T/out"
+run tree "$DB" 1 --comm cgdiffwork
+check "tree DB SESSION: what -s SESSION gives" cmp -s "$T/out" "$T/tree.txt"
+last=$(sqlite3 "$DB" "SELECT max(id) FROM session")
+"$PERFDB" tree "$DB" -s "$last" >"$T/last.txt" 2>"$T/err"
+run tree "$DB"
+check "tree DB (a file): reads DB, the latest session ($last)" \
+	eval 'rc_is 0 && grep -q "^# all (session $last, " "$T/out" && cmp -s "$T/out" "$T/last.txt"'
 
-run folded "$DB" 1 --comm cgdiffwork
+run folded "$DB" -s 1 --comm cgdiffwork
 nperf=$(perf script -i "$T/a1.data" --comm cgdiffwork -F comm 2>/dev/null | grep -c .)
 check "folded: 'a;b;c N' lines, sorted" \
 	eval 'rc_is 0 && ! grep -Evq "^[^ ;][^;]*(;[^;]+)* [0-9]+$" "$T/out" && LC_ALL=C sort -c "$T/out"'
 check "folded: counts add up to perf script's $nperf samples" \
 	eval '[ "$(awk "{ s += \$NF } END { print s }" "$T/out")" = "$nperf" ]'
 check "folded: a ...;main;run;work_b line" eval 'grep -Eq ";main;run;work_b [0-9]+$" "$T/out"'
+cp "$T/out" "$T/folded.txt"
+run folded "$DB" 1 --comm cgdiffwork
+check "folded DB SESSION: what -s SESSION gives" cmp -s "$T/out" "$T/folded.txt"
+run folded "$DB" -s 1 --comm cgdiffwork --format csv
+check "folded --format csv: stack,count and the same lines" \
+	eval 'rc_is 0 && head -1 "$T/out" | grep -qx "stack,count" && py folded_csv "$T/out" "$T/folded.txt"'
 
 pid=$(sqlite3 "$DB" "SELECT pid FROM thread WHERE session_id = 1 AND comm = 'cgdiffwork' LIMIT 1")
-"$PERFDB" tree "$DB" 1 --pid "$pid" --format csv >"$T/p.csv" 2>"$T/err"
-"$PERFDB" tree "$DB" 1 --comm cgdiffwork --format csv >"$T/c.csv" 2>>"$T/err"
-check "--pid $pid selects what --comm cgdiffwork does (one thread)" cmp -s "$T/p.csv" "$T/c.csv"
-run tree "$DB" 1 --comm nosuchcomm
+"$PERFDB" tree "$DB" -s 1 --pid "$pid" --format csv >"$T/p.csv" 2>"$T/err"
+"$PERFDB" tree "$DB" -s 1 --comm cgdiffwork --format csv >"$T/c.csv" 2>>"$T/err"
+check "--pid $pid selects what --comm cgdiffwork does (one thread)" \
+	eval '[ "$(wc -l <"$T/c.csv")" -gt 2 ] && cmp -s "$T/p.csv" "$T/c.csv"'
+run tree "$DB" -s 1 --comm nosuchcomm
 check "a comm without samples: exit 2, said so" \
-	eval 'rc_is 2 && grep -q "no cpu-clock samples of comm nosuchcomm" "$T/err"'
+	eval 'rc_is 2 && one_line && grep -q "no cpu-clock samples of comm nosuchcomm" "$T/err"'
+run cgdiff "$DB" --base 1 --new 7 --comm nosuchcomm
+check "cgdiff, a comm without samples: exit 2, said so" \
+	eval 'rc_is 2 && one_line && grep -q "no cpu-clock samples of comm nosuchcomm" "$T/err"'
 run cgdiff "$DB" 1 nosuch
-check "an unknown session: exit 2" eval 'rc_is 2 && grep -q "no session or label .nosuch." "$T/err"'
+check "an unknown session: exit 2" eval 'rc_is 2 && one_line && grep -q "no session .nosuch." "$T/err"'
 run cgdiff "$DB" 1 7 --event bogus
-check "an event not recorded: exit 2" eval 'rc_is 2 && grep -q "no bogus samples" "$T/err"'
+check "an event not recorded: exit 2, naming it and the recipe" \
+	eval 'rc_is 2 && one_line && grep -q "no bogus samples with callchains (record them with perfdb record -r profile)" "$T/err"'
+# a recording without callchains (no -g)
+perf record -q -e cpu-clock -F 999 -o "$T/nog.data" -- "$T/a/cgdiffwork" --seconds 0.3 \
+	>/dev/null 2>&1 && "$PERFDB" import -q -o "$T/nog.db" "$T/nog.data" 2>"$T/err"
+for v in tree folded; do
+	run $v "$T/nog.db"
+	check "$v of a session without callchains: exit 2, one line naming the event and the recipe" \
+		eval 'rc_is 2 && one_line && grep -q "session 1 has no cpu-clock samples with callchains (record them with perfdb record -r profile)" "$T/err"'
+done
 
-run cgdiff "$DB" 1 7 --comm cgdiffwork --svg "$T/d.svg" --format csv
-check "--svg: exit 0, csv on stdout with every column, intervals around delta" \
+run cgdiff "$DB" --base 1 --new 7 --comm cgdiffwork --svg "$T/d.svg" --format csv
+check "--svg: exit 0, csv on stdout with every column, one field count, intervals around delta" \
 	eval 'rc_is 0 && cp "$T/out" "$T/d.csv" && py csv "$T/d.csv"'
 check "--svg: well-formed SVG, no script, a work_b tooltip" py svg "$T/d.svg"
+# the recursion chain run;recurse x4 is a straight chain: [N frames] in text
+for f in text csv json; do
+	"$PERFDB" cgdiff "$DB" --base 1 --new 7 --comm cgdiffwork --percent-limit 0 --format $f \
+		>"$T/rows.$f" 2>"$T/err"
+done
+py rows "$T/rows.text" "$T/rows.csv" "$T/rows.json" "--percent-limit 0" >"$T/py.out" 2>&1
+tap_results "$T/py.out"
 run cgdiff "$DB" 1 7 --comm cgdiffwork --svg "$T/nodir/d.svg"
 check "--svg into a missing directory: exit 2" eval 'rc_is 2 && grep -q "nodir/d.svg" "$T/err"'
-run cgdiff "$DB" 1 7 --comm cgdiffwork --format md
-check "md: header list and the tree in a text block" \
-	eval 'rc_is 0 && grep -q "^- base: session 1" "$T/out" && grep -q "^\`\`\`text$" "$T/out"'
+run cgdiff "$DB" --base 1 --new 7 --comm cgdiffwork --format md
+# shellcheck disable=SC2034 # used by the eval'd check
+nbsp=$(printf '\302\240\302\240')
+check "md: header list and the tree as a pipe table, indented with no-break spaces" \
+	eval 'rc_is 0 && grep -q "^- base: session 1" "$T/out" &&
+	      grep -Eq "^\| =>  \| .*\| \*   \| ($nbsp)+work_b +\|$" "$T/out" &&
+	      grep -q "^| --- | -*: |" "$T/out"'
 finish

@@ -1,12 +1,15 @@
 /* Unit tests of the call-graph diff (analyze/calltree.c, cgdiff.c,
- * cgdiff_out.c) on small databases written here row by row: shares and
- * intervals, symbol suffix normalization across builds, paths present on
- * one side only, recursion counted once per sample per node (and per
- * frame in --children), [unknown] frames merged per DSO, the `=>` rule,
- * --limit, straight-chain elision, the comm-at-the-time, pid and event
- * selections, period weighting, run-level intervals, samples without a
- * callchain, errors, and the text/json/svg forms (JSON and SVG checked by
- * Python's parsers). */
+ * cgdiff_findings.c, cgdiff_flame.c, cgdiff_folded.c, reports/svg_flame.c)
+ * on small databases written here row by row: shares and intervals,
+ * symbol suffix normalization across builds, paths present on one side
+ * only, recursion counted once per sample per node (and per frame in
+ * --children), [unknown] frames merged per DSO, the `=>` rule,
+ * --percent-limit, straight-chain elision, the comm-at-the-time, pid and
+ * event selections, period weighting, run-level intervals, samples
+ * without a callchain, the callchain check, errors, and the rendered
+ * findings: text, csv (one table, a constant field count, no elision
+ * rows), json (the envelope; checked by Python's parser), folded lines and
+ * the SVG (checked by Python's XML parser). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -14,8 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "analyze/cgdiff.h"
+#include "analyze/cgdiff_findings.h"
+#include "lib/doc.h"
+#include "reports/render.h"
+#include "reports/svg_flame.h"
 #include "schema/db.h"
-#include "reports/legacy_table.h"
 #include "tests/unit/tap.h"
 
 static sqlite3 *db;
@@ -88,11 +94,14 @@ static void begin_session(const char *label)
 	ins("INSERT INTO comm(thread_id, time, comm, exec) VALUES (?, 5000, 'late', 0)", "i", cur_thread);
 }
 
-/* end_session: records the session's sample id range. */
+/* end_session: records the session's sample id range and each event's
+ * sample count. */
 static void end_session(void)
 {
 	ins("UPDATE session SET first_sample_id = ?, last_sample_id = ?, nr_samples = ? WHERE id = ?",
 	    "iiii", first_sample, next_sample - 1, next_sample - first_sample, cur_session);
+	ins("UPDATE event SET nr_samples = (SELECT count(*) FROM sample WHERE event_id = event.id) "
+	    "WHERE session_id = ?", "i", cur_session);
 }
 
 /* sym(frame): the symbol row of "name" or "name@dso" (default dso
@@ -168,12 +177,45 @@ static struct cg_opts opts(void)
 	return (struct cg_opts){ .filter = { .pid = -1, .tid = -1 }, .mode = CG_TREE, .conf = 0.95 };
 }
 
+/* The sessions of a spec, as builtin/run.c picks them. */
+struct picked {
+	struct cg_pick p;
+	int64_t *ids;
+};
+
+/* pick(spec, out): out's sessions of spec (an id or a label); false
+ * (reported) when it names none. */
+static bool pick(const char *spec, struct picked *out)
+{
+	char err[256];
+	int n = db_pick_sessions(db, spec, &out->ids, err, sizeof(err));
+	if (n < 0)
+		printf("# %s\n", err);
+	out->p = (struct cg_pick){ spec, out->ids, n };
+	return n > 0;
+}
+
+/* run_spec(base, new, o, d, err, errlen): cgdiff_run on the sessions the
+ * specs name (new NULL: one side); its status, -2 when a spec names none. */
+static int run_spec(const char *base, const char *new, struct cg_opts o, struct cgdiff **d,
+		    char *err, size_t errlen)
+{
+	struct picked b = { 0 }, n = { 0 };
+	int rc = -2;
+	*d = NULL;
+	if (pick(base, &b) && (!new || pick(new, &n)))
+		rc = cgdiff_run(db, &b.p, new ? &n.p : NULL, &o, d, err, errlen);
+	free(b.ids);
+	free(n.ids);
+	return rc;
+}
+
 /* diff(base, new, o): the diff or NULL (failure reported). */
 static struct cgdiff *diff(const char *base, const char *new, struct cg_opts o)
 {
 	struct cgdiff *d = NULL;
-	char err[512];
-	int rc = cgdiff_run(db, base, new, &o, &d, err, sizeof(err));
+	char err[512] = "";
+	int rc = run_spec(base, new, o, &d, err, sizeof(err));
 	if (rc)
 		printf("# cgdiff_run %s %s: %d %s\n", base, new ? new : "-", rc, err);
 	return d;
@@ -203,15 +245,41 @@ static int near(double a, double b)
 	return fabs(a - b) < 1e-9;
 }
 
-/* render(d, f): the printed form, malloc'ed. */
-static char *render(const struct cgdiff *d, enum out_format f)
+/* render_findings(doc, f): doc rendered in format f, malloc'ed; frees doc. */
+static char *render_findings(struct doc *doc, enum out_format f)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	cgdiff_print(d, f, m);
+	render_doc(doc, f, NULL, m);
 	fclose(m);
+	doc_free(doc);
 	return buf;
+}
+
+/* render(d, f): d's findings rendered in format f, malloc'ed. */
+static char *render(const struct cgdiff *d, enum out_format f)
+{
+	struct doc *doc = doc_new("cgdiff");
+	cgdiff_findings(d, doc);
+	return render_findings(doc, f);
+}
+
+/* line_of(text, name): the line of text that ends in "  name" (the call
+ * path column), copied into buf (len bytes); NULL when there is none. */
+static const char *line_of(const char *text, const char *name, char *buf, size_t len)
+{
+	char end[256];
+	snprintf(end, sizeof(end), "  %s\n", name);
+	for (const char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		if (n >= strlen(end) && !strncmp(p + n - strlen(end), end, strlen(end))) {
+			snprintf(buf, len, "%.*s", (int)n, p);
+			return buf;
+		}
+	}
+	return NULL;
 }
 
 /* python_ok(script, input): whether python3 -c script exits 0 reading
@@ -378,7 +446,12 @@ static void test_limit_elide(void)
 	if (!(d = diff("base", "new", o)))
 		return;
 	text = render(d, FMT_TEXT);
-	ok(text && strstr(text, "   10.00       -   -10.00"), "absent side prints as -");
+	char line[512], absent[8] = "";
+	double b = 0, dl = 0;
+	ok(text && line_of(text, "onlybase", line, sizeof(line)) &&
+	   sscanf(line, " %lf %7s %lf", &b, absent, &dl) == 3 && near(b, 10) &&
+	   !strcmp(absent, "-") && near(dl, -10) && strstr(line, " -10.00 "),
+	   "absent side prints as -: base 10.00, new -, delta -10.00");
 	free(text);
 	cgdiff_free(d);
 }
@@ -500,51 +573,184 @@ static void test_runs(void)
 	cgdiff_free(d);
 }
 
-/* test_errors: unknown specs and empty selections. */
+/* test_errors: unknown specs (picked before the analysis, by
+ * db_pick_sessions) and empty selections. */
 static void test_errors(void)
 {
 	struct cg_opts o = opts();
 	struct cgdiff *d = NULL;
+	int64_t *ids = NULL;
 	char err[256];
-	ok(cgdiff_run(db, "nosuch", "new", &o, &d, err, sizeof(err)) == 1 && !d &&
-	   strstr(err, "nosuch"), "an unknown spec: 1, named in the message");
+	ok(db_pick_sessions(db, "nosuch", &ids, err, sizeof(err)) < 0 && !ids && strstr(err, "nosuch"),
+	   "an unknown spec: no sessions, named in the message");
 	o.filter.comm = "nobody";
-	ok(cgdiff_run(db, "base", "new", &o, &d, err, sizeof(err)) == 1 && strstr(err, "comm nobody"),
+	ok(run_spec("base", "new", o, &d, err, sizeof(err)) == 1 && !d && strstr(err, "comm nobody"),
 	   "no selected samples: 1 (%s)", err);
 	o.filter.comm = NULL;
 	o.filter.event = "bogus";
-	ok(cgdiff_run(db, "base", "new", &o, &d, err, sizeof(err)) == 1 && strstr(err, "bogus"),
+	ok(run_spec("base", "new", o, &d, err, sizeof(err)) == 1 && !d && strstr(err, "bogus"),
 	   "an event the sessions lack: 1");
 }
 
-/* test_forms: JSON and SVG are well formed and carry the numbers. */
-static void test_forms(void)
+/* event_of(spec, given, event, err): cgdiff_event on spec's sessions. */
+static int event_of(const char *spec, const char *given, char *event, char *err)
 {
-	struct cgdiff *d = diff("base", "new", opts());
-	char *json, *svg = NULL, err[128];
-	size_t len = 0;
-	FILE *m;
-	if (!d)
-		return;
-	json = render(d, FMT_JSON);
-	ok(json && python_ok("import json,sys\n"
-			     "d=json.load(sys.stdin)\n"
-			     "n=[x for x in d[\"nodes\"] if x[\"path\"]==[\"main\",\"f\",\"g\"]][0]\n"
-			     "assert abs(n[\"base_pct\"]-30)<1e-9 and abs(n[\"new_pct\"]-60)<1e-9\n"
-			     "assert n[\"marked\"] and n[\"ci95\"][0]>0 and abs(n[\"delta_pct\"]-30)<1e-9\n"
-			     "assert d[\"base\"][\"samples\"]==1000 and d[\"interval\"]==\"newcombe-pooled\"\n",
-			     json), "json: nodes with path, shares, delta, ci95, marked");
+	struct picked p = { 0 };
+	int rc = pick(spec, &p) ? cgdiff_event(db, &p.p, 1, given, event, 256, err, 256) : -2;
+	free(p.ids);
+	return rc;
+}
+
+/* test_event_check: the event picked and the callchain check the verbs
+ * make before the analysis. */
+static void test_event_check(void)
+{
+	char event[256], err[256] = "";
+	ok(event_of("mixed", NULL, event, err) == 0 && !strcmp(event, "cpu-clock"),
+	   "the event picked: the one recorded with callchains (%s)", event);
+	ok(event_of("mixed", "sched:x", event, err) == -1 &&
+	   strstr(err, "session 9 has no sched:x samples with callchains"),
+	   "an event recorded without callchains is refused (%s)", err);
+	ok(event_of("base", "bogus", event, err) == -1 &&
+	   strstr(err, "session 1 has no bogus samples with callchains"),
+	   "an event the session lacks is refused (%s)", err);
+	ins("INSERT INTO session(label) VALUES ('empty')", "");
+	ok(event_of("empty", NULL, event, err) == -1 && strstr(err, "has no samples with callchains"),
+	   "a session without events is refused (%s)", err);
+}
+
+/* test_json(d): the JSON envelope carries the numbers, every row and no
+ * elision row. */
+static void test_json(const struct cgdiff *d)
+{
+	char *json = render(d, FMT_JSON), script[1536];
+	snprintf(script, sizeof(script),
+		 "import json,sys\n"
+		 "e=json.load(sys.stdin)\n"
+		 "assert set(e)=={\"perfdb\",\"verb\",\"sessions\",\"findings\",\"warnings\",\"notes\"}\n"
+		 "d=e[\"findings\"]\n"
+		 "n=[x for x in d[\"nodes\"] if x[\"path\"]==\"main;f;g\"][0]\n"
+		 "assert abs(n[\"base_pct\"]-30)<1e-9 and abs(n[\"new_pct\"]-60)<1e-9\n"
+		 "assert n[\"marked\"]==1 and n[\"mark\"]==\"increase\" and n[\"ci95_low\"]>0\n"
+		 "assert abs(n[\"delta_pct\"]-30)<1e-9 and n[\"symbol\"]==\"g\" and n[\"depth\"]==2\n"
+		 "assert d[\"base\"][\"samples\"]==1000 and d[\"interval\"]==\"newcombe-pooled\"\n"
+		 "assert d[\"event\"]==\"cpu-clock\" and d[\"base\"][\"sessions\"]==[1]\n"
+		 "assert len(d[\"nodes\"])==%zu\n"
+		 "assert not [x for x in d[\"nodes\"] if \"frames]\" in x[\"symbol\"]]\n"
+		 "assert [x for x in d[\"nodes\"] if x[\"path\"]==\"main;c1;c2;c3\"]\n",
+		 d->nrows);
+	ok(json && python_ok(script, json),
+	   "json: the envelope; nodes with path, shares, delta, ci95 ends, marks; all %zu rows, "
+	   "the elided chain's middle too, no [N frames] row", d->nrows);
 	free(json);
-	m = open_memstream(&svg, &len);
-	ok(cgdiff_svg(d, m, err, sizeof(err)) == 0, "svg written");
+}
+
+/* test_csv(d): one table, a constant field count, every row, no elision
+ * row. */
+static void test_csv(const struct cgdiff *d)
+{
+	char *csv = render(d, FMT_CSV), script[1024];
+	snprintf(script, sizeof(script),
+		 "import csv,sys\n"
+		 "r=list(csv.reader(sys.stdin))\n"
+		 "assert len(r)==1+%zu and len(set(len(x) for x in r))==1\n"
+		 "h=r[0]\n"
+		 "assert {\"symbol\",\"path\",\"base_pct\",\"ci95_low\",\"ci95_high\"}<=set(h)\n"
+		 "assert \"arrow\" not in h and \"interval\" not in h and \"indent\" not in h\n"
+		 "s=[x[h.index(\"symbol\")] for x in r[1:]]\n"
+		 "assert \"c3\" in s and not [x for x in s if \"frames]\" in x]\n",
+		 d->nrows);
+	ok(csv && python_ok(script, csv),
+	   "csv: one table, %zu rows of one field count, the elided rows there, no [N frames] row",
+	   d->nrows);
+	free(csv);
+}
+
+/* flame_svg(t, out): svg_flame_write of t into a malloc'ed string; its
+ * status in *rc. */
+static char *flame_svg(const struct table *t, int *rc)
+{
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&svg, &len);
+	*rc = svg_flame_write(m, t, 1200);
 	fclose(m);
+	return svg;
+}
+
+/* test_svg(d): the flame table and the SVG made from it. */
+static void test_svg(const struct cgdiff *d)
+{
+	struct table *t = cgdiff_flame(d), *bad;
+	int rc;
+	char *svg = flame_svg(t, &rc);
+	ok(rc == 0, "svg written");
 	ok(svg && !strstr(svg, "<script") && strstr(svg, "<title>g\nbase 30.00%  new 60.00%") &&
 	   python_ok("import sys,xml.etree.ElementTree as E; E.fromstring(sys.stdin.read())", svg),
 	   "svg: well-formed XML, tooltips with both shares, no script");
 	ok(svg && strstr(svg, "onlynew") && !strstr(svg, ">onlybase<"),
 	   "svg: width from new (a base-only path has none)");
+	ok(svg && strstr(svg, ">cgdiff: &quot;base&quot; (session 1) -&gt; &quot;new&quot; (session 2)<"),
+	   "svg: the table's title is the graph's");
 	free(svg);
+	table_free(t);
+	bad = table_new("flame", NULL);
+	table_col(bad, "id", COL_INT, 0);
+	table_col(bad, "parent", COL_INT, 0);
+	table_add_row(bad);
+	table_set_int(bad, 0, 0);
+	svg = flame_svg(bad, &rc);
+	ok(rc == -1, "svg: a table without the frame columns is refused");
+	free(svg);
+	table_free(bad);
+}
+
+/* test_forms: the rendered findings carry the numbers. */
+static void test_forms(void)
+{
+	struct cgdiff *d = diff("base", "new", opts());
+	if (!d)
+		return;
+	test_json(d);
+	test_csv(d);
+	test_svg(d);
 	cgdiff_free(d);
+}
+
+/* folded(spec, period): the text form of perfdb folded on spec's sessions,
+ * malloc'ed, or NULL. */
+static char *folded(const char *spec, bool period)
+{
+	struct picked p = { 0 };
+	struct cgdiff *d = NULL;
+	struct cg_opts o = opts();
+	char err[256];
+	struct doc *doc;
+	if (!pick(spec, &p) || cgdiff_load(db, &p.p, NULL, &o, &d, err, sizeof(err))) {
+		free(p.ids);
+		return NULL;
+	}
+	free(p.ids);
+	doc = doc_new("folded");
+	cgdiff_folded_findings(d, period, doc);
+	cgdiff_free(d);
+	return render_findings(doc, FMT_TEXT);
+}
+
+/* test_folded: folded lines, sorted, with counts or periods. */
+static void test_folded(void)
+{
+	char *text = folded("base", false);
+	ok(text && !strcmp(text, "main;[unknown] (libx.so);[unknown] (liby.so) 100\n"
+			   "main;c1;c2;c3;c4;c5 400\nmain;f;g 300\nmain;onlybase 100\n"
+			   "main;rec;rec;rec 100\n"),
+	   "folded: one 'a;b;c COUNT' line per path, sorted, frames as cgdiff keys them");
+	free(text);
+	text = folded("mixed", true);
+	ok(text && !strcmp(text, "main;heavy 30\nmain;late 20\nmain;light 10\nmain;other 20\n"
+			   "nochain 10\n"),
+	   "folded --period: sums of periods (heavy: 10 x 3), every thread's samples");
+	free(text);
 }
 
 /* main: runs every test; exit status 0 when all passed. */
@@ -571,6 +777,8 @@ int main(void)
 	test_runs();
 	test_errors();
 	test_forms();
+	test_folded();
+	test_event_check();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();

@@ -1,0 +1,364 @@
+/* A call-graph diff or single tree as findings (see cgdiff_findings.h):
+ * the scalars, the side objects and the "nodes" table, laid out for
+ * people as the kswapd profiles pasted into LKML (seed 004) and for
+ * programs as flat rows with every number. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/cgdiff_findings.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+
+/* The columns of "nodes" (-1: not in this form). Human columns first, in
+ * the order of the text form; then the ones for programs. */
+struct cols {
+	int arrow, base_h, new_h, delta_h, ci_h, star;	/* two sides, for people */
+	int pct;					/* one side */
+	int sym, indent;		/* the frame; its text indent (shown nowhere) */
+	int node, parent, path, depth;
+	int base, new, delta, lo, hi, sig, marked, mark, in_base, in_new;
+	int nbase, nnew;
+};
+
+/* col(t, name, type, prec, show, label): a column shown as show, with
+ * label (NULL: its name) as its text and md header; its index. */
+static int col(struct table *t, const char *name, enum col_type type, int prec, unsigned show,
+	       const char *label)
+{
+	int c = table_col(t, name, type, prec);
+	table_col_show(t, c, show);
+	if (label)
+		table_col_label(t, c, label);
+	return c;
+}
+
+/* human_cols(t, d, c): the "=>", base%, new%, delta, interval and "*"
+ * columns of a diff. base%, new% and delta are numeric (right-aligned)
+ * but hold text where the profiles print a '-' (absent) or a sign. */
+static void human_cols(struct table *t, const struct cgdiff *d, struct cols *c)
+{
+	char ci[32];
+	snprintf(ci, sizeof(ci), "%.0f%% interval", 100 * d->o.conf);
+	c->arrow = col(t, "arrow", COL_STR, 0, SHOW_HUMAN, "");
+	c->base_h = col(t, "base", COL_REAL, 2, SHOW_HUMAN, "base%");
+	c->new_h = col(t, "new", COL_REAL, 2, SHOW_HUMAN, "new%");
+	c->delta_h = col(t, "delta", COL_REAL, 2, SHOW_HUMAN, NULL);
+	c->ci_h = col(t, "interval", COL_STR, 0, SHOW_HUMAN, ci);
+	c->star = col(t, "star", COL_STR, 0, SHOW_HUMAN, "");
+}
+
+/* diff_data_cols(t, c): the numbers of a diff for programs. */
+static void diff_data_cols(struct table *t, struct cols *c)
+{
+	c->base = col(t, "base_pct", COL_REAL, -1, SHOW_DATA, NULL);
+	c->new = col(t, "new_pct", COL_REAL, -1, SHOW_DATA, NULL);
+	c->delta = col(t, "delta_pct", COL_REAL, -1, SHOW_DATA, NULL);
+	c->lo = col(t, "ci95_low", COL_REAL, -1, SHOW_DATA, NULL);
+	c->hi = col(t, "ci95_high", COL_REAL, -1, SHOW_DATA, NULL);
+	c->sig = col(t, "significant", COL_INT, 0, SHOW_DATA, NULL);
+	c->marked = col(t, "marked", COL_INT, 0, SHOW_DATA, NULL);
+	c->mark = col(t, "mark", COL_STR, 0, SHOW_DATA, NULL);
+	c->in_base = col(t, "in_base", COL_INT, 0, SHOW_DATA, NULL);
+	c->in_new = col(t, "in_new", COL_INT, 0, SHOW_DATA, NULL);
+}
+
+/* declare(t, d): every column of d's "nodes" table. */
+static struct cols declare(struct table *t, const struct cgdiff *d)
+{
+	bool tree = d->o.mode == CG_TREE, two = d->nsides > 1;
+	struct cols c;
+	memset(&c, 0xff, sizeof(c));	/* every index -1 until declared */
+	if (two)
+		human_cols(t, d, &c);
+	else
+		c.pct = col(t, "pct", COL_PCT, 2, SHOW_ALL, "share");
+	c.sym = col(t, "symbol", COL_STR, 0, SHOW_ALL, tree ? "call path (callers first)" : NULL);
+	if (tree) {
+		c.indent = col(t, "indent", COL_INT, 0, 0, NULL);
+		table_col_indent(t, c.sym, c.indent);
+		c.node = col(t, "node", COL_INT, 0, SHOW_DATA, NULL);
+		c.parent = col(t, "parent", COL_INT, 0, SHOW_DATA, NULL);
+	}
+	c.path = col(t, "path", COL_STR, 0, SHOW_DATA, NULL);
+	c.depth = col(t, "depth", COL_INT, 0, SHOW_DATA, NULL);
+	if (two)
+		diff_data_cols(t, &c);
+	if (tree)
+		c.nbase = col(t, two ? "base_samples" : "samples", COL_INT, 0, SHOW_DATA, NULL);
+	if (tree && two)
+		c.nnew = col(t, "new_samples", COL_INT, 0, SHOW_DATA, NULL);
+	return c;
+}
+
+/* path_text(d, r, b): row r's path into b: the frames from the outermost
+ * caller joined by ';' (tree), or its symbol (flat). */
+static void path_text(const struct cgdiff *d, const struct cg_row *r, struct strbuf *b)
+{
+	size_t len;
+	int32_t *fr;
+	if (d->o.mode != CG_TREE) {
+		sb_puts(b, cgdiff_row_name(d, r));
+		return;
+	}
+	len = ct_path(d->t, r->node, NULL, 0);
+	fr = xcalloc(len, sizeof(*fr));
+	ct_path(d->t, r->node, fr, len);
+	for (size_t i = 0; i < len; i++)
+		sb_printf(b, "%s%s", i ? ";" : "", d->t->frames[fr[i]]);
+	free(fr);
+}
+
+/* set_share(t, c, v, present): a human share cell: v, or "-" where the
+ * path is absent on that side. */
+static void set_share(struct table *t, int c, double v, bool present)
+{
+	if (present)
+		table_set_real(t, c, v);
+	else
+		table_set_str(t, c, "-");
+}
+
+/* human_cells(t, c, r): the human cells of a diff row, as the LKML
+ * profiles write them: signed deltas, the interval's ends aligned. */
+static void human_cells(struct table *t, const struct cols *c, const struct cg_row *r)
+{
+	if (r->mark)
+		table_set_str(t, c->arrow, "=>");
+	set_share(t, c->base_h, r->base_pct, r->in_base);
+	set_share(t, c->new_h, r->new_pct, r->in_new);
+	table_set_strf(t, c->delta_h, "%+.2f", r->delta_pct);
+	if (!isnan(r->ci.lo) && !isnan(r->ci.hi))
+		table_set_strf(t, c->ci_h, "[%+7.2f, %+7.2f]", r->ci.lo, r->ci.hi);
+	if (r->significant)
+		table_set_str(t, c->star, "*");
+}
+
+/* mark_name: "increase", "decrease" or NULL. */
+static const char *mark_name(int mark)
+{
+	return mark > 0 ? "increase" : mark < 0 ? "decrease" : NULL;
+}
+
+/* data_cells(t, c, r): the numbers of a diff row for programs. */
+static void data_cells(struct table *t, const struct cols *c, const struct cg_row *r)
+{
+	table_set_real(t, c->base, r->base_pct);
+	table_set_real(t, c->new, r->new_pct);
+	table_set_real(t, c->delta, r->delta_pct);
+	table_set_real(t, c->lo, r->ci.lo);
+	table_set_real(t, c->hi, r->ci.hi);
+	table_set_int(t, c->sig, r->significant);
+	table_set_int(t, c->marked, r->mark != 0);
+	table_set_str(t, c->mark, mark_name(r->mark));
+	table_set_int(t, c->in_base, r->in_base);
+	table_set_int(t, c->in_new, r->in_new);
+}
+
+/* tree_cells(t, c, d, r): the tree-mode cells: indent, node, parent and
+ * the sample counts. */
+static void tree_cells(struct table *t, const struct cols *c, const struct cgdiff *d,
+		       const struct cg_row *r)
+{
+	int32_t parent = d->t->nodes[r->node].parent;
+	table_set_int(t, c->indent, r->shown_depth);
+	table_set_int(t, c->node, r->node);
+	if (parent > 0)
+		table_set_int(t, c->parent, parent);
+	table_set_int(t, c->nbase, r->base_samples);
+	if (c->nnew >= 0)
+		table_set_int(t, c->nnew, r->new_samples);
+}
+
+/* add_row(t, c, d, r, show): one row of "nodes" for row r, shown as show. */
+static void add_row(struct table *t, const struct cols *c, const struct cgdiff *d,
+		    const struct cg_row *r, unsigned show)
+{
+	struct strbuf b = STRBUF_INIT;
+	table_add_row(t);
+	table_row_show(t, show);
+	if (d->nsides > 1) {
+		human_cells(t, c, r);
+		data_cells(t, c, r);
+	} else {
+		table_set_real(t, c->pct, r->base_pct);
+	}
+	table_set_str(t, c->sym, cgdiff_row_name(d, r));
+	path_text(d, r, &b);
+	table_set_str(t, c->path, sb_str(&b));
+	sb_free(&b);
+	table_set_int(t, c->depth, r->depth);
+	if (d->o.mode == CG_TREE)
+		tree_cells(t, c, d, r);
+}
+
+/* elision_row(t, c, r): the "[N frames]" row for people under row r,
+ * whose next r->elide rows it stands for. */
+static void elision_row(struct table *t, const struct cols *c, const struct cg_row *r)
+{
+	table_add_row(t);
+	table_row_show(t, SHOW_HUMAN);
+	table_set_strf(t, c->sym, "[%d frames]", r->elide);
+	table_set_int(t, c->indent, r->shown_depth + 1);
+}
+
+/* fill_rows(t, c, d): every row of d; an elided chain's middle rows for
+ * programs only, after their "[N frames]" row. */
+static void fill_rows(struct table *t, const struct cols *c, const struct cgdiff *d)
+{
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct cg_row *r = &d->rows[i];
+		add_row(t, c, d, r, SHOW_ALL);
+		if (!r->elide)
+			continue;
+		elision_row(t, c, r);
+		for (int k = 1; k <= r->elide && i + 1 < d->nrows; k++)
+			add_row(t, c, d, &d->rows[++i], SHOW_DATA);
+	}
+}
+
+/* What the rows are, by mode, for the captions. */
+static const char *const what[] = { "call paths", "self (innermost frame)",
+	"children (anywhere on the path)" };
+
+/* method(d): how the intervals were computed, for people. */
+static const char *method(const struct cgdiff *d)
+{
+	if (!d->run_level)
+		return "Newcombe hybrid score (Wilson) on pooled samples";
+	return d->side[0].nsessions == d->side[1].nsessions ?
+	       "Student t over the runs' shares (shares are run means)" :
+	       "Welch t over the runs' shares (shares are run means)";
+}
+
+/* diff_captions(t, d): the header lines above a diff. */
+static void diff_captions(struct table *t, const struct cgdiff *d)
+{
+	char a[512], sel[512];
+	for (int s = 0; s < 2; s++)
+		table_caption(t, "%s %s: %d run%s, %lld samples", s ? "new: " : "base:",
+			      cgdiff_side_desc(&d->side[s], a, sizeof(a)), d->side[s].nsessions,
+			      d->side[s].nsessions > 1 ? "s" : "", (long long)d->side[s].samples);
+	table_caption(t, "%s: %% of each side's %s, weighted by period; delta = new - base in points",
+		      what[d->o.mode], cgdiff_selection(d, sel, sizeof(sel)));
+	table_caption(t, "%.0f%% intervals of delta, simultaneous over the %zu rows (Bonferroni: each "
+		      "at 1-%.3g): %s; * = excludes 0", 100 * d->o.conf, d->nrows, 1 - d->row_conf,
+		      method(d));
+	if (d->run_level)
+		table_caption(t, "(a side's run-to-run variance counts as at least its binomial "
+			      "sampling variance)");
+	table_caption(t, "=> the largest significant increase and decrease; - absent on that side%s",
+		      d->o.mode == CG_TREE ? "; [N frames] a straight chain of unchanged shares" : "");
+	if (d->o.limit > 0)
+		table_caption(t, "left out: rows below %g%% on both sides", d->o.limit);
+}
+
+/* one_title(d): the title of a single tree: who and what was sampled,
+ * malloc'ed. */
+static char *one_title(const struct cgdiff *d)
+{
+	const struct ct_filter *f = &d->o.filter;
+	struct strbuf b = STRBUF_INIT;
+	char a[512];
+	if (f->comm)
+		sb_puts(&b, f->comm);
+	else if (f->tid >= 0)
+		sb_printf(&b, "tid %lld", f->tid);
+	else if (f->pid >= 0)
+		sb_printf(&b, "pid %lld", f->pid);
+	else
+		sb_puts(&b, "all");
+	sb_printf(&b, " (%s, %lld %s samples", cgdiff_side_desc(&d->side[0], a, sizeof(a)),
+		  (long long)d->side[0].samples, d->event);
+	if (d->side[0].nsessions > 1)
+		sb_printf(&b, ", %d runs pooled", d->side[0].nsessions);
+	if (d->o.mode != CG_TREE)
+		sb_printf(&b, ", %s", d->o.mode == CG_SELF ? "self" : "children");
+	sb_putc(&b, ')');
+	return sb_take(&b);
+}
+
+/* one_captions(t, d): the lines under a single tree's title. */
+static void one_captions(struct table *t, const struct cgdiff *d)
+{
+	char sel[512];
+	table_caption(t, "%s: %% of the %s, weighted by period%s", what[d->o.mode],
+		      cgdiff_selection(d, sel, sizeof(sel)),
+		      d->o.mode == CG_TREE ? "; [N frames] a straight chain: each frame has all "
+		      "of its caller's samples" : "");
+	if (d->o.limit > 0)
+		table_caption(t, "left out: rows below %g%%", d->o.limit);
+}
+
+/* nodes_table(d): the "nodes" table of d. */
+static struct table *nodes_table(const struct cgdiff *d)
+{
+	char *title = d->nsides > 1 ? NULL : one_title(d);
+	struct table *t = table_new("nodes", title);
+	struct cols c = declare(t, d);
+	free(title);
+	if (d->nsides > 1)
+		diff_captions(t, d);
+	else
+		one_captions(t, d);
+	fill_rows(t, &c, d);
+	return t;
+}
+
+/* side_obj(f, key, s): one side's description object. */
+static void side_obj(struct dval *f, const char *key, const struct cg_side *s)
+{
+	struct dval *o = dv_obj(f, key), *ids;
+	dv_str(o, "spec", s->spec);
+	dv_str(o, "label", s->label);
+	ids = dv_arr(o, "sessions");
+	for (int i = 0; i < s->nsessions; i++)
+		dv_int(ids, NULL, s->sessions[i]);
+	dv_int(o, "runs", s->nsessions);
+	dv_int(o, "samples", s->samples);
+	dv_real(o, "effective_samples", s->neff);
+}
+
+/* interval_name(d): the interval method, for programs. */
+static const char *interval_name(const struct cgdiff *d)
+{
+	if (!d->run_level)
+		return "newcombe-pooled";
+	return d->side[0].nsessions == d->side[1].nsessions ? "student-t-runs" : "welch-t-runs";
+}
+
+/* cgdiff_selection_findings: see cgdiff_findings.h. */
+void cgdiff_selection_findings(struct dval *f, const struct cgdiff *d)
+{
+	const struct ct_filter *s = &d->o.filter;
+	dv_str(f, "event", d->event);
+	dv_str(f, "comm", s->comm);
+	if (s->pid >= 0)
+		dv_int(f, "pid", s->pid);
+	else
+		dv_null(f, "pid");
+	if (s->tid >= 0)
+		dv_int(f, "tid", s->tid);
+	else
+		dv_null(f, "tid");
+}
+
+/* cgdiff_findings: see cgdiff_findings.h. */
+void cgdiff_findings(const struct cgdiff *d, struct doc *doc)
+{
+	static const char *const modes[] = { "tree", "self", "children" };
+	struct dval *f = doc_findings(doc);
+	dv_str(f, "mode", modes[d->o.mode]);
+	for (int s = 0; s < d->nsides; s++)
+		side_obj(f, d->nsides < 2 ? "session" : s ? "new" : "base", &d->side[s]);
+	cgdiff_selection_findings(f, d);
+	dv_str(f, "weight", "period");
+	if (d->nsides > 1) {
+		dv_str(f, "interval", interval_name(d));
+		dv_real(f, "confidence", d->o.conf);
+		dv_real(f, "row_confidence", d->row_conf);
+	}
+	dv_real(f, "percent_limit", d->o.limit);
+	dv_table(f, nodes_table(d));
+	doc_set_main(doc, "nodes");
+}

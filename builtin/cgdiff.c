@@ -1,0 +1,170 @@
+/* perfdb cgdiff: the call-graph diff of two sides (--base and --new, each
+ * a session or a label's sessions) in the layout of the kswapd profiles
+ * pasted into LKML (seed 004): each node's shares, delta, 95% interval and
+ * `=>` marks (analyze/cgdiff.h, analyze/cgdiff_findings.h); with --svg
+ * also a differential flame graph (reports/svg_flame.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "analyze/cgdiff.h"
+#include "analyze/cgdiff_findings.h"
+#include "builtin/builtin.h"
+#include "reports/svg_flame.h"
+
+static const char *const usage[] = {
+	"perfdb cgdiff [DB] --base LABEL --new LABEL [--comm C] [--pid P] [--tid T] [--event E] "
+	"[--percent-limit PCT] [--self | --children] [--format F] [--svg FILE]",
+	"perfdb cgdiff [DB] BASE NEW [OPTIONS]",
+	NULL,
+};
+
+static struct cg_opts o = { .filter = { .pid = -1, .tid = -1 }, .limit = 0.5, .conf = 0.95 };
+static bool self, children;
+static const char *svg;
+
+/* renamed(opt, arg, err): --limit, which is --percent-limit now. */
+static int renamed(const struct opt *opt, const char *arg, struct strbuf *err)
+{
+	(void)opt;
+	(void)arg;
+	sb_printf(err, "renamed --percent-limit PCT, as perf report calls it");
+	return -1;
+}
+
+static const struct opt options[] = {
+	OPT_BASE_NEW(),
+	OPT_STRING(0, "comm", &o.filter.comm, "C",
+		   "only samples of threads named C at the time (as perf report --comm)"),
+	OPT_INT(0, "pid", &o.filter.pid, "P", 0, (double)LLONG_MAX, "only samples of process P"),
+	OPT_INT(0, "tid", &o.filter.tid, "T", 0, (double)LLONG_MAX, "only samples of thread T"),
+	OPT_STRING(0, "event", &o.filter.event, "E",
+		   "the event (default: the event recorded with callchains that has the most samples)"),
+	OPT_DOUBLE(0, "percent-limit", &o.limit, "PCT", 0, 100,
+		   "leave out rows below PCT% on both sides, ancestors kept (default 0.5)"),
+	{ .type = OPT_T_CALLBACK, .long_name = "limit", .argh = "PCT", .cb = renamed,
+	  .help = "renamed --percent-limit", .flags = PO_HIDDEN },
+	OPT_BOOL_F(0, "self", &self, "rows by symbol: self shares (the innermost frame)", PO_NONEG),
+	OPT_BOOL_F(0, "children", &children,
+		   "rows by symbol: children shares (anywhere on the path, once per sample)", PO_NONEG),
+	OPT_FORMAT(),
+	OPT_STRING(0, "svg", &svg, "FILE",
+		   "also write a differential flame graph to FILE (plain SVG; width from NEW)"),
+	OPT_END(),
+};
+
+/* mode_of(ctx): o.mode from --self and --children; EXIT_USAGE after one
+ * line when both are given. */
+static int mode_of(const struct verb_ctx *ctx)
+{
+	if (self && children) {
+		fprintf(stderr, "%s: --self does not go with --children\n", ctx->prog);
+		return EXIT_USAGE;
+	}
+	o.mode = self ? CG_SELF : children ? CG_CHILDREN : CG_TREE;
+	return 0;
+}
+
+/* forms(ctx, n, ops): [DB]; without --base/--new also the old forms
+ * BASE NEW and DB BASE NEW. */
+static int forms(struct verb_ctx *ctx, int n, char **ops)
+{
+	bool sides = common.base || common.new;
+	if (!sides && (n == 2 || n == 3)) {
+		if (n == 3)
+			ctx->dbpath = ops[0];
+		common.base = ops[n - 2];
+		common.new = ops[n - 1];
+		return 0;
+	}
+	if (n > 1) {
+		fprintf(stderr, "%s: too many operands ('%s'): %s\n", ctx->prog, ops[sides ? 1 : 3],
+			sides ? "with --base/--new the only one is the database" :
+			"give [DB] --base LABEL --new LABEL, or [DB] BASE NEW");
+		return EXIT_USAGE;
+	}
+	if (n == 1)
+		ctx->dbpath = ops[0];
+	return 0;
+}
+
+/* operands(ctx, n, ops): the verb's operands (forms) and, since the hook
+ * runs before the database is opened, the mode options' usage check. */
+static int operands(struct verb_ctx *ctx, int n, char **ops)
+{
+	return mode_of(ctx) ? EXIT_USAGE : forms(ctx, n, ops);
+}
+
+/* write_svg(ctx, d): the flame graph of d into the --svg file; an exit
+ * status. */
+static int write_svg(const struct verb_ctx *ctx, const struct cgdiff *d)
+{
+	FILE *f = fopen(svg, "w");
+	struct table *t;
+	int rc;
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, svg, strerror(errno));
+		return EXIT_FAIL;
+	}
+	t = cgdiff_flame(d);
+	rc = svg_flame_write(f, t, 1200);
+	table_free(t);
+	if (fclose(f) || rc) {
+		fprintf(stderr, "%s: %s: cannot write the flame graph%s%s\n", ctx->prog, svg,
+			rc ? "" : ": ", rc ? "" : strerror(errno));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* run: the event check, the diff, its findings and the flame graph. */
+static int run(struct verb_ctx *ctx)
+{
+	struct cg_pick sides[2] = { { ctx->base.spec, ctx->base.ids, ctx->base.n },
+				    { ctx->new.spec, ctx->new.ids, ctx->new.n } };
+	struct cgdiff *d;
+	char err[1024], event[256];
+	int rc;
+	if (cgdiff_event(ctx->db, sides, 2, o.filter.event, event, sizeof(event), err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s (record them with perfdb record -r profile)\n", ctx->prog,
+			ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	o.filter.event = event;
+	if ((rc = cgdiff_run(ctx->db, &sides[0], &sides[1], &o, &d, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	cgdiff_findings(d, ctx->doc);
+	rc = svg ? write_svg(ctx, d) : EXIT_OK;
+	cgdiff_free(d);
+	return rc;
+}
+
+const struct verb verb_cgdiff = {
+	.name = "cgdiff",
+	.summary = "call-graph diff of two sessions or labels, with intervals",
+	.usage = usage,
+	.description =
+		"The caller-order call tree of what each side's samples were doing, side by side: per "
+		"node (with --self or --children, per symbol) each side's share of its selected "
+		"samples weighted by period, the change in points and its 95% interval, simultaneous "
+		"over the rows (Bonferroni), so that an A/A comparison marks nothing 95% of the time. "
+		"'*' marks an interval that excludes 0, '=>' where the largest significant increase "
+		"and decrease land, '-' a path absent on one side, and [N frames] the middle of a "
+		"straight chain of unchanged shares (text and md; csv and json have every row).\n\n"
+		"BASE and NEW (--base, --new) are a session id or a label; a label naming several "
+		"sessions pools its runs. With 3 or more runs on both sides the shares are the means "
+		"of the runs' shares and the intervals t intervals over the runs (Student's with "
+		"equal run counts, Welch's otherwise); with fewer, Newcombe's on the pooled samples, "
+		"which capture sampling noise only. Frames are keyed by symbol name without compiler "
+		"clone suffixes, so different builds match.\n\n"
+		"The table \"nodes\" (csv, json) has per row: symbol, path (the frames from the "
+		"outermost caller, joined by ';'), depth, base_pct, new_pct, delta_pct, ci95_low, "
+		"ci95_high, significant, marked, mark, in_base, in_new (0 or 1), and in tree mode "
+		"node, parent, base_samples, new_samples; the findings also hold base and new (spec, "
+		"label, sessions, runs, samples, effective_samples), event, interval and "
+		"row_confidence.\n",
+	.options = options,
+	.operands = operands,
+	.run = run,
+};

@@ -1,0 +1,91 @@
+/* perfdb folded: a session's call stacks as folded lines "a;b;c COUNT"
+ * (outermost caller first, as flamegraph.pl, speedscope and inferno read
+ * them), frames keyed and named as in perfdb cgdiff. */
+#include <stdio.h>
+#include <sys/stat.h>
+#include "analyze/cgdiff.h"
+#include "analyze/cgdiff_findings.h"
+#include "builtin/builtin.h"
+
+static const char *const usage[] = {
+	"perfdb folded [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] [--period] "
+	"[--format F]",
+	"perfdb folded DB SESSION [OPTIONS]",
+	NULL,
+};
+
+static struct cg_opts o = { .filter = { .pid = -1, .tid = -1 }, .conf = 0.95 };
+static bool period;
+
+static const struct opt options[] = {
+	OPT_SESSION(),
+	OPT_STRING(0, "comm", &o.filter.comm, "C",
+		   "only samples of threads named C at the time (as perf report --comm)"),
+	OPT_INT(0, "pid", &o.filter.pid, "P", 0, (double)LLONG_MAX, "only samples of process P"),
+	OPT_INT(0, "tid", &o.filter.tid, "T", 0, (double)LLONG_MAX, "only samples of thread T"),
+	OPT_STRING(0, "event", &o.filter.event, "E",
+		   "the event (default: the event recorded with callchains that has the most samples)"),
+	OPT_BOOL_F(0, "period", &period, "count sample periods instead of samples", PO_NONEG),
+	OPT_FORMAT(),
+	OPT_END(),
+};
+
+/* operands(ctx, n, ops): [DB]; without -s also the old form DB SESSION.
+ * A lone operand that is no file is refused: it was the old SESSION. */
+static int operands(struct verb_ctx *ctx, int n, char **ops)
+{
+	struct stat st;
+	if (n > 2 || (n == 2 && common.session)) {
+		fprintf(stderr, "%s: too many operands ('%s'): give [DB] -s SESSION%s\n", ctx->prog,
+			ops[common.session ? 1 : 2], common.session ? "" : ", or DB SESSION");
+		return EXIT_USAGE;
+	}
+	if (n == 1 && !common.session && (stat(ops[0], &st) || !S_ISREG(st.st_mode))) {
+		fprintf(stderr, "%s: '%s' is not a database file; a session is given as %s [DB] -s "
+			"SESSION\n", ctx->prog, ops[0], ctx->prog);
+		return EXIT_USAGE;
+	}
+	if (n > 0)
+		ctx->dbpath = ops[0];
+	if (n == 2)
+		common.session = ops[1];
+	return 0;
+}
+
+/* run: the event check, the stacks and their findings. */
+static int run(struct verb_ctx *ctx)
+{
+	struct cg_pick side = { ctx->sessions.spec, ctx->sessions.ids, ctx->sessions.n };
+	struct cgdiff *d;
+	char err[1024], event[256];
+	if (cgdiff_event(ctx->db, &side, 1, o.filter.event, event, sizeof(event), err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s (record them with perfdb record -r profile)\n", ctx->prog,
+			ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	o.filter.event = event;
+	if (cgdiff_load(ctx->db, &side, NULL, &o, &d, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	cgdiff_folded_findings(d, period, ctx->doc);
+	cgdiff_free(d);
+	return EXIT_OK;
+}
+
+const struct verb verb_folded = {
+	.name = "folded",
+	.summary = "a session's call stacks as folded lines for flame graphs",
+	.usage = usage,
+	.description =
+		"One line per distinct call path with samples ending there, \"a;b;c COUNT\" with the "
+		"outermost caller first, sorted: the input of flamegraph.pl, speedscope and inferno. "
+		"COUNT is the number of samples, or with --period the sum of their periods. Frames "
+		"are keyed as perfdb cgdiff keys them (symbols without compiler clone suffixes, "
+		"\"[unknown] (DSO)\"); a ';' in a name is written ':'. A label naming several "
+		"sessions pools their samples.\n\n"
+		"The table \"stacks\" (csv, json) has the columns stack and count.\n",
+	.options = options,
+	.operands = operands,
+	.run = run,
+};
