@@ -64,8 +64,10 @@ struct verb {
 	const char *description;	/* paragraphs for --help and the man page */
 	const struct opt *options;
 	/* operands(ctx, n, ops): RUN_DB_READ verbs with other operand forms
-	 * (cgdiff BASE NEW) set ctx->dbpath and sides from them; 0, or
-	 * EXIT_USAGE after one line. NULL: at most one operand, the DB. */
+	 * (cgdiff BASE NEW) set ctx->dbpath, and common.session, common.base
+	 * and common.new, from them (the sessions are picked from those
+	 * after); 0, or EXIT_USAGE after one line. NULL: at most one operand,
+	 * the DB. */
 	int (*operands)(struct verb_ctx *ctx, int n, char **ops);
 	/* init(): sets the verb's option values to their defaults before
 	 * parsing (NULL: static initializers are the defaults). */

@@ -9,6 +9,7 @@
 #include "analyze/cgdiff.h"
 #include "analyze/cgdiff_findings.h"
 #include "builtin/builtin.h"
+#include "builtin/callgraph_opts.h"
 #include "reports/svg_flame.h"
 
 static const char *const usage[] = {
@@ -22,15 +23,6 @@ static struct cg_opts o = { .filter = { .pid = -1, .tid = -1 }, .limit = 0.5, .c
 static bool self, children;
 static const char *svg;
 
-/* renamed(opt, arg, err): --limit, which is --percent-limit now. */
-static int renamed(const struct opt *opt, const char *arg, struct strbuf *err)
-{
-	(void)opt;
-	(void)arg;
-	sb_printf(err, "renamed --percent-limit PCT, as perf report calls it");
-	return -1;
-}
-
 static const struct opt options[] = {
 	OPT_BASE_NEW(),
 	OPT_STRING(0, "comm", &o.filter.comm, "C",
@@ -41,8 +33,7 @@ static const struct opt options[] = {
 		   "the event (default: the event recorded with callchains that has the most samples)"),
 	OPT_DOUBLE(0, "percent-limit", &o.limit, "PCT", 0, 100,
 		   "leave out rows below PCT% on both sides, ancestors kept (default 0.5)"),
-	{ .type = OPT_T_CALLBACK, .long_name = "limit", .argh = "PCT", .cb = renamed,
-	  .help = "renamed --percent-limit", .flags = PO_HIDDEN },
+	OPT_LIMIT_RENAMED(),
 	OPT_BOOL_F(0, "self", &self, "rows by symbol: self shares (the innermost frame)", PO_NONEG),
 	OPT_BOOL_F(0, "children", &children,
 		   "rows by symbol: children shares (anywhere on the path, once per sample)", PO_NONEG),
@@ -51,18 +42,6 @@ static const struct opt options[] = {
 		   "also write a differential flame graph to FILE (plain SVG; width from NEW)"),
 	OPT_END(),
 };
-
-/* mode_of(ctx): o.mode from --self and --children; EXIT_USAGE after one
- * line when both are given. */
-static int mode_of(const struct verb_ctx *ctx)
-{
-	if (self && children) {
-		fprintf(stderr, "%s: --self does not go with --children\n", ctx->prog);
-		return EXIT_USAGE;
-	}
-	o.mode = self ? CG_SELF : children ? CG_CHILDREN : CG_TREE;
-	return 0;
-}
 
 /* forms(ctx, n, ops): [DB]; without --base/--new also the old forms
  * BASE NEW and DB BASE NEW. */
@@ -91,7 +70,7 @@ static int forms(struct verb_ctx *ctx, int n, char **ops)
  * runs before the database is opened, the mode options' usage check. */
 static int operands(struct verb_ctx *ctx, int n, char **ops)
 {
-	return mode_of(ctx) ? EXIT_USAGE : forms(ctx, n, ops);
+	return cg_mode(ctx, self, children, &o.mode) ? EXIT_USAGE : forms(ctx, n, ops);
 }
 
 /* write_svg(ctx, d): the flame graph of d into the --svg file; an exit

@@ -2,10 +2,10 @@
  * (outermost caller first, as flamegraph.pl, speedscope and inferno read
  * them), frames keyed and named as in perfdb cgdiff. */
 #include <stdio.h>
-#include <sys/stat.h>
 #include "analyze/cgdiff.h"
 #include "analyze/cgdiff_findings.h"
 #include "builtin/builtin.h"
+#include "builtin/callgraph_opts.h"
 
 static const char *const usage[] = {
 	"perfdb folded [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] [--period] "
@@ -29,28 +29,6 @@ static const struct opt options[] = {
 	OPT_FORMAT(),
 	OPT_END(),
 };
-
-/* operands(ctx, n, ops): [DB]; without -s also the old form DB SESSION.
- * A lone operand that is no file is refused: it was the old SESSION. */
-static int operands(struct verb_ctx *ctx, int n, char **ops)
-{
-	struct stat st;
-	if (n > 2 || (n == 2 && common.session)) {
-		fprintf(stderr, "%s: too many operands ('%s'): give [DB] -s SESSION%s\n", ctx->prog,
-			ops[common.session ? 1 : 2], common.session ? "" : ", or DB SESSION");
-		return EXIT_USAGE;
-	}
-	if (n == 1 && !common.session && (stat(ops[0], &st) || !S_ISREG(st.st_mode))) {
-		fprintf(stderr, "%s: '%s' is not a database file; a session is given as %s [DB] -s "
-			"SESSION\n", ctx->prog, ops[0], ctx->prog);
-		return EXIT_USAGE;
-	}
-	if (n > 0)
-		ctx->dbpath = ops[0];
-	if (n == 2)
-		common.session = ops[1];
-	return 0;
-}
 
 /* run: the event check, the stacks and their findings. */
 static int run(struct verb_ctx *ctx)
@@ -86,6 +64,6 @@ const struct verb verb_folded = {
 		"sessions pools their samples.\n\n"
 		"The table \"stacks\" (csv, json) has the columns stack and count.\n",
 	.options = options,
-	.operands = operands,
+	.operands = cg_db_session,
 	.run = run,
 };

@@ -2,10 +2,10 @@
  * flat self or children shares by symbol), in the layout of perfdb cgdiff
  * and of the kswapd profiles pasted into LKML (seed 004). */
 #include <stdio.h>
-#include <sys/stat.h>
 #include "analyze/cgdiff.h"
 #include "analyze/cgdiff_findings.h"
 #include "builtin/builtin.h"
+#include "builtin/callgraph_opts.h"
 
 static const char *const usage[] = {
 	"perfdb tree [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] "
@@ -17,15 +17,6 @@ static const char *const usage[] = {
 static struct cg_opts o = { .filter = { .pid = -1, .tid = -1 }, .limit = 0.5, .conf = 0.95 };
 static bool self, children;
 
-/* renamed(opt, arg, err): --limit, which is --percent-limit now. */
-static int renamed(const struct opt *opt, const char *arg, struct strbuf *err)
-{
-	(void)opt;
-	(void)arg;
-	sb_printf(err, "renamed --percent-limit PCT, as perf report calls it");
-	return -1;
-}
-
 static const struct opt options[] = {
 	OPT_SESSION(),
 	OPT_STRING(0, "comm", &o.filter.comm, "C",
@@ -36,8 +27,7 @@ static const struct opt options[] = {
 		   "the event (default: the event recorded with callchains that has the most samples)"),
 	OPT_DOUBLE(0, "percent-limit", &o.limit, "PCT", 0, 100,
 		   "leave out nodes below PCT%, ancestors kept (default 0.5)"),
-	{ .type = OPT_T_CALLBACK, .long_name = "limit", .argh = "PCT", .cb = renamed,
-	  .help = "renamed --percent-limit", .flags = PO_HIDDEN },
+	OPT_LIMIT_RENAMED(),
 	OPT_BOOL_F(0, "self", &self, "rows by symbol: self shares (the innermost frame)", PO_NONEG),
 	OPT_BOOL_F(0, "children", &children,
 		   "rows by symbol: children shares (anywhere on the path, once per sample)", PO_NONEG),
@@ -45,45 +35,11 @@ static const struct opt options[] = {
 	OPT_END(),
 };
 
-/* mode_of(ctx): o.mode from --self and --children; EXIT_USAGE after one
- * line when both are given. */
-static int mode_of(const struct verb_ctx *ctx)
-{
-	if (self && children) {
-		fprintf(stderr, "%s: --self does not go with --children\n", ctx->prog);
-		return EXIT_USAGE;
-	}
-	o.mode = self ? CG_SELF : children ? CG_CHILDREN : CG_TREE;
-	return 0;
-}
-
-/* forms(ctx, n, ops): [DB]; without -s also the old form DB SESSION.
- * A lone operand that is no file is refused: it was the old SESSION. */
-static int forms(struct verb_ctx *ctx, int n, char **ops)
-{
-	struct stat st;
-	if (n > 2 || (n == 2 && common.session)) {
-		fprintf(stderr, "%s: too many operands ('%s'): give [DB] -s SESSION%s\n", ctx->prog,
-			ops[common.session ? 1 : 2], common.session ? "" : ", or DB SESSION");
-		return EXIT_USAGE;
-	}
-	if (n == 1 && !common.session && (stat(ops[0], &st) || !S_ISREG(st.st_mode))) {
-		fprintf(stderr, "%s: '%s' is not a database file; a session is given as %s [DB] -s "
-			"SESSION\n", ctx->prog, ops[0], ctx->prog);
-		return EXIT_USAGE;
-	}
-	if (n > 0)
-		ctx->dbpath = ops[0];
-	if (n == 2)
-		common.session = ops[1];
-	return 0;
-}
-
 /* operands(ctx, n, ops): the verb's operands (forms) and, since the hook
  * runs before the database is opened, the mode options' usage check. */
 static int operands(struct verb_ctx *ctx, int n, char **ops)
 {
-	return mode_of(ctx) ? EXIT_USAGE : forms(ctx, n, ops);
+	return cg_mode(ctx, self, children, &o.mode) ? EXIT_USAGE : cg_db_session(ctx, n, ops);
 }
 
 /* run: the event check, the tree and its findings. */

@@ -1,0 +1,27 @@
+/* What the call-graph verbs (cgdiff, tree, folded) share on their command
+ * lines: the --limit that became --percent-limit, --self/--children, and
+ * the old operand form DB SESSION. */
+#ifndef PERFDB_CALLGRAPH_OPTS_H
+#define PERFDB_CALLGRAPH_OPTS_H
+#include "analyze/cgdiff.h"
+#include "builtin/builtin.h"
+
+/* cg_limit_renamed: an option callback refusing --limit with one line
+ * saying it is --percent-limit now. */
+int cg_limit_renamed(const struct opt *opt, const char *arg, struct strbuf *err);
+
+/* OPT_LIMIT_RENAMED(): the hidden --limit entry. */
+#define OPT_LIMIT_RENAMED() \
+	{ .type = OPT_T_CALLBACK, .long_name = "limit", .argh = "PCT", .cb = cg_limit_renamed, \
+	  .help = "renamed --percent-limit", .flags = PO_HIDDEN }
+
+/* cg_mode(ctx, self, children, mode): *mode from --self and --children;
+ * EXIT_USAGE after one line when both are given, else 0. */
+int cg_mode(const struct verb_ctx *ctx, bool self, bool children, enum cg_mode *mode);
+
+/* cg_db_session(ctx, n, ops): the operands of tree and folded: [DB], and
+ * without -s the old form DB SESSION. A lone operand that is no regular
+ * file is refused (it was the old SESSION): one line giving the new form,
+ * EXIT_USAGE. Sets ctx->dbpath and common.session. */
+int cg_db_session(struct verb_ctx *ctx, int n, char **ops);
+#endif
