@@ -3,9 +3,10 @@
  * go, as one job, to the writer queue (or run at once without one), bound
  * to a prepared multi-row INSERT. A partial batch runs row by row. */
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
 #include "collect/batch.h"
 #include "schema/db.h"
 #include "collect/sqlq.h"
@@ -26,54 +27,48 @@ struct batch {
 /* insert_sql: "INSERT INTO t(c1,..) VALUES (?,..)" repeated rows times. */
 static char *insert_sql(const char *table, const char *const *cols, int ncols, int rows)
 {
-	size_t cap = 64 + strlen(table) + (size_t)ncols * 40 + (size_t)rows * ((size_t)ncols * 2 + 4);
-	char *sql = malloc(cap);
-	size_t n;
-	if (!sql)
-		return NULL;
-	n = (size_t)snprintf(sql, cap, "INSERT INTO %s(", table);
+	struct strbuf sql = STRBUF_INIT;
+	sb_printf(&sql, "INSERT INTO %s(", table);
 	for (int c = 0; c < ncols; c++)
-		n += (size_t)snprintf(sql + n, cap - n, "%s%s", c ? "," : "", cols[c]);
-	n += (size_t)snprintf(sql + n, cap - n, ") VALUES ");
+		sb_printf(&sql, "%s%s", c ? "," : "", cols[c]);
+	sb_puts(&sql, ") VALUES ");
 	for (int r = 0; r < rows; r++) {
-		n += (size_t)snprintf(sql + n, cap - n, "%s(", r ? "," : "");
+		sb_puts(&sql, r ? ",(" : "(");
 		for (int c = 0; c < ncols; c++)
-			n += (size_t)snprintf(sql + n, cap - n, "%s?", c ? "," : "");
-		n += (size_t)snprintf(sql + n, cap - n, ")");
+			sb_puts(&sql, c ? ",?" : "?");
+		sb_putc(&sql, ')');
 	}
-	return sql;
+	return sb_take(&sql);
 }
 
 /* new_buffers: fresh value and text buffers (the old ones were handed on). */
-static int new_buffers(struct batch *b)
+static void new_buffers(struct batch *b)
 {
-	b->vals = calloc((size_t)ROWS * (size_t)b->ncols, sizeof(*b->vals));
+	b->vals = xcalloc((size_t)ROWS * (size_t)b->ncols, sizeof(*b->vals));
 	b->arena = NULL;
 	b->used = b->cap = 0;
 	b->nrows = 0;
-	return b->vals ? 0 : -1;
 }
 
 struct batch *batch_new(sqlite3 *db, struct sqlq *q, const char *table,
 			const char *const *cols, int ncols)
 {
-	struct batch *b = calloc(1, sizeof(*b));
+	struct batch *b = xcalloc(1, sizeof(*b));
 	char *many = insert_sql(table, cols, ncols, ROWS), *one = insert_sql(table, cols, ncols, 1);
-	if (b && many && one) {
-		b->q = q;
-		b->ncols = ncols;
-		b->many = db_prepare(db, many);
-		b->one = db_prepare(db, one);
-	}
+	b->q = q;
+	b->ncols = ncols;
+	b->many = db_prepare(db, many);
+	b->one = db_prepare(db, one);
 	free(many);
 	free(one);
-	if (b && (b->shadow = malloc((size_t)ROWS * (size_t)ncols * sizeof(*b->shadow))))
-		for (int i = 0; i < ROWS * ncols; i++)
-			b->shadow[i].kind = BV_UNSET;
-	if (b && (!b->many || !b->one || !b->shadow || new_buffers(b))) {
+	if (!b->many || !b->one) {
 		batch_free(b);
 		return NULL;
 	}
+	b->shadow = xcalloc((size_t)ROWS * (size_t)ncols, sizeof(*b->shadow));
+	for (int i = 0; i < ROWS * ncols; i++)
+		b->shadow[i].kind = BV_UNSET;
+	new_buffers(b);
 	return b;
 }
 
@@ -110,18 +105,7 @@ void batch_null(struct batch *b, int col)
 void batch_text(struct batch *b, int col, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	if (b->used + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		char *a;
-		while (cap < b->used + n)
-			cap *= 2;
-		if (!(a = realloc(b->arena, cap))) {
-			batch_null(b, col);
-			return;
-		}
-		b->arena = a;
-		b->cap = cap;
-	}
+	ALLOC_GROW(b->arena, b->used + n, b->cap);
 	memcpy(b->arena + b->used, s, n);
 	cell(b, col)->kind = BV_TEXT;
 	cell(b, col)->len = (uint32_t)(n - 1);
@@ -146,8 +130,7 @@ int batch_flush(struct batch *b)
 	rc = sqlq_submit(b->q, full ? b->many : b->one, b->vals,
 			 full ? ROWS * b->ncols : b->ncols, full ? 1 : b->nrows, b->arena,
 			 full ? b->shadow : NULL);
-	if (new_buffers(b))
-		return -1;
+	new_buffers(b);
 	return rc;
 }
 

@@ -12,8 +12,8 @@ struct sqlq;
 
 /* batch_new: a batch for INSERT INTO table(cols...) (ncols columns),
  * written through q (NULL: written here, synchronously). The statements
- * are prepared now, so every batch must be made before q runs. NULL on
- * error (bad table/column names or out of memory). */
+ * are prepared now, so every batch must be made before q runs. NULL when
+ * they cannot be (bad table/column names). */
 struct batch *batch_new(sqlite3 *db, struct sqlq *q, const char *table,
 			const char *const *cols, int ncols);
 

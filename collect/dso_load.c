@@ -6,6 +6,7 @@
 #include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "lib/alloc.h"
 #include "collect/buildid_cache.h"
 #include "collect/dso_load.h"
 #include "collect/elfsyms.h"
@@ -30,8 +31,8 @@ static void set_dso_info(struct dso *d, const char *build_id, const char *symbol
 {
 	free(d->build_id_hex);
 	free(d->symbols);
-	d->build_id_hex = build_id ? strdup(build_id) : NULL;
-	d->symbols = symbols ? strdup(symbols) : NULL;
+	d->build_id_hex = xstrdup(build_id);	/* NULL stays NULL */
+	d->symbols = xstrdup(symbols);
 }
 
 /* use_debug_file: takes d's symbols from its separate debug file
@@ -113,7 +114,7 @@ static bool open_build(struct dso *d, const char *path, const char *exp, const c
 		return false;
 	}
 	d->loaded = 1;
-	d->file = strdup(path);
+	d->file = xstrdup(path);
 	snprintf(how, sizeof(how), "%s%s", source, use_debug_file(d, have) ? "+debug" : "");
 	set_dso_info(d, exp ? exp : (have[0] ? have : NULL), how);
 	return true;
@@ -132,7 +133,7 @@ void dso_load(struct dso *d, const char *exp, bool this_kernel)
 		set_dso_info(d, exp, "vdso of this kernel");
 		/* a file of it for the unwinder: perf record's copy in the cache */
 		if (exp && buildid_cache_file(exp, "vdso", cached, sizeof(cached)))
-			d->file = strdup(cached);
+			d->file = xstrdup(cached);
 		return;
 	}
 	snprintf(why, sizeof(why), "not a file");

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/alloc.h"
+
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
 #endif
@@ -23,7 +25,7 @@
 struct elfsyms {
 	struct symtab *syms;
 	struct elf_seg *segs;
-	size_t nsegs;
+	size_t nsegs, csegs;
 	uint8_t build_id[ELFSYMS_BUILD_ID_MAX];
 	size_t build_id_len;
 };
@@ -137,19 +139,14 @@ static int check_sections(struct reader *r)
 	return 0;
 }
 
-/* add_segment(e, ph): appends the PT_LOAD ph to e->segs; 0 or -1 (memory). */
-static int add_segment(struct elfsyms *e, const GElf_Phdr *ph)
+/* add_segment(e, ph): appends the PT_LOAD ph to e->segs. */
+static void add_segment(struct elfsyms *e, const GElf_Phdr *ph)
 {
-	struct elf_seg *v = realloc(e->segs, (e->nsegs + 1) * sizeof(*v));
-
-	if (!v)
-		return -1;
-	e->segs = v;
-	v[e->nsegs++] = (struct elf_seg){
+	ALLOC_GROW(e->segs, e->nsegs + 1, e->csegs);
+	e->segs[e->nsegs++] = (struct elf_seg){
 		.offset = ph->p_offset, .vaddr = ph->p_vaddr, .filesz = ph->p_filesz,
 		.memsz = ph->p_memsz, .flags = ph->p_flags,
 	};
-	return 0;
 }
 
 /* read_segments(r, e): copies the PT_LOAD headers, which must lie inside
@@ -168,8 +165,7 @@ static int read_segments(struct reader *r, struct elfsyms *e)
 			continue;
 		if (!in_file(r, ph.p_offset, ph.p_filesz))
 			return fail(r, "segment %zu past end of file (truncated?)", i);
-		if (add_segment(e, &ph))
-			return fail(r, "out of memory");
+		add_segment(e, &ph);
 	}
 	return 0;
 }
@@ -297,21 +293,20 @@ static char sym_letter(struct reader *r, const GElf_Sym *s, const char *name)
 	return bind == STB_LOCAL ? (char)(c - 'A' + 'a') : c;
 }
 
-/* add_symbol(r, e, s, strndx): adds s to e->syms when kept. 0, or -1 when
- * out of memory. */
-static int add_symbol(struct reader *r, struct elfsyms *e, const GElf_Sym *s,
-		      size_t strndx)
+/* add_symbol(r, e, s, strndx): adds s to e->syms when kept. */
+static void add_symbol(struct reader *r, struct elfsyms *e, const GElf_Sym *s,
+		       size_t strndx)
 {
 	const char *name = elf_strptr(r->elf, strndx, s->st_name);
 	uint64_t value = s->st_value;
 	char letter;
 
 	if (!name || !*name || !(letter = sym_letter(r, s, name)))
-		return 0;
+		return;
 	if (r->ehdr.e_machine == EM_ARM && sym_is_text(&(struct sym){ .type = letter }))
 		value &= ~(uint64_t)1; /* Thumb bit */
-	return symtab_add_typed(e->syms, value, s->st_size, letter, name,
-				strlen(name), NULL);
+	/* a non-empty C string: the only names symtab refuses cannot occur */
+	symtab_add_typed(e->syms, value, s->st_size, letter, name, strlen(name), NULL);
 }
 
 /* read_symbols(r, e): adds the kept symbols of .symtab (else .dynsym). */
@@ -332,8 +327,7 @@ static int read_symbols(struct reader *r, struct elfsyms *e)
 	for (i = 1; i < n; i++) {
 		if (!gelf_getsym(d, (int)i, &s))
 			return fail(r, "bad symbol %zu: %s", i, elf_errmsg(-1));
-		if (add_symbol(r, e, &s, sh.sh_link))
-			return fail(r, "out of memory");
+		add_symbol(r, e, &s, sh.sh_link);
 	}
 	return 0;
 }
@@ -382,14 +376,11 @@ struct elfsyms *elfsyms_open(const char *path, char *err, size_t errlen)
 	}
 	if ((fd = open_regular(&r)) < 0)
 		return NULL;
-	e = calloc(1, sizeof(*e));
-	if (e && (e->syms = symtab_new())) {
-		r.elf = elf_begin(fd, ELF_C_READ, NULL);
-		rc = r.elf ? read_all(&r, e) : fail(&r, "%s", elf_errmsg(-1));
-		elf_end(r.elf);
-	} else {
-		fail(&r, "out of memory");
-	}
+	e = xcalloc(1, sizeof(*e));
+	e->syms = symtab_new();
+	r.elf = elf_begin(fd, ELF_C_READ, NULL);
+	rc = r.elf ? read_all(&r, e) : fail(&r, "%s", elf_errmsg(-1));
+	elf_end(r.elf);
 	close(fd);
 	if (rc) {
 		elfsyms_close(e);

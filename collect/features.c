@@ -5,6 +5,7 @@
  * length comes from the file and is checked against the bytes left before
  * it sizes an allocation or a read. */
 #include "collect/features.h"
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 
 #include <stdarg.h>
@@ -62,22 +63,6 @@ static bool get_u64(struct fparse *p, uint64_t *v, const char *what)
 	return false;
 }
 
-/* dup_bounded: a NUL-terminated heap copy of b[0..n) up to its first NUL,
- * or NULL (message set) when out of memory. */
-static char *dup_bounded(struct fparse *p, const uint8_t *b, size_t n, size_t at)
-{
-	size_t l = strnlen((const char *)b, n);
-	char *s = malloc(l + 1);
-
-	if (!s) {
-		fail(p, at, "out of memory");
-		return NULL;
-	}
-	memcpy(s, b, l);
-	s[l] = '\0';
-	return s;
-}
-
 /* get_str: perf's string (u32 len, then len bytes, NUL-padded) as a
  * NUL-terminated heap copy, or NULL with a message set. */
 static char *get_str(struct fparse *p, const char *what)
@@ -93,7 +78,7 @@ static char *get_str(struct fparse *p, const char *what)
 		fail(p, at, "%s of %u bytes overruns the %zu bytes left", what, n, left(p));
 		return NULL;
 	}
-	return dup_bounded(p, b, n, at + 4);
+	return xstrndup((const char *)b, n);
 }
 
 /* check_count: whether n items of at least `each` bytes can still fit;
@@ -115,17 +100,6 @@ static bool get_count(struct fparse *p, uint32_t *n, size_t each, const char *wh
 	size_t at = p->c.pos;
 
 	return get_u32(p, n, what) && check_count(p, *n, each, at, what);
-}
-
-/* alloc_array: zeroed room for n items of size sz (one item when n is 0,
- * so NULL always means failure), or NULL with a message. */
-static void *alloc_array(struct fparse *p, uint32_t n, size_t sz)
-{
-	void *a = calloc(n ? n : 1, sz);
-
-	if (!a)
-		fail(p, p->c.pos, "out of memory for %u items", n);
-	return a;
 }
 
 /* str_field: where the string feature id lives in f, or NULL. */
@@ -171,16 +145,14 @@ static int parse_total_mem(struct fparse *p, struct pd_features *t, int id)
 }
 
 /* join_argv: argv joined with single spaces into t->cmdline. */
-static int join_argv(struct fparse *p, struct pd_features *t)
+static void join_argv(struct pd_features *t)
 {
 	size_t n = 1, off = 0;
 	uint32_t i;
 
 	for (i = 0; i < t->argc; i++)
 		n += strlen(t->argv[i]) + 1;
-	t->cmdline = malloc(n);
-	if (!t->cmdline)
-		return fail(p, p->c.pos, "out of memory");
+	t->cmdline = xmalloc(n);
 	for (i = 0; i < t->argc; i++) {
 		size_t l = strlen(t->argv[i]);
 
@@ -190,7 +162,6 @@ static int join_argv(struct fparse *p, struct pd_features *t)
 		off += l;
 	}
 	t->cmdline[off] = '\0';
-	return 0;
 }
 
 /* parse_cmdline: u32 argc, then argc strings. */
@@ -199,14 +170,15 @@ static int parse_cmdline(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (!get_count(p, &n, 4, "arguments") ||
-	    !(t->argv = alloc_array(p, n, sizeof(char *))))
+	if (!get_count(p, &n, 4, "arguments"))
 		return -1;
+	t->argv = xcalloc(n, sizeof(char *));
 	t->argc = n;
 	for (i = 0; i < n; i++)
 		if (!(t->argv[i] = get_str(p, "argument")))
 			return -1;
-	return join_argv(p, t);
+	join_argv(t);
+	return 0;
 }
 
 /* parse_one_event: attr (sz bytes: type @0, size @4, config @8), u32
@@ -224,9 +196,9 @@ static int parse_one_event(struct fparse *p, struct pd_event_desc *e, uint32_t s
 	e->config = rd64(attr + 8, p->c.swap);
 	if (!get_u32(p, &e->nr_ids, "id count") ||
 	    !(e->name = get_str(p, "event name")) ||
-	    !check_count(p, e->nr_ids, 8, at, "ids") ||
-	    !(e->ids = alloc_array(p, e->nr_ids, sizeof(uint64_t))))
+	    !check_count(p, e->nr_ids, 8, at, "ids"))
 		return -1;
+	e->ids = xcalloc(e->nr_ids, sizeof(uint64_t));
 	for (i = 0; i < e->nr_ids; i++)
 		cur_u64(&p->c, &e->ids[i]);	/* room checked above */
 	return 0;
@@ -246,9 +218,9 @@ static int parse_event_desc(struct fparse *p, struct pd_features *t, int id)
 		return -1;
 	if (n && sz < 16)
 		return fail(p, at, "attr size %u is below 16", sz);
-	if (!check_count(p, n, (size_t)sz + 8, at - 4, "events") ||
-	    !(t->events = alloc_array(p, n, sizeof(*t->events))))
+	if (!check_count(p, n, (size_t)sz + 8, at - 4, "events"))
 		return -1;
+	t->events = xcalloc(n, sizeof(*t->events));
 	t->nr_events = n;
 	for (i = 0; i < n; i++)
 		if (parse_one_event(p, &t->events[i], sz))
@@ -261,9 +233,9 @@ static int get_str_list(struct fparse *p, char ***v, uint32_t *n, const char *wh
 {
 	uint32_t i, cnt;
 
-	if (!get_count(p, &cnt, 4, what) ||
-	    !(*v = alloc_array(p, cnt, sizeof(char *))))
+	if (!get_count(p, &cnt, 4, what))
 		return -1;
+	*v = xcalloc(cnt, sizeof(char *));
 	*n = cnt;
 	for (i = 0; i < cnt; i++)
 		if (!((*v)[i] = get_str(p, what)))
@@ -276,9 +248,9 @@ static int parse_cpu_ids(struct fparse *p, struct pd_features *t)
 {
 	uint32_t i, n = t->nr_cpus_avail;
 
-	if (!check_count(p, n, 8, p->c.pos, "per-CPU core/socket ids") ||
-	    !(t->cpus = alloc_array(p, n, sizeof(*t->cpus))))
+	if (!check_count(p, n, 8, p->c.pos, "per-CPU core/socket ids"))
 		return -1;
+	t->cpus = xcalloc(n, sizeof(*t->cpus));
 	t->nr_cpus = n;
 	for (i = 0; i < n; i++) {
 		cur_u32(&p->c, &t->cpus[i].core_id);	/* room checked above */
@@ -324,9 +296,9 @@ static int parse_numa_topology(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (!get_count(p, &n, 24, "NUMA nodes") ||
-	    !(t->numa_nodes = alloc_array(p, n, sizeof(*t->numa_nodes))))
+	if (!get_count(p, &n, 24, "NUMA nodes"))
 		return -1;
+	t->numa_nodes = xcalloc(n, sizeof(*t->numa_nodes));
 	t->nr_numa_nodes = n;
 	for (i = 0; i < n; i++) {
 		struct pd_numa_node *nd = &t->numa_nodes[i];
@@ -346,9 +318,9 @@ static int parse_pmu_mappings(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (!get_count(p, &n, 8, "PMUs") ||
-	    !(t->pmus = alloc_array(p, n, sizeof(*t->pmus))))
+	if (!get_count(p, &n, 8, "PMUs"))
 		return -1;
+	t->pmus = xcalloc(n, sizeof(*t->pmus));
 	t->nr_pmus = n;
 	for (i = 0; i < n; i++)
 		if (!get_u32(p, &t->pmus[i].type, "PMU type") ||
@@ -434,9 +406,9 @@ static int parse_one_build_id(struct fparse *p, struct pd_build_id *e, size_t fi
 		return fail(p, at + fixed - 4, "build-id length %u exceeds %d",
 			    e->size, PD_BUILD_ID_MAX);
 	hex_build_id(e->hex, bid, e->size);
-	e->filename = dup_bounded(p, r + fixed, size - fixed, at + fixed);
+	e->filename = xstrndup((const char *)r + fixed, size - fixed);
 	p->c.pos += size;
-	return e->filename ? 0 : -1;
+	return 0;
 }
 
 /* parse_build_id: a sequence of build-id records filling the section. */
@@ -446,9 +418,9 @@ static int parse_build_id(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (count_build_ids(p, fixed, &n) ||
-	    !(t->build_ids = alloc_array(p, n, sizeof(*t->build_ids))))
+	if (count_build_ids(p, fixed, &n))
 		return -1;
+	t->build_ids = xcalloc(n, sizeof(*t->build_ids));
 	t->nr_build_ids = n;
 	for (i = 0; i < n; i++)
 		if (parse_one_build_id(p, &t->build_ids[i], fixed))

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
+#include "lib/alloc.h"
 #include "collect/batch.h"
 #include "schema/db.h"
 #include "collect/ingest.h"
@@ -55,10 +56,10 @@ struct ingest {
 	bool tty;
 };
 
-/* fail: formats an error into the import's buffer; returns -1. */
+/* fail: formats "WHAT: DETAIL" into the import's buffer; returns -1. */
 static int fail(struct ingest *g, const char *what, const char *detail)
 {
-	snprintf(g->err, g->errlen, "%s: %s", what, detail ? detail : "out of memory");
+	snprintf(g->err, g->errlen, "%s: %s", what, detail);
 	return -1;
 }
 
@@ -99,8 +100,9 @@ static int insert_events(struct ingest *g, struct pd_reader *r)
 	sqlite3_stmt *st = db_prepare(g->db, "INSERT INTO event(session_id, idx, name, type, config, "
 				      "config1, config2, sample_type, sample_period, freq, tp_table) "
 				      "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-	if (!st || !(g->evs = calloc(r->nr_evsels + 1, sizeof(*g->evs))))
-		return fail(g, "event", "out of memory");
+	if (!st)
+		return fail(g, "event", "cannot prepare the insert");
+	g->evs = xcalloc(r->nr_evsels + 1, sizeof(*g->evs));
 	g->nevs = r->nr_evsels;
 	for (size_t i = 0; i < r->nr_evsels; i++) {
 		struct pd_evsel *e = r->evsels[i];
@@ -117,7 +119,7 @@ static int insert_events(struct ingest *g, struct pd_reader *r)
 		if (e->type == PERF_TYPE_TRACEPOINT &&
 		    !(g->evs[i].sink = tp_sink_new(g->db, g->q, r->tep, (int)e->config, g->samples, F1_COL))) {
 			sqlite3_finalize(st);
-			return fail(g, "tracepoint table", NULL);
+			return fail(g, "tracepoint table", "cannot prepare the insert");
 		}
 		if (g->evs[i].sink)
 			sqlite3_bind_text(st, 11, tp_sink_table(g->evs[i].sink), -1, SQLITE_STATIC);
@@ -165,10 +167,10 @@ static int on_begin(void *ctx, struct pd_reader *r)
 	g->stk = stacks_new(g->db, g->q);
 	g->samples = batch_new(g->db, g->q, "sample", sample_cols, NCOLS);
 	g->mems = mem_sample_batch(g->db, g->q);
-	if (wants_unwinding(r) && !(g->unw = unwinder_new()))
-		return fail(g, "import", "out of memory");
-	if ((!g->q && !getenv("PERFDB_SYNC_WRITES")) || !g->thr || !g->res || !g->stk || !g->samples || !g->mems)
-		return fail(g, "import", "out of memory");
+	if (wants_unwinding(r))
+		g->unw = unwinder_new();
+	if (!g->thr || !g->res || !g->stk || !g->samples || !g->mems)
+		return fail(g, "import", "cannot prepare the inserts");
 	return insert_events(g, r);
 }
 
@@ -281,8 +283,9 @@ static int64_t stack_of(struct ingest *g, struct pd_reader *r, const struct pd_e
 	int rc = 0;
 	if ((!chain || !s->nr_callchain) && !dwarf)
 		return 0;
-	if (!(syms = malloc(((chain ? s->nr_callchain : 0) + (dwarf ? UNWIND_MAX : 0)) * sizeof(*syms) + 1)))
-		return -1;
+	/* nr_callchain: the decoder checked it against the record's bytes */
+	syms = xreallocarray(NULL, (size_t)(chain ? s->nr_callchain : 0) + (dwarf ? UNWIND_MAX : 0),
+			     sizeof(*syms));
 	if (chain && (rc = kernel_frames(g, r, ev, proc, syms, &n)) == 1)
 		g->corrupt_callchains++;
 	if (!rc && dwarf && (u = user_frames(g, r, ev, proc, syms + n, UNWIND_MAX)) > 0)
@@ -316,10 +319,10 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 	struct tp_ctx tc = { g, ksym_cb };
 	int64_t id = g->next_sample++, thread = -1, proc = 0, sym = -1, stack;
 	struct batch *b = g->samples;
-	if (s->has_tid && (thread = threads_get(g->thr, s->pid, s->tid)) < 0)
-		return fail(g, "thread", "out of memory");
-	if (thread >= 0)
+	if (s->has_tid) {
+		thread = threads_get(g->thr, s->pid, s->tid);
 		proc = threads_process_of(g->thr, thread);
+	}
 	if (ev->evsel->sample_type & S_IP && (sym = resolver_symbol(g->res, r, proc, ev->misc & 7, s->ip)) < 0)
 		return write_failed(g, "symbol");
 	if ((stack = stack_of(g, r, ev, proc)) < 0)
@@ -352,15 +355,15 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 }
 
 /* on_fork: a new task; a new process starts with its parent's maps. */
-static int on_fork(struct ingest *g, const struct pd_event *ev)
+static void on_fork(struct ingest *g, const struct pd_event *ev)
 {
 	const struct pd_sideband *b = &ev->sb;
 	int64_t parent, child;
-	if (threads_fork(g->thr, b->pid, b->ppid, b->tid, b->ptid, b->fork_time))
-		return -1;
+	threads_fork(g->thr, b->pid, b->ppid, b->tid, b->ptid, b->fork_time);
 	parent = threads_process_of(g->thr, threads_get(g->thr, b->ppid, b->ptid));
 	child = threads_process_of(g->thr, threads_get(g->thr, b->pid, b->tid));
-	return parent != child ? resolver_fork(g->res, child, parent) : 0;
+	if (parent != child)
+		resolver_fork(g->res, child, parent);
 }
 
 /* on_comm: a thread's name; with exec, a new process (mm) that starts,
@@ -371,14 +374,12 @@ static int on_comm(struct ingest *g, const struct pd_event *ev, uint64_t t)
 	const struct pd_sideband *b = &ev->sb;
 	bool exec = ev->misc & PD_MISC_COMM_EXEC;
 	int64_t th = threads_get(g->thr, b->pid, b->tid), before, after;
-	if (th < 0)
-		return fail(g, "comm", NULL);
 	before = threads_process_of(g->thr, th);
 	if (threads_comm(g->thr, b->pid, b->tid, b->str, exec, t))
 		return write_failed(g, "comm");
 	after = threads_process_of(g->thr, th);
-	if (after != before && resolver_fork(g->res, after, before))
-		return fail(g, "comm", NULL);
+	if (after != before)
+		resolver_fork(g->res, after, before);
 	return 0;
 }
 
@@ -387,20 +388,20 @@ static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_ev
 {
 	const struct pd_sideband *b = &ev->sb;
 	uint64_t t = ev->sample.has_time ? ev->sample.time : 0;
-	int64_t proc = 0, th;
+	int64_t proc = 0;
 	switch (ev->type) {
 	case PD_COMM:
 		return on_comm(g, ev, t);
 	case PD_FORK:
-		return on_fork(g, ev) ? fail(g, "fork", NULL) : 0;
+		on_fork(g, ev);
+		return 0;
 	case PD_EXIT:
-		return threads_exit(g->thr, b->pid, b->tid, b->fork_time) ? fail(g, "exit", NULL) : 0;
+		threads_exit(g->thr, b->pid, b->tid, b->fork_time);
+		return 0;
 	case PD_MMAP:
 	case PD_MMAP2:
 		if (b->pid != UINT32_MAX) {
-			if ((th = threads_get(g->thr, b->pid, b->tid)) < 0)
-				return fail(g, "mmap", "out of memory");
-			proc = threads_process_of(g->thr, th);
+			proc = threads_process_of(g->thr, threads_get(g->thr, b->pid, b->tid));
 			threads_mark_user(g->thr, proc);
 		}
 		return resolver_mmap(g->res, r, proc, ev) ? write_failed(g, "mmap") : 0;
@@ -497,7 +498,7 @@ static int flush_batches(struct ingest *g)
 			rc |= tp_sink_flush(g->evs[i].sink, why, sizeof(why));
 	if (sqlq_drain(g->q, why, sizeof(why)))
 		return fail(g, "write", why);
-	return rc ? fail(g, "write", "out of memory") : 0;
+	return rc ? fail(g, "write", "write failed") : 0;
 }
 
 /* finish_session: everything written once all records are in. */

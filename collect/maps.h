@@ -18,11 +18,11 @@ struct maps {
 };
 
 /* maps_insert: adds m, trimming or splitting the maps it overlaps, as a
- * new mmap over old ones replaces them. 0, or -1 on out of memory. */
-int maps_insert(struct maps *ms, struct map m);
+ * new mmap over old ones replaces them. */
+void maps_insert(struct maps *ms, struct map m);
 
-/* maps_copy: appends every map of from to to (a fork's child). 0 or -1. */
-int maps_copy(struct maps *to, const struct maps *from);
+/* maps_copy: appends every map of from to to (a fork's child). */
+void maps_copy(struct maps *to, const struct maps *from);
 
 /* maps_find: the map containing addr, or NULL. */
 const struct map *maps_find(const struct maps *ms, uint64_t addr);

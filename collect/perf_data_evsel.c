@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 
@@ -58,10 +59,10 @@ static uint32_t attr_u32(const uint8_t *a, size_t len, size_t off, bool swap)
 
 /* pd_evsel_add: appends an evsel decoded from the attr at attr[0..len), len
  * being the bytes available; reads at most attr.size of them. Returns the
- * evsel, or NULL (error set) when len is below the smallest attr. */
+ * evsel, or NULL when len is below the smallest attr. */
 struct pd_evsel *pd_evsel_add(struct pd_reader *r, const uint8_t *attr, size_t len)
 {
-	struct pd_evsel *e, **v;
+	struct pd_evsel *e;
 	size_t sz;
 
 	if (len < ATTR_SIZE_VER0)
@@ -71,15 +72,8 @@ struct pd_evsel *pd_evsel_add(struct pd_reader *r, const uint8_t *attr, size_t l
 		sz = ATTR_SIZE_VER0;
 	if (sz < ATTR_SIZE_VER0 || sz > len)
 		sz = len < sz ? len : sz;
-	e = calloc(1, sizeof(*e));
-	v = realloc(r->evsels, (r->nr_evsels + 1) * sizeof(*v));
-	if (!e || !v) {
-		free(e);
-		if (v)
-			r->evsels = v;
-		return NULL;
-	}
-	r->evsels = v;
+	e = xcalloc(1, sizeof(*e));
+	r->evsels = xreallocarray(r->evsels, r->nr_evsels + 1, sizeof(*r->evsels));
 	e->idx = (int)r->nr_evsels;
 	e->type = rd32(attr, r->swap);
 	e->size = rd32(attr + 4, r->swap);
@@ -100,18 +94,13 @@ struct pd_evsel *pd_evsel_add(struct pd_reader *r, const uint8_t *attr, size_t l
 }
 
 /* pd_evsel_add_ids: records ids as belonging to e (and in the id map). */
-int pd_evsel_add_ids(struct pd_reader *r, struct pd_evsel *e, const uint64_t *ids, size_t n)
+void pd_evsel_add_ids(struct pd_reader *r, struct pd_evsel *e, const uint64_t *ids, size_t n)
 {
-	uint64_t *v = realloc(e->ids, (e->nr_ids + n) * sizeof(*v) + 1);
-	if (!v)
-		return -1;
-	e->ids = v;
+	e->ids = xreallocarray(e->ids, e->nr_ids + n, sizeof(*e->ids));
 	for (size_t i = 0; i < n; i++) {
 		e->ids[e->nr_ids++] = ids[i];
-		if (pd_id_map(r, ids[i], e))
-			return -1;
+		pd_id_map(r, ids[i], e);
 	}
-	return 0;
 }
 
 /* id_slot: the slot of id in the open-addressing table (found or empty). */
@@ -125,20 +114,13 @@ static size_t id_slot(const struct pd_internal *in, uint64_t id)
 }
 
 /* id_grow: doubles the id table, rehashing what it holds. */
-static int id_grow(struct pd_internal *in)
+static void id_grow(struct pd_internal *in)
 {
 	size_t old = in->id_cap, ncap = old ? old * 2 : 64;
 	uint64_t *ok = in->id_keys;
 	struct pd_evsel **ov = in->id_vals;
-	in->id_keys = calloc(ncap, sizeof(*ok));
-	in->id_vals = calloc(ncap, sizeof(*ov));
-	if (!in->id_keys || !in->id_vals) {
-		free(in->id_keys);
-		free(in->id_vals);
-		in->id_keys = ok;
-		in->id_vals = ov;
-		return -1;
-	}
+	in->id_keys = xcalloc(ncap, sizeof(*ok));
+	in->id_vals = xcalloc(ncap, sizeof(*ov));
 	in->id_cap = ncap;
 	for (size_t i = 0; i < old; i++)
 		if (ov[i]) {
@@ -148,22 +130,20 @@ static int id_grow(struct pd_internal *in)
 		}
 	free(ok);
 	free(ov);
-	return 0;
 }
 
 /* pd_id_map: maps sample id -> e (a later mapping of the same id wins). */
-int pd_id_map(struct pd_reader *r, uint64_t id, struct pd_evsel *e)
+void pd_id_map(struct pd_reader *r, uint64_t id, struct pd_evsel *e)
 {
 	struct pd_internal *in = r->in;
 	size_t s;
-	if ((in->id_count + 1) * 2 > in->id_cap && id_grow(in))
-		return -1;
+	if ((in->id_count + 1) * 2 > in->id_cap)
+		id_grow(in);
 	s = id_slot(in, id);
 	if (!in->id_vals[s])
 		in->id_count++;
 	in->id_keys[s] = id;
 	in->id_vals[s] = e;
-	return 0;
 }
 
 /* pd_id_lookup: the evsel of a sample id, or NULL when unknown. */
@@ -238,7 +218,7 @@ void pd_evsels_name(struct pd_reader *r)
 			generic_name(r, e, buf, sizeof(buf));
 			d = buf;
 		}
-		e->name = strdup(d);
+		e->name = xstrdup(d);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <traceevent/event-parse.h>
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 #include "collect/tracing_data.h"
@@ -41,27 +42,36 @@ int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
 void pd_warnf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
 {
 	char what[512], line[1024];
-	char **v;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	snprintf(line, sizeof(line), "%s: offset %llu: %s", r->path,
 		 (unsigned long long)offset, what);
-	if (r->nr_warnings >= 100 || !(v = realloc(r->warnings, (r->nr_warnings + 1) * sizeof(*v))))
+	if (r->nr_warnings >= 100)
 		return;
-	r->warnings = v;
-	if ((v[r->nr_warnings] = strdup(line)))
-		r->nr_warnings++;
+	r->warnings = xreallocarray(r->warnings, r->nr_warnings + 1, sizeof(*r->warnings));
+	r->warnings[r->nr_warnings++] = xstrdup(line);
+}
+
+/* in_file: 0 when the n bytes at offset off lie inside the file (or its
+ * size is unknown), else -1 with an error at field, where the file says
+ * that they are there. */
+static int in_file(struct pd_reader *r, uint64_t field, uint64_t off, uint64_t n)
+{
+	if (r->file_size && (off > r->file_size || n > r->file_size - off))
+		return pd_errorf(r, field, "%llu bytes at offset %llu lie beyond the end of the file (%llu bytes)",
+				 (unsigned long long)n, (unsigned long long)off,
+				 (unsigned long long)r->file_size);
+	return 0;
 }
 
 /* read_at: reads exactly n bytes at offset off of the file; field is where
  * the file says that the bytes are there (named when they are not). */
 static int read_at(struct pd_reader *r, uint64_t field, uint64_t off, void *buf, size_t n)
 {
-	if (r->file_size && (off > r->file_size || n > r->file_size - off))
-		return pd_errorf(r, field, "%zu bytes at offset %llu lie beyond the end of the file (%llu bytes)",
-				 n, (unsigned long long)off, (unsigned long long)r->file_size);
+	if (in_file(r, field, off, n))
+		return -1;
 	if (fseeko(r->fp, (off_t)off, SEEK_SET) || fread(buf, 1, n, r->fp) != n)
 		return pd_errorf(r, off, "read failed: %s",
 				 ferror(r->fp) ? strerror(errno) : "unexpected end of file");
@@ -69,7 +79,8 @@ static int read_at(struct pd_reader *r, uint64_t field, uint64_t off, void *buf,
 }
 
 /* read_alloc: reads n bytes at off into a new buffer (NULL on error);
- * field is where the file gives off and n. */
+ * field is where the file gives off and n. n, from the file, is checked
+ * against the file's size before anything is allocated. */
 static uint8_t *read_alloc(struct pd_reader *r, uint64_t field, uint64_t off, uint64_t n)
 {
 	uint8_t *b;
@@ -78,11 +89,9 @@ static uint8_t *read_alloc(struct pd_reader *r, uint64_t field, uint64_t off, ui
 			  (unsigned long long)n);
 		return NULL;
 	}
-	b = malloc(n ? (size_t)n : 1);
-	if (!b) {
-		pd_errorf(r, off, "out of memory");
+	if (in_file(r, field, off, n))
 		return NULL;
-	}
+	b = xmalloc((size_t)n);
 	if (read_at(r, field, off, b, (size_t)n)) {
 		free(b);
 		return NULL;
@@ -116,13 +125,16 @@ static int detect_magic(struct pd_reader *r, const uint8_t *h)
 	return 0;
 }
 
-/* read_ids: reads an attr's ids section {offset, size} into e. */
+/* read_ids: reads an attr's ids section {offset, size} (the entry at
+ * at) into e. *total counts the id bytes of the attrs read so far: the
+ * sections of different attrs may not claim more bytes together than the
+ * file has (a hostile file pointing every attr at one section would
+ * otherwise be copied once per attr). */
 static int read_ids(struct pd_reader *r, struct pd_evsel *e, uint64_t off,
-		    uint64_t size, uint64_t at)
+		    uint64_t size, uint64_t at, uint64_t *total)
 {
 	uint64_t n = size / 8, *ids;
 	uint8_t *raw;
-	int rc;
 	if (size % 8 || n > (1u << 24))
 		return pd_errorf(r, at, "attr ids section size %llu is invalid",
 				 (unsigned long long)size);
@@ -131,17 +143,19 @@ static int read_ids(struct pd_reader *r, struct pd_evsel *e, uint64_t off,
 	raw = read_alloc(r, at, off, size);
 	if (!raw)
 		return -1;
-	ids = malloc(n * sizeof(*ids));
-	if (!ids) {
+	if (size > r->file_size - *total) {
 		free(raw);
-		return pd_errorf(r, off, "out of memory");
+		return pd_errorf(r, at, "attr ids sections claim more than the file's %llu bytes",
+				 (unsigned long long)r->file_size);
 	}
+	*total += size;
+	ids = xreallocarray(NULL, (size_t)n, sizeof(*ids));
 	for (uint64_t i = 0; i < n; i++)
 		ids[i] = rd64(raw + 8 * i, r->swap);
-	rc = pd_evsel_add_ids(r, e, ids, (size_t)n);
+	pd_evsel_add_ids(r, e, ids, (size_t)n);
 	free(ids);
 	free(raw);
-	return rc ? pd_errorf(r, off, "out of memory") : 0;
+	return 0;
 }
 
 /* read_attrs: the attrs section: attr_size-byte entries, each an attr
@@ -149,7 +163,7 @@ static int read_ids(struct pd_reader *r, struct pd_evsel *e, uint64_t off,
 static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
 		      uint64_t size)
 {
-	uint64_t n;
+	uint64_t n, ids_total = 0;
 	uint8_t *sec;
 	if (attr_size < 64 + 16 || attr_size > 4096)
 		return pd_errorf(r, 16, "attr_size %llu is invalid",
@@ -166,7 +180,8 @@ static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
 		struct pd_evsel *e = pd_evsel_add(r, a, (size_t)attr_size - 16);
 		uint64_t at = off + i * attr_size;
 		if (!e || read_ids(r, e, rd64(a + attr_size - 16, r->swap),
-				   rd64(a + attr_size - 8, r->swap), at + attr_size - 16)) {
+				   rd64(a + attr_size - 8, r->swap), at + attr_size - 16,
+				   &ids_total)) {
 			free(sec);
 			return e ? -1 : pd_errorf(r, at, "attr is invalid");
 		}
@@ -303,13 +318,9 @@ static int open_stream(struct pd_reader *r, const char *path)
 /* pd_open: see perf_data.h. */
 struct pd_reader *pd_open(const char *path, char *err, size_t errlen)
 {
-	struct pd_reader *r = calloc(1, sizeof(*r));
+	struct pd_reader *r = xcalloc(1, sizeof(*r));
 	uint8_t h[16];
-	if (!r || !(r->in = calloc(1, sizeof(*r->in)))) {
-		free(r);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
+	r->in = xcalloc(1, sizeof(*r->in));
 	r->path = path;
 	r->in->err = err;
 	r->in->errlen = errlen;

@@ -60,10 +60,17 @@ int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
 void pd_warnf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Evsel table (perf_data_evsel.c). */
+/* Evsel table (perf_data_evsel.c). pd_evsel_add(r, attr, len): appends
+ * an evsel decoded from the attr bytes attr[0..len) (at most attr.size of
+ * them); NULL when len is below the smallest attr (64 bytes).
+ * pd_evsel_add_ids(r, e, ids, n): adds n ids to e and to the id map.
+ * pd_id_map(r, id, e): maps sample id to e (a later mapping wins).
+ * pd_id_lookup(r, id): the evsel of id, or NULL. pd_evsels_name(r): names
+ * every evsel still without a name. pd_evsels_free(r): frees them all and
+ * the id map. */
 struct pd_evsel *pd_evsel_add(struct pd_reader *r, const uint8_t *attr, size_t len);
-int pd_evsel_add_ids(struct pd_reader *r, struct pd_evsel *e, const uint64_t *ids, size_t n);
-int pd_id_map(struct pd_reader *r, uint64_t id, struct pd_evsel *e);
+void pd_evsel_add_ids(struct pd_reader *r, struct pd_evsel *e, const uint64_t *ids, size_t n);
+void pd_id_map(struct pd_reader *r, uint64_t id, struct pd_evsel *e);
 struct pd_evsel *pd_id_lookup(const struct pd_reader *r, uint64_t id);
 void pd_evsels_name(struct pd_reader *r);
 void pd_evsels_free(struct pd_reader *r);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "collect/perf_data_int.h"
 
 #define QUEUE_LIMIT (48u << 20)
@@ -39,20 +40,16 @@ static void merge(const struct oq_item *a, size_t na, const struct oq_item *b, s
 /* sort_queue: sorts the queued items by (time, arrival). A round holds a
  * few ascending runs (each CPU's buffer is drained in time order, and what
  * the last round left is sorted), so a natural merge sort takes a few
- * linear passes where qsort took n log n calls of a comparison function.
- * 0, or -1 when out of memory. */
-static int sort_queue(struct order_queue *q)
+ * linear passes where qsort took n log n calls of a comparison function. */
+static void sort_queue(struct order_queue *q)
 {
 	struct oq_item *src = q->items, *dst, *t;
 	size_t n = q->n, runs, c;
 	if (n < 2 || run_end(src, 0, n) == n)
-		return 0;
+		return;
 	if (q->tcap < q->cap) {
 		free(q->tmp);
-		if (!(q->tmp = malloc(q->cap * sizeof(*q->tmp)))) {
-			q->tcap = 0;
-			return -1;
-		}
+		q->tmp = xreallocarray(NULL, q->cap, sizeof(*q->tmp));
 		q->tcap = q->cap;
 	}
 	dst = q->tmp;
@@ -69,32 +66,13 @@ static int sort_queue(struct order_queue *q)
 		q->tmp = q->items, q->items = src;
 		c = q->tcap, q->tcap = q->cap, q->cap = c;
 	}
-	return 0;
 }
 
 /* reserve: makes room for one more item of size bytes. */
-static int reserve(struct order_queue *q, size_t size)
+static void reserve(struct order_queue *q, size_t size)
 {
-	if (q->n == q->cap) {
-		size_t ncap = q->cap ? q->cap * 2 : 4096;
-		struct oq_item *v = realloc(q->items, ncap * sizeof(*v));
-		if (!v)
-			return -1;
-		q->items = v;
-		q->cap = ncap;
-	}
-	if (q->used + size > q->acap) {
-		size_t ncap = q->acap ? q->acap : 1 << 20;
-		uint8_t *a;
-		while (ncap < q->used + size)
-			ncap *= 2;
-		a = realloc(q->arena, ncap);
-		if (!a)
-			return -1;
-		q->arena = a;
-		q->acap = ncap;
-	}
-	return 0;
+	ALLOC_GROW(q->items, q->n + 1, q->cap);
+	ALLOC_GROW(q->arena, q->used + size, q->acap);
 }
 
 /* deliver_first: delivers the first n items of the sorted queue, then
@@ -116,8 +94,7 @@ static int deliver_first(struct pd_reader *r, size_t n)
 		return rc;
 	if (q->spare_cap < q->used) {
 		free(q->spare);
-		if (!(q->spare = malloc(q->acap)))
-			return pd_errorf(r, 0, "out of memory ordering records");
+		q->spare = xmalloc(q->acap);
 		q->spare_cap = q->acap;
 	}
 	for (i = n; i < q->n; i++) {
@@ -145,8 +122,7 @@ static int flush_upto(struct pd_reader *r, uint64_t bound)
 	size_t n = 0;
 	if (!q->n)
 		return 0;
-	if (sort_queue(q))
-		return pd_errorf(r, 0, "out of memory ordering records");
+	sort_queue(q);
 	while (n < q->n && q->items[n].time <= bound)
 		n++;
 	return deliver_first(r, n);
@@ -163,14 +139,12 @@ int oq_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		return pd_deliver(r, rec, size, file_offset);
 	if (q->used + size > QUEUE_LIMIT && q->n > 1) {
 		int rc;
-		if (sort_queue(q))
-			return pd_errorf(r, file_offset, "out of memory ordering records");
+		sort_queue(q);
 		rc = deliver_first(r, q->n / 2);
 		if (rc)
 			return rc;
 	}
-	if (reserve(q, size))
-		return pd_errorf(r, file_offset, "out of memory queueing records");
+	reserve(q, size);
 	if (time < q->last_flushed)
 		r->nr_unordered++;
 	it = &q->items[q->n++];

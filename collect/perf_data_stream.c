@@ -4,6 +4,7 @@
  * queues the kernel's records for time-ordered delivery. */
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 
@@ -39,8 +40,7 @@ static int deliver_value(struct pd_reader *r, struct pd_event *ev, const uint8_t
 		return 0;
 	}
 	hm_get(&r->in->read_last, id, 0, &last);
-	if (hm_put(&r->in->read_last, id, 0, value))
-		return pd_errorf(r, ev->file_offset, "out of memory");
+	hm_put(&r->in->read_last, id, 0, value);
 	if (value == last)
 		return 0;
 	ev->evsel = e;
@@ -104,7 +104,6 @@ static int header_attr(struct pd_reader *r, const uint8_t *rec, size_t size,
 	uint32_t asz;
 	size_t nids;
 	uint64_t *ids;
-	int rc;
 	if (size < 8 + 64)
 		return pd_errorf(r, off, "HEADER_ATTR record too short");
 	asz = rd32(rec + 12, r->swap);
@@ -112,18 +111,14 @@ static int header_attr(struct pd_reader *r, const uint8_t *rec, size_t size,
 		asz = 64;
 	if (asz < 64 || asz > size - 8)
 		return pd_errorf(r, off + 12, "attr size %u does not fit its record", asz);
-	e = pd_evsel_add(r, rec + 8, asz);
-	if (!e)
-		return pd_errorf(r, off, "out of memory");
-	nids = (size - 8 - asz) / 8;
-	ids = malloc(nids * sizeof(*ids) + 1);
-	if (!ids)
-		return pd_errorf(r, off, "out of memory");
+	e = pd_evsel_add(r, rec + 8, asz);	/* asz >= 64: never NULL */
+	nids = (size - 8 - asz) / 8;		/* what the record holds */
+	ids = xreallocarray(NULL, nids, sizeof(*ids));
 	for (size_t i = 0; i < nids; i++)
 		ids[i] = rd64(rec + 8 + asz + 8 * i, r->swap);
-	rc = pd_evsel_add_ids(r, e, ids, nids);
+	pd_evsel_add_ids(r, e, ids, nids);
 	free(ids);
-	return rc ? pd_errorf(r, off, "out of memory") : 0;
+	return 0;
 }
 
 /* id_index: ID_INDEX entries {id, idx, cpu, tid} tie ids to ring buffers
@@ -143,21 +138,16 @@ static int id_index(struct pd_reader *r, const uint8_t *rec, size_t size,
 }
 
 /* event_update: EVENT_UPDATE of type NAME renames the evsel of an id. */
-static int event_update(struct pd_reader *r, const uint8_t *rec, size_t size)
+static void event_update(struct pd_reader *r, const uint8_t *rec, size_t size)
 {
 	struct pd_evsel *e;
-	char *name;
 	if (size < 25 || rd64(rec + 8, r->swap) != EVENT_UPDATE_NAME)
-		return 0;
+		return;
 	e = pd_id_lookup(r, rd64(rec + 16, r->swap));
 	if (!e || !memchr(rec + 24, 0, size - 24))
-		return 0;
-	name = strdup((const char *)rec + 24);
-	if (!name)
-		return -1;
+		return;
 	free(e->name);
-	e->name = name;
-	return 0;
+	e->name = xstrdup((const char *)rec + 24);
 }
 
 /* header_feature: pipe-mode HEADER_FEATURE (u64 id + section bytes). */
@@ -226,8 +216,8 @@ int pd_handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 	case PD_ID_INDEX:
 		return id_index(r, rec, size, off);
 	case PD_EVENT_UPDATE:
-		return event_update(r, rec, size) ?
-			pd_errorf(r, off, "out of memory") : 0;
+		event_update(r, rec, size);
+		return 0;
 	case PD_COMPRESSED:
 	case PD_COMPRESSED2:
 		if (from_compressed)
@@ -290,22 +280,42 @@ static int skip_bytes(struct pd_reader *r, uint64_t n)
 	return 0;
 }
 
+/* read_grown: the next len bytes of the stream in a new buffer that grows
+ * as they arrive, so a length the stream does not hold (a pipe's size is
+ * unknown) never allocates much more than was really read; NULL when the
+ * stream ends first. */
+static uint8_t *read_grown(struct pd_reader *r, size_t len)
+{
+	uint8_t *buf = NULL;
+	size_t cap = 0, done = 0;
+	while (done < len) {
+		size_t k = len - done < INBUF_SIZE ? len - done : INBUF_SIZE;
+		ALLOC_GROW(buf, done + k, cap);
+		if (read_exact(r, buf + done, k, false)) {
+			free(buf);
+			return NULL;
+		}
+		done += k;
+	}
+	return buf ? buf : xmalloc(1);
+}
+
 /* tracing_payload: the tracing data that follows a pipe-mode
  * HEADER_TRACING_DATA record (at offset at) outside its size, padded to 8
- * bytes; *pos is where the payload starts, and is moved past it. */
+ * bytes; *pos is where the payload starts, and is moved past it. The size
+ * comes from the file: one the file's remaining bytes cannot hold is
+ * refused as truncated before anything is allocated. */
 static int tracing_payload(struct pd_reader *r, const uint8_t *rec, size_t size,
 			   uint64_t at, uint64_t *pos)
 {
 	uint32_t len = size >= 12 ? rd32(rec + 8, r->swap) : 0;
 	uint32_t pad = (8 - len % 8) % 8;
-	uint8_t *buf;
+	uint8_t *buf = NULL;
 	int rc;
 	if (len > (256u << 20))
 		return pd_errorf(r, at + 8, "tracing data size %u is implausible", len);
-	buf = malloc(len + 1);
-	if (!buf)
-		return pd_errorf(r, *pos, "out of memory");
-	if (read_exact(r, buf, len, false) || skip_bytes(r, pad)) {
+	if ((r->file_size && (*pos > r->file_size || len > r->file_size - *pos)) ||
+	    !(buf = read_grown(r, len)) || skip_bytes(r, pad)) {
 		free(buf);
 		return pd_errorf(r, *pos, "tracing data truncated");
 	}
@@ -407,10 +417,10 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 	r->in->ops = ops;
 	r->in->err = err;
 	r->in->errlen = errlen;
-	if (!r->in->rec && !(r->in->rec = malloc(MAX_RECORD)))
-		return pd_errorf(r, pos, "out of memory");
-	if (!r->in->ibuf && !(r->in->ibuf = malloc(INBUF_SIZE)))
-		return pd_errorf(r, pos, "out of memory");
+	if (!r->in->rec)
+		r->in->rec = xmalloc(MAX_RECORD);
+	if (!r->in->ibuf)
+		r->in->ibuf = xmalloc(INBUF_SIZE);
 	while (!(rc = next_record(r, &pos, end, &rec, &size))) {
 		uint64_t at = pos;
 		uint32_t type = rd32(rec, r->swap);

@@ -6,28 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 #include "collect/perf_data_int.h"
 
 #define ZOUT_CHUNK (256u << 10)
-
-/* zout_reserve: room for at least ZOUT_CHUNK more decompressed bytes. */
-static int zout_reserve(struct pd_internal *in)
-{
-	size_t need = in->zlen + ZOUT_CHUNK, ncap;
-	uint8_t *b;
-	if (need <= in->zcap)
-		return 0;
-	ncap = in->zcap ? in->zcap : ZOUT_CHUNK * 2;
-	while (ncap < need)
-		ncap *= 2;
-	b = realloc(in->zout, ncap);
-	if (!b)
-		return -1;
-	in->zout = b;
-	in->zcap = ncap;
-	return 0;
-}
 
 /* drain: hands every complete inner record to pd_handle_record and keeps
  * the incomplete tail at the front of the buffer. */
@@ -72,8 +55,9 @@ int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,
 		ZSTD_outBuffer ob;
 		size_t ret, before = ib.pos;
 		int rc;
-		if (zout_reserve(in))
-			return pd_errorf(r, off, "out of memory");
+		/* room for ZOUT_CHUNK more bytes; what waits is less than a
+		 * record, so the buffer stays small whatever the frame says */
+		ALLOC_GROW(in->zout, in->zlen + ZOUT_CHUNK, in->zcap);
 		ob.dst = in->zout + in->zlen;
 		ob.size = in->zcap - in->zlen;
 		ob.pos = 0;

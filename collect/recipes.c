@@ -14,6 +14,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
 #include "collect/recipes.h"
 
 #define DEFAULT_FREQ 999
@@ -87,42 +89,40 @@ static bool has_event(char **list, size_t n, const char *ev)
 }
 
 /* add_event: appends a copy of ev to p's events unless it is there;
- * returns the copy (or the one already there), NULL out of memory. */
+ * returns the copy (or the one already there). */
 static const char *add_event(struct recipe_plan *p, const char *ev)
 {
-	char **v;
 	for (size_t i = 0; i < p->nevents; i++)
 		if (!strcmp(p->events[i], ev))
 			return p->events[i];
-	if (!(v = realloc(p->events, (p->nevents + 1) * sizeof(*v))))
-		return NULL;
-	p->events = v;
-	if (!(v[p->nevents] = strdup(ev)))
-		return NULL;
-	return v[p->nevents++];
+	p->events = xreallocarray(p->events, p->nevents + 1, sizeof(*p->events));
+	p->events[p->nevents] = xstrdup(ev);
+	return p->events[p->nevents++];
 }
 
-/* add_recipe: recipe r's events into p. 0, or -1 out of memory. */
-static int add_recipe(struct recipe_plan *p, const struct recipe *r, const struct recipe_env *env)
+/* add_recipe: recipe r's events into p. */
+static void add_recipe(struct recipe_plan *p, const struct recipe *r, const struct recipe_env *env)
 {
 	p->recipes |= r->bit;
-	if (r->bit == RECIPE_PROFILE)
-		return (p->profile_event = add_event(p, env->have_cycles ? "cycles" : "cpu-clock")) ? 0 : -1;
+	if (r->bit == RECIPE_PROFILE) {
+		p->profile_event = add_event(p, env->have_cycles ? "cycles" : "cpu-clock");
+		return;
+	}
 	p->system_wide = true;
 	for (const char *const *e = r->events; *e; e++)
-		if (!add_event(p, *e))
-			return -1;
-	return 0;
+		add_event(p, *e);
 }
 
-/* add_named: the recipe called name (len bytes) into p; -1 unknown
- * (message in err), -2 out of memory. */
+/* add_named: the recipe called name (len bytes) into p; 0, or -1 when
+ * there is none (message in err). */
 static int add_named(struct recipe_plan *p, const char *name, size_t len,
 		     const struct recipe_env *env, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < NRECIPES; i++)
-		if (strlen(recipes[i].name) == len && !strncmp(recipes[i].name, name, len))
-			return add_recipe(p, &recipes[i], env) ? -2 : 0;
+		if (strlen(recipes[i].name) == len && !strncmp(recipes[i].name, name, len)) {
+			add_recipe(p, &recipes[i], env);
+			return 0;
+		}
 	snprintf(err, errlen, "unknown recipe '%.*s' (recipes: %s)", (int)len, name,
 		 recipe_names_text);
 	return -1;
@@ -141,11 +141,11 @@ static int add_list(struct recipe_plan *p, const char *s, const struct recipe_en
 			while (wl && s[skip + wl - 1] == ' ')
 				wl--;
 			snprintf(word, sizeof(word), "%.*s", (int)wl, s + skip);
-			rc = events ? (add_event(p, word) ? 0 : -2) :
-				      add_named(p, word, strlen(word), env, err, errlen);
+			if (events)
+				add_event(p, word);
+			else
+				rc = add_named(p, word, strlen(word), env, err, errlen);
 		}
-		if (rc == -2)
-			snprintf(err, errlen, "out of memory");
 		if (rc)
 			return -1;
 		s += len + (s[len] == ',');
@@ -191,23 +191,18 @@ int recipe_plan_drop_missing(struct recipe_plan *p, const char *tracefs)
 	size_t kept = 0;
 	int moved = 0;
 	for (size_t i = 0; i < p->nevents; i++) {
-		char *ev = p->events[i], **v;
+		char *ev = p->events[i];
 		if (!tracefs || ev == p->profile_event || tracepoint_exists(tracefs, ev) != 0) {
 			p->events[kept++] = ev;
 			continue;
 		}
-		if (!(v = realloc(p->missing, (p->nmissing + 1) * sizeof(*v)))) {
-			p->events[kept++] = ev;
-			moved = -1;
-			continue;
-		}
-		p->missing = v;
-		if (!has_event(v, p->nmissing, ev))
-			v[p->nmissing++] = ev;
-		else
+		if (!has_event(p->missing, p->nmissing, ev)) {
+			p->missing = xreallocarray(p->missing, p->nmissing + 1, sizeof(*p->missing));
+			p->missing[p->nmissing++] = ev;
+		} else {
 			free(ev);
-		if (moved >= 0)
-			moved++;
+		}
+		moved++;
 	}
 	p->nevents = kept;
 	return moved;
@@ -215,34 +210,24 @@ int recipe_plan_drop_missing(struct recipe_plan *p, const char *tracefs)
 
 /* ---- the perf command line ---- */
 
-/* A growing argv of malloc'ed strings. */
+/* A growing NULL-terminated argv of malloc'ed strings. */
 struct args {
 	char **v;
-	size_t n;
-	bool oom;
+	size_t n, cap;
 };
 
-/* push: appends a copy of s (formatted when fmt args follow). */
+/* push: appends the printf output of fmt. */
 static void push(struct args *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void push(struct args *a, const char *fmt, ...)
 {
-	char **v;
-	char *s = NULL;
+	struct strbuf s = STRBUF_INIT;
 	va_list ap;
-	if (a->oom)
-		return;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	sb_vprintf(&s, fmt, ap);
 	va_end(ap);
-	if (!s || !(v = realloc(a->v, (a->n + 2) * sizeof(*v)))) {
-		free(s);
-		a->oom = true;
-		return;
-	}
-	a->v = v;
-	v[a->n++] = s;
-	v[a->n] = NULL;
+	ALLOC_GROW(a->v, a->n + 2, a->cap);
+	a->v[a->n++] = sb_take(&s);
+	a->v[a->n] = NULL;
 }
 
 /* push_events: -e for every event; a profile event next to others carries
@@ -317,10 +302,6 @@ char **recipe_perf_argv(const struct recipe_plan *p, const struct perf_opts *o,
 	push(&a, "--");
 	for (size_t i = 0; workload[i]; i++)
 		push(&a, "%s", workload[i]);
-	if (a.oom) {
-		argv_free(a.v);
-		return NULL;
-	}
 	return a.v;
 }
 
@@ -347,29 +328,24 @@ static bool needs_quotes(const char *w)
 /* argv_join: see recipes.h. */
 char *argv_join(char *const argv[])
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m)
-		return NULL;
+	struct strbuf b = STRBUF_INIT;
 	for (size_t i = 0; argv[i]; i++) {
 		const char *w = argv[i];
 		if (i)
-			fputc(' ', m);
+			sb_putc(&b, ' ');
 		if (!needs_quotes(w)) {
-			fputs(w, m);
+			sb_puts(&b, w);
 			continue;
 		}
-		fputc('\'', m);
+		sb_putc(&b, '\'');
 		for (; *w; w++)
-			fputs(*w == '\'' ? "'\\''" : (char[]){ *w, 0 }, m);
-		fputc('\'', m);
+			if (*w == '\'')
+				sb_puts(&b, "'\\''");
+			else
+				sb_putc(&b, *w);
+		sb_putc(&b, '\'');
 	}
-	if (fclose(m)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	return sb_take(&b);
 }
 
 /* ---- probes ---- */

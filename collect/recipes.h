@@ -62,7 +62,7 @@ void recipe_plan_free(struct recipe_plan *p);
 /* recipe_plan_drop_missing(p, tracefs): moves every tracepoint (SYS:NAME)
  * of p that tracefs (a tracefs mount point) does not have into
  * p->missing. A tracefs that cannot be read (permissions) drops nothing.
- * Returns the number of events moved, or -1 out of memory. */
+ * Returns the number of events moved. */
 int recipe_plan_drop_missing(struct recipe_plan *p, const char *tracefs);
 
 /* recipe_events(bit): the NULL-terminated event list of one recipe
@@ -92,7 +92,7 @@ struct perf_opts {
  * profile alone gets -F FREQ and -g (or --call-graph dwarf); profile next
  * to tracepoints gets EV/freq=FREQ,call-graph=fp/ instead, as a global -F
  * would make the tracepoints frequency-sampled; -g / --call-graph dwarf
- * asked for then apply to every event. Returns NULL out of memory. */
+ * asked for then apply to every event. Never NULL. */
 char **recipe_perf_argv(const struct recipe_plan *p, const struct perf_opts *o,
 			char *const workload[]);
 
@@ -100,7 +100,8 @@ char **recipe_perf_argv(const struct recipe_plan *p, const struct perf_opts *o,
 void argv_free(char **argv);
 
 /* argv_join(argv): the words of argv joined by blanks, each quoted for a
- * POSIX shell when it needs it ('it'\''s'), malloc'ed; NULL out of memory. */
+ * POSIX shell when it needs it ('it'\''s'), malloc'ed (never NULL; "" for
+ * no words). */
 char *argv_join(char *const argv[]);
 
 /* ---- probes of the running machine ---- */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zstd.h>
 #include <sys/stat.h>
+#include "lib/alloc.h"
 #include "collect/batch.h"
 #include "collect/buildid_cache.h"
 #include "collect/demangle.h"
@@ -48,9 +49,7 @@ static const char *const map_cols[] = { "session_id", "process_id", "time", "sta
 struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms,
 			      struct sqlq *q)
 {
-	struct resolver *res = calloc(1, sizeof(*res));
-	if (!res)
-		return NULL;
+	struct resolver *res = xcalloc(1, sizeof(*res));
 	res->db = db;
 	res->session = session;
 	res->kallsyms_path = kallsyms;
@@ -99,31 +98,18 @@ static uint64_t str_hash(const char *s)
 /* dso_get: the index of the dso for path, created if new. */
 static long dso_get(struct resolver *res, const char *path, int kernel)
 {
-	uint64_t h = str_hash(path), idx;
+	uint64_t h = str_hash(path), idx, k;
 	struct dso *d;
-	for (uint64_t k = 0; hm_get(&res->dso_by_path, h, k, &idx); k++)
+	for (k = 0; hm_get(&res->dso_by_path, h, k, &idx); k++)
 		if (!strcmp(res->dsos[idx].path, path))
 			return (long)idx;
-	if (res->ndsos == res->cdsos) {
-		size_t n = res->cdsos ? res->cdsos * 2 : 64;
-		struct dso *v = realloc(res->dsos, n * sizeof(*v));
-		if (!v)
-			return -1;
-		res->dsos = v;
-		res->cdsos = n;
-	}
+	ALLOC_GROW(res->dsos, res->ndsos + 1, res->cdsos);
 	d = &res->dsos[res->ndsos];
 	memset(d, 0, sizeof(*d));
-	if (!(d->path = strdup(path)))
-		return -1;
+	d->path = xstrdup(path);
 	d->kernel = kernel;
 	d->row = res->next_dso++;
-	for (uint64_t k = 0;; k++)
-		if (!hm_get(&res->dso_by_path, h, k, &idx)) {
-			if (hm_put(&res->dso_by_path, h, k, res->ndsos))
-				return -1;
-			break;
-		}
+	hm_put(&res->dso_by_path, h, k, res->ndsos);	/* k: the first free slot */
 	return (long)res->ndsos++;
 }
 
@@ -149,7 +135,8 @@ static int64_t sym_row(struct resolver *res, long dso, uint64_t start,
 	}
 	if (batch_row(res->syms))
 		return -1;
-	return hm_put(&res->sym_rows, (uint64_t)(dso + 1), start, row) ? -1 : (int64_t)row;
+	hm_put(&res->sym_rows, (uint64_t)(dso + 1), start, row);
+	return (int64_t)row;
 }
 
 /* unknown_row: the '[unknown]' symbol of dso (or of no dso when -1). The
@@ -166,17 +153,9 @@ static struct maps *maps_of(struct resolver *res, int64_t proc)
 	uint64_t idx;
 	if (hm_get(&res->maps_by_proc, (uint64_t)proc, 0, &idx))
 		return &res->maps[idx];
-	if (res->nmaps == res->cmaps) {
-		size_t n = res->cmaps ? res->cmaps * 2 : 64;
-		struct maps *v = realloc(res->maps, n * sizeof(*v));
-		if (!v)
-			return NULL;
-		res->maps = v;
-		res->cmaps = n;
-	}
+	ALLOC_GROW(res->maps, res->nmaps + 1, res->cmaps);
 	memset(&res->maps[res->nmaps], 0, sizeof(struct maps));
-	if (hm_put(&res->maps_by_proc, (uint64_t)proc, 0, res->nmaps))
-		return NULL;
+	hm_put(&res->maps_by_proc, (uint64_t)proc, 0, res->nmaps);
 	return &res->maps[res->nmaps++];
 }
 
@@ -212,49 +191,42 @@ int resolver_mmap(struct resolver *res, const struct pd_reader *r, int64_t proc,
 			res->kernel_text = ev->sb.pgoff;
 		dso = dso_get(res, !strncmp(path, "[kernel.kallsyms]", 17) ?
 			      "[kernel.kallsyms]" : path, 1);
-		return dso < 0 ? -1 : record_map(res, 0, ev, dso);
+		return record_map(res, 0, ev, dso);
 	}
 	dso = dso_get(res, path, 0);
-	if (dso < 0 || !(ms = maps_of(res, proc)))
-		return -1;
+	ms = maps_of(res, proc);
 	if (ev->type == PD_MMAP2 && ev->sb.build_id_size && !res->dsos[dso].build_id_size) {
 		memcpy(res->dsos[dso].build_id, ev->sb.build_id, 20);
 		res->dsos[dso].build_id_size = ev->sb.build_id_size;
 	}
-	if (maps_insert(ms, (struct map){ ev->sb.addr, ev->sb.addr + ev->sb.len,
-					  ev->sb.pgoff, (size_t)dso }))
-		return -1;
+	maps_insert(ms, (struct map){ ev->sb.addr, ev->sb.addr + ev->sb.len,
+				      ev->sb.pgoff, (size_t)dso });
 	return record_map(res, proc, ev, dso);
 }
 
-int resolver_fork(struct resolver *res, int64_t child, int64_t parent)
+void resolver_fork(struct resolver *res, int64_t child, int64_t parent)
 {
 	struct maps *p, *c;
 	uint64_t idx;
 	if (!hm_get(&res->maps_by_proc, (uint64_t)parent, 0, &idx))
-		return 0;
-	if (!(c = maps_of(res, child)))
-		return -1;
+		return;
+	c = maps_of(res, child);
 	p = &res->maps[idx];	/* maps_of may have moved the array */
-	return maps_copy(c, p);
+	maps_copy(c, p);
 }
 
-/* read_text: the whole of a (proc) text file, malloc'ed; NULL on error. */
+/* read_text: the whole of a (proc) text file, malloc'ed; NULL when it
+ * cannot be opened. */
 static char *read_text(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "r");
-	size_t cap = 1 << 20, n = 0, k;
-	char *buf = NULL, *v;
+	size_t cap = 0, n = 0, k;
+	char *buf = NULL;
 	if (!f)
 		return NULL;
 	do {
-		if (!(v = realloc(buf, cap *= 2))) {
-			free(buf);
-			fclose(f);
-			return NULL;
-		}
-		buf = v;
-		while ((k = fread(buf + n, 1, cap - n, f)) > 0)
+		ALLOC_GROW(buf, n + (1 << 20), cap);
+		while (n < cap && (k = fread(buf + n, 1, cap - n, f)) > 0)
 			n += k;
 	} while (n == cap);
 	fclose(f);
@@ -281,11 +253,12 @@ static bool try_kallsyms(struct resolver *res, const char *path, bool check_base
 	char err[256];
 	res->ktext = read_text(path, &res->ktext_len);
 	res->ksyms = symtab_new();
-	if (res->ktext && res->ksyms &&
+	if (res->ktext &&
 	    kallsyms_load_buf(res->ksyms, res->ktext, res->ktext_len, err, sizeof(err)) >= 0 &&
-	    !(check_base && res->kernel_text && kallsyms_text_base(res->ksyms) != res->kernel_text) &&
-	    (res->ksource = strdup(path)))
+	    !(check_base && res->kernel_text && kallsyms_text_base(res->ksyms) != res->kernel_text)) {
+		res->ksource = xstrdup(path);
 		return true;
+	}
 	drop_kallsyms(res);
 	return false;
 }
@@ -382,8 +355,6 @@ static int64_t kernel_symbol(struct resolver *res, const struct pd_reader *r,
 		load_kernel_symbols(res, r);
 	s = res->ksyms ? symtab_find(res->ksyms, ip, &off) : NULL;
 	dso = dso_get(res, s && s->module ? s->module : "[kernel.kallsyms]", 1);
-	if (dso < 0)
-		return -1;
 	if (!s)
 		return unknown_row(res, dso);
 	return sym_row(res, dso, s->start, s->size, s->name);
@@ -409,11 +380,7 @@ long resolver_user_maps(struct resolver *res, const struct pd_reader *r, int64_t
 {
 	struct maps *ms = maps_of(res, proc);
 	long n = 0;
-	*out = NULL;
-	if (!ms)
-		return -1;
-	if (ms->n && !(*out = malloc(ms->n * sizeof(**out))))
-		return -1;
+	*out = ms->n ? xreallocarray(NULL, ms->n, sizeof(**out)) : NULL;
 	for (size_t i = 0; i < ms->n; i++) {
 		struct dso *d = &res->dsos[ms->v[i].dso];
 		if (!d->kernel && load_dso(res, r, d) && d->file)
@@ -426,8 +393,7 @@ long resolver_user_maps(struct resolver *res, const struct pd_reader *r, int64_t
 static int64_t user_symbol(struct resolver *res, const struct pd_reader *r,
 			   int64_t proc, uint64_t ip)
 {
-	struct maps *ms = maps_of(res, proc);
-	const struct map *m = ms ? maps_find(ms, ip) : NULL;
+	const struct map *m = maps_find(maps_of(res, proc), ip);
 	struct dso *d;
 	const struct sym *s;
 	uint64_t off;
@@ -461,8 +427,8 @@ int64_t resolver_symbol(struct resolver *res, const struct pd_reader *r,
 	if (hm_get(&res->ip_cache, key, ip, &row))
 		return (int64_t)row;
 	v = kernel ? kernel_symbol(res, r, ip) : user_symbol(res, r, proc, ip);
-	if (v >= 0 && hm_put(&res->ip_cache, key, ip, (uint64_t)v))
-		return -1;
+	if (v >= 0)
+		hm_put(&res->ip_cache, key, ip, (uint64_t)v);
 	return v;
 }
 
@@ -488,11 +454,9 @@ const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
 static int store_kallsyms(struct resolver *res, char *err, size_t errlen)
 {
 	size_t cap = ZSTD_compressBound(res->ktext_len), n;
-	void *z = malloc(cap);
+	void *z = xmalloc(cap);
 	sqlite3_stmt *st;
 	int rc;
-	if (!z)
-		return snprintf(err, errlen, "out of memory"), -1;
 	n = ZSTD_compress(z, cap, res->ktext, res->ktext_len, 3);
 	st = db_prepare(res->db, "INSERT OR REPLACE INTO kallsyms(session_id, text_zstd, size) VALUES (?,?,?)");
 	if (ZSTD_isError(n) || !st) {

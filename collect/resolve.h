@@ -16,22 +16,25 @@ struct sqlq;
 /* resolver_new: a resolver for session; kallsyms: a kallsyms file to use
  * for kernel symbols, or NULL to use /proc/kallsyms when the recording was
  * made on this machine's running kernel. Symbol and mmap rows are written
- * through q. NULL on out of memory. */
+ * through q. NULL when their inserts cannot be prepared.
+ * resolver_free(res): frees it (NULL: no-op). */
 struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms,
 			      struct sqlq *q);
 void resolver_free(struct resolver *res);
 
 /* resolver_mmap: an MMAP/MMAP2 record ev for process row proc (kernel
- * maps: pid -1, proc ignored). Returns 0 or -1 (out of memory/SQL). */
+ * maps: pid -1, proc ignored). Returns 0, or -1 when writing its mmap row
+ * failed. */
 int resolver_mmap(struct resolver *res, const struct pd_reader *r, int64_t proc,
 		  const struct pd_event *ev);
 
 /* resolver_fork: process row child starts with a copy of parent's maps. */
-int resolver_fork(struct resolver *res, int64_t child, int64_t parent);
+void resolver_fork(struct resolver *res, int64_t child, int64_t parent);
 
 /* resolver_symbol: the symbol row of ip, executed in process row proc in
- * cpumode (PD_CPUMODE_*); -1 on error. Unresolvable addresses map to the
- * '[unknown]' symbol of their dso (or of no dso). */
+ * cpumode (PD_CPUMODE_*); -1 when writing a new symbol row failed.
+ * Unresolvable addresses map to the '[unknown]' symbol of their dso (or of
+ * no dso). */
 int64_t resolver_symbol(struct resolver *res, const struct pd_reader *r,
 			int64_t proc, int cpumode, uint64_t ip);
 
@@ -43,8 +46,8 @@ uint64_t resolver_maps_gen(struct resolver *res, int64_t proc);
 
 /* resolver_user_maps: process row proc's maps of files whose symbols are
  * loaded (loading them), each with the ELF file read, in *out
- * (malloc'ed; the file names belong to the resolver). The count, or -1 on
- * out of memory. */
+ * (malloc'ed, or NULL when proc has no maps; the file names belong to the
+ * resolver). The count (never negative). */
 long resolver_user_maps(struct resolver *res, const struct pd_reader *r, int64_t proc,
 			struct umap **out);
 

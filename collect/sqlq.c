@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "lib/alloc.h"
 #include "schema/db.h"
 #include "collect/sqlq.h"
 
@@ -110,9 +111,7 @@ static void *writer(void *arg)
 
 struct sqlq *sqlq_new(void)
 {
-	struct sqlq *q = calloc(1, sizeof(*q));
-	if (!q)
-		return NULL;
+	struct sqlq *q = xcalloc(1, sizeof(*q));
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->work, NULL);
 	pthread_cond_init(&q->space, NULL);
@@ -143,12 +142,12 @@ int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exe
 		free(text);
 		return rc;
 	}
-	if (!(j = calloc(1, sizeof(*j))) || start(q)) {
-		free(j);
+	if (start(q)) {
 		free(vals);
 		free(text);
 		return -1;
 	}
+	j = xcalloc(1, sizeof(*j));
 	*j = (struct job){ NULL, st, vals, shadow, per_exec, nexec, text };
 	pthread_mutex_lock(&q->mu);
 	while (q->queued >= MAX_QUEUED && !q->failed) {

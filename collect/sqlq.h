@@ -19,8 +19,7 @@ struct bval {
 
 struct sqlq;
 
-/* sqlq_new: a queue; its thread starts with the first job. NULL on
- * out of memory. */
+/* sqlq_new: a queue (never NULL); its thread starts with the first job. */
 struct sqlq *sqlq_new(void);
 
 /* sqlq_submit: queues st to be run nexec times, binding vals[k *

@@ -1,6 +1,7 @@
 /* Call-stack trie nodes: see stacks.h. A hash map finds an existing
  * (parent, symbol) node; new nodes are inserted with ids we assign. */
 #include <stdlib.h>
+#include "lib/alloc.h"
 #include "collect/batch.h"
 #include "schema/db.h"
 #include "lib/hashmap.h"
@@ -19,9 +20,7 @@ static const char *const cols[] = { "id", "parent_id", "symbol_id", "depth" };
 
 struct stacks *stacks_new(sqlite3 *db, struct sqlq *q)
 {
-	struct stacks *s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
+	struct stacks *s = xcalloc(1, sizeof(*s));
 	s->next = s->base = db_next_id(db, "stack");
 	s->ins = batch_new(db, q, "stack", cols, 4);
 	hm_init(&s->nodes);
@@ -49,19 +48,11 @@ static uint32_t depth_of(const struct stacks *s, int64_t id)
 }
 
 /* remember_depth: stores the depth of the newest node. */
-static int remember_depth(struct stacks *s, int64_t id, uint32_t d)
+static void remember_depth(struct stacks *s, int64_t id, uint32_t d)
 {
 	size_t i = (size_t)(id - s->base);
-	if (i >= s->cap) {
-		size_t n = s->cap ? s->cap * 2 : 4096;
-		uint32_t *v = realloc(s->depth, n * sizeof(*v));
-		if (!v)
-			return -1;
-		s->depth = v;
-		s->cap = n;
-	}
+	ALLOC_GROW(s->depth, i + 1, s->cap);
 	s->depth[i] = d;
-	return 0;
 }
 
 int64_t stacks_node(struct stacks *s, int64_t parent, int64_t sym)
@@ -77,10 +68,9 @@ int64_t stacks_node(struct stacks *s, int64_t parent, int64_t sym)
 		batch_int(s->ins, 1, parent);
 	batch_int(s->ins, 2, sym);
 	batch_int(s->ins, 3, d);
-	if (batch_row(s->ins) || remember_depth(s, (int64_t)id, d) ||
-	    hm_put(&s->nodes, (uint64_t)parent, (uint64_t)sym, id))
-		return -1;
-	return (int64_t)id;
+	remember_depth(s, (int64_t)id, d);
+	hm_put(&s->nodes, (uint64_t)parent, (uint64_t)sym, id);
+	return batch_row(s->ins) ? -1 : (int64_t)id;
 }
 
 int stacks_flush(struct stacks *s)

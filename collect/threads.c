@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "collect/batch.h"
 #include "schema/db.h"
 #include "lib/hashmap.h"
@@ -44,9 +45,7 @@ static const char *const comm_cols[] = { "thread_id", "time", "comm", "exec" };
 
 struct threads *threads_new(sqlite3 *db, int64_t session_id, struct sqlq *q)
 {
-	struct threads *t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
+	struct threads *t = xcalloc(1, sizeof(*t));
 	t->db = db;
 	t->session = session_id;
 	t->thr_base = db_next_id(db, "thread");
@@ -54,6 +53,10 @@ struct threads *threads_new(sqlite3 *db, int64_t session_id, struct sqlq *q)
 	t->comms = batch_new(db, q, "comm", comm_cols, 4);
 	hm_init(&t->by_tid);
 	hm_init(&t->by_pid);
+	if (!t->comms) {
+		threads_free(t);
+		return NULL;
+	}
 	return t;
 }
 
@@ -80,19 +83,12 @@ static struct proc *proc_at(struct threads *t, int64_t row)
 	return &t->proc[row - t->proc_base];
 }
 
-/* new_proc: a new process row for pid; returns its id or -1. */
+/* new_proc: a new process row for pid; returns its id. */
 static int64_t new_proc(struct threads *t, uint32_t pid, int64_t parent,
 			int exec_gen, uint64_t start, const char *comm)
 {
 	struct proc *p;
-	if (t->nproc == t->cproc) {
-		size_t n = t->cproc ? t->cproc * 2 : 256;
-		struct proc *v = realloc(t->proc, n * sizeof(*v));
-		if (!v)
-			return -1;
-		t->proc = v;
-		t->cproc = n;
-	}
+	ALLOC_GROW(t->proc, t->nproc + 1, t->cproc);
 	p = &t->proc[t->nproc];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
@@ -101,24 +97,16 @@ static int64_t new_proc(struct threads *t, uint32_t pid, int64_t parent,
 	p->start = start;
 	p->end = NO_TIME;
 	snprintf(p->comm, sizeof(p->comm), "%s", comm ? comm : "");
-	if (hm_put(&t->by_pid, pid, 0, (uint64_t)(t->proc_base + (int64_t)t->nproc)))
-		return -1;
+	hm_put(&t->by_pid, pid, 0, (uint64_t)(t->proc_base + (int64_t)t->nproc));
 	return t->proc_base + (int64_t)t->nproc++;
 }
 
-/* new_thr: a new thread row for (pid, tid) in process row proc. */
+/* new_thr: a new thread row for (pid, tid) in process row proc; its id. */
 static int64_t new_thr(struct threads *t, uint32_t pid, uint32_t tid,
 		       int64_t proc, uint64_t start, const char *comm)
 {
 	struct thr *h;
-	if (t->nthr == t->cthr) {
-		size_t n = t->cthr ? t->cthr * 2 : 256;
-		struct thr *v = realloc(t->thr, n * sizeof(*v));
-		if (!v)
-			return -1;
-		t->thr = v;
-		t->cthr = n;
-	}
+	ALLOC_GROW(t->thr, t->nthr + 1, t->cthr);
 	h = &t->thr[t->nthr];
 	memset(h, 0, sizeof(*h));
 	h->pid = pid;
@@ -127,8 +115,7 @@ static int64_t new_thr(struct threads *t, uint32_t pid, uint32_t tid,
 	h->start = start;
 	h->end = NO_TIME;
 	snprintf(h->comm, sizeof(h->comm), "%s", comm ? comm : "");
-	if (hm_put(&t->by_tid, tid, 0, (uint64_t)(t->thr_base + (int64_t)t->nthr)))
-		return -1;
+	hm_put(&t->by_tid, tid, 0, (uint64_t)(t->thr_base + (int64_t)t->nthr));
 	return t->thr_base + (int64_t)t->nthr++;
 }
 
@@ -147,8 +134,6 @@ int64_t threads_get(struct threads *t, uint32_t pid, uint32_t tid)
 	if (hm_get(&t->by_tid, tid, 0, &row) && thr_at(t, (int64_t)row)->pid == pid)
 		return (int64_t)row;
 	proc = threads_current_process(t, pid);
-	if (proc < 0)
-		return -1;
 	if (pid == 0 && !proc_at(t, proc)->comm[0])
 		snprintf(proc_at(t, proc)->comm, COMM_LEN, "swapper");	/* idle, as perf names it */
 	return new_thr(t, pid, tid, proc, NO_TIME, proc_at(t, proc)->comm);
@@ -163,17 +148,12 @@ int threads_comm(struct threads *t, uint32_t pid, uint32_t tid, const char *comm
 		 bool exec, uint64_t time)
 {
 	int64_t row = threads_get(t, pid, tid);
-	struct thr *h;
-	if (row < 0)
-		return -1;
-	h = thr_at(t, row);
+	struct thr *h = thr_at(t, row);
 	if (exec) {
 		struct proc *old = proc_at(t, h->process);
 		int64_t np;
 		old->end = time;
 		np = new_proc(t, pid, old->parent, old->exec_gen + 1, time, comm);
-		if (np < 0)
-			return -1;
 		proc_at(t, np)->user_mm = true;
 		h = thr_at(t, row);
 		h->process = np;
@@ -189,23 +169,19 @@ int threads_comm(struct threads *t, uint32_t pid, uint32_t tid, const char *comm
 	return batch_row(t->comms);
 }
 
-int threads_fork(struct threads *t, uint32_t pid, uint32_t ppid, uint32_t tid,
-		 uint32_t ptid, uint64_t time)
+void threads_fork(struct threads *t, uint32_t pid, uint32_t ppid, uint32_t tid,
+		  uint32_t ptid, uint64_t time)
 {
 	int64_t parent = threads_get(t, ppid, ptid), proc;
 	char comm[COMM_LEN];
-	if (parent < 0)
-		return -1;
 	snprintf(comm, sizeof(comm), "%s", thr_at(t, parent)->comm);
 	if (pid == ppid) {
 		proc = thr_at(t, parent)->process;
 	} else {
 		proc = new_proc(t, pid, thr_at(t, parent)->process, 0, time, comm);
-		if (proc < 0)
-			return -1;
 		proc_at(t, proc)->user_mm = proc_at(t, thr_at(t, parent)->process)->user_mm;
 	}
-	return new_thr(t, pid, tid, proc, time, comm) < 0 ? -1 : 0;
+	new_thr(t, pid, tid, proc, time, comm);
 }
 
 void threads_mark_user(struct threads *t, int64_t proc_row)
@@ -213,15 +189,12 @@ void threads_mark_user(struct threads *t, int64_t proc_row)
 	proc_at(t, proc_row)->user_mm = true;
 }
 
-int threads_exit(struct threads *t, uint32_t pid, uint32_t tid, uint64_t time)
+void threads_exit(struct threads *t, uint32_t pid, uint32_t tid, uint64_t time)
 {
 	int64_t row = threads_get(t, pid, tid);
-	if (row < 0)
-		return -1;
 	thr_at(t, row)->end = time;
 	if (pid == tid)
 		proc_at(t, thr_at(t, row)->process)->end = time;
-	return 0;
 }
 
 /* bind_time: binds a time, or NULL when unknown. */

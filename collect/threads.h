@@ -12,24 +12,26 @@ struct threads;
 struct sqlq;
 
 /* threads_new: tracker for one session; ids continue after the database's
- * largest; comm rows are written through q. NULL on out of memory. */
+ * largest; comm rows are written through q. NULL when the comm insert
+ * cannot be prepared. threads_free(t): frees it (NULL: no-op). */
 struct threads *threads_new(sqlite3 *db, int64_t session_id, struct sqlq *q);
 void threads_free(struct threads *t);
 
 /* threads_comm: thread (pid, tid) is now called comm; exec: it exec'ed,
- * which starts a new process (mm) for pid. Returns -1 on error. */
+ * which starts a new process (mm) for pid. Returns 0, or -1 when writing
+ * the comm row failed. */
 int threads_comm(struct threads *t, uint32_t pid, uint32_t tid, const char *comm,
 		 bool exec, uint64_t time);
 
 /* threads_fork: task tid of pid was created by ptid of ppid at time. */
-int threads_fork(struct threads *t, uint32_t pid, uint32_t ppid, uint32_t tid,
-		 uint32_t ptid, uint64_t time);
+void threads_fork(struct threads *t, uint32_t pid, uint32_t ppid, uint32_t tid,
+		  uint32_t ptid, uint64_t time);
 
 /* threads_exit: task tid of pid exited at time. */
-int threads_exit(struct threads *t, uint32_t pid, uint32_t tid, uint64_t time);
+void threads_exit(struct threads *t, uint32_t pid, uint32_t tid, uint64_t time);
 
 /* threads_get: the thread row id of (pid, tid), created when unknown
- * (a task that existed before the recording); -1 on out of memory. */
+ * (a task that existed before the recording). */
 int64_t threads_get(struct threads *t, uint32_t pid, uint32_t tid);
 
 /* threads_mark_user: process row proc_row has a user address space (a

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
+#include "lib/alloc.h"
 #include "collect/batch.h"
 #include "schema/db.h"
 #include "collect/tracepoints.h"
@@ -108,12 +109,10 @@ static bool is_cpumask(const struct tp_spec *spec)
 struct tp_sink *tp_sink_new(sqlite3 *db, struct sqlq *q, struct tep_handle *tep, int config,
 			    struct batch *samples, int col0)
 {
-	struct tp_sink *k = calloc(1, sizeof(*k));
+	struct tp_sink *k = xcalloc(1, sizeof(*k));
 	char names[MAX_FIELDS][64];
 	const char *cols[2 * MAX_FIELDS + 1];
 	int ncols = 0;
-	if (!k)
-		return NULL;
 	k->event = tep ? tep_find_event(tep, config) : NULL;
 	if (k->event)
 		k->spec = find_spec(k->event->system, k->event->name);

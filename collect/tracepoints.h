@@ -28,7 +28,9 @@ struct tp_ctx {
  * in tep's formats; a tracepoint without a typed view (or without a
  * format) goes to the generic view. Fields are set in the current row of
  * samples, from column col0 on; ipi_send_cpumask's rows are written
- * through q. NULL on error. */
+ * through q. NULL when its table's insert cannot be prepared (or a typed
+ * view has more fields than the sample row's columns). tp_sink_free(k):
+ * frees it (NULL: no-op). */
 struct tp_sink *tp_sink_new(sqlite3 *db, struct sqlq *q, struct tep_handle *tep, int config,
 			    struct batch *samples, int col0);
 void tp_sink_free(struct tp_sink *k);

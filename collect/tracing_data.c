@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 
 /* Parser state: the cursor over the blob, the handle being filled, and
@@ -189,15 +190,14 @@ static int td_preamble(struct td *t, bool *has_cmdlines)
 	return 0;
 }
 
-/* td_header_page: parses the ring-buffer page header format; when it names
- * the size of the kernel's "commit" field, that is the kernel's long size. */
-static int td_header_page(struct td *t, const uint8_t *p, size_t n)
+/* td_header_page: parses the ring-buffer page header format p[0..n) (n
+ * already checked against the blob); when it names the size of the
+ * kernel's "commit" field, that is the kernel's long size. */
+static void td_header_page(struct td *t, const uint8_t *p, size_t n)
 {
-	char *copy = malloc(n + 1);
+	char *copy = xmalloc(n + 1);
 	int commit_size;
 
-	if (!copy)
-		return td_fail(t, t->c.pos, "out of memory");
 	memcpy(copy, p, n);
 	copy[n] = '\0';
 	if (tep_parse_header_page(t->tep, copy, n, tep_get_long_size(t->tep)) == 0) {
@@ -206,7 +206,6 @@ static int td_header_page(struct td *t, const uint8_t *p, size_t n)
 			tep_set_long_size(t->tep, commit_size);
 	}
 	free(copy);
-	return 0;
 }
 
 /* td_header_files: "header_page\0" + u64 + text, then "header_event\0" +
@@ -219,8 +218,7 @@ static int td_header_files(struct td *t)
 	if (td_expect(t, "header_page", 12, "header_page tag") ||
 	    td_sized(t, 8, &p, &n, "header_page"))
 		return -1;
-	if (td_header_page(t, p, n))
-		return -1;
+	td_header_page(t, p, n);
 	if (td_expect(t, "header_event", 13, "header_event tag") ||
 	    td_sized(t, 8, &p, &n, "header_event"))
 		return -1;
@@ -482,9 +480,7 @@ static int td_text(struct td *t, int width, td_line_fn *fn, const char *what)
 		return -1;
 	if (n == 0)
 		return 0;
-	text = malloc(n + 1);
-	if (!text)
-		return td_fail(t, t->c.pos - n, "out of memory for %s", what);
+	text = xmalloc(n + 1);	/* n checked against the blob by td_sized */
 	memcpy(text, p, n);
 	text[n] = '\0';
 	for_each_line(text, n, fn, t->tep);

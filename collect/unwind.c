@@ -6,6 +6,7 @@
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 #include "collect/unwind.h"
 
@@ -79,12 +80,11 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 struct unwinder *unwinder_new(void)
 {
-	struct unwinder *u = calloc(1, sizeof(*u));
-	if (u)
-		u->cb = (Dwfl_Callbacks){ .find_elf = dwfl_build_id_find_elf,
-			.find_debuginfo = dwfl_standard_find_debuginfo,
-			.section_address = dwfl_offline_section_address,
-			.debuginfo_path = &u->debuginfo_path };
+	struct unwinder *u = xcalloc(1, sizeof(*u));
+	u->cb = (Dwfl_Callbacks){ .find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &u->debuginfo_path };
 	return u;
 }
 

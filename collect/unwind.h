@@ -28,8 +28,9 @@ struct uregs {
 
 struct unwinder;
 
-/* unwinder_new: an unwinder, with a small cache of per-process libdwfl
- * sessions. NULL on out of memory. */
+/* unwinder_new: an unwinder (never NULL), with a small cache of
+ * per-process libdwfl sessions. unwinder_free(u): frees it and its
+ * sessions (NULL: no-op). */
 struct unwinder *unwinder_new(void);
 void unwinder_free(struct unwinder *u);
 

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/alloc.h"
 #include "lib/exit.h"
 #include "collect/recipes.h"
 #include "collect/watch.h"
@@ -418,7 +419,7 @@ static int learn_target(struct run *r)
 
 /* perf_argv: perf's command line: the recipes' (less the final "--"),
  * the watchpoints, disabled until enabled through fd:CTL,ACK, on the
- * monotonic clock. NULL out of memory. */
+ * monotonic clock (NULL-terminated, every string malloc'ed). */
 static char **perf_argv(const struct run *r, int ctl, int ack)
 {
 	size_t n = 0, k = 0;
@@ -427,25 +428,20 @@ static char **perf_argv(const struct run *r, int ctl, int ack)
 		n++;
 	if (n && !strcmp(r->a->perf_argv[n - 1], "--"))
 		n--;
-	if (!(v = calloc(n + 2 * r->ws->n + 8, sizeof(*v))))
-		return NULL;
+	v = xcalloc(n + 2 * r->ws->n + 8, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
-		v[k++] = strdup(r->a->perf_argv[i]);
+		v[k++] = xstrdup(r->a->perf_argv[i]);
 	for (size_t i = 0; i < r->ws->n; i++) {
 		char ev[64];
-		v[k++] = strdup("-e");
-		v[k++] = strdup(watch_event_name(&r->ws->w[i], ev, sizeof(ev)));
+		v[k++] = xstrdup("-e");
+		v[k++] = xstrdup(watch_event_name(&r->ws->w[i], ev, sizeof(ev)));
 	}
-	v[k++] = strdup("-D");
-	v[k++] = strdup("-1");
-	v[k++] = strdup("--control");
-	if (asprintf(&v[k++], "fd:%d,%d", ctl, ack) < 0)
-		v[k - 1] = NULL;
-	v[k++] = strdup("-k");
-	v[k++] = strdup("monotonic");
-	for (size_t i = 0; i < k; i++)
-		if (!v[i])
-			return argv_free(v), NULL;
+	v[k++] = xstrdup("-D");
+	v[k++] = xstrdup("-1");
+	v[k++] = xstrdup("--control");
+	v[k++] = xasprintf("fd:%d,%d", ctl, ack);
+	v[k++] = xstrdup("-k");
+	v[k++] = xstrdup("monotonic");
 	return v;
 }
 
@@ -474,14 +470,10 @@ static int start_perf(struct run *r)
 	}
 	r->ctl_w = ctl[1];
 	r->ack_r = ack[0];
-	if (!(r->argv = perf_argv(r, ctl[0], ack[1]))) {
-		close(ctl[0]);
-		close(ack[1]);
-		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
-	}
+	r->argv = perf_argv(r, ctl[0], ack[1]);
 	if (!r->a->quiet) {
 		char *cmd = argv_join(r->argv);
-		fprintf(stderr, "perfdb: %s\n", cmd ? cmd : r->argv[0]);
+		fprintf(stderr, "perfdb: %s\n", cmd);
 		free(cmd);
 	}
 	fflush(NULL);

@@ -13,7 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/alloc.h"
+
 #define MAX_FILE (1u << 30)
+#define READ_CHUNK (1u << 20)	/* at least this much room for each read */
 #define MODULE_MAX 128
 
 /* One parsed line. */
@@ -138,7 +141,6 @@ static bool wanted_type(char c)
 struct load_state {
 	int added;
 	size_t zero;
-	bool oom;
 };
 
 /* take_line(t, p, end, st): parses one line and adds its symbol if wanted. */
@@ -153,12 +155,9 @@ static void take_line(struct symtab *t, const char *p, const char *end,
 		st->zero++;
 		return;
 	}
-	if (symtab_add_typed(t, l.addr, 0, l.type, l.name, l.namelen,
-			     l.module[0] ? l.module : NULL)) {
-		st->oom = true;
-		return;
-	}
-	st->added++;
+	if (!symtab_add_typed(t, l.addr, 0, l.type, l.name, l.namelen,
+			      l.module[0] ? l.module : NULL))
+		st->added++;
 }
 
 /* kallsyms_load_buf(...): parses every line, then finishes t; count or -1. */
@@ -166,9 +165,9 @@ int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
 		      char *err, size_t errlen)
 {
 	const char *p = text, *end = text + len, *nl;
-	struct load_state st = { 0, 0, false };
+	struct load_state st = { 0, 0 };
 
-	while (p < end && !st.oom && st.added < 0x7fffffff) {
+	while (p < end && st.added < 0x7fffffff) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
@@ -177,10 +176,6 @@ int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
 	}
 	symtab_prefer_last_alias(t);	/* as perf resolves kallsyms aliases */
 	symtab_finish(t);
-	if (st.oom) {
-		set_err(err, errlen, "kallsyms: out of memory");
-		return -1;
-	}
 	if (!st.added && st.zero) {
 		set_err(err, errlen, "kallsyms: addresses hidden (kptr_restrict)");
 		return -1;
@@ -196,21 +191,16 @@ int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
  * 0, or an errno value (EFBIG past MAX_FILE). */
 static int read_all(int fd, char **out, size_t *len)
 {
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap), *nb;
+	size_t cap = 0, n = 0;
+	char *buf = NULL;
 	ssize_t r;
 
-	while (buf) {
-		if (n == cap) {
-			if (cap >= MAX_FILE) {
-				free(buf);
-				return EFBIG;
-			}
-			nb = realloc(buf, cap *= 2);
-			if (!nb)
-				break;
-			buf = nb;
+	for (;;) {
+		if (n >= MAX_FILE) {
+			free(buf);
+			return EFBIG;
 		}
+		ALLOC_GROW(buf, n + READ_CHUNK, cap);
 		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -224,8 +214,6 @@ static int read_all(int fd, char **out, size_t *len)
 		}
 		n += (size_t)r;
 	}
-	free(buf);
-	return ENOMEM;
 }
 
 /* kallsyms_load_file(...): reads path whole, then kallsyms_load_buf. */
@@ -271,11 +259,12 @@ struct loaded_module {
 };
 
 /* parse_modules(text, len, out): the modules of a /proc/modules text, in
- * a malloc'ed array; the count, or -1 when out of memory or malformed. */
+ * a malloc'ed array; the count, or -1 when malformed. */
 static long parse_modules(const char *text, size_t len, struct loaded_module **out)
 {
 	const char *p = text, *end = text + len, *nl;
-	struct loaded_module *v = NULL, *nv;
+	struct loaded_module *v = NULL;
+	size_t cap = 0;
 	long n = 0;
 	while (p < end) {
 		char line[512], name[MODULE_MAX];
@@ -287,12 +276,11 @@ static long parse_modules(const char *text, size_t len, struct loaded_module **o
 		p += l + 1;
 		if (!line[0])
 			continue;
-		if (sscanf(line, "%127s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 ||
-		    !(nv = realloc(v, (size_t)(n + 1) * sizeof(*v)))) {
+		if (sscanf(line, "%127s %llu %*s %*s %*s %llx", name, &size, &addr) != 3) {
 			free(v);
 			return -1;
 		}
-		v = nv;
+		ALLOC_GROW(v, (size_t)n + 1, cap);
 		snprintf(v[n].name, sizeof(v[n].name), "%s", name);
 		v[n].lo = addr;
 		v[n].hi = addr + size;

@@ -15,8 +15,7 @@
  * Lines that do not parse, other symbol types and zero addresses are
  * skipped. Returns the number of symbols added, or -1 with a one-line
  * message in err: "kallsyms: addresses hidden (kptr_restrict)" when every
- * address is zero, "kallsyms: no symbols" when nothing parsed, or out of
- * memory. */
+ * address is zero, "kallsyms: no symbols" when nothing parsed. */
 int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
 		      char *err, size_t errlen);
 

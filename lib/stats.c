@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "lib/stats.h"
 
 /* stats_mean: see stats.h. */
@@ -28,9 +29,10 @@ static int cmp_double(const void *a, const void *b)
 /* stats_median: see stats.h. */
 double stats_median(const double *v, size_t n)
 {
-	double small[64], *c = n <= 64 ? small : malloc(n * sizeof(*c)), m;
-	if (!n || !c)
+	double small[64], *c, m;
+	if (!n)
 		return NAN;
+	c = n <= 64 ? small : xreallocarray(NULL, n, sizeof(*c));
 	memcpy(c, v, n * sizeof(*c));
 	qsort(c, n, sizeof(*c), cmp_double);
 	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;

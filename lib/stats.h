@@ -25,8 +25,7 @@ double stats_mean(const double *v, size_t n);
 
 /* stats_median(v, n): the median of v[0..n-1] (the mean of the two middle
  * values when n is even); v is not modified; NaN when n == 0. Values are
- * sorted in a copy on the stack for n <= 64, else in a malloc'ed copy
- * (NaN is returned if that allocation fails). */
+ * sorted in a copy on the stack for n <= 64, else in a malloc'ed copy. */
 double stats_median(const double *v, size_t n);
 
 /* stats_stddev(v, n): the sample standard deviation (divisor n - 1);

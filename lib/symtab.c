@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/alloc.h"
+
 #define ARENA_CHUNK (256 * 1024)
 
 struct arena_chunk {
@@ -24,8 +26,7 @@ struct symtab {
 	const char *last_module; /* interning cache: modules come in runs */
 };
 
-/* arena_copy(t, s, len): a NUL-terminated copy of s[0..len) in t's arena,
- * or NULL when out of memory. */
+/* arena_copy(t, s, len): a NUL-terminated copy of s[0..len) in t's arena. */
 static char *arena_copy(struct symtab *t, const char *s, size_t len)
 {
 	struct arena_chunk *c = t->chunks;
@@ -33,9 +34,7 @@ static char *arena_copy(struct symtab *t, const char *s, size_t len)
 
 	if (!c || c->cap - c->used < len + 1) {
 		size_t cap = len + 1 > ARENA_CHUNK ? len + 1 : ARENA_CHUNK;
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			return NULL;
+		c = xmalloc(sizeof(*c) + cap);
 		c->used = 0;
 		c->cap = cap;
 		c->next = t->chunks;
@@ -60,10 +59,10 @@ static const char *intern_module(struct symtab *t, const char *module)
 	return t->last_module;
 }
 
-/* symtab_new(): an empty table or NULL (see symtab.h). */
+/* symtab_new(): an empty table (see symtab.h). */
 struct symtab *symtab_new(void)
 {
-	return calloc(1, sizeof(struct symtab));
+	return xcalloc(1, sizeof(struct symtab));
 }
 
 /* symtab_free(t): frees t, its chunks and arrays; NULL is fine. */
@@ -82,38 +81,18 @@ void symtab_free(struct symtab *t)
 	free(t);
 }
 
-/* grow(t): makes room for one more symbol; 0, or -1 when out of memory. */
-static int grow(struct symtab *t)
-{
-	size_t cap;
-	struct sym *v;
-
-	if (t->n < t->cap)
-		return 0;
-	cap = t->cap ? t->cap * 2 : 1024;
-	if (cap > SIZE_MAX / sizeof(*v))
-		return -1;
-	v = realloc(t->v, cap * sizeof(*v));
-	if (!v)
-		return -1;
-	t->v = v;
-	t->cap = cap;
-	return 0;
-}
-
-/* symtab_add_typed(...): copies one symbol in; 0, or -1 (bad name, memory). */
+/* symtab_add_typed(...): copies one symbol in; 0, or -1 for a bad name. */
 int symtab_add_typed(struct symtab *t, uint64_t start, uint64_t size, char type,
 		     const char *name, size_t namelen, const char *module)
 {
 	struct sym *s;
 
-	if (!name || !namelen || memchr(name, '\0', namelen) || grow(t))
+	if (!name || !namelen || memchr(name, '\0', namelen))
 		return -1;
+	ALLOC_GROW(t->v, t->n + 1, t->cap);
 	s = &t->v[t->n];
 	s->name = arena_copy(t, name, namelen);
 	s->module = intern_module(t, module);
-	if (!s->name || (module && !s->module))
-		return -1;
 	s->start = start;
 	s->size = size;
 	s->type = type;
@@ -282,8 +261,8 @@ static uint64_t sym_end(const struct sym *s)
 	return s->start > UINT64_MAX - size ? UINT64_MAX : s->start + size;
 }
 
-/* build_maxend(t): fills t->maxend; false when out of memory. */
-static bool build_maxend(struct symtab *t)
+/* build_maxend(t): fills t->maxend. */
+static void build_maxend(struct symtab *t)
 {
 	uint64_t m = 0;
 	size_t i;
@@ -291,16 +270,13 @@ static bool build_maxend(struct symtab *t)
 	free(t->maxend);
 	t->maxend = NULL;
 	if (!t->n)
-		return true;
-	t->maxend = malloc(t->n * sizeof(*t->maxend));
-	if (!t->maxend)
-		return false;
+		return;
+	t->maxend = xreallocarray(NULL, t->n, sizeof(*t->maxend));
 	for (i = 0; i < t->n; i++) {
 		uint64_t e = sym_end(&t->v[i]);
 		m = e > m ? e : m;
 		t->maxend[i] = m;
 	}
-	return true;
 }
 
 /* symtab_finish(t): sort, dedupe, order aliases, infer sizes, index ends. */
@@ -310,7 +286,8 @@ void symtab_finish(struct symtab *t)
 		qsort(t->v, t->n, sizeof(*t->v), cmp_identity);
 	dedupe(t);
 	order_groups_and_sizes(t);
-	t->finished = build_maxend(t);
+	build_maxend(t);
+	t->finished = true;
 }
 
 /* contains(s, addr): addr lies in s (a size-0 s holds only its start). */

@@ -31,7 +31,7 @@ static inline bool sym_is_text(const struct sym *s)
 	return s->type == 'T' || s->type == 't' || s->type == 'W' || s->type == 'w';
 }
 
-/* symtab_new(): an empty table, or NULL when out of memory. */
+/* symtab_new(): an empty table (never NULL). */
 struct symtab *symtab_new(void);
 
 /* symtab_free(t): frees t, its symbols and its strings; t may be NULL. */
@@ -39,14 +39,15 @@ void symtab_free(struct symtab *t);
 
 /* symtab_add(t, start, size, name, module): adds a global text symbol
  * (type 'T'); size 0 means unknown, module NULL means the main image.
- * name and module are copied. Returns 0, or -1 when out of memory or name
+ * name and module are copied. Returns 0, or -1 (nothing added) when name
  * is NULL/empty. The table is unsorted until the next symtab_finish(). */
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
 	       const char *name, const char *module);
 
 /* symtab_add_typed(t, start, size, type, name, namelen, module): as
  * symtab_add with an explicit nm type letter and a name given as namelen
- * bytes (need not be NUL-terminated; must not contain NUL). */
+ * bytes (need not be NUL-terminated; -1 when it is empty or contains
+ * NUL). */
 int symtab_add_typed(struct symtab *t, uint64_t start, uint64_t size, char type,
 		     const char *name, size_t namelen, const char *module);
 

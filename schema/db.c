@@ -162,21 +162,15 @@ int db_resolve_sessions(sqlite3 *db, const char *spec, int64_t **ids)
 	sqlite3_stmt *st = db_prepare(db, spec ?
 		"SELECT id FROM session WHERE label = ?1 OR CAST(id AS TEXT) = ?1 ORDER BY id" :
 		"SELECT id FROM session ORDER BY id");
-	int n = 0, cap = 0;
+	int n = 0;
+	size_t cap = 0;
 	*ids = NULL;
 	if (!st)
 		return -1;
 	if (spec)
 		sqlite3_bind_text(st, 1, spec, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (n == cap) {
-			int64_t *v = realloc(*ids, (size_t)(cap = cap ? cap * 2 : 8) * sizeof(*v));
-			if (!v) {
-				n = -1;
-				break;
-			}
-			*ids = v;
-		}
+		ALLOC_GROW(*ids, (size_t)n + 1, cap);
 		(*ids)[n++] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);

@@ -59,6 +59,7 @@ bool db_has_table(sqlite3 *db, const char *name);
 
 /* db_resolve_sessions: the ids of the sessions that SPEC names (an id or a
  * label; NULL means every session), in id order. Returns the count (0 when
- * nothing matches) with *ids malloc'ed, or -1 on error. */
+ * nothing matches) with *ids malloc'ed, or -1 when the query cannot be
+ * prepared. */
 int db_resolve_sessions(sqlite3 *db, const char *spec, int64_t **ids);
 #endif

@@ -3,8 +3,8 @@
  * with attr sizes from 64 to 144, sample_id_all trailers (IDENTIFIER, or ID
  * found by id), FINISHED_ROUND time ordering, COMPRESSED/COMPRESSED2 with
  * records straddling payloads, pipe mode with tracing data and trailing
- * console text, the v1 magic, lost counts, truncation at every byte and
- * exact error offsets. A few fixtures are also read by the installed perf,
+ * console text, the v1 magic, lost counts, truncation at every byte,
+ * declared sizes the file cannot hold and exact error offsets. A few fixtures are also read by the installed perf,
  * which checks the writer. */
 #include "collect/perf_data.h"
 #include "tests/lib/pdwriter.h"
@@ -1201,6 +1201,108 @@ static void test_auxtrace_truncated(void)
 	run_free(&u);
 }
 
+/* ---- sizes the file declares, against the bytes it has ---- */
+
+/* le64 / put_le64: a little-endian u64 of a fixture. */
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Attrs whose ids sections are all the first one's claim, together, more
+ * than the file has: refused at the entry of the first attr past the
+ * file's size (each would otherwise get its own copy of the ids). */
+static void test_shared_ids_section(void)
+{
+	enum { NATTR = 8, NIDS = 2000 };
+	static uint64_t ids[NIDS];
+	struct pdw_opts o = { 0 };
+	struct pdw *w = pdw_new(&o);
+	uint64_t secoff, asz, ids_off, ids_size, want = 0, total = 0;
+	uint8_t *b;
+	size_t len;
+	int bad = -1;
+	struct run u;
+	for (int i = 0; i < NIDS; i++)
+		ids[i] = 1000 + (uint64_t)i;
+	for (int i = 0; i < NATTR; i++) {
+		uint64_t one = 5000 + (uint64_t)i;
+		struct pdw_attr a = { .type = 1, .config = (uint64_t)i, .sample_type = PDW_SAMPLE_IP |
+				      PDW_SAMPLE_ID, .ids = i ? &one : ids, .nr_ids = i ? 1 : NIDS };
+		pdw_add_attr(w, &a);
+	}
+	b = finish_buf(w, &len);
+	if (HOST_BE || !b) {
+		printf("# SKIP shared ids section: %s\n", b ? "big-endian host" : "no fixture");
+		free(b);
+		return;
+	}
+	write_bytes(tmp("ids-own.data"), b, len);
+	run_file(&u, tmp("ids-own.data"));
+	ok(u.rc == 0 && u.r->nr_evsels == NATTR, "%d attrs with their own ids sections read (%s)",
+	   NATTR, u.err);
+	run_free(&u);
+	asz = le64(b + 16);
+	secoff = le64(b + 24);
+	ids_off = le64(b + secoff + asz - 16);
+	ids_size = le64(b + secoff + asz - 8);
+	for (int i = 1; i < NATTR; i++) {
+		uint8_t *e = b + secoff + (uint64_t)i * asz + asz - 16;
+		put_le64(e, ids_off);
+		put_le64(e + 8, ids_size);
+	}
+	for (int i = 0; i < NATTR && bad < 0; i++)
+		if ((total += ids_size) > len) {
+			bad = i;
+			want = secoff + (uint64_t)i * asz + asz - 16;
+		}
+	write_bytes(tmp("ids-shared.data"), b, len);
+	run_file(&u, tmp("ids-shared.data"));
+	ok(bad > 0 && u.rc == -1 && names_offset(u.err, want) && strstr(u.err, "claim more"),
+	   "%d attrs pointing at one %" PRIu64 "-byte ids section of a %zu-byte file: refused at "
+	   "attr %d's entry, offset %" PRIu64 " (%s)", NATTR, ids_size, len, bad, want, u.err);
+	run_free(&u);
+	free(b);
+}
+
+/* Pipe-mode tracing data declared far larger than what follows, read from
+ * a FIFO (no file size to check against): refused as truncated, at the
+ * offset where the payload starts. */
+static void test_pipe_tracing_oversize(void)
+{
+	struct pdw_opts o = { .pipe = true };
+	struct pdw *w = pipe_writer(&o, false);
+	uint8_t body[8] = { 0 }, *b;
+	uint32_t size = 200u << 20;
+	uint64_t at = pdw_pos(w);
+	size_t len;
+	struct run u;
+	memcpy(body, &size, 4);	/* LE file, LE host assumed */
+	pdw_record(w, PDW_HEADER_TRACING_DATA, 0, body, 4);
+	pdw_bytes(w, "\x17\x08\x44tracing0.6", 13);
+	b = finish_buf(w, &len);
+	if (HOST_BE || !b) {
+		printf("# SKIP oversized pipe tracing data: %s\n", b ? "big-endian host" : "no fixture");
+		free(b);
+		return;
+	}
+	run_fifo(&u, b, len);
+	ok(u.rc == -1 && names_offset(u.err, at + 12) && strstr(u.err, "tracing data truncated"),
+	   "pipe through a FIFO: tracing data of %u bytes with 13 there: truncated at offset %" PRIu64
+	   " (%s)", size, at + 12, u.err);
+	run_free(&u);
+	free(b);
+}
+
 /* ---- v1 magic, byte order ---- */
 
 static void test_v1_and_be(void)
@@ -1728,6 +1830,8 @@ int main(void)
 	test_pipe();
 	test_pipe_tracing_errors();
 	test_auxtrace_truncated();
+	test_shared_ids_section();
+	test_pipe_tracing_oversize();
 	test_v1_and_be();
 	test_lost();
 	test_error_offsets();
