@@ -50,6 +50,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/alloc.h"
 #include "lib/exit.h"
 #include "collect/btf_layout.h"
 #include "schema/db.h"
@@ -176,8 +177,8 @@ static int check_events(struct rec *r)
 		if (!tracefs_mount(tracefs, sizeof(tracefs)))
 			fprintf(stderr, "perfdb: warning: no tracefs mounted (/sys/kernel/tracing); "
 				"tracepoints not checked\n");
-		else if (recipe_plan_drop_missing(&r->plan, tracefs) < 0)
-			return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
+		else
+			recipe_plan_drop_missing(&r->plan, tracefs);
 	}
 	if (r->plan.nmissing)
 		warn_missing(&r->plan);
@@ -371,14 +372,12 @@ static int build_argv(struct rec *r)
 	r->in.po.perf = r->perf;
 	r->in.po.output = r->data;
 	if (r->plan.recipes & RECIPE_WATCH) {	/* no workload: perfdb runs it */
-		if (!(r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, (char *[]){ NULL })))
-			return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
+		r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, (char *[]){ NULL });
 		return 0;
 	}
 	while (r->in.workload[n])
 		n++;
-	if (!(wl = calloc(n + 7, sizeof(*wl))))
-		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
+	wl = xcalloc(n + 7, sizeof(*wl));
 	wl[0] = r->self;
 	wl[1] = "record";
 	wl[2] = "__exec";
@@ -388,8 +387,6 @@ static int build_argv(struct rec *r)
 	memcpy(wl + (r->in.hide_metrics ? 6 : 5), r->in.workload, n * sizeof(*wl));
 	r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, wl);
 	free(wl);
-	if (!r->perf_argv)
-		return fprintf(stderr, "perfdb: out of memory\n"), EXIT_FAIL;
 	return 0;
 }
 
@@ -533,7 +530,7 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 		"ELSE kallsyms_source END WHERE id = ?");
 	char *wl = argv_join(r->in.workload), *cmd = argv_join(r->perf_argv);
 	int rc = -1;
-	if (st && wl && cmd) {
+	if (st) {
 		sqlite3_bind_text(st, 1, wl, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 2, workload_status(r));
 		sqlite3_bind_int64(st, 3, r->wall_ns);
@@ -544,7 +541,7 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 		sqlite3_bind_int64(st, 8, id);
 		rc = db_step_done(st, err, errlen);
 	} else {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%s", sqlite3_errmsg(r->db));
 	}
 	sqlite3_finalize(st);
 	free(wl);
