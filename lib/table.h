@@ -43,8 +43,10 @@ enum { SHOW_HUMAN = 1, SHOW_DATA = 2, SHOW_ALL = 3 };
  * grid); TABLE_LIST (each row's first shown cell as a list item: a
  * summary); TABLE_CHART (data for a picture: points of columns "cell",
  * "side", "value"; md and html draw it as an SVG chart, text leaves it
+ * out); TABLE_FLAME (the frames of a differential flame graph, as
+ * reports/svg_flame.h reads them; md and html draw it, text leaves it
  * out). csv and json show every style as rows. */
-enum table_style { TABLE_GRID, TABLE_PLAIN, TABLE_LIST, TABLE_CHART };
+enum table_style { TABLE_GRID, TABLE_PLAIN, TABLE_LIST, TABLE_CHART, TABLE_FLAME };
 
 struct table;
 

@@ -6,6 +6,7 @@
 #include "reports/render.h"
 #include "reports/render_int.h"
 #include "reports/svg_chart.h"
+#include "reports/svg_flame.h"
 
 /* sentences_human(d, n, at, what, md, out): warnings or notes, one a line
  * ("warning: ..."; md: a block quote or a list item). */
@@ -43,7 +44,8 @@ static void chart_md(const struct table *t, const struct render_opts *o, FILE *o
 	if (!o || !o->assets_dir || !*o->assets_dir)
 		return;
 	snprintf(path, sizeof(path), "%s/%s.svg", o->assets_dir, table_name(t));
-	if (!(f = fopen(path, "w")) || svg_chart_write(t, f)) {
+	if (!(f = fopen(path, "w")) || (table_get_style(t) == TABLE_FLAME ? svg_flame_write(f, t, 0)
+									  : svg_chart_write(t, f))) {
 		fprintf(stderr, "perfdb: %s: %s\n", path, errno ? strerror(errno) : "cannot write");
 		if (f)
 			fclose(f);
@@ -56,6 +58,12 @@ static void chart_md(const struct table *t, const struct render_opts *o, FILE *o
 	free(title);
 }
 
+/* picture(t): whether t is drawn rather than printed. */
+static bool picture(const struct table *t)
+{
+	return table_get_style(t) == TABLE_CHART || table_get_style(t) == TABLE_FLAME;
+}
+
 /* one_table(t, md, o, out): a table in its style; false when nothing was
  * printed (a chart in text, or without an assets directory). */
 static bool one_table(const struct table *t, bool md, const struct render_opts *o, FILE *out)
@@ -65,6 +73,7 @@ static bool one_table(const struct table *t, bool md, const struct render_opts *
 		list_print(t, md, out);
 		return true;
 	case TABLE_CHART:
+	case TABLE_FLAME:
 		if (!md || !o || !o->assets_dir)
 			return false;
 		chart_md(t, o, out);
@@ -99,7 +108,7 @@ static void human_doc(const struct doc *d, const char *only, bool md, const stru
 			section = sec;
 			any = true;
 		}
-		if (any && (table_get_style(t) != TABLE_CHART || (md && o && o->assets_dir)))
+		if (any && (!picture(t) || (md && o && o->assets_dir)))
 			fputc('\n', out);
 		any |= one_table(t, md, o, out);
 	}

@@ -7,6 +7,7 @@
 #include "lib/version.h"
 #include "reports/render_int.h"
 #include "reports/svg_chart.h"
+#include "reports/svg_flame.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
@@ -84,7 +85,8 @@ static void one(FILE *out, const struct table *t)
 		put(out, table_title(t));
 		fputs("</h3>\n", out);
 	}
-	if (table_ncaptions(t) && table_get_style(t) != TABLE_CHART) {
+	bool pic = table_get_style(t) == TABLE_CHART || table_get_style(t) == TABLE_FLAME;
+	if (table_ncaptions(t) && !pic) {
 		fputs("<ul class=\"caption\">", out);
 		for (size_t i = 0; i < table_ncaptions(t); i++) {
 			fputs("<li>", out);
@@ -93,9 +95,12 @@ static void one(FILE *out, const struct table *t)
 		}
 		fputs("</ul>\n", out);
 	}
-	if (table_get_style(t) == TABLE_CHART) {
+	if (pic) {
 		fputs("<figure>\n", out);
-		svg_chart_write(t, out);
+		if (table_get_style(t) == TABLE_FLAME)
+			svg_flame_write(out, t, 1000);
+		else
+			svg_chart_write(t, out);
 		fputs("</figure>\n", out);
 	} else if (table_get_style(t) == TABLE_LIST) {
 		list(out, t);

@@ -1,0 +1,39 @@
+/* `perfdb report` as findings: the changelog-ready A/B write-up of two
+ * labels (the base and the new kernel, say), from their benches and their
+ * recorded sessions:
+ *  - Summary: the significant changes, largest first, one line each;
+ *  - Setup: per side the kernel, boots, machine, perf, workload and plan,
+ *    with a warning for anything but the kernel that differs;
+ *  - Results: per metric a table of the cells (parameters first) with each
+ *    side's mean and %stddev, the %change, its simultaneous 95% interval
+ *    and a mark where the interval excludes 0; a chart of the runs; the
+ *    durations (user, system, elapsed);
+ *  - Evidence: what the analyzers find in each side's sessions (context
+ *    switches, flush IPIs, contended cachelines, the call graph);
+ *  - Data quality: lost events, failed runs, the perturbation of
+ *    recording, what the import could not use;
+ *  - Reproduce: the perfdb commands that made both sides.
+ * The test of a headline row: Welch's t interval of the difference of the
+ * means, over the runs (pooled across boots), or over the boots' means
+ * when both sides have 3 or more boots; every row's level is 1 - 0.05 / R
+ * for R rows (Bonferroni), so that an A/A comparison marks nothing in 95%
+ * of reports however many rows they have. */
+#ifndef PERFDB_REPORT_H
+#define PERFDB_REPORT_H
+#include <sqlite3.h>
+#include <stddef.h>
+#include "lib/doc.h"
+
+struct report_opts {
+	const char *base, *new;		/* labels (or session ids) */
+	const char *comm;		/* the call graph's comm; NULL: the workload's */
+	const char *const *metrics;	/* only these (nmetrics 0: all) */
+	size_t nmetrics;
+	const char *db_path;		/* as the user gave it, for the commands */
+};
+
+/* report_findings(db, o, d, err, errlen): the report into d. Returns 0,
+ * or -1 with one line in err (a label with neither a bench nor a session,
+ * a metric no run printed). */
+int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, char *err, size_t errlen);
+#endif

@@ -1,0 +1,51 @@
+/* The parts of analyze/report.c, one file per section; not for other
+ * modules. */
+#ifndef PERFDB_REPORT_INT_H
+#define PERFDB_REPORT_INT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "analyze/bench_data.h"
+#include "analyze/report.h"
+#include "lib/doc.h"
+#include "lib/strbuf.h"
+
+/* One side of the comparison. */
+struct rside {
+	const char *name;	/* "base" or "new" */
+	const char *label;
+	bool have_bench;
+	struct bench_data b;	/* when have_bench */
+	int64_t *sessions;	/* the label's sessions (recorded runs, perfdb record) */
+	int nsessions;
+};
+
+/* A report being made. */
+struct rep {
+	sqlite3 *db;
+	const struct report_opts *o;
+	struct doc *d;
+	struct rside side[2];
+	struct table *summary;	/* filled last, shown first */
+	size_t nsignificant;
+};
+
+/* Sections (report_setup.c, report_headline.c, report_evidence.c,
+ * report_quality.c, report_reproduce.c). Each adds its tables to r->d;
+ * the headline and evidence add their significant changes to r->summary. */
+void report_setup(struct rep *r);
+int report_headline(struct rep *r, char *err, size_t errlen);
+void report_durations(struct rep *r);
+void report_evidence(struct rep *r);
+void report_quality(struct rep *r);
+void report_reproduce(struct rep *r);
+
+/* rep_summary(r, score, fmt, ...): a summary line; lines are sorted by
+ * score (|change|), largest first, when the report is done. */
+void rep_summary(struct rep *r, double score, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* rep_cell_text(b, cell): "cpus=2 mm=shared" of a bench cell, malloc'ed. */
+char *rep_cell_text(const struct bench_data *b, size_t cell);
+
+/* rep_quote(argv_json_value, b): a shell-quoted word (for commands). */
+void rep_quote(const char *word, struct strbuf *b);
+#endif
