@@ -21,6 +21,8 @@
 #include "analyze/tl_load.h"
 #include "analyze/verb.h"
 #include "analyze/watch.h"
+#include "collect/layout_store.h"
+#include "collect/objects_store.h"
 #include "schema/db.h"
 
 #define MAX_DWARF 8
@@ -185,7 +187,12 @@ static int fetch_types(sqlite3 *db, int64_t id, const char **names, int n,
 	for (int i = 0; i < n; i++) {
 		if (!force && layouts_find(ls, names[i]))
 			continue;
-		int rc = layout_fetch(db, id, names[i], src, from, sizeof(from));
+		struct layout l;
+		enum layout_origin origin;
+		int rc = 0;
+		if (layout_lookup(src, names[i], &l, &origin, from, sizeof(from)))
+			rc = layout_replace(db, id, &l, from, sizeof(from)) ? -1 : 1;
+		layout_free(&l);
 		if (rc < 0) {
 			db_exec(db, "ROLLBACK", NULL, 0);
 			fprintf(stderr, "perfdb: %s\n", from);
@@ -195,7 +202,7 @@ static int fetch_types(sqlite3 *db, int64_t id, const char **names, int n,
 			stored++;
 			note(ns, "layout of struct %s stored in session %" PRId64 " from %s",
 			     layout_type_key(names[i]), id, from);
-			if (!strcmp(from, LAYOUT_KERNEL_BTF))
+			if (origin == LAYOUT_FROM_KERNEL_BTF)
 				kernel_note(db, id, names[i], ns);
 		} else if (!layouts_find(ls, names[i])) {
 			note(ns, "no layout of struct %s in session %" PRId64 ": give --btf or --dwarf",
@@ -351,12 +358,16 @@ static bool watch_only(sqlite3 *db, const int64_t *ids, int n)
 
 static int run(sqlite3 *db, struct opts *o, const int64_t *ids, int n)
 {
-	struct run r = { .db = db, .o = o,
-		.src = { .dwarf = o->dwarf, .ndwarf = o->ndwarf, .btf = o->btf } };
+	struct run r = { .db = db, .o = o };
 	char err[512];
 	int rc = EXIT_FAIL;
 	if (watch_only(db, ids, n))
 		return watch_report(db, o->db, ids, n, o->fmt);
+	if (layout_sources_open(&r.src, o->dwarf, (size_t)o->ndwarf, o->btf, err, sizeof(err))) {
+		fprintf(stderr, "perfdb: %s\n", err);
+		layout_sources_close(&r.src);
+		return EXIT_FAIL;
+	}
 	if (store_all(db, o, ids, n))
 		return EXIT_FAIL;
 	for (int i = 0; i < n; i++)

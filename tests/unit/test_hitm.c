@@ -35,11 +35,14 @@
 #include "analyze/c2c_load.h"
 #include "analyze/hitm.h"
 #include "analyze/layout.h"
-#include "analyze/layout_dwarf.h"
 #include "analyze/objects.h"
-#include "schema/db.h"
+#include "collect/dwarf_layout.h"
 #include "collect/elfsyms.h"
 #include "collect/ingest.h"
+#include "collect/layout_store.h"
+#include "collect/objects_store.h"
+#include "lib/layout.h"
+#include "schema/db.h"
 #include "tests/lib/pdwriter.h"
 #include "tests/unit/tap.h"
 
@@ -742,7 +745,7 @@ static void test_naming(void)
 	ok(layout_name_at(&l, 1536, name, sizeof(name), &a, &b) == -1, "past the struct: no field");
 	ok(layout_name_at(&l, -1, name, sizeof(name), &a, &b) == -1, "before the struct: no field");
 	is_int(layout_size(&l), 1536, "layout size");
-	btf_layout_free(&l);
+	layout_free(&l);
 	is_str(layout_type_key("struct mm_struct"), "mm_struct", "type key drops 'struct '");
 	is_str(layout_type_key("union u"), "u", "type key drops 'union '");
 }
@@ -765,7 +768,7 @@ static void test_spec(void)
 /* member(l, name): the row of member name, or NULL. */
 static const struct layout_member *member(const struct layout *l, const char *name)
 {
-	return btf_layout_find(l, name);
+	return layout_find_member(l, name);
 }
 
 /* test_dwarf: falseshare's struct fs_shared and its variable from DWARF,
@@ -795,7 +798,7 @@ static void test_dwarf(void)
 	ok((m = member(&l, "bitmap")) && m->offset == 576 && m->size == 8, "bitmap at 576");
 	name_is(&l, 72, "padded.<hole after bitmap_a>", 72, 56);
 	name_is(&l, 600, "<padding>", 584, 56);
-	btf_layout_free(&l);
+	layout_free(&l);
 	ok(dwarf_layout_of(path, "no_such_struct", &l, err, sizeof(err)) == -1 &&
 	   strstr(err, "no struct no_such_struct"), "unknown struct: %s", err);
 	ok(dwarf_layout_of("/nonexistent", "x", &l, err, sizeof(err)) == -1, "missing file: refused");
@@ -936,7 +939,7 @@ static void test_seed(void)
 		return;
 	seed_layout(&l);
 	ok(layout_replace(db, session, &l, err, sizeof(err)) == 0, "seed layout stored");
-	btf_layout_free(&l);
+	layout_free(&l);
 	ok(objects_has_mm(db, session), "the tracepoints name mms");
 	if (ok(c2c_load(db, session, &d, err, sizeof(err)) == 0, "samples load")) {
 		layouts_load(db, session, &ls);
