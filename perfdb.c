@@ -22,6 +22,7 @@ struct entry {
 static const struct entry verbs[] = {
 	{ "record", NULL, 0, cmd_record, "run a workload under perf record, import it as a session" },
 	{ "import", NULL, 0, cmd_import, "import perf.data files as sessions" },
+	{ "layout", &verb_layout, 0, NULL, NULL },
 	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
 	{ "sched", &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE, NULL, NULL },
 	{ "ipis", NULL, 0, cmd_ipis, "TLB-flush IPIs and whether their targets still ran the mm" },
