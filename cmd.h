@@ -9,10 +9,8 @@ int cmd_import(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_ipis(int argc, char **argv);
-int cmd_hitm(int argc, char **argv);
 int cmd_cgdiff(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
-int cmd_watch(int argc, char **argv);
 
 #endif

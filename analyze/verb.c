@@ -1,11 +1,14 @@
-/* The common shape of an analyzer verb: see verb.h. */
+/* The common shape of an analyzer verb: see verb.h. Left for perfdb ipis
+ * until it moves to builtin/; then nothing uses it. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "analyze/tl_load.h"
-#include <getopt.h>
 #include "analyze/verb.h"
-#include "cmd.h"
 #include "schema/db.h"
+
+/* The exit statuses of builtin/builtin.h (analyze cannot include it). */
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_FAIL = 2 };
 
 int verb_run(const char *dbpath, const char *spec, verb_fn fn, void *arg)
 {

@@ -891,18 +891,18 @@ static void check_fields(const struct hitm_result *r, const struct c2c_data *d, 
 	}
 	long l = line_of(d, MM_A + 128, 1, -1);
 	if (l >= 0) {
-		is_str(hitm_verdict_name(r->lines[l].verdict), "true and false sharing", "seed line verdict");
+		is_str(share_verdict_name(r->lines[l].verdict), "true and false sharing", "seed line verdict");
 		ok(strstr(r->lines[l].detail, "lru_gen.bitmap written by CPUs 0-3") != NULL,
 		   "verdict names lru_gen.bitmap: %s", r->lines[l].detail);
 	}
 	ok(find_field(r, d, MM_A + 544, "saved_auxv[3]") != NULL, "saved_auxv[3] attributed");
 	ok(find_field(r, d, MM_A + 4, "<hole after mm_count>") != NULL, "a hole is named as such");
 	l = line_of(d, MM_A, 1, -1);
-	ok(l >= 0 && r->lines[l].verdict == V_TRUE, "mm_count: written by CPU 0, read by CPU 1: true sharing");
+	ok(l >= 0 && r->lines[l].verdict == SHARE_TRUE, "mm_count: written by CPU 0, read by CPU 1: true sharing");
 	f = find_field(r, d, K_ANON, HITM_UNKNOWN);
 	ok(f && f->obj < 0 && !strcmp(r->strs[f->type], HITM_UNKNOWN), "unknown address: unknown object");
 	l = line_of(d, K_ANON, 1, -1);
-	ok(l >= 0 && r->lines[l].verdict == V_FALSE, "unknown line: 0 and 8 written by CPU 3, 16 and 24 read by CPU 0: false sharing");
+	ok(l >= 0 && r->lines[l].verdict == SHARE_FALSE, "unknown line: 0 and 8 written by CPU 3, 16 and 24 read by CPU 0: false sharing");
 }
 
 /* check_reuse(r, d, om): mm B's address after its exit_mmap is a new mm. */
