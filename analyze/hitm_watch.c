@@ -336,8 +336,9 @@ static void run_notes(const struct wsession *s)
 		doc_note(s->doc, "%sno watch rows (not recorded by perfdb record -r watch): rates are "
 			 "over the whole session", s->prefix);
 	doc_note(s->doc, "every watched write traps (a debug exception and a perf sample), so the "
-		 "workload runs slower watched than unwatched: its rates here are not its real "
-		 "rates (perfdb record -r watch --watch-baseline measures the unwatched rate)");
+		 "workload runs slower watched than unwatched: the rates it reports while watched are "
+		 "not its real rates (perfdb record -r watch --watch-baseline measures the unwatched "
+		 "rate)");
 	for (size_t i = 0; i < d->nrates; i++)
 		if (!isnan(d->rates[i].unwatched) && !isnan(d->rates[i].watched))
 			doc_note(s->doc, "%s%s: %.0f watched vs %.0f unwatched (%+.2f%%)", s->prefix,

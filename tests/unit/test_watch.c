@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analyze/hitm_watch.h"
 #include "analyze/watch.h"
 #include "schema/db.h"
 #include "collect/watch.h"
@@ -358,6 +359,7 @@ static void test_store_load(const char *dir)
 	is_int(watch_load(db, 1, &d, err, sizeof(err)), 1, "session 1 loads");
 	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mm_struct.mm_count") && d.defs[0].event_id == 1 &&
 	   d.defs[0].len == 4, "the watch row, matched to its event by address and length");
+	ok(d.defs[0].kind && !strcmp(d.defs[0].kind, "mm"), "its kind: the watched mm");
 	ok(d.has_window && d.t0 == 50 && d.t1 == 500 && d.n == 3 && d.outside == 1,
 	   "the window from the rows: 3 samples in, 1 outside");
 	ok(d.pid == 77 && d.mm_mode && !strcmp(d.mm_mode, "fork"), "pid and --watch-mm kept");
@@ -368,9 +370,12 @@ static void test_store_load(const char *dir)
 	   d.rates[0].unwatched_session == 1, "the watched and baseline rates");
 	watch_data_free(&d);
 	is_int(watch_load(db, 2, &d, err, sizeof(err)), 1, "a session without watch rows loads its mem: event");
-	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mem:0x1000") && d.n == 1 && !d.has_window, "named by its event");
+	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mem:0x1000") && d.n == 1 && !d.has_window &&
+	   !d.defs[0].kind, "named by its event, of no kind");
 	watch_data_free(&d);
 	ok(watch_load(db, 9, &d, err, sizeof(err)) == -1 && strstr(err, "no session"), "no session 9");
+	ok(hitm_watched(db, 1) && hitm_watched(db, 2) && !hitm_watched(db, 9),
+	   "sessions 1 (watch rows) and 2 (a bare mem: event) watched something, 9 nothing");
 	watch_set_free(&ws);
 	sqlite3_close(db);
 }
