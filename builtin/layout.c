@@ -120,8 +120,8 @@ const struct verb verb_layout = {
 		"name mm_structs, the --object and -t types, and the types of DWARF objects their "
 		"memory samples or watched addresses fall in. Each layout comes from the --dwarf "
 		"files first, then --btf, then the running kernel's BTF (with a warning when a "
-		"session was recorded on another kernel release). Without --btf and --dwarf only "
-		"missing layouts are stored; with them, every needed layout is stored again.\n\n"
+		"session was recorded on another kernel release). A layout a session has is "
+		"only replaced from a --btf or --dwarf file that has it.\n\n"
 		"Prints one line per session saying what was stored. perfdb hitm reads what this "
 		"stores and never writes.\n",
 	.options = options,

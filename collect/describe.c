@@ -48,9 +48,10 @@ static void list_add(struct strbuf *b, const char *s)
 }
 
 /* store_layouts(db, r, names, src, force, kernel, err, errlen): each
- * needed layout of r's session from src (all when force, else the missing
- * ones), noted in r; kernel collects the ones from the running kernel's
- * BTF. 0 or -1. */
+ * needed layout of r's session from src: a missing one from the first
+ * source that has it, one already there again from a given file when
+ * force (never from the running kernel's BTF), noted in r; kernel collects
+ * the ones from the running kernel's BTF. 0 or -1. */
 static int store_layouts(sqlite3 *db, struct describe_result *r, const struct type_names *names,
 			 struct layout_sources *src, bool force, struct strbuf *kernel,
 			 char *err, size_t errlen)
@@ -59,19 +60,18 @@ static int store_layouts(sqlite3 *db, struct describe_result *r, const struct ty
 	int rc = 0;
 	for (size_t i = 0; !rc && i < names->n; i++) {
 		const char *name = names->v[i];
+		bool there = has_layout(db, r->session, name);
 		struct layout l;
 		enum layout_origin origin;
 		char from[4200];
-		if (!force && has_layout(db, r->session, name)) {
-			list_add(&kept, name);
-		} else if (layout_lookup(src, name, &l, &origin, from, sizeof(from))) {
+		if ((!there || force) && layout_lookup(src, name, !there, &l, &origin, from, sizeof(from))) {
 			rc = layout_replace(db, r->session, &l, err, errlen);
 			sb_printf(&stored, "%s%s (%s)", stored.len ? ", " : "", name, from);
 			if (origin == LAYOUT_FROM_KERNEL_BTF)
 				list_add(kernel, name);
 			layout_free(&l);
 		} else {
-			list_add(&missing, name);
+			list_add(there ? &kept : &missing, name);
 		}
 	}
 	r->stored = sb_take(&stored);

@@ -13,11 +13,12 @@
  *     its --object objects (those stored before too) and of -t, and the
  *     types of its DWARF objects that one of its memory samples or watched
  *     addresses falls in;
- *  3. each needed layout from the first source that has it: the --dwarf
- *     files, the --btf file, the running kernel's BTF
- *     (collect/layout_store.h). Without --btf and --dwarf only the
- *     layouts the session lacks are looked up; with either, every needed
- *     layout is stored again from the first source that has it.
+ *  3. each needed layout the session lacks from the first source that
+ *     has it: the --dwarf files, the --btf file, the running kernel's BTF
+ *     (collect/layout_store.h); with --btf or --dwarf, a needed layout the
+ *     session has is stored again when one of those files has it (the
+ *     running kernel's BTF never replaces a stored layout: perfdb record
+ *     stored it from the recording kernel's).
  * Everything happens in one savepoint (a transaction of its own when the
  * caller has none): all of it is stored, or nothing. */
 #ifndef PERFDB_DESCRIBE_H

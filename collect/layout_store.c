@@ -42,7 +42,7 @@ static bool from_btf(const struct btf *b, const char *name, struct layout *out)
 }
 
 /* layout_lookup: see layout_store.h. */
-bool layout_lookup(struct layout_sources *src, const char *name, struct layout *out,
+bool layout_lookup(struct layout_sources *src, const char *name, bool kernel, struct layout *out,
 		   enum layout_origin *origin, char *from, size_t fromlen)
 {
 	char err[512];
@@ -58,11 +58,11 @@ bool layout_lookup(struct layout_sources *src, const char *name, struct layout *
 		snprintf(from, fromlen, "BTF of %s", src->btf_path);
 		return true;
 	}
-	if (!src->kernel_tried) {
+	if (kernel && !src->kernel_tried) {
 		src->kernel_tried = true;
 		src->kernel_btf = btf_layout_open(NULL, err, sizeof(err));
 	}
-	if (from_btf(src->kernel_btf, name, out)) {
+	if (kernel && from_btf(src->kernel_btf, name, out)) {
 		*origin = LAYOUT_FROM_KERNEL_BTF;
 		snprintf(from, fromlen, "the running kernel's BTF");
 		return true;

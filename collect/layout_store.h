@@ -33,13 +33,14 @@ enum layout_origin { LAYOUT_FROM_DWARF, LAYOUT_FROM_BTF_FILE, LAYOUT_FROM_KERNEL
 int layout_sources_open(struct layout_sources *src, const char *const *dwarf, size_t ndwarf,
 			const char *btf, char *err, size_t errlen);
 
-/* layout_lookup(src, name, out, origin, from, fromlen): the layout of
- * struct or union name ("struct " prefix allowed) from the first source
- * that has it, into *out (struct_name = name without the prefix; free
- * with layout_free), with where it came from in *origin and in words in
- * from ("DWARF of PATH", "BTF of PATH", "the running kernel's BTF").
- * Returns true when found; false with *out empty when no source has it. */
-bool layout_lookup(struct layout_sources *src, const char *name, struct layout *out,
+/* layout_lookup(src, name, kernel, out, origin, from, fromlen): the
+ * layout of struct or union name ("struct " prefix allowed) from the first
+ * source that has it (the running kernel's BTF only when kernel is true),
+ * into *out (struct_name = name without the prefix; free with
+ * layout_free), with where it came from in *origin and in words in from
+ * ("DWARF of PATH", "BTF of PATH", "the running kernel's BTF"). Returns
+ * true when found; false with *out empty when no source has it. */
+bool layout_lookup(struct layout_sources *src, const char *name, bool kernel, struct layout *out,
 		   enum layout_origin *origin, char *from, size_t fromlen);
 
 /* layout_sources_close(src): frees the BTF src loaded. */

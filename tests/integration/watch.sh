@@ -264,7 +264,7 @@ check "perfdb hitm on a watch session shows the watched fields, as perfdb watch"
 sys.exit(0 if h["verb"] == "hitm" and w["verb"] == "watch" and all(h[k] == w[k] for k in ("sessions", "findings", "warnings", "notes")) and w["findings"]["fields"] else 1)' "$T/h.json" "$T/w.json"
 # The same model for both kinds of evidence: a memory-sample fixture's
 # cachelines and fields have exactly the columns of this watch session's.
-if "$B/tests/test_hitm" --write-fixtures "$T/fx" >/dev/null 2>&1 &&
+if mkdir -p "$T/fx" && "$B/tests/test_hitm" --write-fixtures "$T/fx" >/dev/null 2>&1 &&
 	"$PERFDB" import -q -o "$T/fx/intel.db" "$T/fx/intel.data" &&
 	"$PERFDB" hitm "$T/fx/intel.db" --format json >"$T/c2c.json" 2>>"$T/err"; then
 	check "cachelines and fields: the same columns from memory samples (hitm) and watchpoints (watch)" \

@@ -1204,7 +1204,7 @@ static int describe_once(sqlite3 *db, int64_t session, const struct describe_opt
 /* test_describe: what perfdb layout stores, on the falseshare fixture. */
 static void test_describe(void)
 {
-	char db_path[PATH_MAX + 16], data[PATH_MAX + 16], fs[PATH_MAX], line[4096], want[PATH_MAX + 64];
+	char db_path[PATH_MAX + 16], data[PATH_MAX + 16], fs[PATH_MAX], line[4096], want[PATH_MAX + 128];
 	const char *dwarf[1] = { falseshare_path(fs, sizeof(fs)) }, *bad[1] = { "/bin/true" };
 	struct ingest_opts io = { 0 };
 	struct obj_spec obj;
@@ -1228,6 +1228,18 @@ static void test_describe(void)
 	ok(!describe_once(db, session, &o, line, sizeof(line)) &&
 	   !strcmp(line, "session 1: layouts already there: fs_shared"),
 	   "again without options: samples fall in fs_shared, whose layout is there (%s)", line);
+	struct layout seed;
+	const char *mm[1] = { "mm_struct" };
+	seed_layout(&seed);
+	layout_replace(db, session, &seed, line, sizeof(line));
+	layout_free(&seed);
+	o = (struct describe_opts){ .dwarf = dwarf, .ndwarf = 1, .types = mm, .ntypes = 1 };
+	snprintf(want, sizeof(want), "layouts stored: fs_shared (DWARF of %s); layouts already there: "
+		 "mm_struct", fs);
+	ok(!describe_once(db, session, &o, line, sizeof(line)) && strstr(line, want) &&
+	   count(db, "SELECT count(*) FROM struct_layout WHERE struct_name = 'mm_struct'") == 14,
+	   "--dwarf again: fs_shared stored again from it, the stored mm_struct not replaced by the "
+	   "running kernel's (%s)", line);
 	long long rows = count(db, "SELECT count(*) FROM c2c_object");
 	objects_parse_spec("fs_shared@0x1000", &obj);
 	o = (struct describe_opts){ .objects = &obj, .nobjects = 1, .dwarf = bad, .ndwarf = 1 };
