@@ -201,7 +201,6 @@ void cpuset_text(const uint64_t *s, int words, struct strbuf *b)
 {
 	int n = words * 64;
 	bool first = true;
-	sb_puts(b, "");
 	for (int c = 0; c < n; c++) {
 		if (!has_cpu(s, c))
 			continue;
