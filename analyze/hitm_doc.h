@@ -65,9 +65,13 @@
  *   field_type, watched ("0xADDR/LEN", "(part)" when the field is wider),
  *   writes, writes_per_sec, transfers (its own), transfers_per_sec.
  *
- * Text and md show the columns some row fills, session only with several
- * sessions and evidence only with both kinds; csv and json always have
- * every column. */
+ * csv and json always have every column. Text and md show the columns
+ * some row fills, session only with several sessions, evidence only with
+ * both kinds, and leave the finer ones to csv and json (cachelines: pid,
+ * peer_local, peer_remote, records_perf, samples, loads_perf,
+ * stores_uncached, ld_*, rmt_hit, locks, unparsable; fields:
+ * object_address, watch, peer_local, peer_remote, records, readers,
+ * writers, the means). */
 #ifndef PERFDB_HITM_DOC_H
 #define PERFDB_HITM_DOC_H
 #include <stddef.h>

@@ -49,8 +49,8 @@ static int cpu_words(const struct watch_data *d)
 
 /* Where a watched field is, in the words of hitm_doc.h. */
 struct wnames {
-	struct strbuf object, field;
-	const char *type;	/* NULL: unknown */
+	struct strbuf object, field;	/* object: "" when none is known */
+	const char *type;
 };
 
 /* names_of(d, w, n): the object, type and field of watch w. Its name is
@@ -75,9 +75,10 @@ static void names_of(const struct watch_data *d, const struct watch_def *w, stru
 		sb_puts(&n->field, dot + 1);
 		return;
 	}
-	sb_putn(&n->object, w->field, plus ? (size_t)(plus - w->field) : strlen(w->field));
-	n->type = w->type_name ? w->type_name : "symbol";
-	sb_puts(&n->field, sb_str(&n->object));
+	sb_putn(&n->field, w->field, plus ? (size_t)(plus - w->field) : strlen(w->field));
+	if (!n->object.len)
+		sb_puts(&n->object, sb_str(&n->field));
+	n->type = w->type_name ? layout_type_key(w->type_name) : "symbol";
 	if (w->offset)
 		sb_printf(&n->field, "+0x%" PRIx64, (uint64_t)w->offset);
 }
