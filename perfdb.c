@@ -4,43 +4,34 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin/builtin.h"
-#include "cmd.h"
 #include "lib/version.h"
 
-/* A verb: its definition and needs, or (until it moves to builtin/) its
- * old entry point. */
+/* A verb and what it needs (builtin.h's RUN_* flags). */
 struct entry {
-	const char *name;
 	const struct verb *v;
 	unsigned needs;
-	int (*old)(int argc, char **argv);
-	const char *summary;
 };
 
 #define FINDINGS (RUN_DB_READ | RUN_FINDINGS)
 
 static const struct entry verbs[] = {
-	{ "record", &verb_record, RUN_STOP_AT_OPERAND, NULL, NULL },
-	{ "import", &verb_import, 0, NULL, NULL },
-	{ "bench", &verb_bench, RUN_STOP_AT_OPERAND, NULL, NULL },
-	{ "sessions", &verb_sessions, FINDINGS, NULL, NULL },
-	{ "results", &verb_results, FINDINGS, NULL, NULL },
-	{ "sched", &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE, NULL, NULL },
-	{ "ipis", &verb_ipis, FINDINGS | RUN_SESSIONS, NULL, NULL },
-	{ "hitm", NULL, 0, cmd_hitm, "cacheline HITMs (perf c2c) attributed to struct fields, false sharing" },
-	{ "watch", NULL, 0, cmd_watch, "writes hardware watchpoints saw: per field, CPU and code site; sharing" },
-	{ "cgdiff", &verb_cgdiff, FINDINGS | RUN_COMPARE_ONLY, NULL, NULL },
-	{ "tree", &verb_tree, FINDINGS | RUN_SESSIONS, NULL, NULL },
-	{ "folded", &verb_folded, FINDINGS | RUN_SESSIONS, NULL, NULL },
-	{ "doctor", &verb_doctor, RUN_FINDINGS, NULL, NULL },
+	{ &verb_record, RUN_STOP_AT_OPERAND },
+	{ &verb_import, 0 },
+	{ &verb_bench, RUN_STOP_AT_OPERAND },
+	{ &verb_layout, 0 },
+	{ &verb_sessions, FINDINGS },
+	{ &verb_results, FINDINGS },
+	{ &verb_report, RUN_DB_READ },
+	{ &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE },
+	{ &verb_ipis, FINDINGS | RUN_SESSIONS },
+	{ &verb_hitm, FINDINGS | RUN_SESSIONS },
+	{ &verb_watch, FINDINGS | RUN_SESSIONS },
+	{ &verb_cgdiff, FINDINGS | RUN_COMPARE_ONLY },
+	{ &verb_tree, FINDINGS | RUN_SESSIONS },
+	{ &verb_folded, FINDINGS | RUN_SESSIONS },
+	{ &verb_doctor, RUN_FINDINGS },
 };
 #define NVERBS (sizeof(verbs) / sizeof(*verbs))
-
-/* summary_of(e): the one-line description of a verb. */
-static const char *summary_of(const struct entry *e)
-{
-	return e->v ? e->v->summary : e->summary;
-}
 
 /* usage(out): the verb list on stream out. */
 static void usage(FILE *out)
@@ -48,7 +39,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: perfdb VERB [OPTIONS] [OPERANDS]\n"
 		     "       perfdb --version | perfdb help [VERB]\n\nverbs:\n");
 	for (size_t i = 0; i < NVERBS; i++)
-		fprintf(out, "  %-10s %s\n", verbs[i].name, summary_of(&verbs[i]));
+		fprintf(out, "  %-10s %s\n", verbs[i].v->name, verbs[i].v->summary);
 	fprintf(out, "\n'perfdb VERB --help' describes a verb.\n");
 }
 
@@ -56,7 +47,7 @@ static void usage(FILE *out)
 static const struct entry *find(const char *name)
 {
 	for (size_t i = 0; i < NVERBS; i++)
-		if (!strcmp(name, verbs[i].name))
+		if (!strcmp(name, verbs[i].v->name))
 			return &verbs[i];
 	return NULL;
 }
@@ -68,6 +59,13 @@ static int version(void)
 	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 }
 
+/* unknown(name): the one line for a verb that does not exist. */
+static int unknown(const char *name)
+{
+	fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", name);
+	return EXIT_USAGE;
+}
+
 /* help(argc, argv): "perfdb help [VERB]". */
 static int help(int argc, char **argv)
 {
@@ -77,11 +75,7 @@ static int help(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (!e) {
-		fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", argv[1]);
-		return EXIT_USAGE;
-	}
-	return e->v ? run_verb(e->v, e->needs, 2, hargv) : e->old(2, hargv);
+	return e ? run_verb(e->v, e->needs, 2, hargv) : unknown(argv[1]);
 }
 
 int main(int argc, char **argv)
@@ -99,9 +93,7 @@ int main(int argc, char **argv)
 		return help(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))
 		return version();
-	if (!(e = find(argv[1]))) {
-		fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", argv[1]);
-		return EXIT_USAGE;
-	}
-	return e->v ? run_verb(e->v, e->needs, argc - 1, argv + 1) : e->old(argc - 1, argv + 1);
+	if (!(e = find(argv[1])))
+		return unknown(argv[1]);
+	return run_verb(e->v, e->needs, argc - 1, argv + 1);
 }

@@ -2,15 +2,15 @@
  * (see c2c_load.h): the session's maps and CPU topology first, then one
  * query over mem_sample in sample order, each sample decoded (c2c.h),
  * keyed and added to its line. */
-#include "analyze/c2c_load.h"
-#include "schema/db.h"
-#include "lib/hashmap.h"
-
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze/c2c_load.h"
+#include "lib/alloc.h"
+#include "lib/hashmap.h"
+#include "schema/db.h"
 
 #define MAP_SHARED_FLAG 0x01
 #define CPUMODE_KERNEL 1
@@ -51,26 +51,11 @@ struct sess {
 	struct hashmap map_cache;	/* (process, page), maps visible -> map + 1 */
 };
 
-/* oom(): out of memory is fatal, as in reports/table.c. */
-static void oom(void)
+/* put(m, a, b, v): hm_put, which only fails when out of memory. */
+static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
 {
-	fputs("perfdb: out of memory\n", stderr);
-	abort();
-}
-
-/* grow(p, cap, n, size): makes *p (of *cap elements of size bytes) hold n. */
-static void grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n <= *cap)
-		return;
-	size_t c = *cap ? *cap : 16;
-	while (c < n)
-		c *= 2;
-	void *v = realloc(*(void **)p, c * size);
-	if (!v)
-		oom();
-	*(void **)p = v;
-	*cap = c;
+	if (hm_put(m, a, b, v))
+		die_oom(0);
 }
 
 /* c2c_anon_path: see c2c_load.h. */
@@ -133,12 +118,9 @@ static void load_nodes(sqlite3 *db, struct sess *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int cpu = sqlite3_column_int(st, 0);
 		if (cpu >= s->nnode) {
-			int *v = realloc(s->node, (size_t)(cpu + 1) * sizeof(*v));
-			if (!v)
-				oom();
+			s->node = xreallocarray(s->node, (size_t)cpu + 1, sizeof(*s->node));
 			for (int i = s->nnode; i <= cpu; i++)
-				v[i] = -1;
-			s->node = v;
+				s->node[i] = -1;
 			s->nnode = cpu + 1;
 		}
 		s->node[cpu] = (int)col_or(st, 1, -1);
@@ -152,13 +134,9 @@ static struct lproc *proc_of(struct sess *s, int64_t id)
 	uint64_t v;
 	if (hm_get(&s->proc_ix, (uint64_t)id, 0, &v))
 		return &s->procs[v];
-	struct lproc *p = realloc(s->procs, (s->nprocs + 1) * sizeof(*p));
-	if (!p)
-		oom();
-	s->procs = p;
+	s->procs = xreallocarray(s->procs, s->nprocs + 1, sizeof(*s->procs));
 	s->procs[s->nprocs] = (struct lproc){ .id = id, .parent = -1, .start = INT64_MIN };
-	if (hm_put(&s->proc_ix, (uint64_t)id, 0, s->nprocs))
-		oom();
+	put(&s->proc_ix, (uint64_t)id, 0, s->nprocs);
 	return &s->procs[s->nprocs++];
 }
 
@@ -192,7 +170,7 @@ static void load_maps(sqlite3 *db, struct sess *s)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct lproc *p = proc_of(s, sqlite3_column_int64(st, 0));
 		const char *path = (const char *)sqlite3_column_text(st, 7);
-		grow(&p->m, &p->cap, p->n + 1, sizeof(*p->m));
+		ALLOC_GROW(p->m, p->n + 1, p->cap);
 		p->m[p->n++] = (struct lmap){
 			.time = col_or(st, 1, INT64_MIN),
 			.start = (uint64_t)col_or(st, 2, 0), .len = (uint64_t)col_or(st, 3, 0),
@@ -239,8 +217,8 @@ static const struct lmap *find_in(struct sess *s, size_t pi, uint64_t addr, int6
 		whole_page = m->start <= page || m->start >= page + 0x1000;
 		whole_page &= m->start + m->len <= page || m->start + m->len >= page + 0x1000;
 	}
-	if (whole_page && hm_put(&s->map_cache, key, vis, found))
-		oom();
+	if (whole_page)
+		put(&s->map_cache, key, vis, found);
 	return found ? &p->m[found - 1] : NULL;
 }
 
@@ -279,8 +257,7 @@ static int32_t group_of(struct c2c_data *d, struct index *x, const struct sess *
 	uint64_t k1 = (uint64_t)s->ix << 16 | (uint64_t)(cpumode & 0xff) << 8 | (uint64_t)kind, v;
 	if (hm_get(&x->groups, k1, id, &v))
 		return (int32_t)v;
-	if (hm_put(&x->groups, k1, id, (uint64_t)d->ngroups))
-		oom();
+	put(&x->groups, k1, id, (uint64_t)d->ngroups);
 	return d->ngroups++;
 }
 
@@ -308,11 +285,10 @@ static int32_t line_of(struct c2c_data *d, struct index *x, struct sess *s,
 	int32_t g = group_of(d, x, s, kind, id, smp->cpumode);
 	if (hm_get(&x->lines, (uint64_t)g, c2c_cl_address(al), &v))
 		return (int32_t)v;
-	grow(&d->lines, &d->lines_cap, d->nlines + 1, sizeof(*d->lines));
+	ALLOC_GROW(d->lines, d->nlines + 1, d->lines_cap);
 	d->lines[d->nlines] = (struct c2c_line){ .address = c2c_cl_address(smp->addr),
 		.group = g, .session = s->ix, .cpumode = smp->cpumode, .pid = pid };
-	if (hm_put(&x->lines, (uint64_t)g, c2c_cl_address(al), d->nlines))
-		oom();
+	put(&x->lines, (uint64_t)g, c2c_cl_address(al), d->nlines);
 	return (int32_t)d->nlines++;
 }
 
@@ -348,9 +324,9 @@ static int32_t site_of(struct c2c_data *d, struct index *x, sqlite3_stmt *st,
 	if (hm_get(&x->sites, s->ix, smp->ip, &v))
 		return (int32_t)v;
 	site_name(buf, sizeof(buf), st, smp, s, proc);
-	grow(&d->sites, &d->sites_cap, d->nsites + 1, sizeof(*d->sites));
-	if (!(d->sites[d->nsites] = strdup(buf)) || hm_put(&x->sites, s->ix, smp->ip, d->nsites))
-		oom();
+	ALLOC_GROW(d->sites, d->nsites + 1, d->sites_cap);
+	d->sites[d->nsites] = xstrdup(buf);
+	put(&x->sites, s->ix, smp->ip, d->nsites);
 	return (int32_t)d->nsites++;
 }
 
@@ -390,9 +366,9 @@ static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqli
 	c2c_stats_add(&d->total, &one);
 	struct c2c_line *l = &d->lines[smp.line];
 	c2c_stats_add(&l->st, &one);
-	grow(&l->idx, &l->cap, l->n + 1, sizeof(*l->idx));
+	ALLOC_GROW(l->idx, l->n + 1, l->cap);
 	l->idx[l->n++] = (uint32_t)d->n;
-	grow(&d->v, &d->cap, d->n + 1, sizeof(*d->v));
+	ALLOC_GROW(d->v, d->n + 1, d->cap);
 	d->v[d->n++] = smp;
 }
 
@@ -435,11 +411,8 @@ static void load_events(sqlite3 *db, struct c2c_data *d, const struct sess *s)
 			seen |= !strcmp(d->events[i], n);
 		if (!n || seen)
 			continue;
-		char **v = realloc(d->events, (d->nevents + 1) * sizeof(*v));
-		if (!v || !(v[d->nevents] = strdup(n)))
-			oom();
-		d->events = v;
-		d->nevents++;
+		d->events = xreallocarray(d->events, d->nevents + 1, sizeof(*d->events));
+		d->events[d->nevents++] = xstrdup(n);
 	}
 	sqlite3_finalize(st);
 }
@@ -459,9 +432,7 @@ static void sess_free(struct sess *s)
 static struct index *index_of(struct c2c_data *d)
 {
 	if (!d->priv) {
-		struct index *x = calloc(1, sizeof(*x));
-		if (!x)
-			oom();
+		struct index *x = xcalloc(1, sizeof(*x));
 		hm_init(&x->groups);
 		hm_init(&x->lines);
 		hm_init(&x->sites);
@@ -483,10 +454,7 @@ int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, char *err, size_t
 		snprintf(err, errlen, "too many sessions");
 		return -1;
 	}
-	int64_t *v = realloc(d->sessions, (d->nsessions + 1) * sizeof(*v));
-	if (!v)
-		oom();
-	d->sessions = v;
+	d->sessions = xreallocarray(d->sessions, d->nsessions + 1, sizeof(*d->sessions));
 	d->sessions[d->nsessions++] = session;
 	rc = load_session_row(db, &s, err, errlen);
 	if (!rc) {

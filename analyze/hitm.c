@@ -1,12 +1,13 @@
-/* Field attribution and sharing verdicts of `perfdb hitm` (see hitm.h). */
-#include "analyze/hitm.h"
-#include "lib/hashmap.h"
-
+/* Field attribution and sharing verdicts of memory samples (see hitm.h). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze/hitm.h"
+#include "lib/alloc.h"
+#include "lib/hashmap.h"
+#include "lib/strbuf.h"
 
 /* Lookup state while attributing (hitm_result.priv). */
 struct index {
@@ -22,35 +23,11 @@ struct fkey {
 	int64_t foff, fsize;
 };
 
-/* oom(): out of memory is fatal, as in reports/table.c. */
-static void oom(void)
+/* put(m, a, b, v): hm_put, which only fails when out of memory. */
+static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
 {
-	fputs("perfdb: out of memory\n", stderr);
-	abort();
-}
-
-/* xcalloc(n, size): calloc or abort. */
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		oom();
-	return p;
-}
-
-/* grow(p, cap, n, size): makes *p (of *cap elements of size bytes) hold n. */
-static void grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n <= *cap)
-		return;
-	size_t c = *cap ? *cap : 16;
-	while (c < n)
-		c *= 2;
-	void *v = realloc(*(void **)p, c * size);
-	if (!v)
-		oom();
-	*(void **)p = v;
-	*cap = c;
+	if (hm_put(m, a, b, v))
+		die_oom(0);
 }
 
 /* fnv(s): the FNV-1a hash of s. */
@@ -69,56 +46,13 @@ static int32_t intern(struct hitm_result *r, struct index *x, const char *s)
 	for (uint64_t probe = 0;; probe++) {
 		uint64_t k2 = len | probe << 32;
 		if (!hm_get(&x->strs, h, k2, &v)) {
-			grow(&r->strs, &r->strs_cap, r->nstrs + 1, sizeof(*r->strs));
-			if (!(r->strs[r->nstrs] = strdup(s)) || hm_put(&x->strs, h, k2, r->nstrs))
-				oom();
+			ALLOC_GROW(r->strs, r->nstrs + 1, r->strs_cap);
+			r->strs[r->nstrs] = xstrdup(s);
+			put(&x->strs, h, k2, r->nstrs);
 			return (int32_t)r->nstrs++;
 		}
 		if (!strcmp(r->strs[v], s))
 			return (int32_t)v;
-	}
-}
-
-/* hitm_verdict_name: see hitm.h. */
-const char *hitm_verdict_name(enum hitm_verdict v)
-{
-	static const char *const names[] = { "no sharing seen", "true sharing", "false sharing",
-					     "true and false sharing" };
-	return v <= V_BOTH ? names[v] : "?";
-}
-
-/* cpuset_count: see hitm.h. */
-int cpuset_count(const uint64_t *s, int words)
-{
-	int n = 0;
-	for (int i = 0; i < words; i++)
-		n += __builtin_popcountll(s[i]);
-	return n;
-}
-
-/* has_cpu(s, c): whether bitset s holds CPU c. */
-static bool has_cpu(const uint64_t *s, int c)
-{
-	return s[c / 64] >> (c % 64) & 1;
-}
-
-/* cpuset_text: see hitm.h. */
-void cpuset_text(const uint64_t *s, int words, char *buf, size_t len)
-{
-	size_t at = 0;
-	int n = words * 64;
-	buf[0] = 0;
-	for (int c = 0; c < n && at < len; c++) {
-		if (!has_cpu(s, c))
-			continue;
-		int e = c;
-		while (e + 1 < n && has_cpu(s, e + 1))
-			e++;
-		if (e == c)
-			at += (size_t)snprintf(buf + at, len - at, "%s%d", at ? "," : "", c);
-		else
-			at += (size_t)snprintf(buf + at, len - at, "%s%d-%d", at ? "," : "", c, e);
-		c = e;
 	}
 }
 
@@ -246,10 +180,9 @@ static struct hitm_field *line_field(struct hitm_result *r, struct index *x, int
 	uint64_t k2 = (uint64_t)(uint32_t)(s->obj + 1) << 32 | (uint32_t)k->name, v;
 	if (hm_get(&x->fields, k1, k2, &v))
 		return &r->fields[v];
-	grow(&r->fields, &r->fields_cap, r->nfields + 1, sizeof(*r->fields));
+	ALLOC_GROW(r->fields, r->nfields + 1, r->fields_cap);
 	r->fields[r->nfields] = new_field(line, s->obj, k, r->cpu_words);
-	if (hm_put(&x->fields, k1, k2, r->nfields))
-		oom();
+	put(&x->fields, k1, k2, r->nfields);
 	return &r->fields[r->nfields++];
 }
 
@@ -262,10 +195,9 @@ static void add_site(struct index *x, uint64_t key, struct hitm_field *f, int32_
 		f->sites[v].n += n;
 		return;
 	}
-	grow(&f->sites, &f->sites_cap, f->nsites + 1, sizeof(*f->sites));
+	ALLOC_GROW(f->sites, f->nsites + 1, f->sites_cap);
 	f->sites[f->nsites] = (struct site_count){ site, n };
-	if (hm_put(&x->sites, key, (uint64_t)site, f->nsites++))
-		oom();
+	put(&x->sites, key, (uint64_t)site, f->nsites++);
 }
 
 /* add_to_field(r, x, f, s): one sample into line field f. */
@@ -349,13 +281,12 @@ static void aggregate(struct hitm_result *r, struct index *x, const struct hitm_
 	struct hitm_field *t;
 	if (!hm_get(&x->tfields, (uint64_t)f->type, (uint64_t)f->name, &v)) {
 		struct fkey k = { f->type, f->name, f->foff, f->fsize };
-		grow(&r->tfields, &r->tfields_cap, r->ntfields + 1, sizeof(*r->tfields));
+		ALLOC_GROW(r->tfields, r->ntfields + 1, r->tfields_cap);
 		r->tfields[r->ntfields] = new_field(-1, -1, &k, r->cpu_words);
 		if (f->obj < 0)
 			r->tfields[r->ntfields].foff = -1;
 		v = r->ntfields++;
-		if (hm_put(&x->tfields, (uint64_t)f->type, (uint64_t)f->name, v))
-			oom();
+		put(&x->tfields, (uint64_t)f->type, (uint64_t)f->name, v);
 	}
 	t = &r->tfields[v];
 	hitm_counts_add(&t->c, &f->c);
@@ -407,20 +338,18 @@ static uint64_t weight(const struct hitm_field *f)
 	       f->c.loads;
 }
 
-/* role(r, f, buf, len): "written by CPUs 0,2, read by CPU 1". */
-static void role(const struct hitm_result *r, const struct hitm_field *f, char *buf, size_t len)
+/* role(r, f, b): appends "written by CPUs 0,2, read by CPU 1". */
+static void role(const struct hitm_result *r, const struct hitm_field *f, struct strbuf *b)
 {
-	char w[120], rd[120];
 	int nw = cpuset_count(f->writers, r->cpu_words), nr = cpuset_count(f->readers, r->cpu_words);
-	cpuset_text(f->writers, r->cpu_words, w, sizeof(w));
-	cpuset_text(f->readers, r->cpu_words, rd, sizeof(rd));
-	if (nw && nr)
-		snprintf(buf, len, "written by CPU%s %s, read by CPU%s %s", nw > 1 ? "s" : "", w,
-			 nr > 1 ? "s" : "", rd);
-	else if (nw)
-		snprintf(buf, len, "written by CPU%s %s", nw > 1 ? "s" : "", w);
-	else
-		snprintf(buf, len, "read by CPU%s %s", nr > 1 ? "s" : "", rd);
+	if (nw) {
+		sb_printf(b, "written by CPU%s ", nw > 1 ? "s" : "");
+		cpuset_text(f->writers, r->cpu_words, b);
+	}
+	if (nr) {
+		sb_printf(b, "%sread by CPU%s ", nw ? ", " : "", nr > 1 ? "s" : "");
+		cpuset_text(f->readers, r->cpu_words, b);
+	}
 }
 
 /* false_pair(r, fs, n, fi, gi): the heaviest pair of different fields
@@ -448,56 +377,52 @@ static bool false_pair(const struct hitm_result *r, const struct hitm_field *fs,
 	return found;
 }
 
-/* label(r, f, buf, len): f's name for a verdict: its field, with the
+/* label(r, f, b): appends f's name for a verdict: its field, with the
  * offset in the line for an address in no known object. */
-static const char *label(const struct hitm_result *r, const struct hitm_field *f, char *buf,
-			 size_t len)
+static void label(const struct hitm_result *r, const struct hitm_field *f, struct strbuf *b)
 {
 	if (f->obj >= 0)
-		return r->strs[f->name];
-	snprintf(buf, len, "%s+0x%x", HITM_UNKNOWN, f->line_off);
-	return buf;
+		sb_puts(b, r->strs[f->name]);
+	else
+		sb_printf(b, "%s+0x%x", HITM_UNKNOWN, f->line_off);
 }
 
-/* described(r, f, t, buf, len): "name (role)", or just the name when f is
- * t, whose role the detail already gave. */
+/* described(r, f, t, b): appends "name (role)", or just the name when f
+ * is t, whose role the detail already gave. */
 static void described(const struct hitm_result *r, const struct hitm_field *f,
-		      const struct hitm_field *t, char *buf, size_t len)
+		      const struct hitm_field *t, struct strbuf *b)
 {
-	char lb[64], ro[260];
-	const char *name = label(r, f, lb, sizeof(lb));
-	if (f == t) {
-		snprintf(buf, len, "%s", name);
+	label(r, f, b);
+	if (f == t)
 		return;
-	}
-	role(r, f, ro, sizeof(ro));
-	snprintf(buf, len, "%s (%s)", name, ro);
+	sb_puts(b, " (");
+	role(r, f, b);
+	sb_puts(b, ")");
 }
 
 /* judge(r, hl): the verdict and detail of one line. */
 static void judge(struct hitm_result *r, struct hitm_line *hl)
 {
 	const struct hitm_field *fs = r->fields + hl->first, *t = NULL;
-	char buf[1200], a[600], b[600], lb[64];
-	size_t at = 0, fi = 0, gi = 0;
+	struct strbuf b = STRBUF_INIT;
+	size_t fi = 0, gi = 0;
 	for (size_t i = 0; i < hl->n; i++)
 		if (true_shared(&fs[i], r->cpu_words) && (!t || weight(&fs[i]) > weight(t)))
 			t = &fs[i];
 	bool fal = false_pair(r, fs, hl->n, &fi, &gi);
-	hl->verdict = t && fal ? V_BOTH : t ? V_TRUE : fal ? V_FALSE : V_NONE;
-	buf[0] = 0;
+	hl->verdict = t && fal ? SHARE_BOTH : t ? SHARE_TRUE : fal ? SHARE_FALSE : SHARE_NONE;
 	if (t) {
-		role(r, t, a, sizeof(a));
-		at += (size_t)snprintf(buf, sizeof(buf), "%s %s", label(r, t, lb, sizeof(lb)), a);
+		label(r, t, &b);
+		sb_puts(&b, " ");
+		role(r, t, &b);
 	}
-	if (fal && at < sizeof(buf)) {
-		described(r, &fs[fi], t, a, sizeof(a));
-		described(r, &fs[gi], t, b, sizeof(b));
-		if (snprintf(buf + at, sizeof(buf) - at, "%s%s vs %s", at ? "; " : "", a, b) < 0)
-			buf[at] = 0;
+	if (fal) {
+		sb_puts(&b, t ? "; " : "");
+		described(r, &fs[fi], t, &b);
+		sb_puts(&b, " vs ");
+		described(r, &fs[gi], t, &b);
 	}
-	if (!(hl->detail = strdup(buf)))
-		oom();
+	hl->detail = sb_take(&b);
 }
 
 /* hitm_attribute: see hitm.h. */

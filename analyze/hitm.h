@@ -1,6 +1,6 @@
-/* Field attribution of `perfdb hitm`: each memory sample's data address
- * is looked up in the object map (objects.h) and, for a typed object, in
- * its type's layout (layout.h), giving a field; per cacheline and field,
+/* Field attribution of memory samples (`perfdb hitm`): each sample's data
+ * address is looked up in the object map (objects.h) and, for a typed
+ * object, in its type's layout (layout.h), giving a field; per cacheline and field,
  * and per type and field over all lines, the HITMs, loads, stores, reader
  * and writer CPUs and code sites are added up, and each line gets a
  * verdict.
@@ -27,10 +27,9 @@
 #include <stdint.h>
 
 #include "analyze/c2c_load.h"
+#include "analyze/hitm_doc.h"
 #include "analyze/layout.h"
 #include "analyze/objects.h"
-
-#define HITM_UNKNOWN "unknown object"
 
 /* Counts of one field (or line) by sample class. */
 struct hitm_counts {
@@ -57,11 +56,9 @@ struct hitm_field {
 	size_t nsites, sites_cap;
 };
 
-enum hitm_verdict { V_NONE, V_TRUE, V_FALSE, V_BOTH };
-
 struct hitm_line {
 	size_t first, n;	/* its fields: fields[first .. first+n) */
-	enum hitm_verdict verdict;
+	enum share_verdict verdict;
 	char *detail;
 	uint64_t *cpus;		/* CPUs of every sample of the line */
 };
@@ -92,16 +89,6 @@ void hitm_attribute(struct c2c_data *d, const struct objmap *om, const struct la
 
 /* hitm_result_free(r): frees r and zeroes it. */
 void hitm_result_free(struct hitm_result *r);
-
-/* hitm_verdict_name(v): "no sharing seen", "true sharing", "false
- * sharing", "true and false sharing". */
-const char *hitm_verdict_name(enum hitm_verdict v);
-
-/* cpuset_count(s, words): the number of CPUs in bitset s. */
-int cpuset_count(const uint64_t *s, int words);
-
-/* cpuset_text(s, words, buf, len): "0-3,7" for bitset s. */
-void cpuset_text(const uint64_t *s, int words, char *buf, size_t len);
 
 /* hitm_counts_add(a, c): adds c's counts to a. */
 void hitm_counts_add(struct hitm_counts *a, const struct hitm_counts *c);

@@ -1,14 +1,14 @@
-/* The object map of `perfdb hitm`: address ranges of known objects in a
- * session, so that a memory sample's data address names an object (and,
- * with its type's layout, a field).
+/* The object map of field attribution (`perfdb hitm`): address ranges of
+ * known objects in a session, so that a memory sample's data address
+ * names an object (and, with its type's layout, a field). Only reads the
+ * database.
  *
  * Sources, best first when ranges overlap:
- *  - user objects: `--object TYPE@ADDR[:SIZE]`, stored in c2c_object;
- *  - a binary's variables (`--dwarf FILE`): DWARF globals with their
- *    types, and the ELF data symbols that DWARF does not describe, placed
- *    at the addresses each process mapped the file at (or, for a kernel
- *    image, shifted by the KASLR offset between its _text and the
- *    session's kallsyms), stored in c2c_object;
+ *  - user objects (`perfdb layout --object TYPE@ADDR[:SIZE][/PID]`),
+ *    c2c_object rows with source 'object';
+ *  - a binary's variables and data symbols (`perfdb layout --dwarf
+ *    FILE`), c2c_object rows with source 'dwarf:PATH' (see
+ *    collect/objects_store.h for how they are placed);
  *  - mm_struct instances: every mm pointer of the mmap_lock_* and
  *    exit_mmap tracepoints, one instance per lifetime (an exit_mmap ends
  *    one; the next sighting starts another), owned by the process seen
@@ -46,8 +46,9 @@ struct objmap {
 
 /* objects_load(db, session, ix, ls, m): adds session's objects (session
  * index ix) to m, sizing mm_struct instances by ls's mm_struct layout
- * (none are added without it). Call objects_finish before lookups.
- * Returns the number added, or -1 on an SQL error. */
+ * (none are added without it) and objects stored with size 0 by their
+ * type's layout. Call objects_finish before lookups. Returns the number
+ * added, or -1 on an SQL error. */
 long objects_load(sqlite3 *db, int64_t session, uint16_t ix, const struct layout_set *ls,
 		  struct objmap *m);
 
@@ -64,29 +65,4 @@ long objects_find(const struct objmap *m, uint16_t session, uint64_t addr, int32
 
 /* objects_free(m): frees m and empties it. */
 void objects_free(struct objmap *m);
-
-/* A parsed --object TYPE@ADDR[:SIZE]. */
-struct obj_spec {
-	char type[256];
-	uint64_t addr, size;	/* size 0: the type's layout size */
-	int32_t pid;		/* -1 */
-};
-
-/* objects_parse_spec(s, o): parses "TYPE@ADDR[:SIZE][/PID]" (ADDR and
- * SIZE in C notation: 0x... or decimal). 0, or -1 when malformed. */
-int objects_parse_spec(const char *s, struct obj_spec *o);
-
-/* objects_store_user(db, session, o, err, errlen): stores --object o in
- * session's c2c_object rows (replacing one at the same address and
- * type). 0 or -1. */
-int objects_store_user(sqlite3 *db, int64_t session, const struct obj_spec *o,
-		       char *err, size_t errlen);
-
-/* objects_store_binary(db, session, path, err, errlen): stores the
- * variables and data symbols of the ELF file path at the addresses the
- * session mapped it at (see above), replacing rows from the same file.
- * Returns the number of objects stored, or -1 with a message in err (the
- * file is unreadable, or the session never mapped it). */
-long objects_store_binary(sqlite3 *db, int64_t session, const char *path,
-			  char *err, size_t errlen);
 #endif

@@ -50,6 +50,19 @@ void rep_quote(const char *w, struct strbuf *b)
 	sb_putc(b, '\'');
 }
 
+/* rep_param_values: see report_int.h. */
+void rep_param_values(const struct bench_data *b, size_t i, struct strbuf *out)
+{
+	for (size_t c = 0, k = 0; c < b->ncells; c++) {
+		const char *v = bd_cell_value(b, c, i);
+		bool seen = false;
+		for (size_t e = 0; e < c && !seen; e++)
+			seen = !strcmp(bd_cell_value(b, e, i), v);
+		if (!seen)
+			sb_printf(out, "%s%s", k++ ? "," : "", v);
+	}
+}
+
 /* load_side(r, s, name, label, err, errlen): a side's bench and sessions.
  * 0, or -1 when it has neither. */
 static int load_side(struct rep *r, struct rside *s, const char *name, const char *label,
@@ -119,7 +132,7 @@ static void finish_summary(struct rep *r, struct table *s)
 /* report_findings: see report.h. */
 int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, char *err, size_t errlen)
 {
-	struct rep r = { .db = db, .o = o, .d = d };
+	struct rep r = { .db = db, .o = o, .d = d, .ipis = { -1, -1 }, .ambiguous = { -1, -1 } };
 	char *title = xasprintf("%s against %s", o->new, o->base);
 	int rc = load_side(&r, &r.side[0], "base", o->base, err, errlen) ||
 		 load_side(&r, &r.side[1], "new", o->new, err, errlen) ? -1 : 0;

@@ -27,6 +27,7 @@ struct rep {
 	struct rside side[2];
 	struct table *summary;	/* filled last, shown first */
 	size_t nsignificant;
+	long long ipis[2], ambiguous[2];	/* from the IPI evidence, -1: none */
 };
 
 /* Sections (report_setup.c, report_headline.c, report_evidence.c,
@@ -46,6 +47,10 @@ void rep_summary(struct rep *r, double score, const char *fmt, ...) __attribute_
 /* rep_cell_text(b, cell): "cpus=2 mm=shared" of a bench cell, malloc'ed. */
 char *rep_cell_text(const struct bench_data *b, size_t cell);
 
-/* rep_quote(argv_json_value, b): a shell-quoted word (for commands). */
+/* rep_quote(word, b): word shell-quoted when it needs it, into b. */
 void rep_quote(const char *word, struct strbuf *b);
+
+/* rep_param_values(b, i, out): parameter i's distinct values in cell
+ * order, ','-separated, into out. */
+void rep_param_values(const struct bench_data *b, size_t i, struct strbuf *out);
 #endif

@@ -54,14 +54,7 @@ static char *params_text(const struct bench_data *b)
 	struct strbuf s = STRBUF_INIT;
 	for (size_t i = 0; i < b->nparams; i++) {
 		sb_printf(&s, "%s%s=", i ? "; " : "", b->params[i]);
-		for (size_t c = 0, k = 0; c < b->ncells; c++) {
-			const char *v = bd_cell_value(b, c, i);
-			bool seen = false;
-			for (size_t e = 0; e < c && !seen; e++)
-				seen = !strcmp(bd_cell_value(b, e, i), v);
-			if (!seen)
-				sb_printf(&s, "%s%s", k++ ? "," : "", v);
-		}
+		rep_param_values(b, i, &s);
 	}
 	return sb_take(&s);
 }

@@ -7,31 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/watch.h"
-#include "schema/db.h"
+#include "lib/alloc.h"
 #include "lib/hashmap.h"
+#include "schema/db.h"
 
-#define PERF_TYPE_BREAKPOINT_ID 5
 #define CPUMODE_KERNEL 1
 
 /* ---- the core ---- */
 
-/* watch_verdict_name: see watch.h. */
-const char *watch_verdict_name(enum watch_verdict v)
-{
-	static const char *const names[] = { "none", "true sharing", "false sharing",
-					     "true+false sharing" };
-	return v <= WATCH_BOTH ? names[v] : "?";
-}
-
-/* watch_verdict_key: see watch.h. */
-const char *watch_verdict_key(enum watch_verdict v)
-{
-	static const char *const keys[] = { "none", "true", "false", "true+false" };
-	return v <= WATCH_BOTH ? keys[v] : "?";
-}
-
 /* watch_judge: see watch.h. */
-enum watch_verdict watch_judge(const struct watch_line *line, const struct watch_field *fields,
+enum share_verdict watch_judge(const struct watch_line *line, const struct watch_field *fields,
 			       long long min_transfers)
 {
 	bool t = false, f = line->cross_field >= min_transfers && line->cross_field > 0;
@@ -40,7 +25,7 @@ enum watch_verdict watch_judge(const struct watch_line *line, const struct watch
 		if (x->writer_cpus >= 2 && x->transfers >= min_transfers && x->transfers > 0)
 			t = true;
 	}
-	return t && f ? WATCH_BOTH : t ? WATCH_TRUE : f ? WATCH_FALSE : WATCH_NONE;
+	return t && f ? SHARE_BOTH : t ? SHARE_TRUE : f ? SHARE_FALSE : SHARE_NONE;
 }
 
 /* watch_site_name: see watch.h. */
@@ -67,38 +52,32 @@ static int cmp_def_addr(const void *a, const void *b)
 }
 
 /* add_to_line: def k into the last line of r, or a new one for line la. */
-static int add_to_line(struct watch_result *r, uint64_t la, int k, size_t n, size_t *line_of)
+static void add_to_line(struct watch_result *r, uint64_t la, int k, size_t n, size_t *line_of)
 {
 	struct watch_line *l = r->nlines ? &r->lines[r->nlines - 1] : NULL;
 	if (!l || l->addr != la) {
 		l = &r->lines[r->nlines++];
 		l->addr = la;
-		if (!(l->fields = calloc(n, sizeof(*l->fields))))
-			return -1;
+		l->fields = xcalloc(n, sizeof(*l->fields));
 	}
 	l->fields[l->nfields++] = k;
 	line_of[k] = (size_t)(l - r->lines);
-	return 0;
 }
 
 /* make_lines: the lines of d's fields (by address) and each def's line. */
-static int make_lines(const struct watch_data *d, struct watch_result *r, size_t *line_of)
+static void make_lines(const struct watch_data *d, struct watch_result *r, size_t *line_of)
 {
 	size_t n = d->ndefs;
-	int *order = calloc(n ? n : 1, sizeof(*order)), rc = 0;
-	if (!order || !(r->lines = calloc(n ? n : 1, sizeof(*r->lines)))) {
-		free(order);
-		return -1;
-	}
+	int *order = xcalloc(n + 1, sizeof(*order));
+	r->lines = xcalloc(n + 1, sizeof(*r->lines));
 	for (size_t i = 0; i < n; i++)
 		order[i] = (int)i;
 	sort_data = d;
 	qsort(order, n, sizeof(*order), cmp_def_addr);
-	for (size_t k = 0; !rc && k < n; k++)
-		rc = add_to_line(r, d->defs[order[k]].addr & ~(uint64_t)(WATCH_LINE - 1), order[k],
-				 n, line_of);
+	for (size_t k = 0; k < n; k++)
+		add_to_line(r, d->defs[order[k]].addr & ~(uint64_t)(WATCH_LINE - 1), order[k], n,
+			    line_of);
 	free(order);
-	return rc;
 }
 
 /* cmp_site: sites by writes descending, then index. */
@@ -111,17 +90,15 @@ static int cmp_site(const void *a, const void *b)
 }
 
 /* finish_field: writer CPUs and sorted sites of field f from its counts. */
-static int finish_field(struct watch_field *f, int ncpus, const long long *site_counts, size_t nsites)
+static void finish_field(struct watch_field *f, int ncpus, const long long *site_counts, size_t nsites)
 {
 	for (int c = 0; c < ncpus; c++)
 		f->writer_cpus += f->cpu_writes[c] > 0;
-	if (!(f->sites = calloc(nsites ? nsites : 1, sizeof(*f->sites))))
-		return -1;
+	f->sites = xcalloc(nsites + 1, sizeof(*f->sites));
 	for (size_t s = 0; s < nsites; s++)
 		if (site_counts[s])
 			f->sites[f->nsites++] = (struct watch_site_count){ (int32_t)s, site_counts[s] };
 	qsort(f->sites, f->nsites, sizeof(*f->sites), cmp_site);
-	return 0;
 }
 
 /* Per-field and per-line "last writer" state during the count. */
@@ -155,48 +132,39 @@ static void count_one(const struct watch_data *d, struct watch_result *r, const 
 	*pl = (struct last){ s->cpu, s->w };
 }
 
-/* alloc_result: r's arrays for d. 0 or -1. */
-static int alloc_result(const struct watch_data *d, struct watch_result *r)
+/* alloc_result: r's arrays for d. */
+static void alloc_result(const struct watch_data *d, struct watch_result *r)
 {
-	if (!(r->fields = calloc(d->ndefs ? d->ndefs : 1, sizeof(*r->fields))))
-		return -1;
+	r->fields = xcalloc(d->ndefs + 1, sizeof(*r->fields));
 	r->nfields = d->ndefs;
 	for (size_t i = 0; i < d->ndefs; i++)
-		if (!(r->fields[i].cpu_writes = calloc((size_t)(d->ncpus > 0 ? d->ncpus : 1),
-						       sizeof(long long))))
-			return -1;
-	return 0;
+		r->fields[i].cpu_writes = xcalloc((size_t)(d->ncpus > 0 ? d->ncpus : 1),
+						  sizeof(long long));
 }
 
 /* watch_analyze: see watch.h. */
-int watch_analyze(const struct watch_data *d, long long min_transfers, struct watch_result *r)
+void watch_analyze(const struct watch_data *d, long long min_transfers, struct watch_result *r)
 {
-	size_t *line_of = calloc(d->ndefs ? d->ndefs : 1, sizeof(*line_of));
-	struct last *lf = calloc(d->ndefs ? d->ndefs : 1, sizeof(*lf));
-	struct last *ll = calloc(d->ndefs ? d->ndefs : 1, sizeof(*ll));
-	long long *sites = calloc(d->ndefs * d->nsites + 1, sizeof(*sites));
-	int rc = -1;
+	size_t *line_of = xcalloc(d->ndefs + 1, sizeof(*line_of));
+	struct last *lf = xcalloc(d->ndefs + 1, sizeof(*lf));
+	struct last *ll = xcalloc(d->ndefs + 1, sizeof(*ll));
+	long long *sites = xcalloc(d->ndefs * d->nsites + 1, sizeof(*sites));
 	*r = (struct watch_result){ .seconds = (double)(d->t1 - d->t0) / 1e9 };
-	if (!line_of || !lf || !ll || !sites || alloc_result(d, r) || make_lines(d, r, line_of))
-		goto out;
+	alloc_result(d, r);
+	make_lines(d, r, line_of);
 	for (size_t i = 0; i < d->ndefs; i++)
 		lf[i] = ll[i] = (struct last){ -1, -1 };
 	for (size_t i = 0; i < d->n; i++)
 		if (d->s[i].w >= 0 && (size_t)d->s[i].w < d->ndefs)
 			count_one(d, r, &d->s[i], lf, ll, line_of, sites);
-	rc = 0;
-	for (size_t i = 0; !rc && i < d->ndefs; i++)
-		rc = finish_field(&r->fields[i], d->ncpus, sites + i * d->nsites, d->nsites);
+	for (size_t i = 0; i < d->ndefs; i++)
+		finish_field(&r->fields[i], d->ncpus, sites + i * d->nsites, d->nsites);
 	for (size_t i = 0; i < r->nlines; i++)
 		r->lines[i].verdict = watch_judge(&r->lines[i], r->fields, min_transfers);
-out:
 	free(line_of);
 	free(lf);
 	free(ll);
 	free(sites);
-	if (rc)
-		watch_result_free(r);
-	return rc;
 }
 
 /* watch_result_free: see watch.h. */
@@ -219,6 +187,7 @@ void watch_data_free(struct watch_data *d)
 	for (size_t i = 0; i < d->ndefs; i++) {
 		free(d->defs[i].field);
 		free(d->defs[i].spec);
+		free(d->defs[i].kind);
 		free(d->defs[i].type_name);
 		free(d->defs[i].field_type);
 	}
@@ -247,7 +216,7 @@ static int64_t col_i64(sqlite3_stmt *st, int c, int64_t dflt)
 static char *col_dup(sqlite3_stmt *st, int c)
 {
 	const char *t = (const char *)sqlite3_column_text(st, c);
-	return t ? strdup(t) : NULL;
+	return xstrdup(t);
 }
 
 /* The session row's facts the loader needs. */
@@ -278,24 +247,20 @@ static int load_meta(sqlite3 *db, struct watch_data *d, struct meta *m)
 	return rc;
 }
 
-/* new_def: a zeroed def appended to d, or NULL out of memory. */
+/* new_def: a zeroed def appended to d. */
 static struct watch_def *new_def(struct watch_data *d)
 {
-	struct watch_def *v = realloc(d->defs, (d->ndefs + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	d->defs = v;
-	v[d->ndefs] = (struct watch_def){ .event_id = -1 };
-	return &v[d->ndefs++];
+	d->defs = xreallocarray(d->defs, d->ndefs + 1, sizeof(*d->defs));
+	d->defs[d->ndefs] = (struct watch_def){ .event_id = -1 };
+	return &d->defs[d->ndefs++];
 }
 
 /* row_def: one watch row (columns as load_rows selects them) into d. */
-static int row_def(sqlite3_stmt *st, struct watch_data *d)
+static void row_def(sqlite3_stmt *st, struct watch_data *d)
 {
 	struct watch_def *w = new_def(d);
-	if (!w)
-		return -1;
 	*w = (struct watch_def){ .spec = col_dup(st, 0), .field = col_dup(st, 1),
+		.kind = col_dup(st, 15),
 		.type_name = col_dup(st, 2), .field_type = col_dup(st, 3),
 		.object_addr = (uint64_t)col_i64(st, 4, 0), .offset = col_i64(st, 5, 0),
 		.size = col_i64(st, 6, 0), .addr = (uint64_t)col_i64(st, 7, 0),
@@ -309,25 +274,23 @@ static int row_def(sqlite3_stmt *st, struct watch_data *d)
 	d->pid = (int)col_i64(st, 13, 0);
 	if (!d->mm_mode)
 		d->mm_mode = col_dup(st, 14);
-	return w->field ? 0 : -1;
 }
 
 /* load_rows: the session's watch rows. 0 or -1. */
 static int load_rows(sqlite3 *db, struct watch_data *d)
 {
 	sqlite3_stmt *st;
-	int rc = 0;
 	if (!db_has_table(db, "watch"))
 		return 0;
 	if (!(st = db_prepare(db, "SELECT spec, field, type_name, field_type, object_addr, offset, "
-			      "size, addr, len, partial, wider, armed_ns, ended_ns, pid, mm_mode "
-			      "FROM watch WHERE session_id = ? ORDER BY idx")))
+			      "size, addr, len, partial, wider, armed_ns, ended_ns, pid, mm_mode, "
+			      "kind FROM watch WHERE session_id = ? ORDER BY idx")))
 		return -1;
 	sqlite3_bind_int64(st, 1, d->session);
-	while (!rc && sqlite3_step(st) == SQLITE_ROW)
-		rc = row_def(st, d);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		row_def(st, d);
 	sqlite3_finalize(st);
-	return rc;
+	return 0;
 }
 
 /* match_events: each def's breakpoint event (bp_addr in config1, bp_len in
@@ -341,7 +304,7 @@ static int match_events(sqlite3 *db, struct watch_data *d)
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, d->session);
-	sqlite3_bind_int(st, 2, PERF_TYPE_BREAKPOINT_ID);
+	sqlite3_bind_int(st, 2, WATCH_PERF_TYPE_BREAKPOINT);
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		uint64_t addr = (uint64_t)col_i64(st, 2, 0);
 		int len = (int)col_i64(st, 3, 0);
@@ -349,12 +312,11 @@ static int match_events(sqlite3 *db, struct watch_data *d)
 		for (size_t i = 0; !bare && i < d->ndefs; i++)
 			if (d->defs[i].addr == addr && d->defs[i].len == len && d->defs[i].event_id < 0)
 				w = &d->defs[i];
-		if (bare && (w = new_def(d))) {
+		if (bare) {
+			w = new_def(d);
 			*w = (struct watch_def){ .field = col_dup(st, 1), .addr = addr,
 				.object_addr = addr, .len = len, .size = len };
 			rc = w->field ? 0 : -1;
-		} else if (bare) {
-			rc = -1;
 		}
 		if (w)
 			w->event_id = sqlite3_column_int64(st, 0);
@@ -412,23 +374,16 @@ static int32_t new_site(sqlite3 *db, struct watch_data *d, sqlite3_stmt *st)
 	char buf[512];
 	bool kernel = col_i64(st, C_KERNEL, 0) || col_i64(st, C_MODE, 0) == CPUMODE_KERNEL;
 	if (d->nsites == d->sites_cap) {
-		size_t cap = d->sites_cap ? 2 * d->sites_cap : 16;
-		char **s = realloc(d->sites, cap * sizeof(*s));
-		uint64_t *i = s ? realloc(d->site_ip, cap * sizeof(*i)) : NULL;
-		if (s)
-			d->sites = s;
-		if (!s || !i)
-			return -1;
-		d->site_ip = i;
-		d->sites_cap = cap;
+		d->sites_cap = alloc_nr(d->sites_cap);
+		d->sites = xreallocarray(d->sites, d->sites_cap, sizeof(*d->sites));
+		d->site_ip = xreallocarray(d->site_ip, d->sites_cap, sizeof(*d->site_ip));
 	}
 	if (!kernel && name && strcmp(name, "[unknown]") && user_at(db, col_i64(st, C_THREAD, -1), ip, &at))
 		snprintf(buf, sizeof(buf), "%s", name);	/* no mapping: no offset */
 	else
 		watch_site_name(buf, sizeof(buf), name, (uint64_t)col_i64(st, C_START, 0),
 				(uint64_t)col_i64(st, C_SIZE, 0), at);
-	if (!(d->sites[d->nsites] = strdup(buf)))
-		return -1;
+	d->sites[d->nsites] = xstrdup(buf);
 	d->site_ip[d->nsites] = ip;
 	return (int32_t)d->nsites++;
 }
@@ -440,13 +395,14 @@ static int32_t site_of(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sq
 	int32_t s;
 	if (hm_get(ix, ip, mode, &v))
 		return (int32_t)v;
-	if ((s = new_site(db, d, st)) < 0 || hm_put(ix, ip, mode, (uint64_t)s))
-		return -2;
+	s = new_site(db, d, st);
+	if (hm_put(ix, ip, mode, (uint64_t)s))
+		die_oom(0);
 	return s;
 }
 
-/* add_sample: one sample row into d (or its outside count). 0 or -1. */
-static int add_sample(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sqlite3_stmt *st)
+/* add_sample: one sample row into d (or its outside count). */
+static void add_sample(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sqlite3_stmt *st)
 {
 	int64_t ev = col_i64(st, C_EVENT, -1), t = col_i64(st, C_TIME, 0);
 	struct watch_sample s = { .time = t, .cpu = (int)col_i64(st, C_CPU, -1), .w = -1 };
@@ -454,25 +410,16 @@ static int add_sample(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sql
 		if (d->defs[i].event_id == ev)
 			s.w = (int)i;
 	if (s.w < 0)
-		return 0;
+		return;
 	if (t < d->t0 || t > d->t1) {
 		d->outside++;
-		return 0;
+		return;
 	}
-	if ((s.site = site_of(db, d, ix, st)) < -1)
-		return -1;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 1024;
-		struct watch_sample *v = realloc(d->s, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		d->s = v;
-		d->cap = cap;
-	}
+	s.site = site_of(db, d, ix, st);
+	ALLOC_GROW(d->s, d->n + 1, d->cap);
 	d->s[d->n++] = s;
 	if (s.cpu >= d->ncpus)
 		d->ncpus = s.cpu + 1;
-	return 0;
 }
 
 /* load_samples: the breakpoint samples of the session, in time order. */
@@ -492,12 +439,12 @@ static int load_samples(sqlite3 *db, struct watch_data *d, const struct meta *m)
 	sqlite3_bind_int64(st, 2, m->last_id);
 	sqlite3_bind_int64(st, 3, d->session);
 	sqlite3_bind_int64(st, 4, d->session);
-	sqlite3_bind_int(st, 5, PERF_TYPE_BREAKPOINT_ID);
-	while (!rc && sqlite3_step(st) == SQLITE_ROW)
-		rc = add_sample(db, d, &ix, st);
+	sqlite3_bind_int(st, 5, WATCH_PERF_TYPE_BREAKPOINT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		add_sample(db, d, &ix, st);
 	sqlite3_finalize(st);
 	hm_free(&ix);
-	return rc;
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* unwatched_elsewhere: the latest unwatched value of metric name from
@@ -528,10 +475,8 @@ static struct watch_rate *rate_of(struct watch_data *d, const char *name)
 	for (size_t i = 0; i < d->nrates; i++)
 		if (!strcmp(d->rates[i].name, name))
 			return &d->rates[i];
-	if (!(v = realloc(d->rates, (d->nrates + 1) * sizeof(*v))))
-		return NULL;
-	d->rates = v;
-	v = &v[d->nrates++];
+	d->rates = xreallocarray(d->rates, d->nrates + 1, sizeof(*d->rates));
+	v = &d->rates[d->nrates++];
 	*v = (struct watch_rate){ .watched = NAN, .unwatched = NAN, .unwatched_session = -1 };
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	return v;
@@ -541,28 +486,25 @@ static struct watch_rate *rate_of(struct watch_data *d, const char *name)
 static int load_rates(sqlite3 *db, struct watch_data *d)
 {
 	sqlite3_stmt *st;
-	int rc = 0;
 	if (!db_has_table(db, "workload_metric"))
 		return 0;
 	if (!(st = db_prepare(db, "SELECT name, value, watched FROM workload_metric "
-			      "WHERE session_id = ? ORDER BY rowid")))
+			      "WHERE session_id = ? AND name IS NOT NULL ORDER BY rowid")))
 		return -1;
 	sqlite3_bind_int64(st, 1, d->session);
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct watch_rate *r = rate_of(d, (const char *)sqlite3_column_text(st, 0));
-		double *v = r && sqlite3_column_int(st, 2) ? &r->watched : r ? &r->unwatched : NULL;
-		if (!r)
-			rc = -1;
-		else if (isnan(*v))
+		double *v = sqlite3_column_int(st, 2) ? &r->watched : &r->unwatched;
+		if (isnan(*v))
 			*v = sqlite3_column_double(st, 1);
-		if (r && v == &r->unwatched)
+		if (v == &r->unwatched)
 			r->unwatched_session = d->session;
 	}
 	sqlite3_finalize(st);
-	for (size_t i = 0; !rc && i < d->nrates; i++)
+	for (size_t i = 0; i < d->nrates; i++)
 		if (isnan(d->rates[i].unwatched))
 			unwatched_elsewhere(db, d, &d->rates[i]);
-	return rc;
+	return 0;
 }
 
 /* watch_load: see watch.h. */

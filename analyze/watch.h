@@ -11,15 +11,16 @@
  * offset: "worker+0x40" means the store's last byte is at worker+0x40.
  *
  * Verdict of a line (writes only: watchpoints see no loads), with
- * transfers counted over the line's watched writes in time order:
- *   true sharing   one field written by several CPUs, alternating (its
- *                  own transfers >= min_transfers);
- *   false sharing  different fields of the line written by different CPUs,
- *                  alternating (transfers between writes of different
- *                  fields >= min_transfers);
- *   true+false     both;
- *   none           fewer transfers than min_transfers (one writer CPU at a
- *                  time, or too few writes to matter).
+ * transfers counted over the line's watched writes in time order, in the
+ * words of hitm_doc.h:
+ *   true sharing     one field written by several CPUs, alternating (its
+ *                    own transfers >= min_transfers);
+ *   false sharing    different fields of the line written by different
+ *                    CPUs, alternating (transfers between writes of
+ *                    different fields >= min_transfers);
+ *   true and false sharing   both;
+ *   no sharing seen  fewer transfers than min_transfers (one writer CPU at
+ *                    a time, or too few writes to matter).
  *
  * The core (watch_analyze, watch_judge, watch_site_name) is pure: it works
  * on arrays a test can build by hand. watch_load reads one session's rows
@@ -27,18 +28,20 @@
 #ifndef PERFDB_ANALYZE_WATCH_H
 #define PERFDB_ANALYZE_WATCH_H
 #include <sqlite3.h>
-#include "reports/legacy_table.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "analyze/hitm_doc.h"
 
 #define WATCH_LINE 64
+#define WATCH_PERF_TYPE_BREAKPOINT 5	/* event.type of mem:ADDR/LEN:w events */
 #define WATCH_MIN_TRANSFERS 10	/* default min_transfers of a verdict */
 
 /* One watched field (a row of the watch table, or a bare mem: event). */
 struct watch_def {
 	char *field;		/* mm_struct.mm_count; the event name without a watch row */
 	char *spec;		/* --watch text, or NULL */
+	char *kind;		/* "mm", "addr", "symbol"; NULL without a watch row */
 	char *type_name, *field_type;	/* or NULL */
 	uint64_t object_addr, addr;	/* the object; the watched address */
 	int64_t offset, size;	/* of the field in the object */
@@ -100,8 +103,6 @@ struct watch_field {
 	size_t nsites;
 };
 
-enum watch_verdict { WATCH_NONE, WATCH_TRUE, WATCH_FALSE, WATCH_BOTH };
-
 /* Per 64-byte cacheline holding watched fields. */
 struct watch_line {
 	uint64_t addr;		/* line address */
@@ -111,7 +112,7 @@ struct watch_line {
 	long long transfers;	/* consecutive line writes by different CPUs */
 	long long same_field;	/* ... of which both writes hit one field */
 	long long cross_field;	/* ... of which they hit different fields */
-	enum watch_verdict verdict;
+	enum share_verdict verdict;
 };
 
 /* The analysis of one session. */
@@ -124,20 +125,13 @@ struct watch_result {
 };
 
 /* watch_analyze(d, min_transfers, r): counts d's samples into *r (filled
- * from empty; free with watch_result_free). 0, or -1 out of memory. */
-int watch_analyze(const struct watch_data *d, long long min_transfers, struct watch_result *r);
+ * from empty; free with watch_result_free). */
+void watch_analyze(const struct watch_data *d, long long min_transfers, struct watch_result *r);
 
 /* watch_judge(line, fields, min_transfers): the verdict of a line whose
  * counts are set (see the top). */
-enum watch_verdict watch_judge(const struct watch_line *line, const struct watch_field *fields,
+enum share_verdict watch_judge(const struct watch_line *line, const struct watch_field *fields,
 			       long long min_transfers);
-
-/* watch_verdict_name(v): "none", "true sharing", "false sharing",
- * "true+false sharing". */
-const char *watch_verdict_name(enum watch_verdict v);
-
-/* watch_verdict_key(v): "none", "true", "false", "true+false" (JSON). */
-const char *watch_verdict_key(enum watch_verdict v);
 
 /* watch_site_name(buf, len, name, start, size, at): the store site of a
  * sample whose ip is at in the symbol's address space (kernel: the ip;
@@ -157,8 +151,4 @@ void watch_data_free(struct watch_data *d);
  * events), samples, store sites and metric lines into *d. Returns 1
  * loaded, 0 when the session watched nothing, -1 with a message in err. */
 int watch_load(sqlite3 *db, int64_t session, struct watch_data *d, char *err, size_t errlen);
-/* watch_report: prints what `perfdb watch` prints for sessions ids[0..n)
- * (for `perfdb hitm` on sessions recorded with -r watch); an exit status. */
-int watch_report(sqlite3 *db, const char *dbpath, const int64_t *ids, int n,
-		 enum out_format fmt);
 #endif

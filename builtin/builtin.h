@@ -123,6 +123,7 @@ bool verb_need_events(const struct verb_ctx *ctx, const struct verb_side *s,
 		      const char *const *events, const char *recipe);
 
 /* The verbs (builtin/<name>.c). */
-extern const struct verb verb_record, verb_import, verb_bench, verb_results, verb_layout, verb_sessions, verb_sched,
-	verb_ipis, verb_hitm, verb_watch, verb_cgdiff, verb_tree, verb_folded, verb_doctor;
+extern const struct verb verb_record, verb_import, verb_bench, verb_layout, verb_sessions,
+	verb_results, verb_report, verb_sched, verb_ipis, verb_hitm, verb_watch, verb_cgdiff,
+	verb_tree, verb_folded, verb_doctor;
 #endif

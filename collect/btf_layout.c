@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "collect/btf_layout.h"
+#include "lib/alloc.h"
 #include "schema/db.h"
 
 /* A walk in progress. */
@@ -23,7 +24,6 @@ struct walk {
 	size_t cap;
 	char decl[1024];	/* btf_dump output of the current type */
 	size_t decl_len;
-	bool oom;
 };
 
 /* libbpf's last warning, kept for error messages. */
@@ -134,36 +134,21 @@ static char *type_name(struct walk *w, __u32 id)
 	n = strlen(w->decl);
 	while (n && w->decl[n - 1] == ' ')	/* "struct x *" has no trailing blank */
 		w->decl[--n] = 0;
-	return strdup(w->decl);
+	return xstrdup(w->decl);
 }
 
 /* add_row: appends one member row; name and tname become owned by out. */
-static int add_row(struct walk *w, char *name, int64_t off, int64_t size, int boff, int bsize,
-		   char *tname)
+static void add_row(struct walk *w, char *name, int64_t off, int64_t size, int boff, int bsize,
+		    char *tname)
 {
 	struct layout *l = w->out;
-	if (!name || !tname)
-		goto oom;
-	if (l->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		struct layout_member *m = realloc(l->m, cap * sizeof(*m));
-		if (!m)
-			goto oom;
-		l->m = m;
-		w->cap = cap;
-	}
+	ALLOC_GROW(l->m, l->n + 1, w->cap);
 	l->m[l->n++] = (struct layout_member){ name, off, size, boff, bsize, tname };
-	return 0;
-oom:
-	free(name);
-	free(tname);
-	w->oom = true;
-	return -1;
 }
 
 /* add_member: the row of member type mtype at bit offset bits (bitfield
  * of bsize bits when bsize > 0), named prefix+name. */
-static int add_member(struct walk *w, const char *full, __u32 mtype, uint64_t bits, int bsize)
+static void add_member(struct walk *w, const char *full, __u32 mtype, uint64_t bits, int bsize)
 {
 	__s64 sz = btf__resolve_size(w->btf, mtype);
 	int64_t off = (int64_t)(bits / 8), size = sz < 0 ? 0 : sz;
@@ -180,15 +165,14 @@ static int add_member(struct walk *w, const char *full, __u32 mtype, uint64_t bi
 			size = (boff + bsize + 7) / 8;
 		}
 	}
-	return add_row(w, strdup(full), off, size, boff, bsize > 0 ? bsize : -1,
-		       type_name(w, mtype));
+	add_row(w, xstrdup(full), off, size, boff, bsize > 0 ? bsize : -1, type_name(w, mtype));
 }
 
-static int walk_members(struct walk *w, __u32 id, const char *prefix, uint64_t base, int depth);
+static void walk_members(struct walk *w, __u32 id, const char *prefix, uint64_t base, int depth);
 
 /* walk_one: member i of composite t (at bit offset base) under prefix. */
-static int walk_one(struct walk *w, const struct btf_type *t, int i, const char *prefix,
-		    uint64_t base, int depth)
+static void walk_one(struct walk *w, const struct btf_type *t, int i, const char *prefix,
+		     uint64_t base, int depth)
 {
 	const struct btf_member *m = btf_members(t) + i;
 	const char *name = btf__name_by_offset(w->btf, m->name_off);
@@ -198,28 +182,28 @@ static int walk_one(struct walk *w, const struct btf_type *t, int i, const char 
 	const struct btf_type *it = btf__type_by_id(w->btf, inner);
 	bool composite = it && btf_is_composite(it);
 	char full[512];
-	if (!name || !*name)	/* anonymous: its members join this level */
-		return composite ? walk_members(w, inner, prefix, bits, depth) : 0;
+	if (!name || !*name) {	/* anonymous: its members join this level */
+		if (composite)
+			walk_members(w, inner, prefix, bits, depth);
+		return;
+	}
 	snprintf(full, sizeof(full), "%s%s", prefix, name);
-	if (add_member(w, full, m->type, bits, bsize))
-		return -1;
+	add_member(w, full, m->type, bits, bsize);
 	if (!composite || depth + 1 >= BTF_LAYOUT_MAX_DEPTH)
-		return 0;
+		return;
 	strncat(full, ".", sizeof(full) - strlen(full) - 1);
-	return walk_members(w, inner, full, bits, depth + 1);
+	walk_members(w, inner, full, bits, depth + 1);
 }
 
 /* walk_members: the rows of composite id's members, offsets from base
  * (bits), names under prefix. */
-static int walk_members(struct walk *w, __u32 id, const char *prefix, uint64_t base, int depth)
+static void walk_members(struct walk *w, __u32 id, const char *prefix, uint64_t base, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(w->btf, id);
 	if (!t || !btf_is_composite(t))
-		return 0;
+		return;
 	for (int i = 0; i < btf_vlen(t); i++)
-		if (walk_one(w, t, i, prefix, base, depth))
-			return -1;
-	return 0;
+		walk_one(w, t, i, prefix, base, depth);
 }
 
 /* btf_layout_of: see btf_layout.h. */
@@ -229,47 +213,20 @@ int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 	struct walk w = { .btf = btf, .out = out };
 	__s32 id = find_type(btf, name);
 	const struct btf_type *t;
-	int rc = -1;
 	*out = (struct layout){ 0 };
 	if (id <= 0 || !(t = btf__type_by_id(btf, (__u32)id))) {
 		snprintf(err, errlen, "BTF has no struct %s", name);
 		return -1;
 	}
-	if (!(out->struct_name = strdup(name)) ||
-	    !(w.dump = btf_dump__new(btf, dump_print, &w, NULL))) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		btf_layout_free(out);
+	if (!(w.dump = btf_dump__new(btf, dump_print, &w, NULL))) {
+		snprintf(err, errlen, "%s: libbpf cannot dump its types", name);
 		return -1;
 	}
-	if (!add_row(&w, strdup(""), 0, t->size, -1, -1, type_name(&w, (__u32)id)))
-		rc = walk_members(&w, (__u32)id, "", 0, 0);
+	out->struct_name = xstrdup(name);
+	add_row(&w, xstrdup(""), 0, t->size, -1, -1, type_name(&w, (__u32)id));
+	walk_members(&w, (__u32)id, "", 0, 0);
 	btf_dump__free(w.dump);
-	if (rc) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		btf_layout_free(out);
-	}
-	return rc;
-}
-
-/* btf_layout_find: see btf_layout.h. */
-const struct layout_member *btf_layout_find(const struct layout *l, const char *member)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->m[i].member, member))
-			return &l->m[i];
-	return NULL;
-}
-
-/* btf_layout_free: see btf_layout.h. */
-void btf_layout_free(struct layout *l)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		free(l->m[i].member);
-		free(l->m[i].type_name);
-	}
-	free(l->m);
-	free(l->struct_name);
-	*l = (struct layout){ 0 };
+	return 0;
 }
 
 /* bind_bits: binds v, or NULL when v < 0 (not a bitfield). */

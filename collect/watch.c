@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze/layout.h"
-#include "analyze/layout_dwarf.h"
 #include "collect/btf_layout.h"
-#include "schema/db.h"
+#include "collect/dwarf_layout.h"
 #include "collect/elfsyms.h"
 #include "collect/watch.h"
+#include "lib/layout.h"
+#include "schema/db.h"
 
 /* ---- parsing ---- */
 
@@ -308,14 +308,14 @@ static int resolve_btf(struct watch_spec *s, const struct btf *btf, const char *
 	int rc = -1;
 	if (layout_for(s, btf, binary, type, &l, e, sizeof(e)))
 		return snprintf(err, errlen, "%s: %s", s->text, e), -1;
-	if (!(m = btf_layout_find(&l, s->field)))
+	if (!(m = layout_find_member(&l, s->field)))
 		snprintf(err, errlen, "%s: struct %s has no member '%s' (nested members "
 			 "are dotted, e.g. context.tlb_gen)", s->text, layout_type_key(type), s->field);
 	else if (!place_member(s, m, err, errlen))
 		rc = set_names(s, s->field, s->plus, layout_type_key(type), m->type_name);
 	if (rc && !err[0])
 		snprintf(err, errlen, "out of memory");
-	btf_layout_free(&l);
+	layout_free(&l);
 	return rc;
 }
 
@@ -349,12 +349,12 @@ static int dwarf_field(struct watch_spec *s, const char *binary, char *err, size
 			 "with -g, or use SYMBOL+OFFSET:LEN)", s->text, binary, s->object);
 	else if (dwarf_layout_of(binary, vars[i].type, &l, e, sizeof(e)))
 		snprintf(err, errlen, "%s: %s", s->text, e);
-	else if (!(m = btf_layout_find(&l, s->field)))
+	else if (!(m = layout_find_member(&l, s->field)))
 		snprintf(err, errlen, "%s: %s has no member '%s' (DWARF of %s)", s->text,
 			 vars[i].type_decl, s->field, binary);
 	else if (!place_member(s, m, err, errlen))
 		rc = set_names(s, s->field, s->plus, vars[i].type_decl, m->type_name);
-	btf_layout_free(&l);
+	layout_free(&l);
 	dwarf_vars_free(vars, n);
 	return rc;
 }
@@ -377,13 +377,13 @@ static int dwarf_name_at(struct watch_spec *s, const char *binary, uint64_t syms
 	s->size = symsize > (uint64_t)s->plus ? (int64_t)symsize - s->plus : 1;
 	if (s->has_plus && i >= 0 && vars[i].type[0] && !dwarf_layout_of(binary, vars[i].type, &l, e, sizeof(e)) &&
 	    !layout_name_at(&l, s->plus, name, sizeof(name), &foff, &fsize)) {
-		const struct layout_member *m = btf_layout_find(&l, name);
+		const struct layout_member *m = layout_find_member(&l, name);
 		s->size = fsize - (s->plus - foff);
 		rc = set_names(s, name, s->plus - foff, vars[i].type_decl, m ? m->type_name : NULL);
 	} else {
 		rc = set_names(s, "", s->plus, i >= 0 ? vars[i].type_decl : NULL, NULL);
 	}
-	btf_layout_free(&l);
+	layout_free(&l);
 	dwarf_vars_free(vars, n);
 	return rc;
 }

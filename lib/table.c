@@ -172,6 +172,13 @@ void table_section(struct table *t, const char *heading)
 	t->section = xstrdup(heading);
 }
 
+/* table_set_title: see table.h. */
+void table_set_title(struct table *t, const char *title)
+{
+	free(t->title);
+	t->title = xstrdup(title);
+}
+
 /* table_clone: see table.h. */
 struct table *table_clone(const struct table *t, const char *name)
 {

@@ -90,6 +90,9 @@ void table_style(struct table *t, enum table_style style);
  * "Evidence: context switches"). Copied; NULL for none. */
 void table_section(struct table *t, const char *heading);
 
+/* table_set_title(t, title): a new title (copied; NULL: none). */
+void table_set_title(struct table *t, const char *title);
+
 /* table_clone(t, name): a copy of t (columns, rows, captions, style,
  * section) named name. */
 struct table *table_clone(const struct table *t, const char *name);

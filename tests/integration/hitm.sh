@@ -8,9 +8,13 @@
 # and load counts must equal `perf c2c report --stdio`'s, for every
 # display (-d) with and without --show-all; its true record counts must
 # equal what the fixture wrote. Field names must match pahole's for
-# struct mm_struct (BTF) and falseshare's struct fs_shared (DWARF).
-# perf 6.1 cannot open the IBS file (attr.size 136), so perf reads a copy
-# whose attrs are rewritten to size 128.
+# struct mm_struct (BTF) and falseshare's struct fs_shared (DWARF), from
+# the layouts and objects `perfdb layout` stored (--btf, --dwarf,
+# --object, the running kernel's BTF). hitm only reads: a database's bytes
+# are the same after it, and it works on a read-only file. The JSON is the
+# findings envelope (tables cachelines, fields, summary, types, offsets);
+# csv prints one table. perf 6.1 cannot open the IBS file (attr.size 136),
+# so perf reads a copy whose attrs are rewritten to size 128.
 set -u
 PERFDB=${PERFDB:-$(pwd)/build/perfdb}
 BUILD=${PERFDB_BUILD:-build}
@@ -66,8 +70,16 @@ def perf_lines(path):
             rows.append(r)
     return rows
 
+def findings(path):
+    """The findings of a perfdb JSON document."""
+    return json.load(open(path))['findings']
+
+def summary(d):
+    """perf's trace event counters of the table summary, by counter."""
+    return {r['counter']: r['count'] for r in d['summary']}
+
 def lines(perf, pdb, what, manifest=None):
-    rows, d = perf_lines(perf), json.load(open(pdb))
+    rows, d = perf_lines(perf), findings(pdb)
     keys = [k for k in rows[0] if k != 'address'] if rows else []
     sig = lambda r: (r['address'],) + tuple(r[k] for k in keys)
     # perf counts tracepoint samples (address 0, no data source) in a line
@@ -106,7 +118,7 @@ TOTALS = {'Load Operations': 'loads', 'Loads - no mapping': 'ld_noadrs', 'Load L
 ALL = dict(TOTALS, **{'Total records': 'samples', 'Unable to parse data source': 'unparsable'})
 
 def totals(perf, pdb, what, every):
-    t = json.load(open(pdb))['totals']
+    t = summary(findings(pdb))
     want, got = {}, {}
     for line in open(perf, errors='replace'):
         m = re.match(r'^\s+(.*?)\s+:\s+(\d+)$', line)
@@ -175,7 +187,7 @@ def check_name(name, off, members, cmd, depth=0):
     return bool(inner) and check_name(rest, off - best[1], inner, cmd, depth + 1)
 
 def names(pdb, typ, what, *cmd):
-    d = json.load(open(pdb))
+    d = findings(pdb)
     fields = [f for f in d['types'] if f['type'] == typ and f['offset'] is not None]
     members = pahole(typ, list(cmd))
     if not ok(len(members) >= 3, '%s: pahole knows struct %s' % (what, typ)):
@@ -186,36 +198,40 @@ def names(pdb, typ, what, *cmd):
     if bad:
         print('disagree: %s' % bad[:6])
 
+def line_fields(d, l):
+    """The rows of table fields of cacheline l."""
+    return [f for f in d['fields'] if f['idx'] == l['idx']]
+
 def field_of(d, name):
-    for l in d['cachelines']:
-        for f in l['fields']:
-            if f['field'] == name:
-                return l, f
+    for f in d['fields']:
+        if f['field'] == name:
+            return [l for l in d['cachelines'] if l['idx'] == f['idx']][0], f
     return None, None
 
 def falseshare(pdb, what):
-    d = json.load(open(pdb))
+    d = findings(pdb)
     l, f = field_of(d, 'packed.bitmap_c')
-    ok(l and l['verdict'] == 'false sharing' and f['writer_cpus'] == [2] and f['offset'] == 16,
-       '%s: packed words, one per CPU: false sharing' % what)
+    ok(l and l['verdict'] == 'false sharing' and f['writer_cpus'] == '2' and f['writers'] == 1
+       and f['offset'] == 16, '%s: packed words, one per CPU: false sharing' % what)
     l, f = field_of(d, 'bitmap')
-    ok(l and l['verdict'] == 'true sharing' and f['writer_cpus'] == [0, 1, 2, 3] and f['offset'] == 576,
-       '%s: bitmap written by 4 CPUs: true sharing' % what)
+    ok(l and l['verdict'] == 'true sharing' and f['writer_cpus'] == '0-3' and f['writers'] == 4
+       and f['offset'] == 576, '%s: bitmap written by 4 CPUs: true sharing' % what)
     l, f = field_of(d, 'padded.bitmap_a')
     ok(l and l['verdict'] == 'no sharing seen' and f['offset'] == 64,
        '%s: padded.bitmap_a used by CPU 0 alone: no sharing' % what)
-    ok(all(f['type'] == 'fs_shared' for l in d['cachelines'] for f in l['fields']),
+    ok(d['fields'] and all(f['type'] == 'fs_shared' for f in d['fields']),
        '%s: every sample is in fs_shared' % what)
 
 def unknown(pdb, what):
-    d = json.load(open(pdb))
+    d = findings(pdb)
     l = [l for l in d['cachelines'] if l['address'] == '0xffff888200000040']
-    ok(l and l[0]['fields'] and all(f['type'] == 'unknown object' and f['field'] == 'unknown object'
-       for f in l[0]['fields']) and l[0]['records'] == 4 and l[0]['verdict'] == 'false sharing',
+    fs = line_fields(d, l[0]) if l else []
+    ok(l and fs and all(f['type'] == 'unknown object' and f['field'] == 'unknown object'
+       for f in fs) and l[0]['records'] == 4 and l[0]['verdict'] == 'false sharing',
        '%s: an address in no object is counted under "unknown object"' % what)
 
 def ibs(pdb, what):
-    t = json.load(open(pdb))['totals']
+    t = summary(findings(pdb))
     want = {'samples': 1521, 'loads': 330, 'stores': 101, 'hitm_local': 1, 'hitm_remote': 2,
             'unparsable': 1090}
     ok(all(t[k] == v for k, v in want.items()),
@@ -223,9 +239,40 @@ def ibs(pdb, what):
 
 def same(a, b, what):
     x, y = json.load(open(a)), json.load(open(b))
-    x.pop('notes'); y.pop('notes')
-    ok(x == y and any(f['type'] == 'mm_struct' for l in x['cachelines'] for f in l['fields']),
-       '%s: the same fields without the option' % what)
+    ok(x == y and any(f['type'] == 'mm_struct' for f in x['findings']['fields']),
+       '%s: the same mm_struct fields again' % what)
+
+def without(a, typ, what):
+    """No field of type typ in a, and a note naming the perfdb layout
+    command that stores its layout."""
+    x = json.load(open(a))
+    ok(not any(f['type'] == typ for f in x['findings']['fields']) and
+       any('no layout of struct %s' % typ in n and 'perfdb layout ' in n for n in x['notes']),
+       '%s: no %s fields, a note names the perfdb layout command' % (what, typ))
+
+def csv_one(csvf, jsonf, table, what):
+    """csv holds one table: a header of table's columns and one record per
+    row (one line each: no field of these tables holds a newline)."""
+    rows = json.load(open(jsonf))['findings'][table]
+    lines = open(csvf).read().splitlines()
+    ok(rows and lines and lines[0] == ','.join(rows[0].keys()) and len(lines) == len(rows) + 1,
+       '%s: csv is the table %s alone (%d rows)' % (what, table, len(rows)))
+
+COMMON_LINES = ['idx', 'session', 'address', 'evidence', 'verdict', 'verdict_detail', 'fields',
+                'cpus', 'cpu_list', 'objects']
+COMMON_FIELDS = ['idx', 'session', 'evidence', 'line_offset', 'object', 'object_address', 'type',
+                 'field', 'offset', 'size', 'writers', 'writer_cpus', 'code_sites']
+
+def common(a, evidence, what):
+    """Tables cachelines and fields of a: the common columns, filled."""
+    d = findings(a)
+    good = True
+    for t, cols, filled in (('cachelines', COMMON_LINES, ['idx', 'session', 'address', 'verdict']),
+                            ('fields', COMMON_FIELDS, ['idx', 'session', 'type', 'field'])):
+        rows = d.get(t, [])
+        good &= bool(rows) and all(c in r for r in rows for c in cols)
+        good &= all(r['evidence'] == evidence and all(r[c] is not None for c in filled) for r in rows)
+    ok(good, '%s: tables cachelines and fields with the common columns, evidence %s' % (what, evidence))
 
 getattr(sys.modules[__name__], sys.argv[1])(*sys.argv[2:])
 EOF
@@ -266,7 +313,9 @@ done
 
 # Intel: display default on x86, peer on arm64; unknown objects; mm_struct
 # fields from the running kernel's BTF (the fixture says it was recorded
-# on this kernel), then from --btf, against pahole.
+# on this kernel) that perfdb layout stores, then from --btf, against
+# pahole. Before perfdb layout, hitm names no mm_struct field and its note
+# says how to store the layout.
 "$PERFDB" hitm "$tmp/intel.db" --show-all -f json > "$tmp/j.json"
 check unknown "$tmp/j.json" "intel"
 "$PERFDB" hitm "$tmp/arm.db" -f json | grep -q '"display": "peer"' &&
@@ -274,41 +323,105 @@ check unknown "$tmp/j.json" "intel"
 	say "not ok" "arm64 session: lines sorted on peer snoops by default"
 if [ -r /sys/kernel/btf/vmlinux ] && command -v pahole >/dev/null 2>&1; then
 	"$PERFDB" import -q -o "$tmp/intel2.db" "$tmp/intel.data"
+	"$PERFDB" hitm "$tmp/intel2.db" -t mm_struct -f json > "$tmp/mm0.json" 2>"$tmp/err"
+	check without "$tmp/mm0.json" mm_struct "intel before perfdb layout"
+	"$PERFDB" layout "$tmp/intel2.db" > "$tmp/layout.out" 2>"$tmp/err"
+	grep -q "^session 1: layouts stored: mm_struct (the running kernel's BTF)$" "$tmp/layout.out" &&
+		say ok "perfdb layout: mm_struct layout stored from the running kernel's BTF" ||
+		say "not ok" "perfdb layout: mm_struct layout stored from the running kernel's BTF: $(cat "$tmp/layout.out" "$tmp/err")"
 	"$PERFDB" hitm "$tmp/intel2.db" -t mm_struct -f json > "$tmp/mm.json" 2>"$tmp/err"
-	grep -q "layout of struct mm_struct stored in session 1 from the running kernel's BTF" "$tmp/mm.json" &&
-		say ok "mm_struct layout stored from the running kernel's BTF" ||
-		say "not ok" "mm_struct layout stored from the running kernel's BTF"
 	check names "$tmp/mm.json" mm_struct "intel, running BTF" pahole /sys/kernel/btf/vmlinux
-	"$PERFDB" hitm "$tmp/intel.db" -t mm_struct --btf /sys/kernel/btf/vmlinux -f json > "$tmp/mm2.json"
+	"$PERFDB" hitm "$tmp/intel2.db" -t mm_struct -f json > "$tmp/mm1.json"
+	check same "$tmp/mm.json" "$tmp/mm1.json" "a second hitm run after perfdb layout"
+	"$PERFDB" layout "$tmp/intel.db" --btf /sys/kernel/btf/vmlinux > "$tmp/layout.out" &&
+		grep -q "layouts stored: mm_struct (BTF of /sys/kernel/btf/vmlinux)" "$tmp/layout.out" &&
+		say ok "perfdb layout --btf: stored from that file" ||
+		say "not ok" "perfdb layout --btf: stored from that file"
+	"$PERFDB" hitm "$tmp/intel.db" -t mm_struct -f json > "$tmp/mm2.json"
 	check names "$tmp/mm2.json" mm_struct "intel, --btf" pahole /sys/kernel/btf/vmlinux
-	"$PERFDB" hitm "$tmp/amd.db" --object mm_struct@0xffff888100a40000 -t mm_struct --show-all \
-		-f json > "$tmp/obj.json"
+	"$PERFDB" hitm "$tmp/amd.db" -t mm_struct --show-all -f json > "$tmp/obj0.json"
+	check without "$tmp/obj0.json" mm_struct "amd before perfdb layout --object"
+	"$PERFDB" layout "$tmp/amd.db" --object mm_struct@0xffff888100a40000 > "$tmp/layout.out" &&
+		grep -q "^session 1: 1 object stored; layouts stored: mm_struct" "$tmp/layout.out" &&
+		say ok "perfdb layout --object: the object and its layout stored" ||
+		say "not ok" "perfdb layout --object: the object and its layout stored"
+	"$PERFDB" hitm "$tmp/amd.db" -t mm_struct --show-all -f json > "$tmp/obj.json"
 	check names "$tmp/obj.json" mm_struct "amd, --object mm_struct@ADDR" pahole /sys/kernel/btf/vmlinux
 	"$PERFDB" hitm "$tmp/amd.db" -t mm_struct --show-all -f json > "$tmp/obj2.json"
 	check same "$tmp/obj.json" "$tmp/obj2.json" "--object is stored in the session"
 	n_rows=$(sqlite3 "$tmp/intel2.db" "SELECT count(*) FROM struct_layout WHERE struct_name = 'mm_struct'")
 	[ "$n_rows" -gt 50 ] && say ok "the layout used is in the session ($n_rows rows)" ||
 		say "not ok" "the layout used is in the session ($n_rows rows)"
+	cp "$tmp/intel2.db" "$tmp/other.db"
+	sqlite3 "$tmp/other.db" "UPDATE session SET os_release = '5.15.0-elsewhere'"
+	"$PERFDB" layout "$tmp/other.db" -t task_struct > "$tmp/layout.out" 2>"$tmp/err"; rc=$?
+	[ $rc -eq 0 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+		grep -q "^perfdb layout: warning: session 1 was recorded on kernel 5.15.0-elsewhere, not on the running one" "$tmp/err" &&
+		grep -q "task_struct (the running kernel's BTF)" "$tmp/layout.out" &&
+		say ok "a layout from the running kernel's BTF for another kernel's session: one warning line" ||
+		say "not ok" "a layout from the running kernel's BTF for another kernel's session: one warning line (rc $rc)"
 else
 	echo "# SKIP: no /sys/kernel/btf/vmlinux or pahole"
 fi
 
-# falseshare: the DWARF path; a second run without --dwarf repeats the
-# analysis from what the first stored in the session.
+# falseshare: the DWARF path through perfdb layout --dwarf; hitm then
+# repeats the analysis from what perfdb layout stored in the session, with
+# no option and on a copy.
 fs=$(cd "$BUILD/workloads" && pwd)/falseshare
-"$PERFDB" hitm "$tmp/falseshare.db" --dwarf "$fs" -t fs_shared --show-all -f json > "$tmp/fs.json" 2>"$tmp/err" &&
-	say ok "hitm --dwarf falseshare" || say "not ok" "hitm --dwarf falseshare: $(head -1 "$tmp/err")"
+"$PERFDB" hitm "$tmp/falseshare.db" -t fs_shared -f json > "$tmp/fs0.json" 2>"$tmp/err"
+check without "$tmp/fs0.json" fs_shared "falseshare before perfdb layout"
+"$PERFDB" layout "$tmp/falseshare.db" --dwarf "$fs" > "$tmp/layout.out" 2>"$tmp/err" &&
+	grep -q "objects stored; layouts stored: fs_shared (DWARF of $fs)" "$tmp/layout.out" &&
+	say ok "perfdb layout --dwarf falseshare" || say "not ok" "perfdb layout --dwarf falseshare: $(head -1 "$tmp/err")"
+"$PERFDB" hitm "$tmp/falseshare.db" -t fs_shared --show-all -f json > "$tmp/fs.json" 2>"$tmp/err" &&
+	say ok "hitm after perfdb layout --dwarf falseshare" ||
+	say "not ok" "hitm after perfdb layout --dwarf falseshare: $(head -1 "$tmp/err")"
 check falseshare "$tmp/fs.json" "falseshare --dwarf"
 command -v pahole >/dev/null 2>&1 &&
 	check names "$tmp/fs.json" fs_shared "falseshare" pahole "$fs"
 cp "$tmp/falseshare.db" "$tmp/copy.db"
 "$PERFDB" hitm "$tmp/copy.db" -t fs_shared --show-all -f json > "$tmp/fs2.json"
 check falseshare "$tmp/fs2.json" "falseshare, stored objects and layout"
+check common "$tmp/fs2.json" c2c "falseshare"
+
+# hitm never writes: the database's bytes are the same after every kind of
+# run, no journal is left, and a read-only file gives the same answer.
+cp "$tmp/falseshare.db" "$tmp/ro.db"
+before=$(sha256sum < "$tmp/ro.db")
+for args in "" "-f json" "-f csv" "-f md" "--show-all -t fs_shared" "-d rmt -n 1" "--table fields -f csv"; do
+	# shellcheck disable=SC2086 # the arguments are words
+	"$PERFDB" hitm "$tmp/ro.db" $args > /dev/null 2>&1 || echo "failed: $args" >> "$tmp/rofail"
+done
+[ "$(sha256sum < "$tmp/ro.db")" = "$before" ] && [ ! -e "$tmp/rofail" ] &&
+	[ -z "$(ls "$tmp" | grep '^ro\.db-')" ] &&
+	say ok "hitm leaves the database's bytes as they were (sha256), no journal" ||
+	say "not ok" "hitm leaves the database's bytes as they were (sha256), no journal: $(cat "$tmp/rofail" 2>/dev/null)"
+chmod 0444 "$tmp/ro.db"
+"$PERFDB" hitm "$tmp/ro.db" --show-all -t fs_shared -f json > "$tmp/ro.json" 2>"$tmp/err" &&
+	cmp -s "$tmp/ro.json" "$tmp/fs2.json" &&
+	say ok "hitm on a read-only (0444) file: the same document" ||
+	say "not ok" "hitm on a read-only (0444) file: the same document: $(head -1 "$tmp/err")"
+chmod 0644 "$tmp/ro.db"
+
+# csv: exactly one table, the main one unless --table names another.
+"$PERFDB" hitm "$tmp/intel.db" --show-all -f json > "$tmp/all.json"
+"$PERFDB" hitm "$tmp/intel.db" --show-all -f csv > "$tmp/all.csv"
+check csv_one "$tmp/all.csv" "$tmp/all.json" cachelines "hitm -f csv"
+"$PERFDB" hitm "$tmp/intel.db" --show-all -f csv --table fields > "$tmp/fields.csv"
+check csv_one "$tmp/fields.csv" "$tmp/all.json" fields "hitm -f csv --table fields"
+check common "$tmp/all.json" c2c "intel"
+"$PERFDB" hitm "$tmp/intel.db" --tables > "$tmp/tables"
+[ "$(cut -f1 "$tmp/tables" | tr '\n' ' ')" = "summary cachelines fields types offsets " ] &&
+	say ok "hitm --tables: summary cachelines fields types offsets" ||
+	say "not ok" "hitm --tables: summary cachelines fields types offsets (got $(cut -f1 "$tmp/tables" | tr '\n' ' '))"
+"$PERFDB" hitm "$tmp/intel.db" --show-all -n 2 -f json > "$tmp/n2.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["findings"]; sys.exit(0 if len(d["cachelines"]) == 2 and {f["idx"] for f in d["fields"]} == {0, 1} else 1)' "$tmp/n2.json" &&
+	say ok "hitm -n 2: two cachelines and their fields" || say "not ok" "hitm -n 2: two cachelines and their fields"
 
 # The real AMD IBS recording: perfdb reads the original, perf a copy.
 ibs="$SHARED/perfdata/x86_64-perf6.8-c2c-amd_ibs_op-datasrc.data"
 if [ -r "$ibs" ]; then
-	python3 - "$ibs" "$tmp/ibs61.data" <<'EOF'
+	python3 - "$ibs" "$tmp/ibs61.data" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], 'rb').read())
 asize = struct.unpack_from('<Q', b, 16)[0]
@@ -323,7 +436,7 @@ b[aoff:aoff + len(new)] = new
 struct.pack_into('<Q', b, 16, 144)
 struct.pack_into('<QQ', b, 24, aoff, len(new))
 open(sys.argv[2], 'wb').write(b)
-EOF
+PY
 	"$PERFDB" import -q -o "$tmp/ibs.db" "$ibs" && say ok "IBS file imports" || say "not ok" "IBS file imports"
 	"$PERFDB" hitm "$tmp/ibs.db" -f json > "$tmp/j.json"
 	check ibs "$tmp/j.json" "IBS"
@@ -334,15 +447,44 @@ else
 	echo "# SKIP: $ibs not found"
 fi
 
-# Exit statuses.
-"$PERFDB" hitm "$tmp/intel.db" -d bogus >/dev/null 2>&1; [ $? -eq 1 ] &&
+# Exit statuses, each with one line on stderr.
+one_line() { [ "$(wc -l < "$tmp/err")" -eq 1 ]; }
+"$PERFDB" hitm "$tmp/intel.db" -d bogus >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] && one_line &&
 	say ok "bad -d: exit 1" || say "not ok" "bad -d: exit 1"
-"$PERFDB" hitm "$tmp/intel.db" -s 99 >/dev/null 2>&1; [ $? -eq 2 ] &&
+"$PERFDB" hitm "$tmp/intel.db" -s 99 >/dev/null 2>"$tmp/err"; [ $? -eq 2 ] && one_line &&
 	say ok "unknown session: exit 2" || say "not ok" "unknown session: exit 2"
-"$PERFDB" hitm "$tmp/intel.db" --dwarf "$fs" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "not mapped in session" "$tmp/err" &&
-	say ok "--dwarf of a binary the session never mapped: exit 2" ||
-	say "not ok" "--dwarf of a binary the session never mapped: exit 2 (got $rc)"
-"$PERFDB" hitm "$tmp/intel.db" --object 'nonsense' >/dev/null 2>&1; [ $? -eq 1 ] &&
-	say ok "bad --object: exit 1" || say "not ok" "bad --object: exit 1"
+"$PERFDB" hitm "$tmp/intel.db" --dwarf "$fs" >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] && one_line &&
+	say ok "hitm --dwarf (moved to perfdb layout): a usage error, exit 1" ||
+	say "not ok" "hitm --dwarf (moved to perfdb layout): a usage error, exit 1"
+cp "$tmp/intel.db" "$tmp/w.db"
+before=$(sha256sum < "$tmp/w.db")
+"$PERFDB" layout "$tmp/w.db" --dwarf "$fs" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "not mapped in session" "$tmp/err" &&
+	say ok "perfdb layout --dwarf of a binary the session never mapped: exit 2" ||
+	say "not ok" "perfdb layout --dwarf of a binary the session never mapped: exit 2 (got $rc)"
+"$PERFDB" layout "$tmp/w.db" --object 'nonsense' >/dev/null 2>"$tmp/err"; [ $? -eq 1 ] && one_line &&
+	say ok "perfdb layout: bad --object: exit 1" || say "not ok" "perfdb layout: bad --object: exit 1"
+"$PERFDB" layout "$tmp/w.db" --btf "$tmp/no-such-btf" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "^perfdb layout: .*no-such-btf" "$tmp/err" &&
+	say ok "perfdb layout: a missing --btf file: exit 2, one line" ||
+	say "not ok" "perfdb layout: a missing --btf file: exit 2, one line (got $rc: $(cat "$tmp/err"))"
+"$PERFDB" layout "$tmp/w.db" -t task_struct --dwarf "$tmp/no-such-binary" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "no-such-binary" "$tmp/err" &&
+	say ok "perfdb layout: a missing --dwarf file: exit 2, one line" ||
+	say "not ok" "perfdb layout: a missing --dwarf file: exit 2, one line (got $rc)"
+[ "$(sha256sum < "$tmp/w.db")" = "$before" ] &&
+	say ok "a failed perfdb layout stores nothing" || say "not ok" "a failed perfdb layout stores nothing"
+plain="$SHARED/perfdata/x86_64-perf4.9-uprobe-tracepoint.data"
+if [ -r "$plain" ] && "$PERFDB" import -q -o "$tmp/plain.db" "$plain"; then
+	"$PERFDB" hitm "$tmp/plain.db" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc -eq 2 ] && one_line && grep -q "no memory samples and no watchpoint samples (record them with perfdb record -r c2c, or -r watch" "$tmp/err" &&
+		say ok "a session without memory or watchpoint samples: exit 2, the recipes named" ||
+		say "not ok" "a session without memory or watchpoint samples: exit 2, the recipes named (got $rc)"
+	"$PERFDB" watch "$tmp/plain.db" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc -eq 2 ] && one_line && grep -q "watched nothing (record it with perfdb record -r watch" "$tmp/err" &&
+		say ok "perfdb watch on a session that watched nothing: exit 2" ||
+		say "not ok" "perfdb watch on a session that watched nothing: exit 2 (got $rc)"
+else
+	echo "# SKIP: $plain not found"
+fi
 echo "1..$n"

@@ -10,7 +10,9 @@
 # (cpu_entry_area) and a busy debug register given with the kernel's
 # reason, TYPE.FIELD@ADDR, the workload's rate with --watch-baseline, a
 # sched recipe beside, SIGINT, and mm_struct.mm_count of yield's worker
-# process (--watch-mm fork) written from the scheduler. Prints TAP lines.
+# process (--watch-mm fork) written from the scheduler; perfdb hitm on a
+# watch session gives perfdb watch's document, whose tables cachelines and
+# fields have the columns memory samples fill too. Prints TAP lines.
 # Run from the repository root: sh tests/integration/watch.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
@@ -41,16 +43,17 @@ nsessions() { q "SELECT count(*) FROM session" 2>/dev/null || echo 0; }
 no_tmp_left() { ! ls -a "$T" | grep -q '^\.perfdb-record-'; }
 # wj: perfdb watch --format json of the latest session into $T/w.json
 wj() { "$PERFDB" watch "$DB" --format json >"$T/w.json" 2>>"$T/err"; }
-# js EXPR: python expression over j (the JSON, first session as s) is true
+# js EXPR: python expression over j (the JSON document), s (its findings),
+# f (its fields rows by watch name) and w (the first watched window) is true
 js() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); s=j["sessions"][0]
-f={x["field"]: x for x in s["fields"]}
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); s=j["findings"]
+f={x["watch"]: x for x in s["fields"]}; w=s["windows"][0]
 sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/w.json" "$1"
 }
-# cpus_of FIELD: the CPUs that wrote FIELD, comma separated
+# cpus_of WATCH: the CPUs that wrote the watched field, comma separated
 cpus_of() {
-	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sessions"][0]
-print(",".join(str(c["cpu"]) for c in s["cpus"] if c["field"] == sys.argv[2]))' "$T/w.json" "$1"
+	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["findings"]
+print(",".join(str(c["cpu"]) for c in s["cpus"] if c["watch"] == sys.argv[2]))' "$T/w.json" "$1"
 }
 end() { echo "1..$n"; exit 0; }
 
@@ -107,7 +110,7 @@ check "perfdb watch --format json works" eval '[ -s "$T/w.json" ]'
 check "both fields written often (> 1000 writes each)" \
 	js 'f["fs_shared.packed.bitmap_a"]["writes"] > 1000 and f["fs_shared.packed.bitmap_b"]["writes"] > 1000'
 check "writes of all samples = perf's count (inside the window)" \
-	eval '[ "$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))[\"sessions\"][0]; print(sum(x[\"writes\"] for x in s[\"fields\"]))" "$T/w.json")" = "$(awk -F"|" "{ t += \$2 } END { print t }" "$T/script")" ]'
+	eval '[ "$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))[\"findings\"]; print(sum(x[\"writes\"] for x in s[\"fields\"]))" "$T/w.json")" = "$(awk -F"|" "{ t += \$2 } END { print t }" "$T/script")" ]'
 check "bitmap_a written by CPU 0 only, bitmap_b by CPU 1 only" \
 	eval '[ "$(cpus_of fs_shared.packed.bitmap_a)" = 0 ] && [ "$(cpus_of fs_shared.packed.bitmap_b)" = 1 ]'
 check "no transfers of a field of its own; many of the line between the fields" \
@@ -115,9 +118,9 @@ check "no transfers of a field of its own; many of the line between the fields" 
 check "one line, verdict false sharing" \
 	js 'len(s["cachelines"]) == 1 and s["cachelines"][0]["verdict"] == "false sharing"'
 check "writes per second are writes / watched seconds" \
-	js 'abs(f["fs_shared.packed.bitmap_a"]["writes_per_sec"] - f["fs_shared.packed.bitmap_a"]["writes"] / s["seconds"]) < 1 and 0.45 < s["seconds"] < 5'
-site=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sessions"][0]
-x=[t for t in s["sites"] if t["field"] == "fs_shared.packed.bitmap_a"][0]; print(x["store_site"], x["ip"])' "$T/w.json")
+	js 'abs(f["fs_shared.packed.bitmap_a"]["writes_per_sec"] - f["fs_shared.packed.bitmap_a"]["writes"] / w["seconds"]) < 1 and 0.45 < w["seconds"] < 5'
+site=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["findings"]
+x=[t for t in s["sites"] if t["watch"] == "fs_shared.packed.bitmap_a"][0]; print(x["store_site"], x["ip"])' "$T/w.json")
 echo "# store site and ip: $site"
 check "the store site is in worker (the loop is inlined there)" eval 'case "$site" in "worker+0x"*) true ;; *) false ;; esac'
 # The ip is the instruction after the store: find it with objdump.
@@ -134,8 +137,8 @@ check "the instruction before the sample ip stores to memory (a trap reports the
 check "the store site is worker+(ip-1 - worker)" eval '[ "${site%% *}" = "worker+$off" ]'
 check "text output: the verdict and the ip-1 explanation" \
 	eval '"$PERFDB" watch "$DB" >"$T/w.txt" && grep -q "false sharing" "$T/w.txt" && grep -q "ip-1" "$T/w.txt"'
-check "md and csv output" \
-	eval '"$PERFDB" watch "$DB" --format md | grep -q "^| fs_shared.packed.bitmap_a" && "$PERFDB" watch "$DB" --format csv | grep -q "^field,type,offset,size,watched,writes"'
+check "md and csv output: the field in md, csv the table cachelines alone (or fields with --table)" \
+	eval '"$PERFDB" watch "$DB" --format md | grep -q "| fs_shared | fs_shared | packed.bitmap_a |" && "$PERFDB" watch "$DB" --format csv >"$T/w.csv" && head -1 "$T/w.csv" | grep -q "^idx,session,address,evidence,cpumode," && [ "$(wc -l <"$T/w.csv")" = 2 ] && "$PERFDB" watch "$DB" --format csv --table fields | grep -q ",fs_shared.packed.bitmap_a,"'
 check "the kept perf.data is there, the temporary directory gone" eval '[ -s "$T/p.data" ] && no_tmp_left'
 
 # --- packed, store check: almost no writes ---------------------------------------------
@@ -145,16 +148,16 @@ wj
 check "packed/check: exit 0" rc_is 0
 check "check-first stores: at most a few writes per field (the first store)" \
 	js 'all(x["writes"] <= 3 for x in s["fields"])'
-check "check-first stores: fewer transfers than the verdict needs, verdict none" \
-	js 's["cachelines"][0]["transfers"] < 10 and s["cachelines"][0]["verdict"] == "none"'
+check "check-first stores: fewer transfers than the verdict needs, no sharing seen" \
+	js 's["cachelines"][0]["transfers"] < 10 and s["cachelines"][0]["verdict"] == "no sharing seen"'
 
 # --- padded: no sharing; shared: true sharing ----------------------------------------------
 rec -r watch --watch fs_shared.padded.bitmap_a,fs_shared.padded.bitmap_b \
 	-- "$FS" --threads 2 --layout padded --seconds 0.5
 wj
 check "padded/always: exit 0" rc_is 0
-check "padded: two lines, each written by one CPU, verdict none on both" \
-	js 'len(s["cachelines"]) == 2 and all(c["verdict"] == "none" and c["transfers"] == 0 for c in s["cachelines"]) and all(x["writes"] > 1000 for x in s["fields"])'
+check "padded: two lines, each written by one CPU, no sharing seen on both" \
+	js 'len(s["cachelines"]) == 2 and all(c["verdict"] == "no sharing seen" and c["transfers"] == 0 for c in s["cachelines"]) and all(x["writes"] > 1000 for x in s["fields"])'
 rec -r watch --watch fs_shared.bitmap -- "$FS" --threads 2 --layout shared --seconds 0.5
 wj
 check "shared/always: exit 0" rc_is 0
@@ -173,7 +176,7 @@ check "mm_struct.mm_mt (16 bytes) is partly watched, and record says so" \
 	eval 'grep -q "mm_struct.mm_mt (struct maple_tree, 16 bytes .*only part of it is watched: 8 of its 16 bytes" "$T/err"'
 check "its row: len 8, partial, size 16, offset 64 (as BTF says)" \
 	eval '[ "$(q "SELECT len, partial, size FROM watch WHERE session_id = $S AND field = '"'mm_struct.mm_mt'"'")" = "8|1|16" ]'
-check "perfdb watch notes it" js 'any("mm_struct.mm_mt: only its first 8 of 16 bytes" in t for t in s["notes"])'
+check "perfdb watch warns of it" js 'any("mm_struct.mm_mt: only its first 8 of 16 bytes" in t for t in j["warnings"])'
 check "the mm_struct is a kernel address, the globals are user addresses" \
 	eval '[ "$(q "SELECT sum(kind = '"'mm'"' AND object_addr < 0) + sum(kind = '"'symbol'"' AND object_addr > 0) FROM watch WHERE session_id = $S")" = 4 ]'
 
@@ -222,12 +225,12 @@ check "the sched recipe recorded beside the watchpoints" \
 	eval '[ "$(q "SELECT nr_samples > 0 FROM event WHERE session_id = $S AND name = '"'sched:sched_switch'"'")" = 1 ]'
 check "--watch-baseline: the metric line twice, watched and unwatched" \
 	eval '[ "$(q "SELECT group_concat(watched, \",\") FROM (SELECT watched FROM workload_metric WHERE session_id = $S ORDER BY watched)")" = 0,1 ]'
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["sessions"][0]["rates"][0]
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["findings"]["rates"][0]
 print("# falseshare ops/s: %.0f watched, %.0f unwatched" % (r["watched"], r["unwatched"]))' "$T/w.json"
 check "perfdb watch shows the watched rate far below the unwatched one (one trap per store)" \
-	js 's["rates"][0]["metric"] == "falseshare_ops_per_sec" and s["rates"][0]["watched"] < s["rates"][0]["unwatched"] / 10 and s["rates"][0]["unwatched_session"] == s["session"]'
+	js 's["rates"][0]["metric"] == "falseshare_ops_per_sec" and s["rates"][0]["watched"] < s["rates"][0]["unwatched"] / 10 and s["rates"][0]["unwatched_session"] == w["session"] == s["rates"][0]["session"]'
 check "the perturbation note is printed with both rates" \
-	js 'any(t.startswith("falseshare_ops_per_sec: ") and " watched vs " in t for t in s["notes"])'
+	js 'any(t.startswith("falseshare_ops_per_sec: ") and " watched vs " in t for t in j["notes"])'
 
 # --- SIGINT -------------------------------------------------------------------------------------------
 "$PERFDB" record -q -o "$DB" -r watch --watch fs_shared.bitmap -- "$FS" --layout shared --seconds 20 \
@@ -251,10 +254,30 @@ check "yield, --watch-mm fork: exit 0, the worker process's mm (fork), a kernel 
 	eval 'rc_is 0 && [ "$(q "SELECT mm_mode, object_addr < 0 FROM watch WHERE session_id = $S")" = "fork|1" ]'
 check "the watched pid is yield's worker process, not the one perfdb started" \
 	eval '[ "$(q "SELECT count(*) FROM watch w JOIN process p ON p.session_id = w.session_id AND p.pid = w.pid WHERE w.session_id = $S AND p.comm = '"'yield'"' AND p.exec_gen = 0")" -ge 1 ]'
-python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sessions"][0]
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["findings"]
 print("# mm_count: %d writes, %.1f/s, %d transfers; CPUs %s; sites %s" % (s["fields"][0]["writes"], s["fields"][0]["writes_per_sec"], s["fields"][0]["transfers"], [(c["cpu"], c["writes"]) for c in s["cpus"]], [(t["store_site"], t["writes"]) for t in s["sites"]]))' "$T/w.json"
 check "mm_count is written from the scheduler's lazy-TLB grab/drop (__schedule, finish_task_switch, mmgrab/mmdrop)" \
 	js 'any(t["store_site"].split("+")[0].split(".")[0] in ("__schedule", "finish_task_switch", "context_switch", "mmgrab", "mmdrop", "__mmdrop", "mmdrop_lazy_tlb_sched", "mmgrab_lazy_tlb") for t in s["sites"])'
 "$PERFDB" hitm "$DB" -s "$S" --format json >"$T/h.json" 2>>"$T/err"
-check "perfdb hitm on a watch session shows the watched fields, as perfdb watch" cmp -s "$T/h.json" "$T/w.json"
+check "perfdb hitm on a watch session shows the watched fields, as perfdb watch" \
+	python3 -c 'import json,sys; h, w = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if h["verb"] == "hitm" and w["verb"] == "watch" and all(h[k] == w[k] for k in ("sessions", "findings", "warnings", "notes")) and w["findings"]["fields"] else 1)' "$T/h.json" "$T/w.json"
+# The same model for both kinds of evidence: a memory-sample fixture's
+# cachelines and fields have exactly the columns of this watch session's.
+if mkdir -p "$T/fx" && "$B/tests/test_hitm" --write-fixtures "$T/fx" >/dev/null 2>&1 &&
+	"$PERFDB" import -q -o "$T/fx/intel.db" "$T/fx/intel.data" &&
+	"$PERFDB" hitm "$T/fx/intel.db" --format json >"$T/c2c.json" 2>>"$T/err"; then
+	check "cachelines and fields: the same columns from memory samples (hitm) and watchpoints (watch)" \
+		python3 -c 'import json,sys; c, w = (json.load(open(p))["findings"] for p in sys.argv[1:3])
+common = {"cachelines": ["idx", "session", "address", "evidence", "verdict", "verdict_detail", "fields", "cpus", "cpu_list", "objects"],
+          "fields": ["idx", "session", "evidence", "line_offset", "object", "object_address", "type", "field", "offset", "size", "writers", "writer_cpus", "code_sites"]}
+good = True
+for t, cols in common.items():
+    good &= bool(c[t]) and bool(w[t]) and list(c[t][0]) == list(w[t][0])
+    good &= all(r[k] is not None for r in w[t] for k in cols if k not in ("object", "object_address"))
+    good &= all(r["evidence"] == "c2c" for r in c[t]) and all(r["evidence"] == "watch" for r in w[t])
+sys.exit(0 if good else 1)' "$T/c2c.json" "$T/w.json"
+else
+	not_ok "the memory-sample fixture for the column comparison"
+fi
 echo "1..$n"

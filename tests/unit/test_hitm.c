@@ -1,6 +1,8 @@
 /* Unit test for `perfdb hitm`'s analysis (analyze/c2c_load.c, layout.c,
- * layout_dwarf.c, objects.c, hitm.c), and the writer of its perf.data
- * fixtures.
+ * objects.c, hitm.c, and the findings document hitm_findings.h makes of
+ * memory samples and of watchpoint traps), for what perfdb layout stores
+ * (collect/dwarf_layout.c, objects_store.c, describe.c), and the writer
+ * of its perf.data fixtures.
  *
  *   test_hitm                        the unit checks (TAP)
  *   test_hitm --write-fixtures DIR   writes DIR/{intel,amd,arm,falseshare}.data,
@@ -34,12 +36,19 @@
 
 #include "analyze/c2c_load.h"
 #include "analyze/hitm.h"
+#include "analyze/hitm_findings.h"
 #include "analyze/layout.h"
-#include "analyze/layout_dwarf.h"
 #include "analyze/objects.h"
-#include "schema/db.h"
+#include "analyze/watch.h"
+#include "collect/describe.h"
+#include "collect/dwarf_layout.h"
 #include "collect/elfsyms.h"
 #include "collect/ingest.h"
+#include "collect/layout_store.h"
+#include "collect/objects_store.h"
+#include "lib/layout.h"
+#include "reports/render.h"
+#include "schema/db.h"
 #include "tests/lib/pdwriter.h"
 #include "tests/unit/tap.h"
 
@@ -742,7 +751,7 @@ static void test_naming(void)
 	ok(layout_name_at(&l, 1536, name, sizeof(name), &a, &b) == -1, "past the struct: no field");
 	ok(layout_name_at(&l, -1, name, sizeof(name), &a, &b) == -1, "before the struct: no field");
 	is_int(layout_size(&l), 1536, "layout size");
-	btf_layout_free(&l);
+	layout_free(&l);
 	is_str(layout_type_key("struct mm_struct"), "mm_struct", "type key drops 'struct '");
 	is_str(layout_type_key("union u"), "u", "type key drops 'union '");
 }
@@ -765,7 +774,7 @@ static void test_spec(void)
 /* member(l, name): the row of member name, or NULL. */
 static const struct layout_member *member(const struct layout *l, const char *name)
 {
-	return btf_layout_find(l, name);
+	return layout_find_member(l, name);
 }
 
 /* test_dwarf: falseshare's struct fs_shared and its variable from DWARF,
@@ -795,7 +804,7 @@ static void test_dwarf(void)
 	ok((m = member(&l, "bitmap")) && m->offset == 576 && m->size == 8, "bitmap at 576");
 	name_is(&l, 72, "padded.<hole after bitmap_a>", 72, 56);
 	name_is(&l, 600, "<padding>", 584, 56);
-	btf_layout_free(&l);
+	layout_free(&l);
 	ok(dwarf_layout_of(path, "no_such_struct", &l, err, sizeof(err)) == -1 &&
 	   strstr(err, "no struct no_such_struct"), "unknown struct: %s", err);
 	ok(dwarf_layout_of("/nonexistent", "x", &l, err, sizeof(err)) == -1, "missing file: refused");
@@ -888,18 +897,18 @@ static void check_fields(const struct hitm_result *r, const struct c2c_data *d, 
 	}
 	long l = line_of(d, MM_A + 128, 1, -1);
 	if (l >= 0) {
-		is_str(hitm_verdict_name(r->lines[l].verdict), "true and false sharing", "seed line verdict");
+		is_str(share_verdict_name(r->lines[l].verdict), "true and false sharing", "seed line verdict");
 		ok(strstr(r->lines[l].detail, "lru_gen.bitmap written by CPUs 0-3") != NULL,
 		   "verdict names lru_gen.bitmap: %s", r->lines[l].detail);
 	}
 	ok(find_field(r, d, MM_A + 544, "saved_auxv[3]") != NULL, "saved_auxv[3] attributed");
 	ok(find_field(r, d, MM_A + 4, "<hole after mm_count>") != NULL, "a hole is named as such");
 	l = line_of(d, MM_A, 1, -1);
-	ok(l >= 0 && r->lines[l].verdict == V_TRUE, "mm_count: written by CPU 0, read by CPU 1: true sharing");
+	ok(l >= 0 && r->lines[l].verdict == SHARE_TRUE, "mm_count: written by CPU 0, read by CPU 1: true sharing");
 	f = find_field(r, d, K_ANON, HITM_UNKNOWN);
 	ok(f && f->obj < 0 && !strcmp(r->strs[f->type], HITM_UNKNOWN), "unknown address: unknown object");
 	l = line_of(d, K_ANON, 1, -1);
-	ok(l >= 0 && r->lines[l].verdict == V_FALSE, "unknown line: 0 and 8 written by CPU 3, 16 and 24 read by CPU 0: false sharing");
+	ok(l >= 0 && r->lines[l].verdict == SHARE_FALSE, "unknown line: 0 and 8 written by CPU 3, 16 and 24 read by CPU 0: false sharing");
 }
 
 /* check_reuse(r, d, om): mm B's address after its exit_mmap is a new mm. */
@@ -936,7 +945,7 @@ static void test_seed(void)
 		return;
 	seed_layout(&l);
 	ok(layout_replace(db, session, &l, err, sizeof(err)) == 0, "seed layout stored");
-	btf_layout_free(&l);
+	layout_free(&l);
 	ok(objects_has_mm(db, session), "the tracepoints name mms");
 	if (ok(c2c_load(db, session, &d, err, sizeof(err)) == 0, "samples load")) {
 		layouts_load(db, session, &ls);
@@ -953,6 +962,293 @@ static void test_seed(void)
 	objects_free(&om);
 	layouts_free(&ls);
 	c2c_data_free(&d);
+	sqlite3_close(db);
+}
+
+/* ---- the findings document of both evidence kinds ---- */
+
+/* watch_fixture(db): session 2: two fields of one mm_struct watched (its
+ * first 4 bytes, mm_count, and 8 of mm_mt's 16), four writes by CPUs 0
+ * and 1 at two kernel store sites, as perfdb record -r watch stores them. */
+static bool watch_fixture(sqlite3 *db)
+{
+	char err[256];
+	int rc = db_exec(db,
+		"INSERT INTO session (id, label, workload, first_time, last_time, first_sample_id, "
+		"last_sample_id, nr_cpus_avail) VALUES (2, 'w', 'yield', 0, 900, 100001, 100004, 2);"
+		"INSERT INTO event (id, session_id, idx, name, type, config1, config2) VALUES "
+		"(1001, 2, 0, 'mem:0xffff888100000000', 5, -131387344551936, 4),"
+		"(1002, 2, 1, 'mem:0xffff888100000008', 5, -131387344551928, 8);"
+		"INSERT INTO dso (id, session_id, path, kernel) VALUES (1001, 2, '[kernel.kallsyms]', 1);"
+		"INSERT INTO symbol (id, dso_id, name, start, size) VALUES "
+		"(10001, 1001, '__schedule', -2118524928, 4096),"
+		"(10002, 1001, 'finish_task_switch', -2118590464, 512);"
+		"INSERT INTO sample (id, session_id, event_id, time, cpu, ip, symbol_id, cpumode) VALUES "
+		"(100001, 2, 1001, 100, 0, -2118524928 + 2903, 10001, 1),"
+		"(100002, 2, 1002, 200, 1, -2118590464 + 182, 10002, 1),"
+		"(100003, 2, 1001, 300, 0, -2118524928 + 2903, 10001, 1),"
+		"(100004, 2, 1002, 800, 1, -2118524928 + 2903, 10001, 1);"
+		"INSERT INTO watch (session_id, idx, spec, kind, field, type_name, field_type, "
+		"object_addr, offset, size, addr, len, partial, wider, event, pid, mm_mode, armed_ns, "
+		"ended_ns) VALUES (2, 0, 'mm_struct.mm_count', 'mm', 'mm_struct.mm_count', 'mm_struct', "
+		"'atomic_t', -131387344551936, 0, 4, -131387344551936, 4, 0, 0, "
+		"'mem:0xffff888100000000/4:w', 77, 'fork', 50, 950), (2, 1, 'mm_struct.mm_mt', 'mm', "
+		"'mm_struct.mm_mt', 'mm_struct', 'struct maple_tree', -131387344551936, 8, 16, "
+		"-131387344551928, 8, 1, 0, 'mem:0xffff888100000008/8:w', 77, 'fork', 50, 950);",
+		err, sizeof(err));
+	if (rc)
+		printf("# watch fixture: %s\n", err);
+	return !rc;
+}
+
+/* cell(t, row, name): the cell of column name, or NULL. */
+static const struct cell *cell(const struct table *t, size_t row, const char *name)
+{
+	int c = table_find_col(t, name);
+	return c >= 0 && row < table_nrows(t) ? table_cell(t, row, c) : NULL;
+}
+
+/* str_at(t, row, name): the string in column name ("" for NULL). */
+static const char *str_at(const struct table *t, size_t row, const char *name)
+{
+	const struct cell *c = cell(t, row, name);
+	return c && c->kind == CELL_STR ? c->v.s : "";
+}
+
+/* int_at(t, row, name): the integer in column name (-999 for NULL). */
+static long long int_at(const struct table *t, size_t row, const char *name)
+{
+	const struct cell *c = cell(t, row, name);
+	return c && c->kind == CELL_INT ? c->v.i : -999;
+}
+
+/* row_of(t, name, value): the first row whose column name is value, or -1. */
+static long row_of(const struct table *t, const char *name, const char *value)
+{
+	for (size_t r = 0; r < table_nrows(t); r++)
+		if (!strcmp(str_at(t, r, name), value))
+			return (long)r;
+	return -1;
+}
+
+/* same_columns(a, b): whether tables a and b have the same column names. */
+static bool same_columns(const struct table *a, const struct table *b)
+{
+	if (!a || !b || table_ncols(a) != table_ncols(b))
+		return false;
+	for (int c = 0; c < table_ncols(a); c++)
+		if (strcmp(table_col_name(a, c), table_col_name(b, c)))
+			return false;
+	return true;
+}
+
+/* table_names_of(d, buf, len): "a b c" of d's tables. */
+static const char *table_names_of(const struct doc *d, char *buf, size_t len)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < doc_ntables(d) && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "", table_name(doc_table_at(d, i)));
+	return buf;
+}
+
+/* json_of(t): t rendered as JSON (malloc'ed). */
+static char *json_of(const struct table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	render_table(t, FMT_JSON, f);
+	fclose(f);
+	return buf;
+}
+
+/* same_doc(a, b): whether every table of a renders as b's of its name. */
+static bool same_doc(const struct doc *a, const struct doc *b)
+{
+	bool same = doc_ntables(a) == doc_ntables(b) && doc_nnotes(a) == doc_nnotes(b) &&
+		    doc_nwarnings(a) == doc_nwarnings(b);
+	for (size_t i = 0; same && i < doc_ntables(a); i++) {
+		const struct table *t = doc_table_at(a, i), *u = doc_table(b, table_name(t));
+		char *x = json_of(t), *y = u ? json_of(u) : NULL;
+		same = y && !strcmp(x, y);
+		free(x);
+		free(y);
+	}
+	return same;
+}
+
+/* check_c2c_doc(d): the Intel fixture's document. */
+static void check_c2c_doc(const struct doc *d)
+{
+	char names[256];
+	const struct table *l = doc_table(d, "cachelines"), *f = doc_table(d, "fields");
+	is_str(table_names_of(d, names, sizeof(names)), "summary cachelines fields types offsets",
+	       "memory samples: tables summary, cachelines, fields, types, offsets");
+	ok(doc_main(d) == l && l && f, "the main table is cachelines");
+	long r = l ? row_of(l, "address", "0xffff888100a40080") : -1;
+	if (!ok(r >= 0, "the seed's line is a row of cachelines"))
+		return;
+	is_str(str_at(l, (size_t)r, "evidence"), "c2c", "its evidence: c2c");
+	is_str(str_at(l, (size_t)r, "verdict"), "true and false sharing", "its verdict");
+	ok(int_at(l, (size_t)r, "hitm_total") == 3 && int_at(l, (size_t)r, "stores") == 13 &&
+	   int_at(l, (size_t)r, "records_perf") == 22, "its perf counts: 3 HITMs, 13 stores, 22 perf records");
+	ok(!cell(l, (size_t)r, "writes")->kind && !cell(l, (size_t)r, "transfers")->kind,
+	   "the watch columns are NULL in a c2c row");
+	long k = row_of(f, "field", "lru_gen.bitmap");
+	ok(k >= 0 && int_at(f, (size_t)k, "idx") == int_at(l, (size_t)r, "idx") &&
+	   int_at(f, (size_t)k, "offset") == 184 && int_at(f, (size_t)k, "writers") == 4 &&
+	   !strcmp(str_at(f, (size_t)k, "writer_cpus"), "0-3") &&
+	   !strcmp(str_at(f, (size_t)k, "type"), "mm_struct") &&
+	   strstr(str_at(f, (size_t)k, "object"), "pid 1000 yield"),
+	   "fields: lru_gen.bitmap of that line's idx, offset 184, written by CPUs 0-3");
+}
+
+/* check_watch_doc(d, c2c): the watch session's document, with the same
+ * columns as the c2c document's cachelines and fields. */
+static void check_watch_doc(const struct doc *d, const struct doc *c2c)
+{
+	char names[256];
+	const struct table *l = doc_table(d, "cachelines"), *f = doc_table(d, "fields");
+	is_str(table_names_of(d, names, sizeof(names)), "windows cachelines fields cpus sites rates",
+	       "watchpoints: tables windows, cachelines, fields, cpus, sites, rates");
+	ok(same_columns(l, doc_table(c2c, "cachelines")) && same_columns(f, doc_table(c2c, "fields")),
+	   "cachelines and fields have the same columns for both evidence kinds");
+	if (!ok(l && table_nrows(l) == 1 && f && table_nrows(f) == 2, "one line, two fields"))
+		return;
+	ok(!strcmp(str_at(l, 0, "evidence"), "watch") && !strcmp(str_at(l, 0, "address"),
+	   "0xffff888100000000") && int_at(l, 0, "writes") == 4 && int_at(l, 0, "cross_field") == 3 &&
+	   !cell(l, 0, "hitm_total")->kind, "the line: watch evidence, 4 writes, 3 cross-field transfers, "
+	   "no HITM count");
+	is_str(str_at(l, 0, "verdict"), "no sharing seen", "fewer transfers than 10: no sharing seen");
+	ok(!strcmp(str_at(f, 0, "type"), "mm_struct") && !strcmp(str_at(f, 0, "field"), "mm_count") &&
+	   !strcmp(str_at(f, 0, "object"), "mm 0xffff888100000000 (pid 77)") &&
+	   int_at(f, 0, "offset") == 0 && int_at(f, 0, "size") == 4 && int_at(f, 0, "writes") == 2 &&
+	   int_at(f, 0, "writers") == 1 && !strcmp(str_at(f, 0, "watch"), "mm_struct.mm_count"),
+	   "fields: mm_struct's mm_count of the watched mm, 2 writes by one CPU");
+	is_str(str_at(f, 1, "code_sites"), "__schedule+0xb56 (1), finish_task_switch+0xb5 (1)",
+	       "its store sites at ip - 1");
+	ok(doc_nwarnings(d) == 1 && strstr(doc_warning_at(d, 0), "mm_struct.mm_mt: only its first 8 of 16"),
+	   "a warning: mm_mt partly watched");
+}
+
+/* findings_db(path, session): the Intel fixture with the seed layout as
+ * session 1 and the watch fixture as session 2. */
+static sqlite3 *findings_db(const char *path, int64_t *session)
+{
+	char data[PATH_MAX + 16], err[512];
+	struct layout l;
+	snprintf(data, sizeof(data), "%s/intel2.data", tmpdir);
+	sqlite3 *db = open_fixture_db(path, data, session);
+	if (!db)
+		return NULL;
+	seed_layout(&l);
+	if (layout_replace(db, *session, &l, err, sizeof(err)) || !watch_fixture(db)) {
+		sqlite3_close(db);
+		db = NULL;
+	}
+	layout_free(&l);
+	return db;
+}
+
+/* test_findings: hitm's and watch's documents of both evidence kinds. */
+static void test_findings(void)
+{
+	char path[PATH_MAX + 16], err[512];
+	int64_t session, two = 2;
+	struct hitm_opts o = { .c2c = { .display = -1, .dbpath = "x.db" },
+		.watch = { .min_transfers = WATCH_MIN_TRANSFERS, .site_rows = 5 } };
+	snprintf(path, sizeof(path), "%s/findings.db", tmpdir);
+	sqlite3 *db = findings_db(path, &session);
+	if (!ok(db != NULL, "the Intel fixture and a watch session in one database"))
+		return;
+	ok(hitm_evidence(db, session) == HITM_C2C && hitm_evidence(db, 2) == HITM_WATCH &&
+	   !hitm_evidence(db, 9), "evidence: session 1 memory samples, 2 watchpoints, 9 none");
+	struct doc *c = doc_new("hitm"), *w = doc_new("watch"), *h = doc_new("hitm");
+	ok(!hitm_findings(db, &session, 1, &o, c, err, sizeof(err)), "hitm findings of session 1");
+	check_c2c_doc(c);
+	ok(!watch_findings(db, &two, 1, &o.watch, w, err, sizeof(err)), "watch findings of session 2");
+	check_watch_doc(w, c);
+	ok(!hitm_findings(db, &two, 1, &o, h, err, sizeof(err)) && same_doc(h, w),
+	   "hitm on the watch session: the document perfdb watch makes");
+	doc_free(c);
+	doc_free(w);
+	doc_free(h);
+	sqlite3_close(db);
+}
+
+/* count(db, sql): the integer sql returns. */
+static long long count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	long long n = st && sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* describe_once(db, session, o, line, len): describe_sessions on one
+ * session, its line into line. 0 or -1 (err in line). */
+static int describe_once(sqlite3 *db, int64_t session, const struct describe_opts *o, char *line,
+			 size_t len)
+{
+	struct describe_result *r;
+	if (describe_sessions(db, &session, 1, o, &r, line, len))
+		return -1;
+	char *s = describe_result_line(&r[0]);
+	snprintf(line, len, "%s", s);
+	free(s);
+	describe_results_free(r, 1);
+	return 0;
+}
+
+/* test_describe: what perfdb layout stores, on the falseshare fixture. */
+static void test_describe(void)
+{
+	char db_path[PATH_MAX + 16], data[PATH_MAX + 16], fs[PATH_MAX], line[4096], want[PATH_MAX + 128];
+	const char *dwarf[1] = { falseshare_path(fs, sizeof(fs)) }, *bad[1] = { "/bin/true" };
+	struct ingest_opts io = { 0 };
+	struct obj_spec obj;
+	int64_t session;
+	sqlite3 *db = NULL;
+	snprintf(db_path, sizeof(db_path), "%s/describe.db", tmpdir);
+	snprintf(data, sizeof(data), "%s/fs.data", tmpdir);
+	if (!ok(!fx_write(FX_FALSESHARE, data) && (db = db_open(db_path, true, line, sizeof(line))) &&
+		!ingest_file(db, data, &io, &session, line, sizeof(line)), "falseshare fixture imported")) {
+		sqlite3_close(db);
+		return;
+	}
+	struct describe_opts o = { .dwarf = dwarf, .ndwarf = 1 };
+	ok(!describe_once(db, session, &o, line, sizeof(line)), "--dwarf falseshare: stored");
+	snprintf(want, sizeof(want), "objects stored; layouts stored: fs_shared (DWARF of %s)", fs);
+	ok(strstr(line, want) != NULL, "what it says: %s", line);
+	ok(count(db, "SELECT count(*) FROM c2c_object WHERE source LIKE 'dwarf:%'") > 0 &&
+	   count(db, "SELECT count(*) FROM struct_layout WHERE struct_name = 'fs_shared'") > 5,
+	   "the variables and fs_shared's layout are in the session");
+	o = (struct describe_opts){ 0 };
+	ok(!describe_once(db, session, &o, line, sizeof(line)) &&
+	   !strcmp(line, "session 1: layouts already there: fs_shared"),
+	   "again without options: samples fall in fs_shared, whose layout is there (%s)", line);
+	struct layout seed;
+	const char *mm[1] = { "mm_struct" };
+	seed_layout(&seed);
+	layout_replace(db, session, &seed, line, sizeof(line));
+	layout_free(&seed);
+	o = (struct describe_opts){ .dwarf = dwarf, .ndwarf = 1, .types = mm, .ntypes = 1 };
+	snprintf(want, sizeof(want), "layouts stored: fs_shared (DWARF of %s); layouts already there: "
+		 "mm_struct", fs);
+	ok(!describe_once(db, session, &o, line, sizeof(line)) && strstr(line, want) &&
+	   count(db, "SELECT count(*) FROM struct_layout WHERE struct_name = 'mm_struct'") == 14,
+	   "--dwarf again: fs_shared stored again from it, the stored mm_struct not replaced by the "
+	   "running kernel's (%s)", line);
+	long long rows = count(db, "SELECT count(*) FROM c2c_object");
+	objects_parse_spec("fs_shared@0x1000", &obj);
+	o = (struct describe_opts){ .objects = &obj, .nobjects = 1, .dwarf = bad, .ndwarf = 1 };
+	ok(describe_once(db, session, &o, line, sizeof(line)) && strstr(line, "not mapped in session 1") &&
+	   count(db, "SELECT count(*) FROM c2c_object") == rows,
+	   "a binary the session never mapped: an error, and the --object before it not kept");
+	o = (struct describe_opts){ .btf = "/nonexistent/btf" };
+	ok(describe_once(db, session, &o, line, sizeof(line)) && strstr(line, "/nonexistent/btf"),
+	   "a missing --btf file: an error naming it");
 	sqlite3_close(db);
 }
 
@@ -973,6 +1269,8 @@ int main(int argc, char **argv)
 	test_spec();
 	test_dwarf();
 	test_seed();
+	test_findings();
+	test_describe();
 	char cmd[PATH_MAX + 16];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analyze/hitm_watch.h"
 #include "analyze/watch.h"
 #include "schema/db.h"
 #include "collect/watch.h"
@@ -202,10 +203,11 @@ static void hit(int64_t t, int cpu, int w, int s)
 }
 
 /* verdict: the analysis of data; the verdict of its line i. */
-static enum watch_verdict verdict(struct watch_result *r, size_t i)
+static enum share_verdict verdict(struct watch_result *r, size_t i)
 {
-	if (watch_analyze(&data, WATCH_MIN_TRANSFERS, r) || i >= r->nlines)
-		return (enum watch_verdict)-1;
+	watch_analyze(&data, WATCH_MIN_TRANSFERS, r);
+	if (i >= r->nlines)
+		return (enum share_verdict)-1;
 	return r->lines[i].verdict;
 }
 
@@ -215,7 +217,7 @@ static void test_false_sharing(void)
 	setup((uint64_t[]){ 0x1000, 0x1008 }, 2);
 	for (int i = 0; i < 100; i++)
 		hit(i * 10, i % 2, i % 2, 0);	/* cpu 0 writes a, cpu 1 writes b */
-	is_int(verdict(&r, 0), WATCH_FALSE, "packed, one field per CPU: false sharing");
+	is_int(verdict(&r, 0), SHARE_FALSE, "packed, one field per CPU: false sharing");
 	ok(r.nlines == 1 && r.lines[0].nfields == 2, "both fields on one line");
 	ok(r.fields[0].writes == 50 && r.fields[0].transfers == 0 && r.fields[0].writer_cpus == 1,
 	   "a field written by one CPU has no transfers of its own");
@@ -232,7 +234,7 @@ static void test_true_sharing(void)
 	data.nsites = 3;
 	for (int i = 0; i < 100; i++)
 		hit(i, (i / 2) % 2, 0, i % 3);	/* pairs of writes per CPU */
-	is_int(verdict(&r, 0), WATCH_TRUE, "one field written by both CPUs in turn: true sharing");
+	is_int(verdict(&r, 0), SHARE_TRUE, "one field written by both CPUs in turn: true sharing");
 	ok(r.fields[0].transfers == 49 && r.fields[0].writer_cpus == 2, "49 transfers, 2 writer CPUs");
 	ok(r.lines[0].same_field == 49 && r.lines[0].addr == 0x2040, "all on the field's own line");
 	ok(r.fields[0].nsites == 3 && r.fields[0].sites[0].writes == 34 && r.fields[0].sites[0].site == 0,
@@ -246,16 +248,17 @@ static void test_padded_and_check(void)
 	setup((uint64_t[]){ 0x1040, 0x1000 }, 2);
 	for (int i = 0; i < 100; i++)
 		hit(i, i % 2, i % 2, 0);
-	ok(verdict(&r, 0) == WATCH_NONE && r.nlines == 2, "padded: two lines, no sharing");
+	ok(verdict(&r, 0) == SHARE_NONE && r.nlines == 2, "padded: two lines, no sharing");
 	ok(r.lines[0].addr == 0x1000 && r.lines[0].fields[0] == 1, "lines in address order");
 	watch_result_free(&r);
 	setup((uint64_t[]){ 0x1000, 0x1008 }, 2);
 	hit(1, 0, 0, 0);
 	hit(2, 1, 1, 0);
-	is_int(verdict(&r, 0), WATCH_NONE, "check-first stores: one write each, no verdict");
+	is_int(verdict(&r, 0), SHARE_NONE, "check-first stores: one write each, no verdict");
 	is_int(r.lines[0].transfers, 1, "one transfer seen");
 	watch_result_free(&r);
-	ok(!watch_analyze(&data, 1, &r) && r.lines[0].verdict == WATCH_FALSE,
+	watch_analyze(&data, 1, &r);
+	ok(r.lines[0].verdict == SHARE_FALSE,
 	   "min_transfers 1 calls that false sharing");
 	watch_result_free(&r);
 }
@@ -266,14 +269,16 @@ static void test_both(void)
 	setup((uint64_t[]){ 0x1000, 0x1008 }, 2);
 	for (int i = 0; i < 60; i++)
 		hit(i, i % 2, i % 3 == 2, 0);
-	is_int(verdict(&r, 0), WATCH_BOTH, "a field shared and a neighbour written: true+false");
-	is_str(watch_verdict_name(WATCH_BOTH), "true+false sharing", "its name");
-	is_str(watch_verdict_key(WATCH_FALSE), "false", "JSON key of false sharing");
+	is_int(verdict(&r, 0), SHARE_BOTH, "a field shared and a neighbour written: true+false");
+	is_str(share_verdict_name(SHARE_BOTH), "true and false sharing", "its name");
+	is_str(share_verdict_name(SHARE_FALSE), "false sharing",
+	       "the verdict column's value of false sharing (as memory samples name it)");
 	watch_result_free(&r);
 	setup((uint64_t[]){ 0x1000 }, 1);
 	hit(5, 0, 0, -1);
 	hit(2000000000, 1, 0, -1);	/* never in s: the loader drops it; here still counted */
-	ok(!watch_analyze(&data, 10, &r) && r.fields[0].writes == 2 && r.fields[0].nsites == 0,
+	watch_analyze(&data, 10, &r);
+	ok(r.fields[0].writes == 2 && r.fields[0].nsites == 0,
 	   "samples without a site count without one");
 	watch_result_free(&r);
 }
@@ -354,6 +359,7 @@ static void test_store_load(const char *dir)
 	is_int(watch_load(db, 1, &d, err, sizeof(err)), 1, "session 1 loads");
 	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mm_struct.mm_count") && d.defs[0].event_id == 1 &&
 	   d.defs[0].len == 4, "the watch row, matched to its event by address and length");
+	ok(d.defs[0].kind && !strcmp(d.defs[0].kind, "mm"), "its kind: the watched mm");
 	ok(d.has_window && d.t0 == 50 && d.t1 == 500 && d.n == 3 && d.outside == 1,
 	   "the window from the rows: 3 samples in, 1 outside");
 	ok(d.pid == 77 && d.mm_mode && !strcmp(d.mm_mode, "fork"), "pid and --watch-mm kept");
@@ -364,9 +370,12 @@ static void test_store_load(const char *dir)
 	   d.rates[0].unwatched_session == 1, "the watched and baseline rates");
 	watch_data_free(&d);
 	is_int(watch_load(db, 2, &d, err, sizeof(err)), 1, "a session without watch rows loads its mem: event");
-	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mem:0x1000") && d.n == 1 && !d.has_window, "named by its event");
+	ok(d.ndefs == 1 && !strcmp(d.defs[0].field, "mem:0x1000") && d.n == 1 && !d.has_window &&
+	   !d.defs[0].kind, "named by its event, of no kind");
 	watch_data_free(&d);
 	ok(watch_load(db, 9, &d, err, sizeof(err)) == -1 && strstr(err, "no session"), "no session 9");
+	ok(hitm_watched(db, 1) && hitm_watched(db, 2) && !hitm_watched(db, 9),
+	   "sessions 1 (watch rows) and 2 (a bare mem: event) watched something, 9 nothing");
 	watch_set_free(&ws);
 	sqlite3_close(db);
 }

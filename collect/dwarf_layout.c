@@ -1,7 +1,9 @@
 /* DWARF struct layouts and global variables through libdw (see
- * layout_dwarf.h). The member walk follows collect/btf_layout.c's rules so
+ * dwarf_layout.h). The member walk follows collect/btf_layout.c's rules so
  * that a struct reads the same from DWARF as from BTF. */
-#include "analyze/layout_dwarf.h"
+#include "collect/btf_layout.h"
+#include "collect/dwarf_layout.h"
+#include "lib/alloc.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -16,24 +18,7 @@
 struct dwalk {
 	struct layout *out;
 	size_t cap;
-	bool oom;
 };
-
-/* oom(): out of memory is fatal, as in reports/table.c. */
-static void oom(void)
-{
-	fputs("perfdb: out of memory\n", stderr);
-	abort();
-}
-
-/* xstrdup(s): strdup or abort. */
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d)
-		oom();
-	return d;
-}
 
 /* type_of(die, out): the DIE of die's DW_AT_type (through
  * DW_AT_specification/abstract_origin); NULL when it has none (void). */
@@ -175,14 +160,7 @@ static void add_row(struct dwalk *w, const char *name, int64_t off, int64_t size
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->m[i].member, name))
 			return;
-	if (l->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		struct layout_member *m = realloc(l->m, cap * sizeof(*m));
-		if (!m)
-			oom();
-		l->m = m;
-		w->cap = cap;
-	}
+	ALLOC_GROW(l->m, l->n + 1, w->cap);
 	l->m[l->n++] = (struct layout_member){ xstrdup(name), off, size, boff, bsize, xstrdup(tname) };
 }
 
@@ -358,7 +336,7 @@ static bool find_type(Dwarf *dw, const char *key, Dwarf_Die *out)
 	return false;
 }
 
-/* dwarf_layout_of: see layout_dwarf.h. */
+/* dwarf_layout_of: see dwarf_layout.h. */
 int dwarf_layout_of(const char *path, const char *name, struct layout *out,
 		    char *err, size_t errlen)
 {
@@ -439,19 +417,13 @@ static void add_var(struct dwarf_var **v, size_t *n, size_t *cap, Dwarf_Die *die
 	char tdecl[512];
 	if (!name || !type_of(die, &t) || !var_addr(die, &addr))
 		return;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		struct dwarf_var *nv = realloc(*v, *cap * sizeof(*nv));
-		if (!nv)
-			oom();
-		*v = nv;
-	}
+	ALLOC_GROW(*v, *n + 1, *cap);
 	decl(&t, tdecl, sizeof(tdecl), 0);
 	(*v)[(*n)++] = (struct dwarf_var){ xstrdup(name), xstrdup(layout_type_name(&t)),
 		xstrdup(tdecl), addr, (uint64_t)type_size(&t) };
 }
 
-/* dwarf_vars: see layout_dwarf.h. */
+/* dwarf_vars: see dwarf_layout.h. */
 int dwarf_vars(const char *path, struct dwarf_var **out, size_t *n, char *err, size_t errlen)
 {
 	Dwarf_Off off = 0, next;
@@ -476,7 +448,7 @@ int dwarf_vars(const char *path, struct dwarf_var **out, size_t *n, char *err, s
 	return 0;
 }
 
-/* dwarf_vars_free: see layout_dwarf.h. */
+/* dwarf_vars_free: see dwarf_layout.h. */
 void dwarf_vars_free(struct dwarf_var *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -1,18 +1,18 @@
 /* Struct layouts and global variables from DWARF (libdw), for binaries
- * built with -g and debug vmlinux files: the same flattened layout as
- * collect/btf_layout.h gives from BTF (anonymous structs and unions
- * walked, nested members dotted, arrays one member of their total size,
- * bitfields by storage unit, the "" row first), so both kinds can be
- * stored in struct_layout and named alike. Type names are C declarations
+ * built with -g and debug vmlinux files: the same flattened layout
+ * (lib/layout.h) as collect/btf_layout.h gives from BTF (anonymous
+ * structs and unions walked, nested members dotted, arrays one member of
+ * their total size, bitfields by storage unit, the "" row first), so both
+ * kinds can be stored in struct_layout and named alike. Type names are C declarations
  * without a name, as btf_dump writes them ("long unsigned int[56]",
  * "struct maple_tree", "pgd_t *"). Only the DWARF in the file itself is
  * read (no separate debuginfo). */
-#ifndef PERFDB_LAYOUT_DWARF_H
-#define PERFDB_LAYOUT_DWARF_H
+#ifndef PERFDB_DWARF_LAYOUT_H
+#define PERFDB_DWARF_LAYOUT_H
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/btf_layout.h"
+#include "lib/layout.h"
 
 /* A global variable with a static address. */
 struct dwarf_var {

@@ -1,0 +1,179 @@
+/* Memory samples as field contention evidence (see hitm_c2c.h): load the
+ * sessions' samples, layouts and objects, attribute, select, fill. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/hitm_c2c.h"
+#include "analyze/hitm_c2c_tables.h"
+#include "analyze/session_info.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "schema/db.h"
+
+/* One analysis of memory samples. */
+struct c2c_run {
+	sqlite3 *db;
+	const struct hitm_c2c_opts *o;
+	struct doc *doc;
+	struct c2c_data d;
+	struct layout_set *ls;	/* per session index */
+	struct objmap om;
+	struct strbuf noted;	/* "\nSESSION TYPE\n" of each missing layout noted */
+};
+
+/* is_arm64(db, id): whether session id was recorded on arm64. */
+static bool is_arm64(sqlite3 *db, int64_t id)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT arch FROM session WHERE id = ?");
+	bool yes = false;
+	if (!st)
+		return false;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *arch = (const char *)sqlite3_column_text(st, 0);
+		yes = arch && (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"));
+	}
+	sqlite3_finalize(st);
+	return yes;
+}
+
+/* note_layout(r, id, type, why, how): the note of a layout session id
+ * lacks, with the perfdb layout command that stores it (once per session
+ * and type). */
+static void note_layout(struct c2c_run *r, int64_t id, const char *type, const char *why,
+			const char *how)
+{
+	char key[320];
+	snprintf(key, sizeof(key), "\n%lld %s\n", (long long)id, layout_type_key(type));
+	if (strstr(sb_str(&r->noted), key))
+		return;
+	sb_puts(&r->noted, key);
+	doc_note(r->doc, "session %lld has no layout of struct %s: %s (store it with perfdb layout "
+		 "%s -s %lld %s)", (long long)id, layout_type_key(type), why, r->o->dbpath,
+		 (long long)id, how);
+}
+
+/* load_layouts(r, i): session i's layouts, with notes for mm_struct and
+ * -t TYPE when they are missing. 0 or -1. */
+static int load_layouts(struct c2c_run *r, size_t i)
+{
+	int64_t id = r->d.sessions[i];
+	char how[512];
+	if (layouts_load(r->db, id, &r->ls[i]))
+		return -1;
+	if (!objects_has_mm(r->db, id))
+		doc_note(r->doc, "session %lld has no mmap_lock or exit_mmap tracepoint naming an mm: "
+			 "no mm_struct objects (record with perfdb record -r c2c)", (long long)id);
+	else if (!layouts_find(&r->ls[i], "mm_struct"))
+		note_layout(r, id, "mm_struct", "the mm_structs its tracepoints name are left out",
+			    "--btf FILE");
+	if (r->o->type && !layouts_find(&r->ls[i], r->o->type)) {
+		snprintf(how, sizeof(how), "-t %s --btf FILE", layout_type_key(r->o->type));
+		note_layout(r, id, r->o->type, "its fields are named by offset", how);
+	}
+	return 0;
+}
+
+/* load_objects(r): every session's object map, with samples mapped. */
+static int load_objects(struct c2c_run *r)
+{
+	for (size_t i = 0; i < r->d.nsessions; i++)
+		if (objects_load(r->db, r->d.sessions[i], (uint16_t)i, &r->ls[i], &r->om) < 0)
+			return -1;
+	objects_finish(&r->om);
+	hitm_objects(&r->d, &r->om);
+	return 0;
+}
+
+/* hit_notes(r): a note per session and type of an object samples fell in
+ * whose layout the session lacks. */
+static void hit_notes(struct c2c_run *r)
+{
+	for (size_t i = 0; i < r->d.n; i++) {
+		const struct c2c_sample *s = &r->d.v[i];
+		const struct hobj *o = s->obj >= 0 ? &r->om.v[s->obj] : NULL;
+		if (!o || !*o->type || layouts_find(&r->ls[s->session], o->type))
+			continue;
+		note_layout(r, r->d.sessions[s->session], o->type,
+			    "samples in its objects are named by offset",
+			    o->source == OBJ_DWARF ? "--dwarf FILE" : "--btf FILE");
+	}
+}
+
+/* scalars(r, v): display, show_all, type, shared_lines, events. */
+static void scalars(struct c2c_run *r, const struct hitm_view *v)
+{
+	struct dval *f = doc_findings(r->doc), *ev;
+	struct c2c_stats shared;
+	uint32_t nshared;
+	hitm_shared_stats(&r->d, &shared, &nshared);
+	dv_str(f, "display", hitm_display_names[v->display]);
+	dv_bool(f, "show_all", v->show_all);
+	dv_str(f, "type", v->type);
+	dv_int(f, "shared_lines", nshared);
+	ev = dv_arr(f, "events");
+	for (size_t i = 0; i < r->d.nevents; i++)
+		dv_str(ev, NULL, r->d.events[i]);
+}
+
+/* fill(r, hd, out): attributes, selects and fills the tables. */
+static void fill(struct c2c_run *r, struct hitm_doc *hd, struct c2c_tables *out)
+{
+	struct hitm_result res;
+	size_t *sel, n;
+	int display = r->o->display;
+	if (display < 0)
+		display = r->d.nsessions && is_arm64(r->db, r->d.sessions[0]) ? D_PEER : D_TOT;
+	hitm_attribute(&r->d, &r->om, r->ls, &res);
+	struct hitm_view v = { .d = &r->d, .om = &r->om, .r = &res, .display = display,
+		.show_all = r->o->show_all, .type = r->o->type, .limit = r->o->rows };
+	n = hitm_select(&v, &sel);
+	long long *idx = xcalloc(n + 1, sizeof(*idx));
+	char *desc = session_desc(r->db, r->d.sessions, (int)r->d.nsessions);
+	scalars(r, &v);
+	c2c_line_rows(&v, sel, n, hd, idx);
+	out->summary = c2c_summary_table(&v, desc);
+	out->types = c2c_types_table(&v);
+	out->offsets = c2c_offsets_table(&v, sel, idx, n);
+	free(desc);
+	free(idx);
+	free(sel);
+	hitm_result_free(&res);
+}
+
+/* run_free(r): frees what a run holds. */
+static void run_free(struct c2c_run *r)
+{
+	for (size_t i = 0; r->ls && i < r->d.nsessions; i++)
+		layouts_free(&r->ls[i]);
+	free(r->ls);
+	objects_free(&r->om);
+	c2c_data_free(&r->d);
+	sb_free(&r->noted);
+}
+
+/* hitm_c2c: see hitm_c2c.h. */
+int hitm_c2c(sqlite3 *db, const int64_t *ids, int n, const struct hitm_c2c_opts *o,
+	     struct hitm_doc *hd, struct doc *d, struct c2c_tables *out, char *err, size_t errlen)
+{
+	struct c2c_run r = { .db = db, .o = o, .doc = d };
+	int rc = 0;
+	*out = (struct c2c_tables){ 0 };
+	for (int i = 0; !rc && i < n; i++)
+		rc = c2c_load(db, ids[i], &r.d, err, errlen);
+	if (!rc) {
+		r.ls = xcalloc(r.d.nsessions + 1, sizeof(*r.ls));
+		for (size_t i = 0; !rc && i < r.d.nsessions; i++)
+			rc = load_layouts(&r, i);
+		if (!rc)
+			rc = load_objects(&r);
+		if (rc)
+			snprintf(err, errlen, "reading layouts and objects: %s", sqlite3_errmsg(db));
+	}
+	if (!rc) {
+		hit_notes(&r);
+		fill(&r, hd, out);
+	}
+	run_free(&r);
+	return rc;
+}

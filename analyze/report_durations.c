@@ -1,0 +1,78 @@
+/* The report's durations: per cell the mean user, system and elapsed
+ * seconds of a side's runs, and the totals of all its runs (what mmtests
+ * prints as Duration User/System/Elapsed). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/report_int.h"
+
+/* totals(b, u, s, w): the sums over every bare run that ended well. */
+static void totals(const struct bench_data *b, double *u, double *s, double *w)
+{
+	*u = *s = *w = 0;
+	for (size_t i = 0; i < b->nruns; i++)
+		if (b->runs_v[i].ok && b->runs_v[i].kind == RUN_BARE) {
+			*u += b->runs_v[i].user_s;
+			*s += b->runs_v[i].sys_s;
+			*w += b->runs_v[i].wall_s;
+		}
+}
+
+/* set3(t, c, v): three reals, NULL for NaN. */
+static void set3(struct table *t, int c, const double *v)
+{
+	for (int i = 0; i < 3; i++)
+		if (!isnan(v[i]))
+			table_set_real(t, c + i, v[i]);
+}
+
+/* report_durations: see report_int.h. */
+void report_durations(struct rep *r)
+{
+	static const char *const cols[] = { "base_user_s", "base_sys_s", "base_elapsed_s", "new_user_s",
+		"new_sys_s", "new_elapsed_s" };
+	static const char *const labels[] = { "base user", "system", "elapsed", "new user", "system",
+		"elapsed" };
+	if (!r->side[0].have_bench || !r->side[1].have_bench)
+		return;
+	const struct bench_data *a = &r->side[0].b, *b = &r->side[1].b;
+	struct table *t = table_new("durations", "Durations (seconds per run; last row: all runs)");
+	int c0 = (int)a->nparams;
+	for (size_t i = 0; i < a->nparams; i++)
+		table_col(t, a->params[i], COL_STR, 0);
+	for (int i = 0; i < 6; i++)
+		table_col_label(t, table_col(t, cols[i], COL_REAL, 3), labels[i]);
+	table_null_text(t, "-");
+	table_section(t, "Results");
+	for (size_t c = 0; c < a->ncells; c++) {
+		double v[2][3];
+		size_t k = 0;
+		while (k < b->ncells) {
+			char *x = rep_cell_text(a, c), *y = rep_cell_text(b, k);
+			int same = !strcmp(x, y);
+			free(x);
+			free(y);
+			if (same)
+				break;
+			k++;
+		}
+		if (k == b->ncells)
+			continue;
+		bd_times(a, (int)c, RUN_BARE, &v[0][0], &v[0][1], &v[0][2]);
+		bd_times(b, (int)k, RUN_BARE, &v[1][0], &v[1][1], &v[1][2]);
+		table_add_row(t);
+		for (size_t i = 0; i < a->nparams; i++)
+			table_set_str(t, (int)i, bd_cell_value(a, c, i));
+		set3(t, c0, v[0]);
+		set3(t, c0 + 3, v[1]);
+	}
+	double all[2][3];
+	totals(a, &all[0][0], &all[0][1], &all[0][2]);
+	totals(b, &all[1][0], &all[1][1], &all[1][2]);
+	table_add_row(t);
+	if (a->nparams)
+		table_set_str(t, 0, "all runs");
+	set3(t, c0, all[0]);
+	set3(t, c0 + 3, all[1]);
+	dv_table(doc_findings(r->d), t);
+}

@@ -1,0 +1,260 @@
+/* The report's evidence: what the analyzers find in each side's sessions,
+ * where both sides hold the events they need: context switches (sched),
+ * flush IPIs (ipis), contended cachelines (hitm, watch), the call graph
+ * (cgdiff, with its differential flame graph). Each table is the verb's
+ * own, so its numbers are what the verb prints for the same sessions. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/calltree.h"
+#include "analyze/cgdiff.h"
+#include "analyze/cgdiff_findings.h"
+#include "analyze/hitm_findings.h"
+#include "analyze/ipis_findings.h"
+#include "analyze/ipis.h"
+#include "analyze/report_int.h"
+#include "analyze/sched_findings.h"
+#include "analyze/session_info.h"
+#include "analyze/watch.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "schema/db.h"
+
+/* all_have(r, k, events): every session of side k has one of events. */
+static bool all_have(const struct rep *r, int k, const char *const *events)
+{
+	for (int i = 0; i < r->side[k].nsessions; i++)
+		if (!session_has_events(r->db, r->side[k].sessions[i], events))
+			return false;
+	return r->side[k].nsessions > 0;
+}
+
+/* both_have(r, events): both sides' sessions have them. */
+static bool both_have(const struct rep *r, const char *const *events)
+{
+	return all_have(r, 0, events) && all_have(r, 1, events);
+}
+
+/* adopt(r, sub, name, as, section, side): a copy of sub's table name as
+ * table as of the report, in section, its title prefixed by side (when not
+ * NULL); NULL when sub has no such table. */
+static struct table *adopt(struct rep *r, const struct doc *sub, const char *name, const char *as,
+			   const char *section, const char *side)
+{
+	const struct table *t = doc_table(sub, name);
+	if (!t)
+		return NULL;
+	struct table *c = table_clone(t, as);
+	table_section(c, section);
+	if (side) {
+		char *title = xasprintf("%s: %s", side, table_title(t) ? table_title(t) : name);
+		table_set_title(c, title);
+		free(title);
+	}
+	return dv_table(doc_findings(r->d), c);
+}
+
+/* carry(r, sub, what): sub's warnings and notes into the report, named. */
+static void carry(struct rep *r, const struct doc *sub, const char *what)
+{
+	for (size_t i = 0; i < doc_nwarnings(sub); i++)
+		doc_warn(r->d, "%s: %s", what, doc_warning_at(sub, i));
+	for (size_t i = 0; i < doc_nnotes(sub); i++)
+		doc_note(r->d, "%s: %s", what, doc_note_at(sub, i));
+}
+
+/* sched(r): the context-switch comparison of sched --base --new. */
+static void sched(struct rep *r)
+{
+	static const char *const need[] = { "sched:sched_switch", NULL };
+	struct sched_opts o = { .t0 = INT64_MIN, .t1 = INT64_MAX, .rows = 10 };
+	struct sched_side b = { r->side[0].label, r->side[0].sessions, r->side[0].nsessions };
+	struct sched_side n = { r->side[1].label, r->side[1].sessions, r->side[1].nsessions };
+	struct doc *sub = doc_new("sched");
+	char err[512];
+	if (!both_have(r, need)) {
+		doc_free(sub);
+		return;
+	}
+	if (sched_compare_findings(r->db, &b, &n, &o, sub, err, sizeof(err)))
+		doc_warn(r->d, "context switches: %s", err);
+	else
+		adopt(r, sub, "compare", "sched_compare", "Evidence: context switches", NULL);
+	carry(r, sub, "context switches");
+	doc_free(sub);
+}
+
+/* num_of(d, key): a scalar of a findings object, NaN when absent. */
+static double num_of(const struct dval *f, const char *key)
+{
+	const struct dval *v = dv_get(f, key);
+	return v && (dv_kind(v) == DV_INT || dv_kind(v) == DV_REAL) ? dv_real_of(v) : NAN;
+}
+
+/* ipi_row(t, what, b, n): one row of the IPI comparison. */
+static void ipi_row(struct table *t, const char *what, double b, double n)
+{
+	table_add_row(t);
+	table_set_str(t, 0, what);
+	if (!isnan(b))
+		table_set_real(t, 1, b);
+	if (!isnan(n))
+		table_set_real(t, 2, n);
+	if (!isnan(b) && !isnan(n) && b != 0)
+		table_set_real(t, 3, 100 * (n - b) / b);
+}
+
+/* ipis(r): flush IPIs and wasted ones per second, each side's. */
+static void ipis(struct rep *r)
+{
+	static const char *const need[] = { "csd:csd_queue_cpu", "ipi:ipi_send_cpu", "ipi:ipi_send_cpumask", NULL };
+	struct ipis_opts o = { .window_ns = IPIS_WINDOW_NS, .rows = 10 };
+	const struct dval *f[2];
+	struct doc *sub[2] = { doc_new("ipis"), doc_new("ipis") };
+	char err[512];
+	if (!both_have(r, need))
+		goto out;
+	for (int k = 0; k < 2; k++) {
+		if (ipis_findings(r->db, r->side[k].sessions, r->side[k].nsessions, &o, sub[k], err, sizeof(err))) {
+			doc_warn(r->d, "flush IPIs: %s", err);
+			goto out;
+		}
+		f[k] = doc_findings_c(sub[k]);
+		r->ipis[k] = (long long)num_of(f[k], "ipis");
+		r->ambiguous[k] = (long long)num_of(dv_get(f[k], "targets"), "ambiguous");
+		carry(r, sub[k], r->side[k].name);
+	}
+	struct table *t = table_new("ipis", "TLB-flush IPIs (perfdb ipis on each side)");
+	table_col(t, "what", COL_STR, 0);
+	table_col(t, "base", COL_REAL, 1);
+	table_col(t, "new", COL_REAL, 1);
+	table_col_label(t, table_col(t, "change_pct", COL_PCT, 2), "%change");
+	table_null_text(t, "-");
+	table_section(t, "Evidence: TLB-flush IPIs");
+	ipi_row(t, "flush attempts per second", num_of(f[0], "attempts_per_sec"), num_of(f[1], "attempts_per_sec"));
+	ipi_row(t, "flush IPIs per second", num_of(f[0], "ipis_per_sec"), num_of(f[1], "ipis_per_sec"));
+	ipi_row(t, "wasted IPIs per second (another mm when it arrived)", num_of(f[0], "wasted_per_sec"),
+		num_of(f[1], "wasted_per_sec"));
+	double w[2];
+	for (int k = 0; k < 2; k++)
+		w[k] = r->ipis[k] > 0 ? 100.0 * num_of(f[k], "wasted") / (double)r->ipis[k] : NAN;
+	ipi_row(t, "wasted, % of the IPIs", w[0], w[1]);
+	ipi_row(t, "class agrees with the receiver, %", num_of(dv_get(f[0], "agreement"), "pct"),
+		num_of(dv_get(f[1], "agreement"), "pct"));
+	dv_table(doc_findings(r->d), t);
+	adopt(r, sub[0], "processes", "ipis_base_processes", "Evidence: TLB-flush IPIs", "base");
+	adopt(r, sub[1], "processes", "ipis_new_processes", "Evidence: TLB-flush IPIs", "new");
+out:
+	doc_free(sub[0]);
+	doc_free(sub[1]);
+}
+
+/* hitm(r): the contended cachelines of each side (hitm, or watch). */
+static void hitm(struct rep *r)
+{
+	struct hitm_opts o = { .c2c = { .display = -1, .rows = 10, .dbpath = r->o->db_path },
+			       .watch = { .min_transfers = WATCH_MIN_TRANSFERS, .site_rows = 3, .rows = 10 } };
+	static const char *const names[2][2] = { { "hitm_base_lines", "hitm_base_fields" },
+						 { "hitm_new_lines", "hitm_new_fields" } };
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < r->side[k].nsessions; i++)
+			if (!hitm_evidence(r->db, r->side[k].sessions[i]))
+				return;
+	if (!r->side[0].nsessions || !r->side[1].nsessions)
+		return;
+	for (int k = 0; k < 2; k++) {
+		struct doc *sub = doc_new("hitm");
+		char err[512];
+		if (hitm_findings(r->db, r->side[k].sessions, r->side[k].nsessions, &o, sub, err, sizeof(err)))
+			doc_warn(r->d, "cachelines: %s", err);
+		else {
+			adopt(r, sub, "cachelines", names[k][0], "Evidence: contended cachelines", r->side[k].name);
+			adopt(r, sub, "fields", names[k][1], "Evidence: contended cachelines", r->side[k].name);
+		}
+		carry(r, sub, r->side[k].name);
+		doc_free(sub);
+	}
+}
+
+/* workload_comm(r): the comm of the workload (its program's name, cut to
+ * 15 bytes as the kernel keeps it), malloc'ed, or NULL. */
+static char *workload_comm(const struct rep *r)
+{
+	const char *argv0 = NULL;
+	char *cmd = NULL, *c;
+	sqlite3_stmt *st = db_prepare(r->db, r->side[1].have_bench ?
+		"SELECT j.value FROM json_each(?) j ORDER BY j.key LIMIT 1" :
+		"SELECT workload FROM session WHERE id = ?");
+	if (r->side[1].have_bench)
+		sqlite3_bind_text(st, 1, r->side[1].b.argv_json, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(st, 1, r->side[1].nsessions ? r->side[1].sessions[0] : -1);
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		cmd = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (!cmd)
+		return NULL;
+	cmd[strcspn(cmd, " ")] = 0;
+	argv0 = (c = strrchr(cmd, '/')) ? c + 1 : cmd;
+	c = xstrndup(argv0, 15);
+	free(cmd);
+	return c;
+}
+
+/* cg_summary(r, d): the => rows of the call-graph diff as summary lines. */
+static void cg_summary(struct rep *r, const struct cgdiff *d)
+{
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct cg_row *w = &d->rows[i];
+		if (!w->mark)
+			continue;
+		rep_summary(r, w->delta_pct, "call graph (%s): %s %+.2f points of the samples (%.2f%% -> "
+			    "%.2f%%, interval %+.2f..%+.2f)", d->event, d->t->frames[d->t->nodes[w->node].frame],
+			    w->delta_pct, w->base_pct, w->new_pct, w->ci.lo, w->ci.hi);
+	}
+}
+
+/* callgraph(r): the call-graph diff of the workload's comm. */
+static void callgraph(struct rep *r)
+{
+	struct cg_opts o = { .filter = { .pid = -1, .tid = -1 }, .mode = CG_TREE, .limit = 1, .conf = 0.95 };
+	struct cg_pick b = { r->side[0].label, r->side[0].sessions, r->side[0].nsessions };
+	struct cg_pick n = { r->side[1].label, r->side[1].sessions, r->side[1].nsessions };
+	struct cg_pick both[2] = { b, n };
+	struct cgdiff *d = NULL;
+	char event[256], err[512], *comm = r->o->comm ? xstrdup(r->o->comm) : workload_comm(r);
+	struct doc *sub = doc_new("cgdiff");
+	if (!b.n || !n.n || cgdiff_event(r->db, both, 2, NULL, event, sizeof(event), err, sizeof(err)))
+		goto out;
+	o.filter.event = event;
+	o.filter.comm = comm;
+	if (cgdiff_run(r->db, &b, &n, &o, &d, err, sizeof(err))) {
+		doc_note(r->d, "no call-graph evidence: %s%s", err, r->o->comm ? "" : " (give --comm C)");
+		goto out;
+	}
+	cgdiff_findings(d, sub);
+	struct table *t = adopt(r, sub, "nodes", "cgdiff_nodes", "Evidence: call graph", NULL);
+	if (t)
+		table_set_title(t, "Call graph, callers first: shares of each side's samples");
+	struct table *f = cgdiff_flame(d);
+	table_style(f, TABLE_FLAME);
+	table_section(f, "Evidence: call graph");
+	dv_table(doc_findings(r->d), table_clone(f, "cgdiff_flame"));
+	table_free(f);
+	cg_summary(r, d);
+out:
+	cgdiff_free(d);
+	doc_free(sub);
+	free(comm);
+}
+
+/* report_evidence: see report_int.h. */
+void report_evidence(struct rep *r)
+{
+	sched(r);
+	ipis(r);
+	hitm(r);
+	callgraph(r);
+}

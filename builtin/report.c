@@ -1,0 +1,124 @@
+/* perfdb report: the changelog-ready A/B write-up of two labels
+ * (analyze/report.h makes it; reports/ renders it, its pictures as SVG
+ * files next to the report or inline in html). */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "analyze/report.h"
+#include "analyze/session_info.h"
+#include "builtin/builtin.h"
+#include "lib/alloc.h"
+#include "reports/render.h"
+
+static const char *const usage[] = {
+	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json]",
+	"              [--assets DIR] [--comm C] [--metric NAME]...",
+	NULL,
+};
+
+static const char *out_path, *assets, *comm;
+static struct string_list metrics;
+static int format = -1;
+
+static const struct opt options[] = {
+	OPT_STRING(0, "base", &common.base, "LABEL", "the sessions and benches before the change"),
+	OPT_STRING(0, "new", &common.new, "LABEL", "the sessions and benches after the change"),
+	OPT_STRING('o', "output", &out_path, "FILE", "write the report to FILE (default: standard output)"),
+	OPT_CHOICE('f', "format", &format, NULL, out_format_names,
+		   "md (default), html (one self-contained page), json (every number), text or csv"),
+	OPT_STRING(0, "assets", &assets, "DIR",
+		   "md: write the pictures (SVG) into DIR (default: FILE's name with .assets, next "
+		   "to it; none when the report goes to standard output)"),
+	OPT_STRING(0, "comm", &comm, "C", "the call graph of threads named C (default: the workload's)"),
+	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric in the results (default: all)"),
+	OPT_END(),
+};
+
+/* default_assets(path): FILE.assets for the report file path, malloc'ed. */
+static char *default_assets(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+	return xasprintf("%.*s.assets", (int)n, path);
+}
+
+/* href_of(dir, report): how the report refers to dir (relative to the
+ * report's directory when dir is inside it). */
+static const char *href_of(const char *dir, const char *report)
+{
+	const char *slash = report ? strrchr(report, '/') : NULL;
+	size_t n = slash ? (size_t)(slash - report) + 1 : 0;
+	return n && !strncmp(dir, report, n) ? dir + n : dir;
+}
+
+/* render_to(ctx, d, f, ro): writes the report where -o says. */
+static int render_to(struct verb_ctx *ctx, const struct doc *d, enum out_format f,
+		     const struct render_opts *ro)
+{
+	FILE *out = out_path ? fopen(out_path, "w") : stdout;
+	int rc;
+	if (!out) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, out_path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	rc = render_doc_opts(d, f, NULL, ro, out);
+	if ((out_path ? fclose(out) : fflush(out)) || rc) {
+		fprintf(stderr, "%s: %s: cannot write the report\n", ctx->prog, out_path ? out_path : "stdout");
+		return EXIT_FAIL;
+	}
+	if (out_path)
+		fprintf(stderr, "%s: wrote %s%s%s\n", ctx->prog, out_path, ro->assets_dir ? " and pictures in " : "",
+			ro->assets_dir ? ro->assets_dir : "");
+	return EXIT_OK;
+}
+
+/* run: the report's findings, rendered. */
+static int run(struct verb_ctx *ctx)
+{
+	struct report_opts o = { common.base, common.new, comm, metrics.v, metrics.n, ctx->dbpath };
+	enum out_format f = format < 0 ? FMT_MD : (enum out_format)format;
+	struct doc *d = doc_new("report");
+	char err[1024], *dir = NULL;
+	struct render_opts ro = { 0 };
+	int rc = EXIT_FAIL;
+	if (!common.base || !common.new) {
+		fprintf(stderr, "%s: which labels? give --base LABEL --new LABEL\n", ctx->prog);
+		rc = EXIT_USAGE;
+	} else if (report_findings(ctx->db, &o, d, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+	} else {
+		if (f == FMT_MD && (assets || out_path)) {
+			dir = assets ? xstrdup(assets) : default_assets(out_path);
+			if (mkdir(dir, 0755) && errno != EEXIST)
+				fprintf(stderr, "%s: %s: %s; no pictures\n", ctx->prog, dir, strerror(errno));
+			else
+				ro = (struct render_opts){ dir, href_of(dir, out_path) };
+		}
+		rc = render_to(ctx, d, f, &ro);
+	}
+	free(dir);
+	doc_free(d);
+	string_list_clear(&metrics);
+	return rc;
+}
+
+const struct verb verb_report = {
+	.name = "report",
+	.summary = "the changelog-ready A/B write-up of two labels, with significance and pictures",
+	.usage = usage,
+	.description =
+		"Compares two labels (for example the base and the patched kernel): their benches "
+		"(perfdb bench) and their sessions (perfdb record, and the recorded runs of a bench). "
+		"Sections: a summary of the significant changes; the setup of both sides, with a "
+		"warning for anything but the kernel that differs; per metric the cells with each "
+		"side's mean, %stddev, the %change and its 95% interval, marked * where the interval "
+		"excludes 0 (Welch's t on the runs, or on the boots' means with 3 or more boots a "
+		"side; simultaneous over all rows), with a chart of the runs; the durations; the "
+		"evidence of the analyzers (context switches, flush IPIs, contended cachelines, the "
+		"call graph with its differential flame graph); data quality; the commands that "
+		"reproduce both sides.\n",
+	.options = options,
+	.run = run,
+};
