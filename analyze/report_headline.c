@@ -136,14 +136,17 @@ static struct table *metric_table(const struct rep *r, const struct bd_metric *m
 	struct table *t = table_new(name, title);
 	static const char *const cols[] = { "base", "base_stddev_pct", "new", "new_stddev_pct",
 		"change_pct", "interval", "mark", "verdict", "ci_low_pct", "ci_high_pct", "base_runs",
-		"new_runs", "base_boots", "new_boots", "base_median", "new_median" };
+		"new_runs", "base_boots", "new_boots", "base_median", "new_median", "significant" };
 	static const enum col_type types[] = { COL_REAL, COL_PCT, COL_REAL, COL_PCT, COL_PCT, COL_STR,
-		COL_STR, COL_STR, COL_REAL, COL_REAL, COL_INT, COL_INT, COL_INT, COL_INT, COL_REAL, COL_REAL };
+		COL_STR, COL_STR, COL_REAL, COL_REAL, COL_INT, COL_INT, COL_INT, COL_INT, COL_REAL, COL_REAL,
+		COL_INT };
 	static const char *const labels[] = { "base", "%stddev", "new", "%stddev", "%change",
-		"95% interval", "", "", NULL, NULL, "runs", "runs", "boots", "boots", NULL, NULL };
+		"95% interval", "sig", "verdict", NULL, NULL, "base runs", "new runs", "base boots",
+		"new boots", NULL, NULL,
+		NULL };
 	for (size_t i = 0; i < b->nparams; i++)
 		table_col(t, b->params[i], COL_STR, 0);
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < 17; i++) {
 		int c = table_col(t, cols[i], types[i], i == 4 ? 2 : 1);
 		if (labels[i])
 			table_col_label(t, c, labels[i]);
@@ -152,7 +155,7 @@ static struct table *metric_table(const struct rep *r, const struct bd_metric *m
 		if (i >= 8 && i <= 9)
 			table_col_show(t, c, SHOW_DATA);
 		if (i >= 14)
-			table_col_show(t, c, SHOW_DATA);
+			table_col_show(t, c, SHOW_DATA);	/* medians, significant */
 	}
 	table_null_text(t, "-");
 	table_section(t, "Results");
@@ -191,6 +194,7 @@ static void row_cells(struct table *t, const struct bench_data *b, const struct 
 	}
 	table_set_str(t, c + 6, row->significant ? "*" : "");
 	table_set_str(t, c + 7, row->significant ? verdict(better, change) : "");
+	table_set_int(t, c + 16, row->significant);
 }
 
 /* chart_of(r, m, pairs, n): the chart of metric m's runs. */

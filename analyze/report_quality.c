@@ -109,7 +109,7 @@ void report_quality(struct rep *r)
 	table_col(t, "side", COL_STR, 0);
 	table_col(t, "session", COL_INT, 0);
 	table_col(t, "what", COL_STR, 0);
-	table_col(t, "count", COL_REAL, -1);
+	table_col(t, "count", COL_REAL, 1);
 	table_col(t, "detail", COL_STR, 0);
 	table_null_text(t, "-");
 	table_section(t, "Data quality");

@@ -160,11 +160,13 @@ static void rule(const struct table *t, const struct grid *g, bool md, FILE *out
 	free(r);
 }
 
-/* heading(t, md, out): the title and captions. */
+/* heading(t, md, out): the title (unless it only repeats the section's
+ * heading) and captions. */
 static void heading(const struct table *t, bool md, FILE *out)
 {
 	enum esc mode = md ? ESC_MD : ESC_TEXT;
-	if (table_title(t)) {
+	const char *sec = table_get_section(t);
+	if (table_title(t) && !(sec && !strcmp(sec, table_title(t)))) {
 		char *s = esc_dup(table_title(t), mode);
 		fprintf(out, "%s%s\n%s", md ? "### " : "# ", s, md ? "\n" : "");
 		free(s);

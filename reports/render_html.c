@@ -12,7 +12,7 @@
 static const char style[] =
 	"body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:90%}"
-	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;white-space:pre}"
+	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;white-space:pre-wrap;overflow-wrap:anywhere}"
 	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
 	"th{background:#f3f3f3}.warning{background:#fff4e5;border-left:4px solid #e8710a;"
 	"padding:.4em .8em;margin:.3em 0}ul.caption{color:#555;font-size:90%}"
@@ -80,7 +80,8 @@ static void list(FILE *out, const struct table *t)
 /* one(out, t): a table with its title and captions, in its style. */
 static void one(FILE *out, const struct table *t)
 {
-	if (table_title(t)) {
+	const char *sec = table_get_section(t);
+	if (table_title(t) && !(sec && !strcmp(sec, table_title(t)))) {
 		fputs("<h3>", out);
 		put(out, table_title(t));
 		fputs("</h3>\n", out);

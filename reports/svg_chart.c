@@ -8,7 +8,7 @@
 #include "lib/strbuf.h"
 #include "reports/svg_chart.h"
 
-enum { LEFT = 86, RIGHT = 24, TOP = 46, PLOT_H = 220, BOTTOM = 64, GROUP_W = 120 };
+enum { LEFT = 86, RIGHT = 24, TOP = 50, PLOT_H = 220, BOTTOM = 40, GROUP_W = 120 };
 static const char *const side_names[2] = { "base", "new" };
 static const char *const side_colors[2] = { "#1f6fb4", "#e8710a" };
 
@@ -137,13 +137,13 @@ static void side(struct strbuf *b, const struct chart *c, const struct group *g,
 		  side_colors[k], side_names[k], med, n);
 }
 
-/* legend(b, width): which colour is which side. */
-static void legend(struct strbuf *b, int width)
+/* legend(b): which colour is which side, under the title. */
+static void legend(struct strbuf *b)
 {
 	for (int k = 0; k < 2; k++) {
-		double x = width - RIGHT - 150 + k * 75;
-		sb_printf(b, "<circle cx=\"%.1f\" cy=\"30\" r=\"4\" fill=\"%s\"/>\n", x, side_colors[k]);
-		text(b, x + 8, 34, "start", 12, side_names[k]);
+		double x = LEFT + 6 + k * 70;
+		sb_printf(b, "<circle cx=\"%.1f\" cy=\"34\" r=\"4\" fill=\"%s\"/>\n", x, side_colors[k]);
+		text(b, x + 8, 38, "start", 12, side_names[k]);
 	}
 }
 
@@ -169,9 +169,9 @@ int svg_chart_write(const struct table *t, FILE *out)
 	sb_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		  "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		  width, height, width, height);
-	text(&b, LEFT, 22, "start", 14, table_title(t) ? table_title(t) : table_name(t));
+	text(&b, LEFT, 18, "start", 14, table_title(t) ? table_title(t) : table_name(t));
 	axis(&b, &c, width, table_ncaptions(t) ? table_caption_at(t, 0) : NULL);
-	legend(&b, width);
+	legend(&b);
 	for (size_t i = 0; i < c.ng; i++) {
 		double x = LEFT + gw * ((double)i + 0.5);
 		side(&b, &c, &c.g[i], 0, x - gw * 0.2);
