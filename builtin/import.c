@@ -1,10 +1,12 @@
 /* perfdb import: perf.data files (or a pipe) into sessions of a database
  * (collect/import.h does the work). */
 #include "builtin/builtin.h"
+#include "builtin/describe_args.h"
 #include "collect/import.h"
 
 static const char *const usage[] = {
-	"perfdb import [-o DB] [-l LABEL] [--kallsyms FILE] [-q] FILE.data...",
+	"perfdb import [-o DB] [-l LABEL] [--kallsyms FILE] [-q] [--btf FILE] [--dwarf FILE]...",
+	"              [--object TYPE@ADDR[:SIZE][/PID]]... [-t TYPE]... FILE.data...",
 	NULL,
 };
 
@@ -19,6 +21,8 @@ static const struct opt options[] = {
 		   "kernel symbols from this saved /proc/kallsyms (default: perf's build-id cache, "
 		   "or /proc/kallsyms when the file was recorded on the running kernel)"),
 	OPT_BOOL('q', "quiet", &quiet, "no progress and no summary on stderr"),
+	OPT_GROUP("what field attribution needs (as perfdb layout):"),
+	OPT_DESCRIBE(),
 	OPT_END(),
 };
 
@@ -30,8 +34,12 @@ static int run(struct verb_ctx *ctx)
 			"standard input)\n", ctx->prog);
 		return EXIT_USAGE;
 	}
+	struct describe_opts dsc = describe_opts_of(true);
+	int rc;
 	o.progress = !quiet;
-	return import_files(db_path ? db_path : PERFDB_DEFAULT_DB, ctx->ops, ctx->nops, &o, quiet);
+	rc = import_files(db_path ? db_path : PERFDB_DEFAULT_DB, ctx->ops, ctx->nops, &o, &dsc, quiet);
+	describe_args_free();
+	return rc;
 }
 
 const struct verb verb_import = {
@@ -42,7 +50,12 @@ const struct verb verb_import = {
 		"Each file becomes one session, in its own transaction: a file that is truncated "
 		"or corrupt gives exit status 2 and one line naming the file offset of what is "
 		"wrong, and leaves the database as it was. FILE may be '-': a pipe-mode recording "
-		"on standard input (perf record -o - ... | perfdb import -).\n",
+		"on standard input (perf record -o - ... | perfdb import -).\n\n"
+		"Each new session also gets what field attribution (perfdb hitm, watch) needs, as "
+		"perfdb layout would store it: the objects and layouts the options give, and the "
+		"layouts its samples need (mm_struct when its tracepoints name mm_structs) from the "
+		"running kernel's BTF when it was recorded on this kernel's release; for a recording "
+		"of another kernel, give that kernel's BTF with --btf.\n",
 	.options = options,
 	.run = run,
 };

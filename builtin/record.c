@@ -2,12 +2,14 @@
  * imported as a session (collect/record.h does the work). */
 #include <string.h>
 #include "builtin/builtin.h"
+#include "builtin/describe_args.h"
 #include "collect/record.h"
 
 static const char *const usage[] = {
 	"perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ] [-g | --call-graph fp|dwarf]",
 	"              [-m PAGES] [--perf-data FILE] [--no-kallsyms-snapshot] [-q]",
-	"              [--watch SPEC[,SPEC]... [--watch-mm exec|fork] [--watch-baseline]] -- CMD [ARG...]",
+	"              [--watch SPEC[,SPEC]... [--watch-mm exec|fork] [--watch-baseline]]",
+	"              [--btf FILE] [--dwarf FILE]... [--object TYPE@ADDR]... [-t TYPE]... -- CMD [ARG...]",
 	NULL,
 };
 
@@ -57,6 +59,8 @@ static const struct opt options[] = {
 		   "the mm of the workload after its exec (default), or of the process it forks first"),
 	OPT_BOOL_F(0, "watch-baseline", &a.watch.baseline, "run CMD once unwatched first, for its own rate",
 		   PO_NONEG),
+	OPT_GROUP("what field attribution needs (as perfdb layout):"),
+	OPT_DESCRIBE(),
 	OPT_END(),
 };
 
@@ -97,8 +101,11 @@ static int run(struct verb_ctx *ctx)
 		watch_set_free(&a.watch);
 		return rc;
 	}
+	struct describe_opts dsc = describe_opts_of(false);
+	a.describe = describe_given() ? &dsc : NULL;
 	rc = record_run(&a);
 	wrapper_status_free(&a.status);
+	describe_args_free();
 	return rc;
 }
 

@@ -53,7 +53,7 @@ static void list_add(struct strbuf *b, const char *s)
  * force (never from the running kernel's BTF), noted in r; kernel collects
  * the ones from the running kernel's BTF. 0 or -1. */
 static int store_layouts(sqlite3 *db, struct describe_result *r, const struct type_names *names,
-			 struct layout_sources *src, bool force, struct strbuf *kernel,
+			 struct layout_sources *src, bool force, bool kernel_ok, struct strbuf *kernel,
 			 char *err, size_t errlen)
 {
 	struct strbuf stored = STRBUF_INIT, kept = STRBUF_INIT, missing = STRBUF_INIT;
@@ -64,7 +64,8 @@ static int store_layouts(sqlite3 *db, struct describe_result *r, const struct ty
 		struct layout l;
 		enum layout_origin origin;
 		char from[4200];
-		if ((!there || force) && layout_lookup(src, name, !there, &l, &origin, from, sizeof(from))) {
+		if ((!there || force) && layout_lookup(src, name, !there && kernel_ok, &l, &origin, from,
+						      sizeof(from))) {
 			rc = layout_replace(db, r->session, &l, err, errlen);
 			sb_printf(&stored, "%s%s (%s)", stored.len ? ", " : "", name, from);
 			if (origin == LAYOUT_FROM_KERNEL_BTF)
@@ -122,6 +123,20 @@ static int store_objects(sqlite3 *db, struct describe_result *r, const struct de
 	return 0;
 }
 
+/* same_release(db, session): whether session was recorded on the running
+ * kernel's release. */
+static bool same_release(sqlite3 *db, int64_t session)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT os_release FROM session WHERE id = ?");
+	struct utsname u;
+	bool same = false;
+	sqlite3_bind_int64(st, 1, session);
+	if (st && !uname(&u) && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		same = !strcmp((const char *)sqlite3_column_text(st, 0), u.release);
+	sqlite3_finalize(st);
+	return same;
+}
+
 /* describe_one(db, r, o, src, err, errlen): one session. 0 or -1. */
 static int describe_one(sqlite3 *db, struct describe_result *r, const struct describe_opts *o,
 			struct layout_sources *src, char *err, size_t errlen)
@@ -131,7 +146,8 @@ static int describe_one(sqlite3 *db, struct describe_result *r, const struct des
 	int rc = store_objects(db, r, o, err, errlen);
 	if (!rc) {
 		needed(db, r->session, o, &names);
-		rc = store_layouts(db, r, &names, src, o->btf || o->ndwarf, &kernel, err, errlen);
+		rc = store_layouts(db, r, &names, src, o->btf || o->ndwarf,
+				   !o->kernel_same_release || same_release(db, r->session), &kernel, err, errlen);
 	}
 	if (!rc)
 		kernel_warning(db, r, &kernel);

@@ -24,6 +24,7 @@
 #ifndef PERFDB_DESCRIBE_H
 #define PERFDB_DESCRIBE_H
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "collect/objects_store.h"
@@ -37,6 +38,9 @@ struct describe_opts {
 	size_t nobjects;
 	const char *const *types;		/* -t TYPE... */
 	size_t ntypes;
+	bool kernel_same_release;	/* the running kernel's BTF only for sessions
+					 * recorded on its release (import: a foreign
+					 * file needs --btf) */
 };
 
 /* What was done in one session. The strings are malloc'ed ("" when

@@ -1,5 +1,6 @@
 /* perfdb import's work: see import.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "collect/import.h"
 #include "lib/exit.h"
@@ -15,8 +16,32 @@ static void remove_new_db(const char *path)
 	unlink(j);
 }
 
+/* describe(db, dbpath, id, dsc, quiet): the layouts and objects of a new
+ * session; 0, or EXIT_FAIL after one line. */
+static int describe(sqlite3 *db, const char *dbpath, int64_t id, const struct describe_opts *dsc, bool quiet)
+{
+	struct describe_result *r;
+	char err[4400];
+	if (describe_sessions(db, &id, 1, dsc, &r, err, sizeof(err))) {
+		fprintf(stderr, "perfdb: session %lld imported, but its layouts and objects were not "
+			"stored: %s (perfdb layout %s -s %lld stores them)\n", (long long)id, err, dbpath,
+			(long long)id);
+		return EXIT_FAIL;
+	}
+	if (r->warning)
+		fprintf(stderr, "perfdb: warning: %s\n", r->warning);
+	if (!quiet && (r->objects || *r->stored || *r->missing)) {
+		char *line = describe_result_line(r);
+		fprintf(stderr, "perfdb: %s\n", line);
+		free(line);
+	}
+	describe_results_free(r, 1);
+	return EXIT_OK;
+}
+
 /* import_files: see import.h. */
-int import_files(const char *dbpath, char *const *files, int n, struct ingest_opts *o, bool quiet)
+int import_files(const char *dbpath, char *const *files, int n, struct ingest_opts *o,
+		 const struct describe_opts *dsc, bool quiet)
 {
 	char err[1024];
 	bool existed = access(dbpath, F_OK) == 0;
@@ -42,6 +67,8 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 		imported++;
 		if (!quiet)
 			fprintf(stderr, "perfdb: %s: session %lld in %s\n", files[i], (long long)id, dbpath);
+		if ((rc = describe(db, dbpath, id, dsc, quiet)))
+			break;
 	}
 	sqlite3_close(db);
 	if (!existed && !imported)

@@ -605,6 +605,29 @@ static int finish_session(struct rec *r, int64_t id)
 	return 0;
 }
 
+/* describe_new(r, id): the objects and layouts the options ask for, in
+ * the new session. 0, or EXIT_FAIL after one line (the session stays). */
+static int describe_new(struct rec *r, int64_t id)
+{
+	struct describe_result *d;
+	char err[4400];
+	if (describe_sessions(r->db, &id, 1, r->in.describe, &d, err, sizeof(err))) {
+		fprintf(stderr, "perfdb: session %lld recorded, but its layouts and objects were not "
+			"stored: %s (perfdb layout %s -s %lld stores them)\n", (long long)id, err,
+			r->in.db_path, (long long)id);
+		return EXIT_FAIL;
+	}
+	if (d->warning)
+		fprintf(stderr, "perfdb: warning: %s\n", d->warning);
+	if (!r->in.quiet) {
+		char *line = describe_result_line(d);
+		fprintf(stderr, "perfdb: %s\n", line);
+		free(line);
+	}
+	describe_results_free(d, 1);
+	return 0;
+}
+
 /* arm_cleanup: from here a stop signal removes the temporary files. */
 static void arm_cleanup(struct rec *r)
 {
@@ -635,6 +658,8 @@ static int import(struct rec *r)
 	if ((rc = finish_session(r, id)))
 		return rc;
 	r->in.session = id;
+	if (r->in.describe && (rc = describe_new(r, id)))
+		return rc;
 	if (!r->in.quiet)
 		fprintf(stderr, "perfdb: session %lld in %s%s: workload %s %d, %.3f s\n",
 			(long long)id, r->in.db_path, got_signal ? " (interrupted)" : "",

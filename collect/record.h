@@ -4,6 +4,7 @@
 #ifndef PERFDB_RECORD_H
 #define PERFDB_RECORD_H
 #include <stdbool.h>
+#include "collect/describe.h"
 #include "collect/recipes.h"
 #include "collect/record_wrapper.h"
 #include "collect/watch.h"
@@ -21,6 +22,8 @@ struct record_args {
 	double timeout_s;	/* stop the recording after this long (0: never) */
 	char **workload;	/* the command, NULL-terminated */
 	struct watch_set watch;	/* -r watch: the fields watched */
+	const struct describe_opts *describe;	/* objects and layouts to store in the
+						 * session (collect/describe.h), or NULL */
 	/* set by record_run: */
 	int64_t session;	/* the new session, 0 when none */
 	bool interrupted;	/* a signal or the timeout stopped the recording */
