@@ -210,9 +210,12 @@ static void cg_summary(struct rep *r, const struct cgdiff *d)
 		const struct cg_row *w = &d->rows[i];
 		if (!w->mark)
 			continue;
-		rep_summary(r, w->delta_pct, "call graph (%s): %s %+.2f points of the samples (%.2f%% -> "
-			    "%.2f%%, interval %+.2f..%+.2f)", d->event, d->t->frames[d->t->nodes[w->node].frame],
-			    w->delta_pct, w->base_pct, w->new_pct, w->ci.lo, w->ci.hi);
+		const struct ct_node *nd = &d->t->nodes[w->node];
+		const char *caller = nd->parent > 0 ? d->t->frames[d->t->nodes[nd->parent].frame] : NULL;
+		rep_summary(r, w->delta_pct, "call graph (%s): %s%s%s %+.2f points of the samples (%.2f%% -> "
+			    "%.2f%%, interval %+.2f..%+.2f)", d->event, caller ? caller : "",
+			    caller ? " > " : "", d->t->frames[nd->frame], w->delta_pct, w->base_pct,
+			    w->new_pct, w->ci.lo, w->ci.hi);
 	}
 }
 

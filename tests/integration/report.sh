@@ -1,0 +1,205 @@
+#!/bin/sh
+# Integration test of `perfdb report`: an A/B with a known effect (false
+# sharing: falseshare's packed against padded layout) is marked with the
+# right sign and its %change agrees with the runs; A/A comparisons drawn
+# from a pool of real runs mark nothing at the stated rate (measured);
+# every number equals what the verbs (results, sched) print for the same
+# data; the markdown renders with cmark-gfm into tables, every SVG is
+# well-formed, the html opens in headless chromium and its screenshot is
+# not blank; sides that differ in CPU count are warned of; usage errors.
+# Prints TAP lines. Run from the repository root.
+# shellcheck disable=SC2016 # eval'd checks expand their variables late
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+LIB=$(cd "$(dirname "$0")/lib" && pwd)
+. "$LIB/tap.sh"
+cp "$PERFDB" "$T/perfdb" && cp -r "$B/workloads" "$T/workloads" && PERFDB=$T/perfdb
+DB=$T/r.db
+rep() { "$PERFDB" report "$DB" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
+py() { python3 - "$@"; }
+
+# --- a known effect ---------------------------------------------------------
+for layout in packed padded; do
+	"$PERFDB" bench -q -o "$DB" -l $layout --runs 5 -p threads=2 -r sched --record-every 5 \
+		-- falseshare --threads '{threads}' --layout $layout --store always --seconds 0.2 >/dev/null 2>"$T/err" ||
+		not_ok "bench $layout: $(head -1 "$T/err")"
+done
+rep --base packed --new padded --format json
+cp "$T/out" "$T/ab.json"
+check "A/B (packed -> padded): exit 0, one JSON envelope of verb report" \
+	eval 'rc_is 0 && py "$T/ab.json" <<"PY"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verb"] == "report" and d["title"] == "padded against packed"
+PY'
+check "the known effect is marked: significant, an improvement, %change of the means as the runs give it" \
+	py "$T/ab.json" "$DB" <<'PY'
+import json, sqlite3, statistics as st, sys
+d = json.load(open(sys.argv[1]))
+db = sqlite3.connect(sys.argv[2])
+def runs(label):
+    return [r[0] for r in db.execute("SELECT m.value FROM bench_run r JOIN bench b ON b.id = r.bench_id "
+        "JOIN run_metric m ON m.run_id = r.id WHERE b.label = ? AND r.kind = 'bare' AND r.status = 'ok'", (label,))]
+a, b = runs("packed"), runs("padded")
+row = d["findings"]["metric_falseshare_ops_per_sec"][0]
+assert row["significant"] == 1 and row["verdict"] == "improvement", row
+assert abs(row["base"] - st.mean(a)) < 1e-6 * st.mean(a) and abs(row["new"] - st.mean(b)) < 1e-6 * st.mean(b)
+assert abs(row["change_pct"] - 100 * (st.mean(b) - st.mean(a)) / st.mean(a)) < 1e-9
+assert abs(row["base_median"] - st.median(a)) < 1e-6 and abs(row["new_median"] - st.median(b)) < 1e-6
+# the medians agree in sign and size with the %change
+assert (st.median(b) > st.median(a)) and abs(100 * (st.median(b) - st.median(a)) / st.median(a) - row["change_pct"]) < 25
+assert row["ci_low_pct"] > 0 and row["ci_low_pct"] <= row["change_pct"] <= row["ci_high_pct"]
+assert any(l["change"].startswith("falseshare_ops_per_sec, threads=2: +") for l in d["findings"]["summary"])
+print("# packed %.0f -> padded %.0f ops/s: %+.1f%% [%+.1f, %+.1f]" % (st.mean(a), st.mean(b), row["change_pct"], row["ci_low_pct"], row["ci_high_pct"]), file=sys.stderr)
+PY
+rep --base padded --new packed --format json
+check "the other way round it is a regression, with the opposite sign" \
+	py "$T/out" <<'PY'
+import json, sys
+row = json.load(open(sys.argv[1]))["findings"]["metric_falseshare_ops_per_sec"][0]
+assert row["significant"] == 1 and row["verdict"] == "regression" and row["change_pct"] < 0
+PY
+"$PERFDB" results "$DB" --format json >"$T/res.json"
+"$PERFDB" sched "$DB" --base packed --new padded -n 10 --format json >"$T/sched.json"
+check "the report's numbers equal what perfdb results and perfdb sched --base/--new -n 10 print" \
+	py "$T/ab.json" "$T/res.json" "$T/sched.json" <<'PY'
+import json, sys
+rep = json.load(open(sys.argv[1]))["findings"]
+res = {(r["label"], r["metric"]): r for r in json.load(open(sys.argv[2]))["findings"]["results"]}
+sch = json.load(open(sys.argv[3]))["findings"]["compare"]
+row = rep["metric_falseshare_ops_per_sec"][0]
+for side, label in (("base", "packed"), ("new", "padded")):
+    r = res[(label, "falseshare_ops_per_sec")]
+    assert row[side] == r["mean"] and row[side + "_median"] == r["median"] and row[side + "_runs"] == r["runs"]
+    assert abs(row[side + "_stddev_pct"] - r["stddev_pct"]) < 1e-9
+assert rep["sched_compare"] == sch, (rep["sched_compare"][:2], sch[:2])
+dur = rep["durations"][0]
+assert abs(dur["base_elapsed_s"] - res[("packed", "falseshare_ops_per_sec")]["elapsed_s"]) < 1e-9
+PY
+
+# --- pictures, markdown, html -------------------------------------------------
+rep --base packed --new padded -o "$T/ab.md"
+check "-o FILE writes the markdown and its pictures next to it" \
+	eval 'rc_is 0 && [ -s "$T/ab.md" ] && [ -s "$T/ab.assets/chart_falseshare_ops_per_sec.svg" ] && grep -q "](ab.assets/chart_falseshare_ops_per_sec.svg)" "$T/ab.md"'
+check "every SVG is well-formed XML; the chart has a point per bare run" \
+	py "$T/ab.assets" <<'PY'
+import glob, sys, xml.etree.ElementTree as ET
+files = glob.glob(sys.argv[1] + "/*.svg")
+assert files
+for f in files:
+    root = ET.parse(f).getroot()
+    assert root.tag.endswith("svg"), f
+c = ET.parse(sys.argv[1] + "/chart_falseshare_ops_per_sec.svg").getroot()
+assert len(c.findall(".//{http://www.w3.org/2000/svg}circle")) == 10 + 2  # runs + legend
+PY
+if command -v cmark-gfm >/dev/null 2>&1; then
+	cmark-gfm -e table "$T/ab.md" >"$T/ab.cmark.html"
+	check "the markdown renders with cmark-gfm into tables whose cells hold the report's numbers" \
+		py "$T/ab.cmark.html" "$T/ab.json" <<'PY'
+import json, sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.tables = []; s.cell = None
+    def handle_starttag(s, t, a):
+        if t == "table": s.tables.append([])
+        if t == "tr": s.tables[-1].append([])
+        if t in ("td", "th"): s.cell = ""
+    def handle_endtag(s, t):
+        if t in ("td", "th"): s.tables[-1][-1].append(s.cell.strip()); s.cell = None
+    def handle_data(s, d):
+        if s.cell is not None: s.cell += d
+p = P(); p.feed(open(sys.argv[1]).read())
+row = json.load(open(sys.argv[2]))["findings"]["metric_falseshare_ops_per_sec"][0]
+t = [t for t in p.tables if "%change" in t[0]]
+assert len(p.tables) >= 4 and t, [x[0] for x in p.tables]
+cells = t[0][1]
+assert "%.1f" % row["base"] in cells and "%.1f" % row["new"] in cells and "%.2f%%" % row["change_pct"] in cells, cells
+PY
+else
+	skip "cmark-gfm not installed"
+fi
+rep --base packed --new padded --format html -o "$T/ab.html"
+check "--format html is one self-contained page: inline SVG, no external files, no scripts" \
+	eval 'rc_is 0 && grep -q "<svg" "$T/ab.html" && ! grep -Eiq "<script|src=|<link|href=\"[^#]" "$T/ab.html"'
+if command -v chromium >/dev/null 2>&1; then
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T/chromium" --window-size=1200,2000 --screenshot="$T/shot.png" \
+		"file://$T/ab.html" >/dev/null 2>&1
+	check "the html opens in headless chromium and its screenshot is not blank" \
+		py "$T/shot.png" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n"
+i, idat, w = 8, b"", 0
+while i < len(b):
+    n, kind = struct.unpack(">I4s", b[i:i + 8]); data = b[i + 8:i + 8 + n]; i += 12 + n
+    if kind == b"IHDR": w, h = struct.unpack(">II", data[:8])
+    if kind == b"IDAT": idat += data
+raw = zlib.decompress(idat)
+dark = sum(1 for x in raw[::7] if x < 100)
+assert w > 0 and dark > 2000, (w, dark)   # text and tables, not a white page
+PY
+else
+	skip "chromium not installed"
+fi
+
+# --- warnings and errors ------------------------------------------------------
+cp "$DB" "$T/cpus.db"
+sqlite3 "$T/cpus.db" "UPDATE bench SET cpus_online = 64 WHERE label = 'padded'"
+"$PERFDB" report "$T/cpus.db" --base packed --new padded --format json >"$T/cpus.json"
+check "sides that differ in CPU count give the warning" \
+	py "$T/cpus.json" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["warnings"]
+assert any("online CPUs is 2 on the base side and 64 on the new one" in x for x in w), w
+PY
+rep --new padded
+check "no --base: exit 1, one line" eval 'rc_is 1 && [ "$(wc -l <"$T/err")" = 1 ]'
+rep --base nosuch --new padded
+check "a label with neither a bench nor a session: exit 2, one line" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q nosuch "$T/err"'
+rep --base packed --new padded --metric nosuch
+check "--metric no run printed: exit 2, one line" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ]'
+
+# --- A/A: the false-positive rate on real run-to-run noise --------------------
+"$PERFDB" bench -q -o "$T/aa.db" -l pool --runs 40 -p cpus=1,2 -- yield --cpus '{cpus}' --seconds 0.03 >/dev/null 2>&1
+py "$T/aa.db" 200 <<'PY'
+# 200 A/A pairs of labels, each side 5 runs a cell drawn without
+# replacement from the pool's 40 (real run-to-run noise), stored as benches
+import random, sqlite3, sys
+db = sqlite3.connect(sys.argv[1]); rnd = random.Random(11)
+pool = db.execute("SELECT * FROM bench WHERE label = 'pool'").fetchone()
+cols = [c[1] for c in db.execute("PRAGMA table_info(bench)")]
+for i in range(int(sys.argv[2])):
+    for side in ("a", "b"):
+        row = dict(zip(cols, pool)); row["label"] = "aa%d%s" % (i, side); del row["id"]
+        cur = db.execute("INSERT INTO bench (%s) VALUES (%s)" % (",".join(row), ",".join("?" * len(row))), list(row.values()))
+        new = cur.lastrowid
+        db.execute("INSERT INTO bench_param SELECT ?, pos, name, vpos, value FROM bench_param WHERE bench_id = ?", (new, pool[0]))
+        db.execute("INSERT INTO bench_cell SELECT ?, cell, name, value FROM bench_cell WHERE bench_id = ?", (new, pool[0]))
+    for cell in (0, 1):
+        ids = [r[0] for r in db.execute("SELECT id FROM bench_run WHERE bench_id = ? AND cell = ? AND status = 'ok'", (pool[0], cell))]
+        pick = rnd.sample(ids, 10)
+        for side, part in (("a", pick[:5]), ("b", pick[5:])):
+            bid = db.execute("SELECT id FROM bench WHERE label = ?", ("aa%d%s" % (i, side),)).fetchone()[0]
+            for k, rid in enumerate(part):
+                cur = db.execute("INSERT INTO bench_run (bench_id, cell, run, kind, seq, argv, status, wall_ns, user_ns, sys_ns) "
+                                 "SELECT ?, cell, ?, kind, seq, argv, status, wall_ns, user_ns, sys_ns FROM bench_run WHERE id = ?", (bid, k + 1, rid))
+                db.execute("INSERT INTO run_metric SELECT ?, name, value, unit, better, line FROM run_metric WHERE run_id = ?", (cur.lastrowid, rid))
+db.commit()
+PY
+marked=0
+for i in $(seq 0 199); do
+	"$PERFDB" report "$T/aa.db" --base aa${i}a --new aa${i}b --format json 2>/dev/null |
+		python3 -c 'import json,sys; f=json.load(sys.stdin)["findings"]; sys.exit(any(r["significant"] for r in f["metric_ctxsw_per_sec_per_cpu"]))' ||
+		marked=$((marked + 1))
+done
+echo "# A/A: $marked of 200 reports (2 cells, 5 runs a side each, drawn from 40 real runs of yield) marked a change"
+check "A/A comparisons of real run-to-run noise mark a change in at most 9% of reports (stated rate 5%; 200 draws)" \
+	[ "$marked" -le 18 ]
+echo "1..$n"
+[ "$failed" -eq 0 ]
