@@ -12,6 +12,9 @@ if ! perf record -q -a -m 1024 -e "$ev" -o "$tmp/r.data" -- "$B/workloads/tlbflu
 	say ok "# SKIP perf record failed"; exit 0
 fi
 "$PERFDB" import -q -o "$tmp/r.db" "$tmp/r.data" || { say "not ok" "import"; exit 1; }
+# a small bench too, for the bench queries
+"$PERFDB" bench -q -o "$tmp/r.db" -l readme --runs 2 -p cpus=1,2 -- "$B/workloads/yield" --cpus '{cpus}' --seconds 0.05 \
+	>/dev/null 2>&1 || { say "not ok" "bench"; exit 1; }
 awk -v dir="$tmp" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
 	/^```/ { on = 0 } on { print > f }' README.md
 count=0
