@@ -124,6 +124,7 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 	ra->spec = b->a->plan.recipes;
 	ra->quiet = ra->po.quiet = true;
 	ra->hide_metrics = true;
+	ra->hide_stderr = b->a->quiet;
 	ra->timeout_s = b->a->plan.timeout_s;
 	ra->workload = wl;
 	rc = record_run(ra);

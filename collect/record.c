@@ -382,9 +382,10 @@ static int build_argv(struct rec *r)
 	wl[1] = "record";
 	wl[2] = "__exec";
 	wl[3] = r->status;
-	wl[4] = r->in.hide_metrics ? "quiet-metrics" : "--";
+	bool quiet = r->in.hide_metrics || r->in.hide_stderr;
+	wl[4] = r->in.hide_stderr ? "quiet-output" : quiet ? "quiet-metrics" : "--";
 	wl[5] = "--";
-	memcpy(wl + (r->in.hide_metrics ? 6 : 5), r->in.workload, n * sizeof(*wl));
+	memcpy(wl + (quiet ? 6 : 5), r->in.workload, n * sizeof(*wl));
 	r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, wl);
 	free(wl);
 	return 0;

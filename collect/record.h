@@ -19,6 +19,7 @@ struct record_args {
 	bool snapshot;		/* save /proc/kallsyms before recording */
 	bool quiet;		/* no progress or summary on stderr */
 	bool hide_metrics;	/* the workload's metric lines are not shown */
+	bool hide_stderr;	/* nor its stderr (and its metric lines) */
 	double timeout_s;	/* stop the recording after this long (0: never) */
 	char **workload;	/* the command, NULL-terminated */
 	struct watch_set watch;	/* -r watch: the fields watched */

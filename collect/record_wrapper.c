@@ -67,8 +67,9 @@ int record_exec_wrapper(int argc, char **argv)
 {
 	struct wl_result r;
 	int fd;
-	bool quiet = argc > 2 && !strcmp(argv[2], "quiet-metrics");
-	if (quiet) {	/* "__exec STATUS quiet-metrics -- CMD": metric lines not shown */
+	bool mute = argc > 2 && !strcmp(argv[2], "quiet-output");
+	bool quiet = mute || (argc > 2 && !strcmp(argv[2], "quiet-metrics"));
+	if (quiet) {	/* "__exec STATUS quiet-metrics|quiet-output -- CMD" */
 		argv[2] = argv[1];
 		argv++;
 		argc--;
@@ -83,7 +84,7 @@ int record_exec_wrapper(int argc, char **argv)
 	}
 	handlers();
 	dprintf(fd, "started\n");
-	struct wl_opts o = { .out_fd = 1, .err_fd = 2, .echo_metrics = !quiet, .on_metric = note_metric,
+	struct wl_opts o = { .out_fd = 1, .err_fd = mute ? -1 : 2, .echo_metrics = !quiet, .on_metric = note_metric,
 			     .arg = &fd, .pidp = &workload_pid };
 	if (workload_run(argv + 3, &o, &r)) {
 		dprintf(fd, "exec %d\n", r.exec_errno ? r.exec_errno : errno);

@@ -1,11 +1,12 @@
 /* The hidden wrapper perf runs as its workload during perfdb record,
- *   perfdb record __exec STATUSFILE [quiet-metrics] -- CMD [ARG...]
+ *   perfdb record __exec STATUSFILE [quiet-metrics|quiet-output] -- CMD [ARG...]
  * and the status file it writes for perfdb record: perf passes its
  * workload's exit code through but fails with 255 too and ends by the
  * signal when interrupted, so its own status cannot tell a workload's 255
  * or death from a failed or interrupted perf; the file can. The wrapper
  * runs CMD (collect/workload.h: stdout and stderr pass through, metric
- * lines are noted), then ends the way CMD ended. The file's lines:
+ * lines are noted; quiet-metrics keeps the metric lines off stdout,
+ * quiet-output also its stderr), then ends the way CMD ended. The file's lines:
  *   started
  *   metric LINE                 each metric line CMD printed
  *   metric-error TEXT           a malformed or repeated metric line
