@@ -323,6 +323,11 @@ check unknown "$tmp/j.json" "intel"
 	say "not ok" "arm64 session: lines sorted on peer snoops by default"
 if [ -r /sys/kernel/btf/vmlinux ] && command -v pahole >/dev/null 2>&1; then
 	"$PERFDB" import -q -o "$tmp/intel2.db" "$tmp/intel.data"
+	n_imp=$(sqlite3 "$tmp/intel2.db" "SELECT count(*) FROM struct_layout WHERE struct_name = 'mm_struct'")
+	[ "$n_imp" -gt 50 ] && say ok "perfdb import stores the mm_struct layout a session of this kernel needs ($n_imp rows)" ||
+		say "not ok" "perfdb import stores the mm_struct layout a session of this kernel needs ($n_imp rows)"
+	# as a database imported before import stored layouts would be
+	sqlite3 "$tmp/intel2.db" "DELETE FROM struct_layout"
 	"$PERFDB" hitm "$tmp/intel2.db" -t mm_struct -f json > "$tmp/mm0.json" 2>"$tmp/err"
 	check without "$tmp/mm0.json" mm_struct "intel before perfdb layout"
 	"$PERFDB" layout "$tmp/intel2.db" > "$tmp/layout.out" 2>"$tmp/err"
