@@ -219,6 +219,53 @@ static void cg_summary(struct rep *r, const struct cgdiff *d)
 	}
 }
 
+/* seconds_of(r, k): the summed length of side k's sessions, seconds. */
+static double seconds_of(const struct rep *r, int k)
+{
+	sqlite3_stmt *st = db_prepare(r->db, "SELECT coalesce(duration_ns, 0) FROM session WHERE id = ?");
+	double s = 0;
+	for (int i = 0; st && i < r->side[k].nsessions; i++) {
+		sqlite3_bind_int64(st, 1, r->side[k].sessions[i]);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			s += (double)sqlite3_column_int64(st, 0) / 1e9;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return s;
+}
+
+/* cost_table(r, d): the absolute cost of each row of the diff: samples
+ * through the node per second of recording on each side, for a patch
+ * that removes work changes no share. */
+static void cost_table(struct rep *r, const struct cgdiff *d)
+{
+	double secs[2] = { seconds_of(r, 0), seconds_of(r, 1) };
+	struct table *t = table_new("cgdiff_cost", "Call graph in absolute terms: samples per second of recording");
+	table_col(t, "depth", COL_INT, 0);
+	table_col_show(t, 0, SHOW_DATA);
+	table_col_label(t, table_col(t, "base_per_sec", COL_REAL, 1), "base/s");
+	table_col_label(t, table_col(t, "new_per_sec", COL_REAL, 1), "new/s");
+	table_col_label(t, table_col(t, "change_pct", COL_PCT, 1), "%change");
+	table_col_label(t, table_col(t, "symbol", COL_STR, 0), "call path (callers first)");
+	table_col_indent(t, 4, 0);
+	table_null_text(t, "-");
+	table_section(t, "Evidence: call graph");
+	table_caption(t, "each side's samples through the node over its sessions' %.2f s and %.2f s (no "
+		      "interval: the shares above carry the test)", secs[0], secs[1]);
+	for (size_t i = 0; secs[0] > 0 && secs[1] > 0 && i < d->nrows; i++) {
+		const struct cg_row *w = &d->rows[i];
+		double b = (double)w->base_samples / secs[0], n = (double)w->new_samples / secs[1];
+		table_add_row(t);
+		table_set_int(t, 0, w->depth);
+		table_set_real(t, 1, b);
+		table_set_real(t, 2, n);
+		if (b > 0)
+			table_set_real(t, 3, 100 * (n - b) / b);
+		table_set_str(t, 4, cgdiff_row_name(d, w));
+	}
+	dv_table(doc_findings(r->d), t);
+}
+
 /* callgraph(r): the call-graph diff of the workload's comm. */
 static void callgraph(struct rep *r)
 {
@@ -246,6 +293,7 @@ static void callgraph(struct rep *r)
 	table_section(f, "Evidence: call graph");
 	dv_table(doc_findings(r->d), table_clone(f, "cgdiff_flame"));
 	table_free(f);
+	cost_table(r, d);
 	cg_summary(r, d);
 out:
 	cgdiff_free(d);
