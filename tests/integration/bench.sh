@@ -127,6 +127,27 @@ resume_case KILL
 bench --resume -l nosuch
 check "--resume of a label without a bench: exit 1, one line" eval 'rc_is 1 && one_line_err'
 
+# --- a second boot -----------------------------------------------------------
+# The same label on another boot adds that boot's runs: the test stands in
+# for a reboot by giving the first boot's bench another boot id.
+: >"$LOG"
+bench -l boots --runs 3 -p a=x -p b=1 -- sh "$WORK" "$LOG" {a} {b}
+q "UPDATE bench SET boot_id = 'earlier-boot' WHERE label = 'boots'"
+bench -l boots --runs 3 -p a=x -p b=1 -- sh "$WORK" "$LOG" {a} {b}
+check "the same label on another boot adds a bench of that boot and runs all its runs" \
+	eval 'rc_is 0 && [ "$(q "SELECT count(*) || '"' '"' || (SELECT count(*) FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE label = '"'boots'"') FROM bench WHERE label = '"'boots'"'")" = "2 6" ]'
+"$PERFDB" results "$DB" -l boots --format json >"$T/boots.json"
+check "results of two boots: the median is the mean of the boots' medians, per-boot rows in boots" \
+	python3 - "$T/boots.json" "$LOG" <<'PY'
+import json, statistics as st, sys
+f = json.load(open(sys.argv[1]))["findings"]
+v = [float(l.split()[3]) for l in open(sys.argv[2])]
+r = f["results"][0]
+want = (st.median(v[:3]) + st.median(v[3:])) / 2
+assert r["boots"] == 2 and r["runs"] == 6 and abs(r["median"] - want) < 1e-6 * want, (r, want)
+assert sorted(b["median"] for b in f["boots"]) == sorted([st.median(v[:3]), st.median(v[3:])])
+PY
+
 # --- runs that fail --------------------------------------------------------
 : >"$LOG"
 bench -l f --runs 1 --timeout 2 -p mode=ok,fail,nometric,twice,bad,hang -- sh "$WORK" "$LOG" x 1 {mode}

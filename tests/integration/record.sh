@@ -66,6 +66,8 @@ rec -l base -r sched --perf-data "$T/sched.data" -- "$W/yield" --seconds 0.3
 check "record -r sched around yield: exit 0" rc_is 0
 check "the workload's own output passes through" grep -q '^metric=ctxsw_per_sec_per_cpu ' "$T/out"
 S=$(q "SELECT max(id) FROM session")
+check "the workload's metric line is stored with the session, its value, unit and better=" \
+	eval '[ "$(q "SELECT name || '"' '"' || cast(value AS INTEGER) || '"' '"' || unit || '"' '"' || better FROM workload_metric WHERE session_id = $S")" = "ctxsw_per_sec_per_cpu $(sed -n "s/^metric=ctxsw_per_sec_per_cpu value=\([0-9]*\) .*/\1/p" "$T/out") switches/s/CPU higher" ]'
 check "one session, labelled base" eval '[ "$(q "SELECT count(*) || label FROM session")" = 1base ]'
 check "os_release is uname -r" eval '[ "$(q "SELECT os_release FROM session WHERE id = $S")" = "$(uname -r)" ]'
 check "workload stored as typed, exit_status 0, interrupted 0, wall_ns > 0.3 s" \
