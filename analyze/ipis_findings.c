@@ -213,8 +213,8 @@ static void add_session(struct acc *a, const struct ipis_opts *o, const struct t
 	struct timeline tl;
 	struct ipi_set set;
 	bool csd = s->has_csd;
-	if (timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl) ||
-	    ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set))
+	timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl);
+	if (ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set))
 		die_oom(0);
 	ipis_classify(set.v, set.n, &tl, o->window_ns);
 	add_ipis(a, s, &set);
