@@ -214,8 +214,7 @@ static void add_session(struct acc *a, const struct ipis_opts *o, const struct t
 	struct ipi_set set;
 	bool csd = s->has_csd;
 	timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl);
-	if (ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set))
-		die_oom(0);
+	ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set);
 	ipis_classify(set.v, set.n, &tl, o->window_ns);
 	add_ipis(a, s, &set);
 	add_cpu_times(a, s, &tl);
