@@ -398,29 +398,3 @@ int tl_parse_time(const char *s, int64_t *ns)
 	*ns = sec * 1000000000 + frac;
 	return 0;
 }
-
-/* tl_pick_sessions: see tl_load.h. */
-int tl_pick_sessions(sqlite3 *db, const char *spec, const char *dbpath, int64_t **ids)
-{
-	if (spec) {
-		int n = db_resolve_sessions(db, spec, ids);
-		if (n <= 0) {
-			fprintf(stderr, "perfdb: %s: no session '%s'\n", dbpath, spec);
-			free(*ids);
-			*ids = NULL;
-			return -1;
-		}
-		return n;
-	}
-	sqlite3_stmt *st = db_prepare(db, "SELECT max(id) FROM session");
-	int64_t id = -1;
-	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (id < 0 || !(*ids = malloc(sizeof(**ids)))) {
-		fprintf(stderr, "perfdb: %s: no sessions\n", dbpath);
-		return -1;
-	}
-	**ids = id;
-	return 1;
-}
