@@ -51,13 +51,6 @@ struct sess {
 	struct hashmap map_cache;	/* (process, page), maps visible -> map + 1 */
 };
 
-/* put(m, a, b, v): hm_put, which only fails when out of memory. */
-static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
-{
-	if (hm_put(m, a, b, v))
-		die_oom(0);
-}
-
 /* c2c_anon_path: see c2c_load.h. */
 int c2c_anon_path(const char *p)
 {
@@ -136,7 +129,7 @@ static struct lproc *proc_of(struct sess *s, int64_t id)
 		return &s->procs[v];
 	s->procs = xreallocarray(s->procs, s->nprocs + 1, sizeof(*s->procs));
 	s->procs[s->nprocs] = (struct lproc){ .id = id, .parent = -1, .start = INT64_MIN };
-	put(&s->proc_ix, (uint64_t)id, 0, s->nprocs);
+	hm_put(&s->proc_ix, (uint64_t)id, 0, s->nprocs);
 	return &s->procs[s->nprocs++];
 }
 
@@ -218,7 +211,7 @@ static const struct lmap *find_in(struct sess *s, size_t pi, uint64_t addr, int6
 		whole_page &= m->start + m->len <= page || m->start + m->len >= page + 0x1000;
 	}
 	if (whole_page)
-		put(&s->map_cache, key, vis, found);
+		hm_put(&s->map_cache, key, vis, found);
 	return found ? &p->m[found - 1] : NULL;
 }
 
@@ -257,7 +250,7 @@ static int32_t group_of(struct c2c_data *d, struct index *x, const struct sess *
 	uint64_t k1 = (uint64_t)s->ix << 16 | (uint64_t)(cpumode & 0xff) << 8 | (uint64_t)kind, v;
 	if (hm_get(&x->groups, k1, id, &v))
 		return (int32_t)v;
-	put(&x->groups, k1, id, (uint64_t)d->ngroups);
+	hm_put(&x->groups, k1, id, (uint64_t)d->ngroups);
 	return d->ngroups++;
 }
 
@@ -288,7 +281,7 @@ static int32_t line_of(struct c2c_data *d, struct index *x, struct sess *s,
 	ALLOC_GROW(d->lines, d->nlines + 1, d->lines_cap);
 	d->lines[d->nlines] = (struct c2c_line){ .address = c2c_cl_address(smp->addr),
 		.group = g, .session = s->ix, .cpumode = smp->cpumode, .pid = pid };
-	put(&x->lines, (uint64_t)g, c2c_cl_address(al), d->nlines);
+	hm_put(&x->lines, (uint64_t)g, c2c_cl_address(al), d->nlines);
 	return (int32_t)d->nlines++;
 }
 
@@ -326,7 +319,7 @@ static int32_t site_of(struct c2c_data *d, struct index *x, sqlite3_stmt *st,
 	site_name(buf, sizeof(buf), st, smp, s, proc);
 	ALLOC_GROW(d->sites, d->nsites + 1, d->sites_cap);
 	d->sites[d->nsites] = xstrdup(buf);
-	put(&x->sites, s->ix, smp->ip, d->nsites);
+	hm_put(&x->sites, s->ix, smp->ip, d->nsites);
 	return (int32_t)d->nsites++;
 }
 

@@ -47,13 +47,6 @@ struct loader {
 
 /* ---- tree storage ------------------------------------------------------ */
 
-/* put(m, a, b, v): hm_put, which fails only when out of memory. */
-static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
-{
-	if (hm_put(m, a, b, v))
-		die_oom(0);
-}
-
 /* ct_new: see calltree.h. */
 struct calltree *ct_new(void)
 {
@@ -127,7 +120,7 @@ static int32_t intern(struct calltree *t, const char *name, bool unknown)
 		t->frame_unknown = xreallocarray(t->frame_unknown, t->frame_cap, sizeof(bool));
 	t->frames[t->nframes] = xstrdup(name);
 	t->frame_unknown[t->nframes] = unknown;
-	put(&t->names, h, probe, t->nframes);
+	hm_put(&t->names, h, probe, t->nframes);
 	return (int32_t)t->nframes++;
 }
 
@@ -156,7 +149,7 @@ static int32_t child_make(struct calltree *t, int32_t parent, int32_t frame)
 	p = &t->nodes[parent];
 	t->nodes[c] = (struct ct_node){ parent, frame, -1, p->first_child, p->depth + 1 };
 	p->first_child = c;
-	put(&t->child, (uint64_t)parent, (uint64_t)frame, (uint64_t)c);
+	hm_put(&t->child, (uint64_t)parent, (uint64_t)frame, (uint64_t)c);
 	return c;
 }
 
@@ -439,7 +432,7 @@ static int32_t frame_of_symbol(struct loader *L, int64_t sym)
 	sqlite3_reset(L->sym_st);
 	f = (uint64_t)intern(L->t, name, unknown);
 	free(name);
-	put(&L->sym_frame, (uint64_t)sym, 0, f);
+	hm_put(&L->sym_frame, (uint64_t)sym, 0, f);
 	return (int32_t)f;
 }
 
@@ -501,7 +494,7 @@ static int32_t node_of_stack(struct loader *L, int64_t stack)
 	while (n-- && node >= 0) {	/* from the outermost new row down */
 		node = child_make(L->t, node, frame_of_symbol(L, v[n].symbol));
 		if (node >= 0)
-			put(&L->stack_node, (uint64_t)v[n].id, 0, (uint64_t)node);
+			hm_put(&L->stack_node, (uint64_t)v[n].id, 0, (uint64_t)node);
 	}
 	free(v);
 	return node < 0 ? too_many(L) : node;
@@ -521,7 +514,7 @@ static void group_add(struct hashmap *idx, struct group **g, size_t *n, size_t *
 		ALLOC_GROW(*g, *n + 1, *cap);
 		i = (*n)++;
 		(*g)[i] = (struct group){ stack, sym, 0, 0, 0, -1 };
-		put(idx, (uint64_t)stack, (uint64_t)sym, i);
+		hm_put(idx, (uint64_t)stack, (uint64_t)sym, i);
 	}
 	(*g)[i].count++;
 	(*g)[i].w += period;

@@ -23,13 +23,6 @@ struct fkey {
 	int64_t foff, fsize;
 };
 
-/* put(m, a, b, v): hm_put, which only fails when out of memory. */
-static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
-{
-	if (hm_put(m, a, b, v))
-		die_oom(0);
-}
-
 /* fnv(s): the FNV-1a hash of s. */
 static uint64_t fnv(const char *s)
 {
@@ -48,7 +41,7 @@ static int32_t intern(struct hitm_result *r, struct index *x, const char *s)
 		if (!hm_get(&x->strs, h, k2, &v)) {
 			ALLOC_GROW(r->strs, r->nstrs + 1, r->strs_cap);
 			r->strs[r->nstrs] = xstrdup(s);
-			put(&x->strs, h, k2, r->nstrs);
+			hm_put(&x->strs, h, k2, r->nstrs);
 			return (int32_t)r->nstrs++;
 		}
 		if (!strcmp(r->strs[v], s))
@@ -182,7 +175,7 @@ static struct hitm_field *line_field(struct hitm_result *r, struct index *x, int
 		return &r->fields[v];
 	ALLOC_GROW(r->fields, r->nfields + 1, r->fields_cap);
 	r->fields[r->nfields] = new_field(line, s->obj, k, r->cpu_words);
-	put(&x->fields, k1, k2, r->nfields);
+	hm_put(&x->fields, k1, k2, r->nfields);
 	return &r->fields[r->nfields++];
 }
 
@@ -197,7 +190,7 @@ static void add_site(struct index *x, uint64_t key, struct hitm_field *f, int32_
 	}
 	ALLOC_GROW(f->sites, f->nsites + 1, f->sites_cap);
 	f->sites[f->nsites] = (struct site_count){ site, n };
-	put(&x->sites, key, (uint64_t)site, f->nsites++);
+	hm_put(&x->sites, key, (uint64_t)site, f->nsites++);
 }
 
 /* add_to_field(r, x, f, s): one sample into line field f. */
@@ -286,7 +279,7 @@ static void aggregate(struct hitm_result *r, struct index *x, const struct hitm_
 		if (f->obj < 0)
 			r->tfields[r->ntfields].foff = -1;
 		v = r->ntfields++;
-		put(&x->tfields, (uint64_t)f->type, (uint64_t)f->name, v);
+		hm_put(&x->tfields, (uint64_t)f->type, (uint64_t)f->name, v);
 	}
 	t = &r->tfields[v];
 	hitm_counts_add(&t->c, &f->c);

@@ -71,15 +71,16 @@ static void on_send(struct match *m, const struct tl_event *e)
 }
 
 /* on_csd(m, e): the "csd" source: queues, receivers' entries and exits. */
-static int on_csd(struct match *m, const struct tl_event *e)
+static void on_csd(struct match *m, const struct tl_event *e)
 {
 	uint64_t v;
 	if (e->kind == TL_CSD_QUEUE) {
 		if (!e->flush || e->arg < 0 || e->arg >= m->ncpus)
-			return 0;
+			return;
 		long i = add_ipi(m, e, e->arg);
 		await_push(m, e->cpu, (size_t)i);
-		return hm_put(&m->pending, (uint64_t)e->arg, (uint64_t)e->a, (uint64_t)i + 1);
+		hm_put(&m->pending, (uint64_t)e->arg, (uint64_t)e->a, (uint64_t)i + 1);
+		return;
 	}
 	if (e->kind == TL_CSD_ENTRY) {
 		m->running[e->cpu] = -1;
@@ -91,7 +92,6 @@ static int on_csd(struct match *m, const struct tl_event *e)
 	} else if (e->kind == TL_CSD_EXIT) {
 		m->running[e->cpu] = -1;
 	}
-	return 0;
 }
 
 /* on_flush(m, e, csd_source): a tlb_flush is the verdict of the IPI whose
@@ -115,33 +115,32 @@ static void on_flush(struct match *m, const struct tl_event *e, bool csd_source)
 }
 
 /* on_event(m, e, csd_source): one event of the match. */
-static int on_event(struct match *m, const struct tl_event *e, bool csd_source)
+static void on_event(struct match *m, const struct tl_event *e, bool csd_source)
 {
 	if (e->kind == TL_IPI_SEND) {
 		int64_t at = m->attempt_at[e->cpu];
 		if (csd_source) {
 			on_send(m, e);
-			return 0;
+			return;
 		}
 		if (!(e->flush || (at >= 0 && e->time - at <= IPIS_ATTEMPT_NS)) ||
 		    e->arg < 0 || e->arg >= m->ncpus)
-			return 0;
+			return;
 		long i = add_ipi(m, e, e->arg);
 		m->out->v[i].raised = 1;
 		m->last_to[e->arg] = i;
-		return 0;
+		return;
 	}
 	if (e->kind != TL_CSD_QUEUE)
 		m->nawait[e->cpu] = 0;
 	m->attempt_at[e->cpu] = e->kind == TL_FLUSH && e->arg == 4 ? e->time : -1;
 	if (e->kind == TL_FLUSH) {
 		on_flush(m, e, csd_source);
-		return 0;
+		return;
 	}
 	if (csd_source && (e->kind == TL_CSD_QUEUE || e->kind == TL_CSD_ENTRY ||
 			   e->kind == TL_CSD_EXIT))
-		return on_csd(m, e);
-	return 0;
+		on_csd(m, e);
 }
 
 /* match_free(m): frees the match state (not the output). */
@@ -159,12 +158,11 @@ static void match_free(struct match *m)
 }
 
 /* ipis_match: see ipis.h. */
-int ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
-	       int ncpus, bool csd_source, struct ipi_set *out)
+void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
+		int ncpus, bool csd_source, struct ipi_set *out)
 {
 	struct match m = { .out = out, .id = id, .ncpus = ncpus > 0 ? ncpus : 0 };
 	size_t nc = m.ncpus ? (size_t)m.ncpus : 1;
-	int rc = 0;
 	memset(out, 0, sizeof(*out));
 	hm_init(&m.pending);
 	m.running = xreallocarray(NULL, nc, sizeof(long));
@@ -175,13 +173,10 @@ int ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 	m.capawait = xcalloc(nc, sizeof(size_t));
 	for (size_t c = 0; c < nc; c++)
 		m.running[c] = m.last_to[c] = m.attempt_at[c] = -1;
-	for (size_t i = 0; !rc && i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (ev[i].cpu >= 0 && ev[i].cpu < m.ncpus)
-			rc = on_event(&m, &ev[i], csd_source);
+			on_event(&m, &ev[i], csd_source);
 	match_free(&m);
-	if (rc)
-		ipi_set_free(out);
-	return rc;
 }
 
 /* ipi_set_free: see ipis.h. */

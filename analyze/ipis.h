@@ -67,11 +67,10 @@ struct ipi_set {
  * ev (time order), from csd events when csd_source, else from ipi_send
  * events, with their receivers and verdicts, and the flush attempts
  * (tlb_flush reason 4: one per flush that had other CPUs in its cpumask,
- * before the kernel filters the targets). out is filled from empty.
- * Returns 0, or -1 when the hash map of pending queues cannot grow (out
- * is then freed); other allocation follows lib/alloc.h. */
-int ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
-	       int ncpus, bool csd_source, struct ipi_set *out);
+ * before the kernel filters the targets). out is filled from empty. Never
+ * fails (allocation follows lib/alloc.h). */
+void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
+		int ncpus, bool csd_source, struct ipi_set *out);
 
 /* ipi_set_free(s): frees s's arrays. */
 void ipi_set_free(struct ipi_set *s);

@@ -60,13 +60,6 @@ struct acc {
 	struct table *timeline;	/* NULL without --timeline */
 };
 
-/* put(m, a, b, v): hm_put, which only fails when out of memory. */
-static void put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t v)
-{
-	if (hm_put(m, a, b, v))
-		die_oom(0);
-}
-
 /* proc_of(a, s, mm): the row of mm in session s, created when new. */
 static struct proc_row *proc_of(struct acc *a, const struct tl_session *s, int64_t mm)
 {
@@ -78,7 +71,7 @@ static struct proc_row *proc_of(struct acc *a, const struct tl_session *s, int64
 	a->procs[a->nprocs] = (struct proc_row){ .session = s->id, .mm = mm,
 		.pid = p ? p->pid : -1,
 		.comm = xstrdup(p && p->comm ? p->comm : mm > 0 ? "?" : "[unknown mm]") };
-	put(&a->proc_ix, (uint64_t)s->id, (uint64_t)mm, a->nprocs);
+	hm_put(&a->proc_ix, (uint64_t)s->id, (uint64_t)mm, a->nprocs);
 	return &a->procs[a->nprocs++];
 }
 
@@ -90,7 +83,7 @@ static struct ipi_counts *pair_of(struct acc *a, int sender, int target)
 		return &a->pairs[v].c;
 	ALLOC_GROW(a->pairs, a->npairs + 1, a->cap_pairs);
 	a->pairs[a->npairs] = (struct pair_row){ .sender = sender, .target = target };
-	put(&a->pair_ix, (uint64_t)sender, (uint64_t)target, a->npairs);
+	hm_put(&a->pair_ix, (uint64_t)sender, (uint64_t)target, a->npairs);
 	return &a->pairs[a->npairs++].c;
 }
 
@@ -213,9 +206,8 @@ static void add_session(struct acc *a, const struct ipis_opts *o, const struct t
 	struct timeline tl;
 	struct ipi_set set;
 	bool csd = s->has_csd;
-	if (timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl) ||
-	    ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set))
-		die_oom(0);
+	timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl);
+	ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set);
 	ipis_classify(set.v, set.n, &tl, o->window_ns);
 	add_ipis(a, s, &set);
 	add_cpu_times(a, s, &tl);

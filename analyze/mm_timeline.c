@@ -203,15 +203,14 @@ static void bootstrap(struct build *b, const struct tl_event *e)
 	push_seg(c, e->time, mm, 0, TL_SAMPLE);
 }
 
-/* on_event(b, e): applies one event to its CPU's timeline. 0, or -1 when
- * the map of exited tasks cannot grow. */
-static int on_event(struct build *b, const struct tl_event *e)
+/* on_event(b, e): applies one event to its CPU's timeline. */
+static void on_event(struct build *b, const struct tl_event *e)
 {
 	struct tl_cpu *c = &b->tl->cpus[e->cpu];
 	const struct tl_seg *s;
 	if (e->kind == TL_SWITCH) {
 		switch_to(b, e->cpu, e->a, e->time, TL_SWITCH);
-		return 0;
+		return;
 	}
 	unrecorded_switch(b, e);
 	bootstrap(b, e);
@@ -222,8 +221,8 @@ static int on_event(struct build *b, const struct tl_event *e)
 		hm_del(&b->exited, (uint64_t)who, 0);
 		push_seg(c, e->time, mm < 0 ? MM_UNKNOWN : mm, 0, TL_EXEC);
 	} else if (e->kind == TL_EXIT) {
-		if (e->tid >= 0 && hm_put(&b->exited, (uint64_t)e->tid, 0, 1))
-			return -1;
+		if (e->tid >= 0)
+			hm_put(&b->exited, (uint64_t)e->tid, 0, 1);
 		if (s)
 			push_seg(c, e->time, s->mm, 1, TL_EXIT);
 	} else if (e->kind == TL_FORK) {
@@ -231,16 +230,14 @@ static int on_event(struct build *b, const struct tl_event *e)
 	} else if (e->kind == TL_FLUSH && e->arg == 0 && s && s->lazy) {
 		push_seg(c, e->time, MM_INIT, 1, TL_FLUSH);
 	}
-	return 0;
 }
 
 /* timeline_build: see mm_timeline.h. */
-int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
-		   int ncpus, struct timeline *tl)
+void timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
+		    int ncpus, struct timeline *tl)
 {
 	struct build b = { .tl = tl, .id = id };
 	size_t nc;
-	int rc = 0;
 	tl->ncpus = ncpus > 0 ? ncpus : 0;
 	nc = tl->ncpus ? (size_t)tl->ncpus : 1;
 	tl->cpus = xcalloc(nc, sizeof(*tl->cpus));
@@ -249,15 +246,12 @@ int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 	hm_init(&b.exited);
 	for (int i = 0; i < tl->ncpus; i++)
 		b.current[i] = -1;
-	for (size_t i = 0; !rc && i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (ev[i].cpu >= 0 && ev[i].cpu < tl->ncpus)
-			rc = on_event(&b, &ev[i]);
+			on_event(&b, &ev[i]);
 	hm_free(&b.exited);
 	free(b.switched);
 	free(b.current);
-	if (rc)
-		timeline_free(tl);
-	return rc;
 }
 
 /* timeline_free: see mm_timeline.h. */

@@ -130,10 +130,9 @@ struct timeline {
  *    trace (some recordings never show a CPU leaving its idle task),
  *    taken at that sample, as a switch; a reason-0 flush is not
  *    such a sample (switch_mm traces it with the previous task current).
- * Returns 0, or -1 when the hash map of exited tasks cannot grow (tl is
- * then freed); other allocation follows lib/alloc.h. */
-int timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
-		   int ncpus, struct timeline *tl);
+ * Never fails (allocation follows lib/alloc.h). */
+void timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
+		    int ncpus, struct timeline *tl);
 
 /* tl_sample_task(e): the task sample e says is current on its CPU (perf
  * records the current task's tid with every sample), or -1 when it says

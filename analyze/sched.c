@@ -1,6 +1,7 @@
 /* Context-switch accounting per CPU and per process (see sched.h). Pure
  * code: no database, no I/O. */
 #include "analyze/sched.h"
+#include "lib/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +30,13 @@ static size_t proc_slot(const struct sched_result *r, const struct ident *id, in
 	return p < 0 ? r->nprocs - 1 : (size_t)p;
 }
 
-/* ran(r, slot, cpu, ns): slot's task ran ns on cpu. 0 or -1 on OOM. */
-static int ran(struct sched_result *r, size_t slot, int cpu, int64_t ns)
+/* ran(r, slot, cpu, ns): slot's task ran ns on cpu. */
+static void ran(struct sched_result *r, size_t slot, int cpu, int64_t ns)
 {
 	uint64_t v = 0;
 	r->procs[slot].run_ns += ns;
 	hm_get(&r->ran, slot, (uint64_t)cpu, &v);
-	return hm_put(&r->ran, slot, (uint64_t)cpu, v + (uint64_t)ns);
+	hm_put(&r->ran, slot, (uint64_t)cpu, v + (uint64_t)ns);
 }
 
 /* count_cpus(r): each process's ncpus_ran from its run time per CPU. */
@@ -51,28 +52,26 @@ static void count_cpus(struct sched_result *r)
 }
 
 /* run_until(r, id, c, cpu, t): the current task of cpu ran until t (only
- * the part inside the window counts). 0 or -1 on OOM. */
-static int run_until(struct sched_result *r, const struct ident *id, struct cur *c, int cpu, int64_t t)
+ * the part inside the window counts). */
+static void run_until(struct sched_result *r, const struct ident *id, struct cur *c, int cpu, int64_t t)
 {
 	int64_t from = c->since > r->t0 ? c->since : r->t0;
 	int64_t to = t < r->t1 ? t : r->t1;
 	if (to < from)
-		return 0;
+		return;
 	if (c->tid == 0)
 		r->cpus[cpu].idle_ns += to - from;
-	return ran(r, proc_slot(r, id, c->tid, to), cpu, to - from);
+	ran(r, proc_slot(r, id, c->tid, to), cpu, to - from);
 }
 
-/* on_switch(r, id, cs, e): accounts a switch and makes its next current.
- * 0 or -1 on OOM. */
-static int on_switch(struct sched_result *r, const struct ident *id, struct cur *cs,
-		     const struct tl_event *e)
+/* on_switch(r, id, cs, e): accounts a switch and makes its next current. */
+static void on_switch(struct sched_result *r, const struct ident *id, struct cur *cs,
+		      const struct tl_event *e)
 {
 	struct cur *c = &cs[e->cpu];
 	if (!c->known)
 		*c = (struct cur){ e->b, r->t0, true };
-	if (run_until(r, id, c, e->cpu, e->time))
-		return -1;
+	run_until(r, id, c, e->cpu, e->time);
 	if (e->time >= r->t0 && e->time <= r->t1) {
 		struct sched_cpu *k = &r->cpus[e->cpu];
 		k->switches++;
@@ -80,7 +79,6 @@ static int on_switch(struct sched_result *r, const struct ident *id, struct cur 
 		r->procs[proc_slot(r, id, e->b, e->time)].switches++;
 	}
 	*c = (struct cur){ e->a, e->time, true };
-	return 0;
 }
 
 /* on_sample(r, id, cs, e): what any event says as a sample: its tid is
@@ -90,24 +88,22 @@ static int on_switch(struct sched_result *r, const struct ident *id, struct cur 
  * tid); otherwise a task other than
  * the current one is a switch the kernel did not trace, taken at e: the
  * current task's run ends there and the switch counts in untraced, not in
- * switches, its kind or the per-process counts. 0 or -1 on OOM. */
-static int on_sample(struct sched_result *r, const struct ident *id, struct cur *cs,
-		     const struct tl_event *e)
+ * switches, its kind or the per-process counts. */
+static void on_sample(struct sched_result *r, const struct ident *id, struct cur *cs,
+		      const struct tl_event *e)
 {
 	struct cur *c = &cs[e->cpu];
 	int64_t tid = tl_sample_task(e);
 	if (tid < 0 || (c->known && c->tid == tid))
-		return 0;
+		return;
 	if (!c->known || (e->kind == TL_EXEC && e->b == c->tid)) {
 		*c = (struct cur){ tid, c->known ? c->since : r->t0, true };
-		return 0;
+		return;
 	}
-	if (run_until(r, id, c, e->cpu, e->time))
-		return -1;
+	run_until(r, id, c, e->cpu, e->time);
 	if (e->time >= r->t0 && e->time <= r->t1)
 		r->cpus[e->cpu].untraced++;
 	*c = (struct cur){ tid, e->time, true };
-	return 0;
 }
 
 /* on_migrate(r, e): a migration from cpu b to cpu arg. */
@@ -122,42 +118,33 @@ static void on_migrate(struct sched_result *r, const struct tl_event *e)
 }
 
 /* sched_account: see sched.h. */
-int sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
-		  int ncpus, int64_t t0, int64_t t1, struct sched_result *r)
+void sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
+		   int ncpus, int64_t t0, int64_t t1, struct sched_result *r)
 {
 	size_t nc = ncpus > 0 ? (size_t)ncpus : 1;
-	struct cur *cs = calloc(nc, sizeof(*cs));
-	int rc = 0;
+	struct cur *cs = xcalloc(nc, sizeof(*cs));
 	memset(r, 0, sizeof(*r));
 	hm_init(&r->ran);
 	r->ncpus = ncpus > 0 ? ncpus : 0;
 	r->nprocs = id->nprocs + 1;
 	r->t0 = t0;
 	r->t1 = t1;
-	r->cpus = calloc(nc, sizeof(*r->cpus));
-	r->procs = calloc(r->nprocs, sizeof(*r->procs));
-	if (!cs || !r->cpus || !r->procs)
-		rc = -1;
-	for (size_t i = 0; !rc && i < n; i++) {
+	r->cpus = xcalloc(nc, sizeof(*r->cpus));
+	r->procs = xcalloc(r->nprocs, sizeof(*r->procs));
+	for (size_t i = 0; i < n; i++) {
 		const struct tl_event *e = &ev[i];
 		if (e->cpu >= 0 && e->cpu < r->ncpus)
-			rc = on_sample(r, id, cs, e);
-		if (rc)
-			break;
+			on_sample(r, id, cs, e);
 		if (e->kind == TL_MIGRATE)
 			on_migrate(r, e);
 		else if (e->kind == TL_SWITCH && e->cpu >= 0 && e->cpu < r->ncpus)
-			rc = on_switch(r, id, cs, e);
+			on_switch(r, id, cs, e);
 	}
-	for (int c = 0; !rc && c < r->ncpus; c++)
+	for (int c = 0; c < r->ncpus; c++)
 		if (cs[c].known)
-			rc = run_until(r, id, &cs[c], c, t1);
+			run_until(r, id, &cs[c], c, t1);
 	free(cs);
-	if (rc)
-		sched_result_free(r);
-	else
-		count_cpus(r);
-	return rc;
+	count_cpus(r);
 }
 
 /* sched_result_free: see sched.h. */

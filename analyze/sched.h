@@ -61,9 +61,10 @@ enum sw_kind sw_kind_of(const struct ident *id, int64_t prev, int64_t next, int6
  * idle) ends at that sample, and the switch counts in the CPU's untraced,
  * never in switches, kind[] or a process's switches. A stretch of run time counts for the process its task belonged to
  * at the stretch's end (a task that execs mid-stretch: the new one).
- * Returns 0 or -1 when out of memory (r is then freed). */
-int sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
-		  int ncpus, int64_t t0, int64_t t1, struct sched_result *r);
+ * r is filled from empty (free it with sched_result_free). Never fails
+ * (allocation follows lib/alloc.h). */
+void sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
+		   int ncpus, int64_t t0, int64_t t1, struct sched_result *r);
 
 /* sched_result_free(r): frees r's arrays. */
 void sched_result_free(struct sched_result *r);

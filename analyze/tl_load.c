@@ -2,6 +2,7 @@
  * analyzers (see tl_load.h): one query per typed tracepoint table over the
  * session's sample id range, merged into one time-ordered array. */
 #include "analyze/tl_load.h"
+#include "lib/alloc.h"
 #include "schema/db.h"
 
 #include <ctype.h>
@@ -68,7 +69,7 @@ static int64_t col_or(sqlite3_stmt *st, int i, int64_t dflt)
 }
 
 /* site_index(s, name): the index of callsite name in s->sites (added when
- * new), -1 for NULL, -2 when out of memory. */
+ * new), -1 for NULL. */
 static int32_t site_index(struct tl_session *s, const char *name)
 {
 	if (!name)
@@ -76,33 +77,21 @@ static int32_t site_index(struct tl_session *s, const char *name)
 	for (size_t i = s->nsites; i-- > 0;)
 		if (!strcmp(s->sites[i], name))
 			return (int32_t)i;
-	char **v = realloc(s->sites, (s->nsites + 1) * sizeof(*v));
-	if (!v)
-		return -2;
-	s->sites = v;
-	if (!(v[s->nsites] = strdup(name)))
-		return -2;
+	s->sites = xreallocarray(s->sites, s->nsites + 1, sizeof(*s->sites));
+	s->sites[s->nsites] = xstrdup(name);
 	return (int32_t)s->nsites++;
 }
 
-/* push_event(s, e): appends e. 0 or -1 when out of memory. */
-static int push_event(struct tl_session *s, const struct tl_event *e)
+/* push_event(s, e): appends e. */
+static void push_event(struct tl_session *s, const struct tl_event *e)
 {
-	if (s->nev == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		struct tl_event *v = realloc(s->ev, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->ev = v;
-		s->cap = cap;
-	}
+	ALLOC_GROW(s->ev, s->nev + 1, s->cap);
 	s->ev[s->nev++] = *e;
 	if (e->cpu >= s->ncpus)
 		s->ncpus = e->cpu + 1;
 	if (e->kind == TL_CSD_QUEUE || e->kind == TL_IPI_SEND)
 		if (e->arg >= s->ncpus && e->arg < 65536)
 			s->ncpus = e->arg + 1;
-	return 0;
 }
 
 /* run_query(db, q, lo, hi, s): appends the events of query q over the
@@ -123,8 +112,8 @@ static int run_query(sqlite3 *db, const struct evq *q, int64_t lo, int64_t hi, s
 			.arg = (int32_t)col_or(st, 6, -1), .kind = q->kind,
 			.flush = (uint8_t)(col_or(st, 8, 0) != 0) };
 		e.site = site_index(s, (const char *)sqlite3_column_text(st, 7));
-		if (e.site < -1 || (e.cpu >= 0 && push_event(s, &e)))
-			rc = -1;
+		if (e.cpu >= 0)
+			push_event(s, &e);
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = -1;
@@ -155,8 +144,7 @@ static int load_session_row(sqlite3 *db, struct tl_session *s, int64_t *lo, int6
 	if (st) {
 		sqlite3_bind_int64(st, 1, s->id);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			const char *l = (const char *)sqlite3_column_text(st, 0);
-			s->label = l ? strdup(l) : NULL;
+			s->label = xstrdup((const char *)sqlite3_column_text(st, 0));
 			s->first_time = col_or(st, 1, 0);
 			s->last_time = col_or(st, 2, s->first_time);
 			*lo = col_or(st, 3, 1);
@@ -165,7 +153,7 @@ static int load_session_row(sqlite3 *db, struct tl_session *s, int64_t *lo, int6
 			s->lost_events = col_or(st, 6, 0);
 			s->lost_samples = col_or(st, 7, 0);
 			s->lost = s->lost_events + s->lost_samples;
-			rc = !l || s->label ? 0 : -1;
+			rc = 0;
 		}
 	}
 	sqlite3_finalize(st);
@@ -232,15 +220,7 @@ static int load_threads(sqlite3 *db, struct tl_session *s)
 	if (st)
 		sqlite3_bind_int64(st, 1, s->id);
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-		if (s->ident.nthreads == cap) {
-			cap = cap ? cap * 2 : 256;
-			void *v = realloc(s->ident.threads, cap * sizeof(*s->ident.threads));
-			if (!v) {
-				rc = -1;
-				break;
-			}
-			s->ident.threads = v;
-		}
+		ALLOC_GROW(s->ident.threads, s->ident.nthreads + 1, cap);
 		s->ident.threads[s->ident.nthreads++] = (struct ident_thread){
 			col_or(st, 0, -1), col_or(st, 1, -1), col_or(st, 2, TIME_NONE) };
 	}
@@ -259,21 +239,10 @@ static int load_procs(sqlite3 *db, struct tl_session *s)
 		sqlite3_bind_int64(st, 1, s->id);
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		const char *comm = (const char *)sqlite3_column_text(st, 5);
-		if (s->ident.nprocs == cap) {
-			cap = cap ? cap * 2 : 256;
-			void *v = realloc(s->ident.procs, cap * sizeof(*s->ident.procs));
-			if (!v) {
-				rc = -1;
-				break;
-			}
-			s->ident.procs = v;
-		}
-		struct ident_proc *p = &s->ident.procs[s->ident.nprocs++];
-		*p = (struct ident_proc){ col_or(st, 0, 0), col_or(st, 1, -1),
-			col_or(st, 2, TIME_NONE), col_or(st, 3, INT64_MAX),
-			(int)col_or(st, 4, 0), comm ? strdup(comm) : NULL };
-		if (comm && !p->comm)
-			rc = -1;
+		ALLOC_GROW(s->ident.procs, s->ident.nprocs + 1, cap);
+		s->ident.procs[s->ident.nprocs++] = (struct ident_proc){ col_or(st, 0, 0),
+			col_or(st, 1, -1), col_or(st, 2, TIME_NONE), col_or(st, 3, INT64_MAX),
+			(int)col_or(st, 4, 0), xstrdup(comm) };
 	}
 	sqlite3_finalize(st);
 	return rc;
@@ -288,17 +257,14 @@ static int cmp_by_id(const void *x, const void *y, void *procs)
 	return (a > b) - (a < b);
 }
 
-/* index_by_id(s): fills s->by_id. 0 or -1 when out of memory. */
-static int index_by_id(struct tl_session *s)
+/* index_by_id(s): fills s->by_id. */
+static void index_by_id(struct tl_session *s)
 {
-	s->by_id = malloc((s->ident.nprocs ? s->ident.nprocs : 1) * sizeof(*s->by_id));
-	if (!s->by_id)
-		return -1;
+	s->by_id = xreallocarray(NULL, s->ident.nprocs, sizeof(*s->by_id));
 	for (size_t i = 0; i < s->ident.nprocs; i++)
 		s->by_id[i] = i;
 	if (s->ident.nprocs)
 		qsort_r(s->by_id, s->ident.nprocs, sizeof(*s->by_id), cmp_by_id, s->ident.procs);
-	return 0;
 }
 
 /* tl_load: see tl_load.h. */
@@ -328,11 +294,7 @@ int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
 	if (s->nev)
 		qsort(s->ev, s->nev, sizeof(*s->ev), cmp_event);
 	ident_sort(&s->ident);
-	if (index_by_id(s)) {
-		snprintf(err, errlen, "out of memory");
-		tl_session_free(s);
-		return -1;
-	}
+	index_by_id(s);
 	return 0;
 }
 
@@ -397,30 +359,4 @@ int tl_parse_time(const char *s, int64_t *ns)
 		frac *= 10;
 	*ns = sec * 1000000000 + frac;
 	return 0;
-}
-
-/* tl_pick_sessions: see tl_load.h. */
-int tl_pick_sessions(sqlite3 *db, const char *spec, const char *dbpath, int64_t **ids)
-{
-	if (spec) {
-		int n = db_resolve_sessions(db, spec, ids);
-		if (n <= 0) {
-			fprintf(stderr, "perfdb: %s: no session '%s'\n", dbpath, spec);
-			free(*ids);
-			*ids = NULL;
-			return -1;
-		}
-		return n;
-	}
-	sqlite3_stmt *st = db_prepare(db, "SELECT max(id) FROM session");
-	int64_t id = -1;
-	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (id < 0 || !(*ids = malloc(sizeof(**ids)))) {
-		fprintf(stderr, "perfdb: %s: no sessions\n", dbpath);
-		return -1;
-	}
-	**ids = id;
-	return 1;
 }

@@ -47,9 +47,4 @@ const struct ident_proc *tl_proc_by_id(const struct tl_session *s, int64_t id);
 /* tl_parse_time(s, ns): parses a time in seconds with up to 9 decimals
  * ("1217.362260143") into *ns exactly; 0 or -1 when malformed. */
 int tl_parse_time(const char *s, int64_t *ns);
-
-/* tl_pick_sessions(db, spec, ids): the sessions spec names (an id or a
- * label), or the most recent session when spec is NULL. Returns the count
- * (> 0) with *ids malloc'ed, or -1 with a message printed on stderr. */
-int tl_pick_sessions(sqlite3 *db, const char *spec, const char *dbpath, int64_t **ids);
 #endif

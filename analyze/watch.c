@@ -396,8 +396,7 @@ static int32_t site_of(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sq
 	if (hm_get(ix, ip, mode, &v))
 		return (int32_t)v;
 	s = new_site(db, d, st);
-	if (hm_put(ix, ip, mode, (uint64_t)s))
-		die_oom(0);
+	hm_put(ix, ip, mode, (uint64_t)s);
 	return s;
 }
 

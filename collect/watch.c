@@ -11,21 +11,11 @@
 #include "collect/dwarf_layout.h"
 #include "collect/elfsyms.h"
 #include "collect/watch.h"
+#include "lib/alloc.h"
 #include "lib/layout.h"
 #include "schema/db.h"
 
 /* ---- parsing ---- */
-
-/* dup_n: a malloc'ed copy of len bytes of s; NULL out of memory. */
-static char *dup_n(const char *s, size_t len)
-{
-	char *d = malloc(len + 1);
-	if (d) {
-		memcpy(d, s, len);
-		d[len] = 0;
-	}
-	return d;
-}
 
 /* parse_u64: all of s as an unsigned number (0x hex, 0 octal, decimal)
  * into *v. 0 or -1. */
@@ -108,8 +98,8 @@ int watch_parse_one(const char *text, size_t len, struct watch_spec *out,
 		text++, len--;
 	while (len && text[len - 1] == ' ')
 		len--;
-	if (!(out->text = dup_n(text, len)) || !(buf = dup_n(text, len)))
-		return snprintf(err, errlen, "out of memory"), watch_spec_free(out), -1;
+	out->text = xstrndup(text, len);
+	buf = xstrndup(text, len);
 	if (parse_suffixes(buf, out, err, errlen) || !valid_name(buf)) {
 		if (!valid_name(buf))
 			snprintf(err, errlen, "bad watch '%s' (want mm_struct.FIELD, TYPE.FIELD@ADDR "
@@ -119,11 +109,9 @@ int watch_parse_one(const char *text, size_t len, struct watch_spec *out,
 		return -1;
 	}
 	dot = strchr(buf, '.');
-	out->object = dup_n(buf, dot ? (size_t)(dot - buf) : strlen(buf));
-	out->field = strdup(dot ? dot + 1 : "");
+	out->object = xstrndup(buf, dot ? (size_t)(dot - buf) : strlen(buf));
+	out->field = xstrdup(dot ? dot + 1 : "");
 	free(buf);
-	if (!out->object || !out->field)
-		return snprintf(err, errlen, "out of memory"), watch_spec_free(out), -1;
 	if (out->kind != WATCH_ADDR && !strcmp(out->object, "mm_struct"))
 		out->kind = WATCH_MM;
 	return 0;
@@ -247,24 +235,18 @@ const char *watch_describe(const struct watch_spec *s, char *buf, size_t len)
 /* ---- resolving ---- */
 
 /* set_names: s's display name (OBJECT[.FIELD][+OFF]), struct and field
- * type (copied). 0 or -1 out of memory. */
-static int set_names(struct watch_spec *s, const char *field, int64_t extra,
-		     const char *type_name, const char *field_type)
+ * type (copied). */
+static void set_names(struct watch_spec *s, const char *field, int64_t extra,
+		      const char *type_name, const char *field_type)
 {
-	if (asprintf(&s->name, "%s%s%s", s->object, *field ? "." : "", field) < 0) {
-		s->name = NULL;
-		return -1;
-	}
+	s->name = xasprintf("%s%s%s", s->object, *field ? "." : "", field);
 	if (extra) {
-		char *n;
-		if (asprintf(&n, "%s+%" PRId64, s->name, extra) < 0)
-			return -1;
+		char *n = xasprintf("%s+%" PRId64, s->name, extra);
 		free(s->name);
 		s->name = n;
 	}
-	s->type_name = type_name ? strdup(type_name) : NULL;
-	s->field_type = field_type ? strdup(field_type) : NULL;
-	return 0;
+	s->type_name = xstrdup(type_name);
+	s->field_type = xstrdup(field_type);
 }
 
 /* place_member: s's offset and size from member m (plus s->plus);
@@ -311,10 +293,10 @@ static int resolve_btf(struct watch_spec *s, const struct btf *btf, const char *
 	if (!(m = layout_find_member(&l, s->field)))
 		snprintf(err, errlen, "%s: struct %s has no member '%s' (nested members "
 			 "are dotted, e.g. context.tlb_gen)", s->text, layout_type_key(type), s->field);
-	else if (!place_member(s, m, err, errlen))
-		rc = set_names(s, s->field, s->plus, layout_type_key(type), m->type_name);
-	if (rc && !err[0])
-		snprintf(err, errlen, "out of memory");
+	else if (!place_member(s, m, err, errlen)) {
+		set_names(s, s->field, s->plus, layout_type_key(type), m->type_name);
+		rc = 0;
+	}
 	layout_free(&l);
 	return rc;
 }
@@ -352,8 +334,10 @@ static int dwarf_field(struct watch_spec *s, const char *binary, char *err, size
 	else if (!(m = layout_find_member(&l, s->field)))
 		snprintf(err, errlen, "%s: %s has no member '%s' (DWARF of %s)", s->text,
 			 vars[i].type_decl, s->field, binary);
-	else if (!place_member(s, m, err, errlen))
-		rc = set_names(s, s->field, s->plus, vars[i].type_decl, m->type_name);
+	else if (!place_member(s, m, err, errlen)) {
+		set_names(s, s->field, s->plus, vars[i].type_decl, m->type_name);
+		rc = 0;
+	}
 	layout_free(&l);
 	dwarf_vars_free(vars, n);
 	return rc;
@@ -362,9 +346,8 @@ static int dwarf_field(struct watch_spec *s, const char *binary, char *err, size
 /* dwarf_name_at: for SYMBOL+OFF, names the bytes at s->plus of symbol s
  * by its DWARF layout when there is one (fs_shared+8 ->
  * fs_shared.packed.bitmap_b); else, and for a bare SYMBOL (the whole
- * object), by the symbol (size: the symbol's rest). 0 or -1 (out of
- * memory). */
-static int dwarf_name_at(struct watch_spec *s, const char *binary, uint64_t symsize)
+ * object), by the symbol (size: the symbol's rest). */
+static void dwarf_name_at(struct watch_spec *s, const char *binary, uint64_t symsize)
 {
 	struct dwarf_var *vars;
 	struct layout l = { 0 };
@@ -372,20 +355,18 @@ static int dwarf_name_at(struct watch_spec *s, const char *binary, uint64_t syms
 	long i = find_var(binary, s->object, &vars, &n);
 	char e[256], name[256];
 	int64_t foff, fsize;
-	int rc;
 	s->offset = s->plus;
 	s->size = symsize > (uint64_t)s->plus ? (int64_t)symsize - s->plus : 1;
 	if (s->has_plus && i >= 0 && vars[i].type[0] && !dwarf_layout_of(binary, vars[i].type, &l, e, sizeof(e)) &&
 	    !layout_name_at(&l, s->plus, name, sizeof(name), &foff, &fsize)) {
 		const struct layout_member *m = layout_find_member(&l, name);
 		s->size = fsize - (s->plus - foff);
-		rc = set_names(s, name, s->plus - foff, vars[i].type_decl, m ? m->type_name : NULL);
+		set_names(s, name, s->plus - foff, vars[i].type_decl, m ? m->type_name : NULL);
 	} else {
-		rc = set_names(s, "", s->plus, i >= 0 ? vars[i].type_decl : NULL, NULL);
+		set_names(s, "", s->plus, i >= 0 ? vars[i].type_decl : NULL, NULL);
 	}
 	layout_free(&l);
 	dwarf_vars_free(vars, n);
-	return rc;
 }
 
 /* resolve_symbol: SYMBOL[.FIELD][+OFF] of the workload's binary. A
@@ -395,8 +376,8 @@ static int resolve_symbol(struct watch_spec *s, const struct elfsyms *e, const c
 {
 	const struct symtab *t = elfsyms_symtab(e);
 	const struct sym *sym = NULL;
-	char *whole;
-	if (s->field[0] && asprintf(&whole, "%s.%s", s->object, s->field) >= 0) {
+	if (s->field[0]) {
+		char *whole = xasprintf("%s.%s", s->object, s->field);
 		if ((sym = symtab_find_name(t, whole, NULL))) {
 			free(s->object);
 			s->object = whole;
@@ -411,8 +392,7 @@ static int resolve_symbol(struct watch_spec *s, const struct elfsyms *e, const c
 	s->sym_vaddr = sym->start;
 	if (s->field[0])
 		return dwarf_field(s, binary, err, errlen);
-	if (dwarf_name_at(s, binary, sym->size))
-		return snprintf(err, errlen, "out of memory"), -1;
+	dwarf_name_at(s, binary, sym->size);
 	return 0;
 }
 

@@ -68,7 +68,7 @@ bool hm_get(const struct hashmap *m, uint64_t a, uint64_t b, uint64_t *val)
 	return true;
 }
 
-int hm_put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t val)
+void hm_put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t val)
 {
 	size_t s;
 	if ((m->count + 1) * 4 > m->cap * 3)
@@ -81,7 +81,6 @@ int hm_put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t val)
 		m->count++;
 	}
 	m->val[s] = val;
-	return 0;
 }
 
 /* hm_del: backward-shift deletion keeps probe chains intact. */

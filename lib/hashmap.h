@@ -20,9 +20,9 @@ void hm_free(struct hashmap *m);
 /* hm_get: *val for (a, b) and true, or false when absent. */
 bool hm_get(const struct hashmap *m, uint64_t a, uint64_t b, uint64_t *val);
 
-/* hm_put: sets (a, b) -> val, replacing any value. Returns 0 (allocation
- * never fails: lib/alloc.h). */
-int hm_put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t val);
+/* hm_put: sets (a, b) -> val, replacing any value. Never fails (allocation
+ * follows lib/alloc.h). */
+void hm_put(struct hashmap *m, uint64_t a, uint64_t b, uint64_t val);
 
 /* hm_del: removes (a, b) if present. */
 void hm_del(struct hashmap *m, uint64_t a, uint64_t b);
