@@ -1,5 +1,6 @@
 /* Rendering documents and tables in each format: see render.h. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/escape.h"
@@ -7,6 +8,19 @@
 #include "reports/render_int.h"
 #include "reports/svg_chart.h"
 #include "reports/svg_flame.h"
+
+/* bug(fmt, ...): a programming error: one line on stderr, abort(). */
+static _Noreturn void bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static _Noreturn void bug(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("perfdb: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
 
 /* sentences_human(d, n, at, what, md, out): warnings or notes, one a line
  * ("warning: ..."; md: a block quote or a list item). */
@@ -138,6 +152,8 @@ int render_doc_opts(const struct doc *d, enum out_format f, const char *only,
 	case FMT_HTML:
 		html_doc(d, only, out);
 		break;
+	default:
+		bug("render_doc: bad format %d", (int)f);
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -166,6 +182,8 @@ int render_table(const struct table *t, enum out_format f, FILE *out)
 		json_table_value(j, t);
 		json_free(j);
 		break;
+	default:
+		bug("render_table: bad format %d", (int)f);
 	}
 	return ferror(out) ? -1 : 0;
 }

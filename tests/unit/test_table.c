@@ -1,9 +1,17 @@
-/* Unit tests for reports/table.c: the exact text, md, csv and json forms of
- * small tables, escaping in each format (quotes, commas, newlines, pipes,
- * control characters, invalid UTF-8), NULL cells, empty tables, the JSON
- * writer, and that misuse aborts. Python 3 is the oracle for JSON validity,
- * CSV parsing, UTF-8 replacement and shortest float forms. */
-#include "reports/legacy_table.h"
+/* Unit tests of result tables and their rendering: lib/table.c,
+ * lib/doc.c, lib/escape.c, reports/render*.c, reports/json.c and
+ * reports/format.c. The exact text, md, csv and json forms of small
+ * tables and documents, escaping in each format (quotes, commas,
+ * newlines, pipes, control characters, invalid UTF-8), NULL cells, empty
+ * tables, shortest float forms, the JSON writer, and that misuse aborts.
+ * Python 3 is the oracle for JSON validity, CSV parsing, UTF-8
+ * replacement and shortest float forms. */
+#include "lib/doc.h"
+#include "lib/table.h"
+#include "lib/version.h"
+#include "reports/format.h"
+#include "reports/json.h"
+#include "reports/render.h"
 #include "tests/unit/tap.h"
 
 #include <fcntl.h>
@@ -16,26 +24,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* render(t, f): the malloc'd output of lt_print(t, f), or of
- * table_print_all when n > 1 tables are given. */
-static char *render_all(const struct ltable *const *ts, size_t n, enum out_format f)
+/* render(t, f): the malloc'd output of render_table(t, f). */
+static char *render(const struct table *t, enum out_format f)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	int rc = n == 1 ? lt_print(ts[0], f, m) : lt_print_all(ts, n, f, m);
+	int rc = render_table(t, f, m);
 	fclose(m);
 	if (rc) {
 		free(buf);
-		buf = strdup("(table_print failed)");
+		buf = strdup("(render_table failed)");
 	}
 	return buf;
 }
 
-/* render(t, f): the malloc'd output of lt_print(t, f). */
-static char *render(const struct ltable *t, enum out_format f)
+/* render_d(d, f, only): the malloc'd output of render_doc(d, f, only). */
+static char *render_d(const struct doc *d, enum out_format f, const char *only)
 {
-	return render_all(&t, 1, f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc = render_doc(d, f, only, m);
+	fclose(m);
+	if (rc) {
+		free(buf);
+		buf = strdup("(render_doc failed)");
+	}
+	return buf;
 }
 
 /* python(script, input, len): runs `python3 -c 'script'` with input on its
@@ -66,7 +82,7 @@ static bool json_valid(const char *s)
 
 /* check(t, f, want, what): the output of t in format f is exactly want;
  * JSON output must also be valid JSON. */
-static void check(const struct ltable *t, enum out_format f, const char *want, const char *what)
+static void check(const struct table *t, enum out_format f, const char *want, const char *what)
 {
 	char *s = render(t, f);
 	is_str(s, want, "%s (%s)", what, out_format_name(f));
@@ -95,39 +111,40 @@ static void test_parse(void)
 }
 
 /* sample(): a table with every column type, a NULL string and a NaN. */
-static struct ltable *sample(void)
+static struct table *sample(void)
 {
-	struct ltable *t = lt_new("Context switches");
-	int cpu = lt_col(t, "cpu", COL_INT, 0);
-	int comm = lt_col(t, "comm", COL_STR, 0);
-	int rate = lt_col(t, "rate", COL_REAL, 2);
-	int share = lt_col(t, "share", COL_PCT, 1);
+	struct table *t = table_new("ctx", "Context switches");
+	int cpu = table_col(t, "cpu", COL_INT, 0);
+	int comm = table_col(t, "comm", COL_STR, 0);
+	int rate = table_col(t, "rate", COL_REAL, 2);
+	int share = table_col(t, "share", COL_PCT, 1);
 	is_int(share, 3, "table_col returns the column index");
-	lt_add_row(t);
-	lt_set_int(t, cpu, 0);
-	lt_set_str(t, comm, "swapper");
-	lt_set_real(t, rate, 1234.5);
-	lt_set_real(t, share, 12.5);
-	lt_add_row(t);
-	lt_set_int(t, cpu, 11);
-	lt_set_str(t, comm, "yield-ping-pong");
-	lt_set_real(t, rate, 0.126);
-	lt_set_real(t, share, 87.5);
-	lt_add_row(t);
-	lt_set_int(t, cpu, -3);
-	lt_set_str(t, comm, NULL);
-	lt_set_real(t, rate, NAN);
-	lt_set_real(t, share, -0.04);
+	table_add_row(t);
+	table_set_int(t, cpu, 0);
+	table_set_str(t, comm, "swapper");
+	table_set_real(t, rate, 1234.5);
+	table_set_real(t, share, 12.5);
+	table_add_row(t);
+	table_set_int(t, cpu, 11);
+	table_set_str(t, comm, "yield-ping-pong");
+	table_set_real(t, rate, 0.126);
+	table_set_real(t, share, 87.5);
+	table_add_row(t);
+	table_set_int(t, cpu, -3);
+	table_set_str(t, comm, NULL);
+	table_set_real(t, rate, NAN);
+	table_set_real(t, share, -0.04);
 	return t;
 }
 
 /* test_formats(): the sample table in all four formats. */
 static void test_formats(void)
 {
-	struct ltable *t = sample();
-	is_int(lt_nrows(t), 3, "table_nrows");
-	is_int(lt_ncols(t), 4, "table_ncols");
-	is_str(lt_title(t), "Context switches", "table_title");
+	struct table *t = sample();
+	is_int(table_nrows(t), 3, "table_nrows");
+	is_int(table_ncols(t), 4, "table_ncols");
+	is_str(table_title(t), "Context switches", "table_title");
+	is_str(table_name(t), "ctx", "table_name");
 	check(t, FMT_TEXT,
 	      "# Context switches\n"
 	      "cpu  comm                rate  share\n"
@@ -158,7 +175,7 @@ static void test_formats(void)
 	      "  {\"cpu\": -3, \"comm\": null, \"rate\": null, \"share\": -0.04}\n"
 	      "]\n",
 	      "sample table");
-	lt_free(t);
+	table_free(t);
 }
 
 /* Strings that need escaping in at least one format. */
@@ -170,15 +187,15 @@ static const char *const tricky[] = {
 #define NTRICKY (sizeof(tricky) / sizeof(tricky[0]))
 
 /* tricky_table(): one row per tricky string: n (its index), s. */
-static struct ltable *tricky_table(void)
+static struct table *tricky_table(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "n", COL_INT, 0);
-	lt_col(t, "s", COL_STR, 0);
+	struct table *t = table_new("tricky", NULL);
+	table_col(t, "n", COL_INT, 0);
+	table_col(t, "s", COL_STR, 0);
 	for (size_t i = 0; i < NTRICKY; i++) {
-		lt_add_row(t);
-		lt_set_int(t, 0, (long long)i);
-		lt_set_str(t, 1, tricky[i]);
+		table_add_row(t);
+		table_set_int(t, 0, (long long)i);
+		table_set_str(t, 1, tricky[i]);
 	}
 	return t;
 }
@@ -187,7 +204,7 @@ static struct ltable *tricky_table(void)
  * UTF-8 in the text and md forms; widths count code points. */
 static void test_escape_text_md(void)
 {
-	struct ltable *t = tricky_table();
+	struct table *t = tricky_table();
 	check(t, FMT_TEXT,
 	      " n  s\n"
 	      "--  ------------\n"
@@ -224,13 +241,13 @@ static void test_escape_text_md(void)
 	      "|  12 | ls\xe2\x80\xa8" "ep          |\n"
 	      "|  13 | del\\x7f        |\n",
 	      "escaping");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_escape_csv_json(): quoting in csv, RFC 8259 escapes in json. */
 static void test_escape_csv_json(void)
 {
-	struct ltable *t = tricky_table();
+	struct table *t = tricky_table();
 	check(t, FMT_CSV,
 	      "n,s\n"
 	      "0,\"a,b\"\n"
@@ -266,21 +283,21 @@ static void test_escape_csv_json(void)
 	      "  {\"n\": 13, \"s\": \"del\\u007f\"}\n"
 	      "]\n",
 	      "escaping");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_header_escape(): column names and titles are escaped too. */
 static void test_header_escape(void)
 {
-	struct ltable *t = lt_new("a|b\nc");
-	lt_col(t, "x,\"y\"", COL_STR, 0);
-	lt_col(t, "p|q", COL_INT, 0);
+	struct table *t = table_new("hdr", "a|b\nc");
+	table_col(t, "x,\"y\"", COL_STR, 0);
+	table_col(t, "p|q", COL_INT, 0);
 	check(t, FMT_TEXT, "# a|b\\nc\nx,\"y\"  p|q\n-----  ---\n", "escaped headers");
 	check(t, FMT_MD,
 	      "### a\\|b<br>c\n\n| x,\"y\" | p\\|q |\n| ----- | ---: |\n",
 	      "escaped headers");
 	check(t, FMT_CSV, "\"x,\"\"y\"\"\",p|q\n", "escaped headers");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_invalid_utf8(): the replacement of ill-formed sequences, one
@@ -318,19 +335,19 @@ static void test_invalid_utf8(void)
 /* test_nulls(): NULL cells (set NULL or never set) and the null text. */
 static void test_nulls(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "name", COL_STR, 0);
-	lt_col(t, "base", COL_PCT, 2);
-	lt_col(t, "new", COL_PCT, 2);
-	lt_null_text(t, "-");
-	lt_add_row(t);
-	lt_set_str(t, 0, "do_idle");
-	lt_set_real(t, 1, 40.0);
-	lt_add_row(t);
-	lt_set_str(t, 0, "_raw_write_lock");
-	lt_set_str(t, 1, "overwritten");
-	lt_set_str(t, 1, NULL);
-	lt_set_real(t, 2, 3.25);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "name", COL_STR, 0);
+	table_col(t, "base", COL_PCT, 2);
+	table_col(t, "new", COL_PCT, 2);
+	table_null_text(t, "-");
+	table_add_row(t);
+	table_set_str(t, 0, "do_idle");
+	table_set_real(t, 1, 40.0);
+	table_add_row(t);
+	table_set_str(t, 0, "_raw_write_lock");
+	table_set_str(t, 1, "overwritten");
+	table_set_str(t, 1, NULL);
+	table_set_real(t, 2, 3.25);
 	check(t, FMT_TEXT,
 	      "name               base    new\n"
 	      "---------------  ------  -----\n"
@@ -350,69 +367,69 @@ static void test_nulls(void)
 	      "  {\"name\": \"_raw_write_lock\", \"base\": null, \"new\": 3.25}\n"
 	      "]\n",
 	      "null cells");
-	lt_null_text(t, NULL);
+	table_null_text(t, NULL);
 	check(t, FMT_TEXT,
 	      "name               base    new\n"
 	      "---------------  ------  -----\n"
 	      "do_idle          40.00%\n"
 	      "_raw_write_lock          3.25%\n",
 	      "null text reset to empty");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_empty(): tables without rows and without columns. */
 static void test_empty(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "name", COL_STR, 0);
-	lt_col(t, "n", COL_INT, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "name", COL_STR, 0);
+	table_col(t, "n", COL_INT, 0);
 	check(t, FMT_TEXT, "name  n\n----  -\n", "no rows");
 	check(t, FMT_MD, "| name |   n |\n| ---- | --: |\n", "no rows");
 	check(t, FMT_CSV, "name,n\n", "no rows");
 	check(t, FMT_JSON, "[]\n", "no rows");
-	lt_free(t);
+	table_free(t);
 
-	t = lt_new(NULL);
+	t = table_new("t", NULL);
 	check(t, FMT_TEXT, "", "no columns, no title");
 	check(t, FMT_MD, "", "no columns, no title");
 	check(t, FMT_CSV, "", "no columns, no title");
 	check(t, FMT_JSON, "[]\n", "no columns, no title");
-	lt_free(t);
+	table_free(t);
 
-	t = lt_new("T");
-	lt_add_row(t);
-	lt_add_row(t);
+	t = table_new("t", "T");
+	table_add_row(t);
+	table_add_row(t);
 	check(t, FMT_TEXT, "# T\n", "no columns, two rows");
 	check(t, FMT_MD, "### T\n\n", "no columns, two rows");
 	check(t, FMT_CSV, "", "no columns, two rows");
 	check(t, FMT_JSON, "[\n  {},\n  {}\n]\n", "no columns, two rows");
-	lt_free(t);
-	lt_free(NULL);
-	ok(1, "lt_free(NULL) is harmless");
+	table_free(t);
+	table_free(NULL);
+	ok(1, "table_free(NULL) is harmless");
 }
 
 /* test_mixed_types(): values of another type than their column's, and
  * the shortest form for a negative precision. */
 static void test_mixed_types(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "i", COL_INT, 0);
-	lt_col(t, "r", COL_REAL, 2);
-	lt_col(t, "g", COL_REAL, -1);
-	lt_col(t, "p", COL_PCT, 0);
-	lt_add_row(t);
-	lt_set_real(t, 0, 2.7);
-	lt_set_int(t, 1, 3);
-	lt_set_real(t, 2, 0.1);
-	lt_set_int(t, 3, 50);
-	lt_add_row(t);
-	lt_set_str(t, 0, "n/a");
-	lt_set_real(t, 1, INFINITY);
-	lt_set_real(t, 2, 1e20);
-	lt_set_real(t, 3, -INFINITY);
-	lt_add_row(t);
-	lt_set_int(t, 0, LLONG_MIN);
-	lt_set_real(t, 2, 100);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "i", COL_INT, 0);
+	table_col(t, "r", COL_REAL, 2);
+	table_col(t, "g", COL_REAL, -1);
+	table_col(t, "p", COL_PCT, 0);
+	table_add_row(t);
+	table_set_real(t, 0, 2.7);
+	table_set_int(t, 1, 3);
+	table_set_real(t, 2, 0.1);
+	table_set_int(t, 3, 50);
+	table_add_row(t);
+	table_set_str(t, 0, "n/a");
+	table_set_real(t, 1, INFINITY);
+	table_set_real(t, 2, 1e20);
+	table_set_real(t, 3, -INFINITY);
+	table_add_row(t);
+	table_set_int(t, 0, LLONG_MIN);
+	table_set_real(t, 2, 100);
 	check(t, FMT_TEXT,
 	      "                   i     r      g     p\n"
 	      "--------------------  ----  -----  ----\n"
@@ -430,21 +447,42 @@ static void test_mixed_types(void)
 	      "  {\"i\": -9223372036854775808, \"r\": null, \"g\": 100.0, \"p\": null}\n"
 	      "]\n",
 	      "mixed types");
-	lt_free(t);
+	table_free(t);
 }
 
-/* test_print_all(): several tables as one document. */
-static void test_print_all(void)
+/* three_tables(): a document of tables "a" (titled A, one row), "b"
+ * (titled B, no rows) and "c" (untitled, one real). */
+static struct doc *three_tables(void)
 {
-	struct ltable *a = lt_new("A"), *b = lt_new("B"), *c = lt_new(NULL);
-	lt_col(a, "x", COL_INT, 0);
-	lt_add_row(a);
-	lt_set_int(a, 0, 1);
-	lt_col(b, "y", COL_STR, 0);
-	lt_col(c, "z", COL_REAL, 1);
-	lt_add_row(c);
-	lt_set_real(c, 0, 0.25);
-	const struct ltable *ts[] = { a, b, c };
+	struct doc *d = doc_new("test");
+	struct table *a = table_new("a", "A"), *b = table_new("b", "B"), *c = table_new("c", NULL);
+	table_col(a, "x", COL_INT, 0);
+	table_add_row(a);
+	table_set_int(a, 0, 1);
+	table_col(b, "y", COL_STR, 0);
+	table_col(c, "z", COL_REAL, 1);
+	table_add_row(c);
+	table_set_real(c, 0, 0.25);
+	dv_table(doc_findings(d), a);
+	dv_table(doc_findings(d), b);
+	dv_table(doc_findings(d), c);
+	return d;
+}
+
+/* test_doc_tables(): several tables as one document: text and md show
+ * each, one empty line apart; csv only the main one (the first unless
+ * doc_set_main names another); json the envelope with the tables keyed by
+ * name under "findings". */
+static void test_doc_tables(void)
+{
+	struct doc *d = three_tables();
+	char *json = NULL;
+	if (asprintf(&json,
+		     "{\n  \"perfdb\": \"%s\",\n  \"verb\": \"test\",\n  \"sessions\": [],\n"
+		     "  \"findings\": {\n    \"a\": [\n      {\"x\": 1}\n    ],\n    \"b\": [],\n"
+		     "    \"c\": [\n      {\"z\": 0.25}\n    ]\n  },\n  \"warnings\": [],\n  \"notes\": []\n}\n",
+		     perfdb_version) < 0)
+		json = NULL;
 	struct {
 		enum out_format f;
 		const char *want;
@@ -452,20 +490,30 @@ static void test_print_all(void)
 		{ FMT_TEXT, "# A\nx\n-\n1\n\n# B\ny\n-\n\n  z\n---\n0.2\n" },
 		{ FMT_MD, "### A\n\n|   x |\n| --: |\n|   1 |\n\n### B\n\n| y   |\n| --- |\n\n"
 			  "|   z |\n| --: |\n| 0.2 |\n" },
-		{ FMT_CSV, "x\n1\n\ny\n\nz\n0.25\n" },
-		{ FMT_JSON, "{\n  \"A\": [\n    {\"x\": 1}\n  ],\n  \"B\": [],\n"
-			    "  \"table3\": [\n    {\"z\": 0.25}\n  ]\n}\n" },
+		{ FMT_CSV, "x\n1\n" },
+		{ FMT_JSON, json },
 	};
+	is_int(doc_ntables(d), 3, "doc_ntables");
+	is_str(table_name(doc_main(d)), "a", "the main table is the first by default");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *s = render_all(ts, 3, cases[i].f);
-		is_str(s, cases[i].want, "table_print_all (%s)", out_format_name(cases[i].f));
+		char *s = render_d(d, cases[i].f, NULL);
+		is_str(s, cases[i].want, "document of three tables (%s)", out_format_name(cases[i].f));
 		if (cases[i].f == FMT_JSON)
-			ok(json_valid(s), "table_print_all json is valid JSON");
+			ok(json_valid(s), "document json is valid JSON");
 		free(s);
 	}
-	lt_free(a);
-	lt_free(b);
-	lt_free(c);
+	doc_set_main(d, "c");
+	char *s = render_d(d, FMT_CSV, NULL);
+	is_str(s, "z\n0.25\n", "csv shows the table doc_set_main names");
+	free(s);
+	free(json);
+	doc_free(d);
+	d = doc_new("test");
+	ok(doc_main(d) == NULL, "no main table in a document without tables");
+	s = render_d(d, FMT_CSV, NULL);
+	is_str(s, "", "csv of a document without tables is empty");
+	free(s);
+	doc_free(d);
 }
 
 /* json_render(pretty, fn): the malloc'd output of fn on a fresh writer. */
@@ -481,14 +529,10 @@ static char *json_render(bool pretty, void (*fn)(struct json *))
 	return buf;
 }
 
-/* nested(j): an object with scalars, an array, an empty object and a
- * table inside. */
+/* nested(j): an object with scalars, an array, an empty object and the
+ * rows of a table (one-line objects, as render.c writes them) inside. */
 static void nested(struct json *j)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "k", COL_STR, 0);
-	lt_add_row(t);
-	lt_set_str(t, 0, "v");
 	json_begin_object(j);
 	json_key(j, "a");
 	json_int(j, 1);
@@ -505,9 +549,14 @@ static void nested(struct json *j)
 	json_begin_object(j);
 	json_end_object(j);
 	json_key(j, "rows");
-	lt_json_table(j, t);
+	json_begin_array(j);
+	json_flat_next(j);
+	json_begin_object(j);
+	json_key(j, "k");
+	json_str(j, "v");
 	json_end_object(j);
-	lt_free(t);
+	json_end_array(j);
+	json_end_object(j);
 }
 
 /* two_values(j): two top-level values. */
@@ -659,28 +708,28 @@ static size_t random_bytes(unsigned char *buf, size_t max)
 }
 
 /* random_table(): 500 rows of random byte strings "s" and their hex "hex". */
-static struct ltable *random_table(void)
+static struct table *random_table(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "hex", COL_STR, 0);
-	lt_col(t, "s", COL_STR, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "hex", COL_STR, 0);
+	table_col(t, "s", COL_STR, 0);
 	for (int i = 0; i < 500; i++) {
 		unsigned char b[64];
 		char hex[2 * sizeof(b) + 1] = "";
 		size_t n = random_bytes(b, sizeof(b) - 4);
 		for (size_t k = 0; k < n; k++)
 			snprintf(hex + 2 * k, 3, "%02x", b[k]);
-		lt_add_row(t);
-		lt_set_str(t, 0, hex);
-		lt_set_str(t, 1, (const char *)b);
+		table_add_row(t);
+		table_set_str(t, 0, hex);
+		table_set_str(t, 1, (const char *)b);
 	}
 	for (size_t i = 0; i < NTRICKY; i++) {
 		char hex[64] = "";
 		for (size_t k = 0; tricky[i][k]; k++)
 			snprintf(hex + 2 * k, 3, "%02x", (unsigned char)tricky[i][k]);
-		lt_add_row(t);
-		lt_set_str(t, 0, hex);
-		lt_set_str(t, 1, tricky[i]);
+		table_add_row(t);
+		table_set_str(t, 0, hex);
+		table_set_str(t, 1, tricky[i]);
 	}
 	return t;
 }
@@ -690,7 +739,7 @@ static struct ltable *random_table(void)
  * are valid UTF-8. */
 static void test_random_strings_python(void)
 {
-	struct ltable *t = random_table();
+	struct table *t = random_table();
 	char *s = render(t, FMT_JSON);
 	ok(python("import json,sys\n"
 		  "rows = json.loads(sys.stdin.buffer.read().decode(\"utf-8\"))\n"
@@ -710,19 +759,19 @@ static void test_random_strings_python(void)
 		  s, strlen(s)),
 	   "random strings in CSV parse back with Python's csv module");
 	free(s);
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_large(): thousands of rows; JSON stays valid and complete. */
 static void test_large(void)
 {
-	struct ltable *t = lt_new("big");
-	lt_col(t, "i", COL_INT, 0);
-	lt_col(t, "half", COL_REAL, 1);
+	struct table *t = table_new("big", "big");
+	table_col(t, "i", COL_INT, 0);
+	table_col(t, "half", COL_REAL, 1);
 	for (int i = 0; i < 5000; i++) {
-		lt_add_row(t);
-		lt_set_int(t, 0, i);
-		lt_set_real(t, 1, i / 2.0);
+		table_add_row(t);
+		table_set_int(t, 0, i);
+		table_set_real(t, 1, i / 2.0);
 	}
 	char *s = render(t, FMT_JSON);
 	ok(python("import json,sys\n"
@@ -734,21 +783,22 @@ static void test_large(void)
 	s = render(t, FMT_TEXT);
 	ok(strstr(s, "\n4999  2499.5\n") != NULL, "5000-row text table ends aligned");
 	free(s);
-	lt_free(t);
+	table_free(t);
 }
 
-/* test_write_error(): table_print reports a stream that fails. */
+/* test_write_error(): render_table reports a stream that fails. */
 static void test_write_error(void)
 {
-	struct ltable *t = sample();
+	struct table *t = sample();
 	FILE *f = fopen("/dev/null", "r");
-	ok(f && lt_print(t, FMT_TEXT, f) == -1, "table_print returns -1 on a failed write");
+	ok(f && render_table(t, FMT_TEXT, f) == -1, "render_table returns -1 on a failed write");
 	if (f)
 		fclose(f);
-	lt_free(t);
+	table_free(t);
 }
 
-/* Misuse: each of these must abort with a "perfdb: " message. */
+/* Misuse: each of these must abort with a "perfdb: internal error: "
+ * message. */
 static void m_key_top(void)
 {
 	struct json *j = json_new(stdout, false);
@@ -781,35 +831,43 @@ static void m_end_after_key(void)
 }
 static void m_set_no_row(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_set_int(t, 0, 1);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_set_int(t, 0, 1);
 }
 static void m_set_bad_col(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_add_row(t);
-	lt_set_str(t, 1, "x");
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_add_row(t);
+	table_set_str(t, 1, "x");
 }
 static void m_col_after_row(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_add_row(t);
-	lt_col(t, "b", COL_INT, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_add_row(t);
+	table_col(t, "b", COL_INT, 0);
 }
 static void m_dup_col(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_col(t, "a", COL_STR, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_col(t, "a", COL_STR, 0);
 }
 static void m_bad_format(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_print(t, (enum out_format)7, stdout);
+	struct table *t = table_new("t", NULL);
+	render_table(t, (enum out_format)7, stdout);
 }
+static void m_bad_doc_format(void)
+{
+	struct doc *d = doc_new("test");
+	render_doc(d, (enum out_format)-1, NULL, stdout);
+}
+
+/* What every programming error's message starts with. */
+#define BUG "perfdb: internal error: "
 
 /* expect_abort(fn, msg): runs fn in a child; it must die of SIGABRT after
  * writing a stderr line that contains msg. */
@@ -845,16 +903,17 @@ static void expect_abort(void (*fn)(void), const char *msg)
 /* test_misuse(): programming errors abort with a clear message. */
 static void test_misuse(void)
 {
-	expect_abort(m_key_top, "perfdb: json_key: key 'k' outside a JSON object");
-	expect_abort(m_key_in_array, "perfdb: json_key: key 'k' outside a JSON object");
-	expect_abort(m_value_no_key, "perfdb: json_int: value inside a JSON object without a key");
-	expect_abort(m_end_mismatch, "perfdb: json_end_array: no open JSON array to close");
-	expect_abort(m_end_after_key, "perfdb: json_end_object: JSON key without a value");
-	expect_abort(m_set_no_row, "perfdb: table_set_int: no row yet");
-	expect_abort(m_set_bad_col, "perfdb: table_set_str: column 1 out of range");
-	expect_abort(m_col_after_row, "perfdb: table_col: column 'b' declared after the first row");
-	expect_abort(m_dup_col, "perfdb: table_col: duplicate column name 'a'");
-	expect_abort(m_bad_format, "perfdb: table_print: bad format 7");
+	expect_abort(m_key_top, BUG "json_key: key 'k' outside a JSON object");
+	expect_abort(m_key_in_array, BUG "json_key: key 'k' outside a JSON object");
+	expect_abort(m_value_no_key, BUG "json_int: value inside a JSON object without a key");
+	expect_abort(m_end_mismatch, BUG "json_end_array: no open JSON array to close");
+	expect_abort(m_end_after_key, BUG "json_end_object: JSON key without a value");
+	expect_abort(m_set_no_row, BUG "table_set_int: no row yet in table t");
+	expect_abort(m_set_bad_col, BUG "table_set_str: column 1 out of range (table t has 1)");
+	expect_abort(m_col_after_row, BUG "table_col: column 'b' of table t declared after the first row");
+	expect_abort(m_dup_col, BUG "table_col: duplicate column 'a' in table t");
+	expect_abort(m_bad_format, BUG "render_table: bad format 7");
+	expect_abort(m_bad_doc_format, BUG "render_doc: bad format -1");
 }
 
 int main(void)
@@ -869,7 +928,7 @@ int main(void)
 	test_nulls();
 	test_empty();
 	test_mixed_types();
-	test_print_all();
+	test_doc_tables();
 	test_json_writer();
 	test_json_numbers_python();
 	test_random_strings_python();
