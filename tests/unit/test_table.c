@@ -1050,7 +1050,8 @@ static void test_captions(void)
 	struct doc *d = doc_new("test");
 	dv_table(doc_findings(d), t);
 	char *s = render_d(d, FMT_HTML, NULL);
-	ok(strstr(s, "<h3>Rates</h3>\n<ul class=\"caption\"><li>rows are CPUs</li><li>5 runs, a|b</li></ul>\n<table>") != NULL,
+	ok(strstr(s, "<h3>Rates</h3>\n<ul class=\"caption\"><li>rows are CPUs</li>"
+		     "<li>5 runs, a|b</li></ul>\n<table>") != NULL,
 	   "html captions are a list between the title and the table");
 	free(s);
 	doc_free(d);
@@ -1184,7 +1185,9 @@ static void test_sections(void)
 	ok(json_valid(s), "sectioned json is valid JSON");
 	free(s);
 	s = render_d(d, FMT_TEXT, "hosts");
-	is_str(s, "==== NEW against BASE ====\n\nwarning: few runs\n\n# Hosts\nhost\n----\na\n\nnote: lower is better\n",
+	is_str(s,
+	       "==== NEW against BASE ====\n\nwarning: few runs\n\n# Hosts\nhost\n----\na\n\n"
+	       "note: lower is better\n",
 	       "only one table: no section headings (text)");
 	free(s);
 	doc_free(d);
@@ -1327,7 +1330,9 @@ static void test_clone(void)
 	free(copy);
 	free(before);
 	char *s = render(c, FMT_TEXT);
-	is_str(s, "# Original\n# cap one\nsymbol     v       h\n------  ----  ------\nmain    1.50  12.25%\n  work     -       -\n",
+	is_str(s,
+	       "# Original\n# cap one\nsymbol     v       h\n------  ----  ------\nmain    1.50  12.25%\n"
+	       "  work     -       -\n",
 	       "the clone's text form");
 	free(s);
 	table_free(c);
