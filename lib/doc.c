@@ -35,7 +35,7 @@ struct doc {
 	char *verb, *main, *title;
 	struct dval *sessions, *findings;
 	struct sentences warnings, notes;
-	const struct table **tables;	/* document order */
+	const struct table **tables;	/* document order: see list_tables */
 	size_t ntables, cap_tables;
 };
 
@@ -278,6 +278,29 @@ void dv_str(struct dval *parent, const char *key, const char *s)
 	attach(parent, key, v);
 }
 
+/* collect(d, v): appends the tables at or under v to d's list, depth
+ * first. */
+static void collect(struct doc *d, const struct dval *v)
+{
+	if (v->kind == DV_TABLE) {
+		ALLOC_GROW(d->tables, d->ntables + 1, d->cap_tables);
+		d->tables[d->ntables++] = v->u.t;
+	} else if (v->kind == DV_OBJ || v->kind == DV_ARR) {
+		for (size_t i = 0; i < v->u.kids.n; i++)
+			collect(d, v->u.kids.v[i]);
+	}
+}
+
+/* list_tables(d): rebuilds d's list of tables in document order: the
+ * findings depth first (the order json prints them in, whatever order
+ * they were added in), then any under the sessions. */
+static void list_tables(struct doc *d)
+{
+	d->ntables = 0;
+	collect(d, d->findings);
+	collect(d, d->sessions);
+}
+
 /* dv_table: see doc.h. */
 struct table *dv_table(struct dval *parent, struct table *t)
 {
@@ -287,8 +310,7 @@ struct table *dv_table(struct dval *parent, struct table *t)
 	struct dval *v = node(d, DV_TABLE);
 	v->u.t = t;
 	attach(parent, table_name(t), v);
-	ALLOC_GROW(d->tables, d->ntables + 1, d->cap_tables);
-	d->tables[d->ntables++] = t;
+	list_tables(d);
 	return t;
 }
 

@@ -1741,6 +1741,43 @@ static void test_escape_lib(void)
 	is_str(shortest(-INFINITY, true), "-inf", "num_nonfinite: -inf");
 }
 
+/* Bugs found in the new modules ----------------------------------- */
+
+/* one_row(name, title, v): a table of one integer column "x" holding v. */
+static struct table *one_row(const char *name, const char *title, long long v)
+{
+	struct table *t = table_new(name, title);
+	table_col(t, "x", COL_INT, 0);
+	table_add_row(t);
+	table_set_int(t, 0, v);
+	return t;
+}
+
+/* test_doc_order(): doc_table_at lists the tables in document order
+ * (depth first), whatever order they were added in, so that text and md
+ * show them in the order json does. */
+static void test_doc_order(void)
+{
+	struct doc *d = doc_new("test");
+	struct dval *first = dv_obj(doc_findings(d), "first"), *second = dv_obj(doc_findings(d), "second");
+	struct table *two = dv_table(second, one_row("two", "Two", 2));
+	struct table *one = dv_table(first, one_row("one", "One", 1));
+	ok(doc_table_at(d, 0) == one && doc_table_at(d, 1) == two, "doc_table_at is in document order");
+	ok(doc_main(d) == one, "the main table is the first in document order");
+	char *s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "# One\nx\n-\n1\n\n# Two\nx\n-\n2\n", "text shows the tables in document order");
+	free(s);
+	s = render_d(d, FMT_JSON, NULL);
+	char *want = envelope("test", NULL,
+			      "{\n    \"first\": {\n      \"one\": [\n        {\"x\": 1}\n      ]\n    },\n"
+			      "    \"second\": {\n      \"two\": [\n        {\"x\": 2}\n      ]\n    }\n  }",
+			      "[]", "[]");
+	is_str(s, want, "json of tables in nested objects");
+	free(want);
+	free(s);
+	doc_free(d);
+}
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -1999,6 +2036,7 @@ int main(void)
 	test_svg_chart();
 	test_chart_in_doc();
 	test_escape_lib();
+	test_doc_order();
 	test_misuse();
 	return tap_done();
 }
