@@ -225,8 +225,8 @@ static struct dval *attach(struct dval *parent, const char *key, struct dval *v)
 			bug("doc: duplicate key '%s'", key);
 		v->key = xstrdup(key);
 	} else if (parent->kind != DV_ARR || key) {
-		bug("doc: '%s' added to a %s", key ? key : "(element)",
-		    parent->kind == DV_ARR ? "array with a key" : "scalar");
+		bug("doc: '%s' added to %s", key ? key : "(element)",
+		    parent->kind == DV_ARR ? "an array with a key" : "a scalar");
 	}
 	ALLOC_GROW(parent->u.kids.v, parent->u.kids.n + 1, parent->u.kids.cap);
 	parent->u.kids.v[parent->u.kids.n++] = v;
@@ -301,7 +301,7 @@ static void list_tables(struct doc *d)
 	collect(d, d->sessions);
 }
 
-/* dv_table: see doc.h. */
+/* dv_table: see doc.h. In an array the table is an element (no key). */
 struct table *dv_table(struct dval *parent, struct table *t)
 {
 	struct doc *d = parent->owner;
@@ -309,7 +309,7 @@ struct table *dv_table(struct dval *parent, struct table *t)
 		bug("doc: duplicate table '%s'", table_name(t));
 	struct dval *v = node(d, DV_TABLE);
 	v->u.t = t;
-	attach(parent, table_name(t), v);
+	attach(parent, parent->kind == DV_ARR ? NULL : table_name(t), v);
 	list_tables(d);
 	return t;
 }

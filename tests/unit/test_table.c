@@ -1743,6 +1743,24 @@ static void test_escape_lib(void)
 
 /* Bugs found in the new modules ----------------------------------- */
 
+/* survives(fn): whether fn runs to its end in a child process (rather
+ * than aborting), so that a regression fails one check, not the run. */
+static bool survives(void (*fn)(void))
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		fn();
+		_exit(0);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* one_row(name, title, v): a table of one integer column "x" holding v. */
 static struct table *one_row(const char *name, const char *title, long long v)
 {
@@ -1774,6 +1792,44 @@ static void test_doc_order(void)
 			      "[]", "[]");
 	is_str(s, want, "json of tables in nested objects");
 	free(want);
+	free(s);
+	doc_free(d);
+}
+
+/* tables_in_array(): two tables as elements of an array. */
+static void tables_in_array(void)
+{
+	struct doc *d = doc_new("test");
+	struct dval *runs = dv_arr(doc_findings(d), "runs");
+	dv_table(runs, one_row("run1", "Run 1", 1));
+	dv_table(runs, one_row("run2", "Run 2", 2));
+	doc_free(d);
+}
+
+/* test_table_in_array(): dv_table adds a table to an array (an element,
+ * without a key); it is found by name and shown like any other. */
+static void test_table_in_array(void)
+{
+	ok(survives(tables_in_array), "dv_table into an array does not abort");
+	if (!survives(tables_in_array))
+		return;
+	struct doc *d = doc_new("test");
+	struct dval *runs = dv_arr(doc_findings(d), "runs");
+	dv_table(runs, one_row("run1", "Run 1", 1));
+	dv_table(runs, one_row("run2", "Run 2", 2));
+	ok(doc_ntables(d) == 2 && doc_table(d, "run2") == doc_table_at(d, 1), "tables in an array are listed");
+	ok(dv_key(runs, 0) == NULL && dv_table_of(dv_item(runs, 1)) == doc_table(d, "run2"),
+	   "a table in an array is an element without a key");
+	char *s = render_d(d, FMT_JSON, NULL);
+	char *want = envelope("test", NULL,
+			      "{\n    \"runs\": [\n      [\n        {\"x\": 1}\n      ],\n"
+			      "      [\n        {\"x\": 2}\n      ]\n    ]\n  }",
+			      "[]", "[]");
+	is_str(s, want, "json of tables in an array");
+	free(want);
+	free(s);
+	s = render_d(d, FMT_TEXT, "run2");
+	is_str(s, "# Run 2\nx\n-\n2\n", "a table in an array can be the only one shown");
 	free(s);
 	doc_free(d);
 }
@@ -2037,6 +2093,7 @@ int main(void)
 	test_chart_in_doc();
 	test_escape_lib();
 	test_doc_order();
+	test_table_in_array();
 	test_misuse();
 	return tap_done();
 }
