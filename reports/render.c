@@ -164,20 +164,35 @@ int render_doc(const struct doc *d, enum out_format f, const char *only, FILE *o
 	return render_doc_opts(d, f, only, NULL, out);
 }
 
-/* render_table: see render.h. */
+/* table_page(t, out): t alone as an html page named after it: a copy of
+ * t, out of its section, in a document of its own. */
+static void table_page(const struct table *t, FILE *out)
+{
+	struct doc *d = doc_new(table_name(t));
+	struct table *c = table_clone(t, table_name(t));
+	table_section(c, NULL);
+	dv_table(doc_findings(d), c);
+	html_doc(d, NULL, out);
+	doc_free(d);
+}
+
+/* render_table: see render.h. text and md show t in its style, as a
+ * document does (a list as a list, no chart); html is a page of t. */
 int render_table(const struct table *t, enum out_format f, FILE *out)
 {
 	struct json *j;
 	switch (f) {
 	case FMT_TEXT:
 	case FMT_MD:
-		grid_print(t, f == FMT_MD, out);
+		one_table(t, f == FMT_MD, NULL, out);
 		break;
 	case FMT_CSV:
 		csv_print(t, out);
 		break;
-	case FMT_JSON:
 	case FMT_HTML:
+		table_page(t, out);
+		break;
+	case FMT_JSON:
 		j = json_new(out, true);
 		json_table_value(j, t);
 		json_free(j);

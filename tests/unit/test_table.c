@@ -1834,6 +1834,36 @@ static void test_table_in_array(void)
 	doc_free(d);
 }
 
+/* test_render_table_styles(): render_table shows a table as a document
+ * would: a list table as a list, a chart not at all in text (nor in md
+ * without an assets directory), and html as a page (named after the
+ * table, its title heading the table), not json. */
+static void test_render_table_styles(void)
+{
+	struct table *t = table_new("summary", "Summary");
+	table_style(t, TABLE_LIST);
+	table_col(t, "line", COL_STR, 0);
+	row2(t, "faster", NULL);
+	check(t, FMT_TEXT, "# Summary\n  - faster\n", "render_table of a list");
+	check(t, FMT_MD, "### Summary\n\n- faster\n", "render_table of a list");
+	check(t, FMT_CSV, "line\nfaster\n", "render_table of a list");
+	char *s = render(t, FMT_HTML), *body = html_body(s);
+	ok(strncmp(s, "<!DOCTYPE html>\n", 16) == 0 &&
+		   strstr(body, "<h1>summary</h1>\n<h3>Summary</h3>\n<ul>\n<li>faster</li>\n</ul>\n"),
+	   "render_table html is a page named after the table, holding it");
+	ok(xml_ok(body), "render_table html body is well-formed");
+	free(body);
+	free(s);
+	table_free(t);
+	t = chart();
+	check(t, FMT_TEXT, "", "render_table of a chart");
+	check(t, FMT_MD, "", "render_table of a chart");
+	s = render(t, FMT_HTML);
+	ok(strstr(s, "<figure>\n<svg ") != NULL, "render_table html of a chart inlines it");
+	free(s);
+	table_free(t);
+}
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -2094,6 +2124,7 @@ int main(void)
 	test_escape_lib();
 	test_doc_order();
 	test_table_in_array();
+	test_render_table_styles();
 	test_misuse();
 	return tap_done();
 }
