@@ -203,12 +203,15 @@ int render_table(const struct table *t, enum out_format f, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-/* render_table_names: see render.h. */
+/* render_table_names: see render.h. Titles are escaped as text cells are
+ * (a newline or tab in one would break the line's form). */
 int render_table_names(const struct doc *d, FILE *out)
 {
 	for (size_t i = 0; i < doc_ntables(d); i++) {
 		const struct table *t = doc_table_at(d, i);
-		fprintf(out, "%s\t%s\n", table_name(t), table_title(t) ? table_title(t) : "");
+		char *title = esc_dup(table_title(t) ? table_title(t) : "", ESC_TEXT);
+		fprintf(out, "%s\t%s\n", table_name(t), title);
+		free(title);
 	}
 	return ferror(out) ? -1 : 0;
 }

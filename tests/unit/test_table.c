@@ -1864,6 +1864,23 @@ static void test_render_table_styles(void)
 	table_free(t);
 }
 
+/* test_table_names_escaped(): a title with a newline or tab still gives
+ * one line per table, its name and title one tab apart. */
+static void test_table_names_escaped(void)
+{
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), one_row("a", "two\nlines\tand a tab", 1));
+	dv_table(doc_findings(d), one_row("b", "bad \xff", 1));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	render_table_names(d, m);
+	fclose(m);
+	is_str(buf, "a\ttwo\\nlines\\tand a tab\nb\tbad \xef\xbf\xbd\n", "render_table_names escapes titles");
+	free(buf);
+	doc_free(d);
+}
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -2125,6 +2142,7 @@ int main(void)
 	test_doc_order();
 	test_table_in_array();
 	test_render_table_styles();
+	test_table_names_escaped();
 	test_misuse();
 	return tap_done();
 }
