@@ -109,9 +109,12 @@ static void axis(struct strbuf *b, const struct chart *c, int width, const char 
 		text(b, LEFT - 6, y + 4, "end", 11, sb_str(&t));
 		sb_free(&t);
 	}
-	if (unit && *unit)
+	if (unit && *unit) {
 		sb_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" transform=\"rotate(-90 14 %d)\" "
-			  "text-anchor=\"middle\">%s</text>\n", TOP + PLOT_H / 2, TOP + PLOT_H / 2, unit);
+			  "text-anchor=\"middle\">", TOP + PLOT_H / 2, TOP + PLOT_H / 2);
+		esc_append(b, unit, ESC_XML);
+		sb_puts(b, "</text>\n");
+	}
 }
 
 /* side(b, c, g, k, x): one side of a group: whisker, points, median. */

@@ -1881,6 +1881,28 @@ static void test_table_names_escaped(void)
 	doc_free(d);
 }
 
+/* test_chart_escaped(): the chart's unit (its first caption) is escaped
+ * like its title and labels. */
+static void test_chart_escaped(void)
+{
+	struct table *t = table_new("runs", "a < b & c");
+	table_style(t, TABLE_CHART);
+	table_caption(t, "time & <ms>");
+	table_col(t, "cell", COL_STR, 0);
+	table_col(t, "side", COL_STR, 0);
+	table_col(t, "value", COL_REAL, -1);
+	table_add_row(t);
+	table_set_str(t, 0, "<x>");
+	table_set_str(t, 1, "base");
+	table_set_real(t, 2, 1);
+	int rc;
+	char *svg = svg_of(t, &rc);
+	ok(rc == 0 && strstr(svg, ">time &amp; &lt;ms&gt;</text>"), "chart: the unit escaped");
+	ok(xml_ok(svg), "chart with '&' and '<' in its unit is well-formed");
+	free(svg);
+	table_free(t);
+}
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -2143,6 +2165,7 @@ int main(void)
 	test_table_in_array();
 	test_render_table_styles();
 	test_table_names_escaped();
+	test_chart_escaped();
 	test_misuse();
 	return tap_done();
 }
