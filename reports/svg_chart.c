@@ -150,6 +150,23 @@ static void legend(struct strbuf *b)
 	}
 }
 
+/* label_of(s): a malloc'd cell label: s, or when longer than 28
+ * characters its first 25 and "...", cut at a character boundary. */
+static char *label_of(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (utf8_width(s) <= 28)
+		return xstrdup(s);
+	for (int n = 0; *p && n < 25; n++)
+		do
+			p++;
+		while ((*p & 0xC0) == 0x80);
+	struct strbuf b = STRBUF_INIT;
+	sb_putn(&b, s, (size_t)((const char *)p - s));
+	sb_puts(&b, "...");
+	return sb_take(&b);
+}
+
 /* chart_free(c): frees the groups. */
 static void chart_free(struct chart *c)
 {
@@ -179,11 +196,9 @@ int svg_chart_write(const struct table *t, FILE *out)
 		double x = LEFT + gw * ((double)i + 0.5);
 		side(&b, &c, &c.g[i], 0, x - gw * 0.2);
 		side(&b, &c, &c.g[i], 1, x + gw * 0.2);
-		char label[64];
-		snprintf(label, sizeof(label), "%s", c.g[i].cell);
-		if (strlen(c.g[i].cell) > 28)
-			strcpy(label + 25, "...");
+		char *label = label_of(c.g[i].cell);
 		text(&b, x, TOP + PLOT_H + 18, "middle", 11, label);
+		free(label);
 	}
 	sb_puts(&b, "</svg>\n");
 	fputs(sb_str(&b), out);

@@ -1903,6 +1903,49 @@ static void test_chart_escaped(void)
 	table_free(t);
 }
 
+/* chart_of(cells, n, values): a chart of n rows: cell cells[i], side
+ * base, value values[i]. */
+static struct table *chart_of(const char *const *cells, size_t n, const double *values)
+{
+	struct table *t = table_new("runs", "Runs");
+	table_style(t, TABLE_CHART);
+	table_col(t, "cell", COL_STR, 0);
+	table_col(t, "side", COL_STR, 0);
+	table_col(t, "value", COL_REAL, -1);
+	for (size_t i = 0; i < n; i++) {
+		table_add_row(t);
+		table_set_str(t, 0, cells[i]);
+		table_set_str(t, 1, "base");
+		table_set_real(t, 2, values[i]);
+	}
+	return t;
+}
+
+/* test_chart_labels(): long cell labels are cut to 25 characters and
+ * "..." at a character boundary, never inside a UTF-8 sequence; labels of
+ * up to 28 characters are kept whole. */
+static void test_chart_labels(void)
+{
+	char e30[64] = "", e28[64] = "", want30[128], want28[128];
+	for (int i = 0; i < 30; i++)
+		strcat(e30, "\xc3\xa9");
+	for (int i = 0; i < 28; i++)
+		strcat(e28, "\xc3\xa9");
+	const char *cells[] = { e30, e28, "abcdefghijklmnopqrstuvwxyz0123" };
+	const double v[] = { 1, 2, 3 };
+	struct table *t = chart_of(cells, 3, v);
+	int rc;
+	char *svg = svg_of(t, &rc);
+	snprintf(want30, sizeof(want30), ">%.50s...</text>", e30);
+	snprintf(want28, sizeof(want28), ">%s</text>", e28);
+	ok(strstr(svg, want30) != NULL, "chart: a long UTF-8 label cut at a character boundary");
+	ok(strstr(svg, want28) != NULL, "chart: a label of 28 characters kept whole");
+	ok(strstr(svg, ">abcdefghijklmnopqrstuvwxy...</text>") != NULL, "chart: a long ASCII label cut");
+	ok(!strstr(svg, "\xef\xbf\xbd"), "chart: no replacement character in labels");
+	free(svg);
+	table_free(t);
+}
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -2166,6 +2209,7 @@ int main(void)
 	test_render_table_styles();
 	test_table_names_escaped();
 	test_chart_escaped();
+	test_chart_labels();
 	test_misuse();
 	return tap_done();
 }
