@@ -37,7 +37,8 @@ static struct group *group_of(struct chart *c, const char *cell)
 	return &c->g[c->ng++];
 }
 
-/* gather(t, c): the table's values by cell and side; -1 without the columns. */
+/* gather(t, c): the table's finite values by cell and side; -1 without
+ * the columns. */
 static int gather(const struct table *t, struct chart *c)
 {
 	int ccell = table_find_col(t, "cell"), cside = table_find_col(t, "side");
@@ -52,6 +53,8 @@ static int gather(const struct table *t, struct chart *c)
 		if (x->kind != CELL_STR || s->kind != CELL_STR || (v->kind != CELL_REAL && v->kind != CELL_INT))
 			continue;
 		double val = v->kind == CELL_REAL ? v->v.r : (double)v->v.i;
+		if (!isfinite(val))
+			continue;	/* nothing to draw, and no axis to stretch */
 		int k = !strcmp(s->v.s, "new");
 		struct group *g = group_of(c, x->v.s);
 		ALLOC_GROW(g->v[k], g->n[k] + 1, g->cap[k]);

@@ -1946,6 +1946,22 @@ static void test_chart_labels(void)
 	table_free(t);
 }
 
+/* test_chart_nonfinite(): NaN and infinite values are not drawn (no "nan"
+ * or "inf" coordinates) and do not stretch the axis. */
+static void test_chart_nonfinite(void)
+{
+	const char *cells[] = { "x", "x", "x", "x" };
+	const double v[] = { 1, NAN, INFINITY, 3 };
+	struct table *t = chart_of(cells, 4, v);
+	int rc;
+	char *svg = svg_of(t, &rc);
+	ok(rc == 0 && !strstr(svg, "nan") && !strstr(svg, "inf"), "chart: no nan or inf coordinates");
+	ok(svg_counts_ok(svg, 2, 1, "[x.text for x in r.iter(ns + \"title\")] == [\"base median 2 (2 runs)\"]"),
+	   "chart: only the finite values drawn");
+	free(svg);
+	table_free(t);
+}
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -2210,6 +2226,7 @@ int main(void)
 	test_table_names_escaped();
 	test_chart_escaped();
 	test_chart_labels();
+	test_chart_nonfinite();
 	test_misuse();
 	return tap_done();
 }
