@@ -49,14 +49,18 @@ static void heading(const char *s, int level, bool md, FILE *out)
 	free(e);
 }
 
+/* has_assets(o): whether o names an assets directory ("" names none). */
+static bool has_assets(const struct render_opts *o)
+{
+	return o && o->assets_dir && *o->assets_dir;
+}
+
 /* chart_md(t, o, out): the md image of a chart table, its SVG written into
- * the assets directory; nothing without one. */
+ * the assets directory o names. */
 static void chart_md(const struct table *t, const struct render_opts *o, FILE *out)
 {
 	char path[4096];
 	FILE *f;
-	if (!o || !o->assets_dir || !*o->assets_dir)
-		return;
 	snprintf(path, sizeof(path), "%s/%s.svg", o->assets_dir, table_name(t));
 	if (!(f = fopen(path, "w")) || (table_get_style(t) == TABLE_FLAME ? svg_flame_write(f, t, 0)
 									  : svg_chart_write(t, f))) {
@@ -88,7 +92,7 @@ static bool one_table(const struct table *t, bool md, const struct render_opts *
 		return true;
 	case TABLE_CHART:
 	case TABLE_FLAME:
-		if (!md || !o || !o->assets_dir)
+		if (!md || !has_assets(o))
 			return false;
 		chart_md(t, o, out);
 		return true;
@@ -122,7 +126,7 @@ static void human_doc(const struct doc *d, const char *only, bool md, const stru
 			section = sec;
 			any = true;
 		}
-		if (any && (!picture(t) || (md && o && o->assets_dir)))
+		if (any && (!picture(t) || (md && has_assets(o))))
 			fputc('\n', out);
 		any |= one_table(t, md, o, out);
 	}

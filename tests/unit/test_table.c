@@ -1962,6 +1962,22 @@ static void test_chart_nonfinite(void)
 	table_free(t);
 }
 
+/* test_md_empty_assets(): an empty assets directory is no directory: md
+ * leaves the chart out without an extra empty line. */
+static void test_md_empty_assets(void)
+{
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), one_row("a", "A", 1));
+	dv_table(doc_findings(d), chart());
+	dv_table(doc_findings(d), one_row("b", "B", 2));
+	struct render_opts o = { "", NULL };
+	char *with = render_o(d, FMT_MD, NULL, &o), *without = render_d(d, FMT_MD, NULL);
+	is_str(with, without, "md with an empty assets directory is md without one");
+	free(with);
+	free(without);
+	doc_free(d);
+}
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -2227,6 +2243,7 @@ int main(void)
 	test_chart_escaped();
 	test_chart_labels();
 	test_chart_nonfinite();
+	test_md_empty_assets();
 	test_misuse();
 	return tap_done();
 }
