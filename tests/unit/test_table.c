@@ -1978,6 +1978,26 @@ static void test_md_empty_assets(void)
 	doc_free(d);
 }
 
+/* test_indent_nonfinite(): a depth that is NaN, infinite or huge indents
+ * by nothing (and is not converted to an integer it does not fit). */
+static void test_indent_nonfinite(void)
+{
+	struct table *t = table_new("tree", NULL);
+	table_col(t, "depth", COL_REAL, 0);
+	table_col(t, "sym", COL_STR, 0);
+	table_col_show(t, 0, SHOW_DATA);
+	table_col_indent(t, 1, 0);
+	const double depth[] = { NAN, INFINITY, -1e300, 1e300, 1.0 };
+	for (size_t i = 0; i < sizeof(depth) / sizeof(depth[0]); i++) {
+		table_add_row(t);
+		table_set_real(t, 0, depth[i]);
+		table_set_str(t, 1, "f");
+	}
+	check(t, FMT_TEXT, "sym\n---\nf\nf\nf\nf\n  f\n", "depths that are not small integers");
+	table_free(t);
+}
+
+
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
 static void m_key_top(void)
@@ -2244,6 +2264,7 @@ int main(void)
 	test_chart_labels();
 	test_chart_nonfinite();
 	test_md_empty_assets();
+	test_indent_nonfinite();
 	test_misuse();
 	return tap_done();
 }
