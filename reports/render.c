@@ -23,14 +23,16 @@ static _Noreturn void bug(const char *fmt, ...)
 }
 
 /* sentences_human(d, n, at, what, md, out): warnings or notes, one a line
- * ("warning: ..."; md: a block quote or a list item). */
+ * ("warning: ..."; md: a list item, or a paragraph of a block quote: a
+ * ">" line between warnings keeps them from joining into one). */
 static void sentences_human(const struct doc *d, size_t n, const char *(*at)(const struct doc *, size_t),
 			    const char *what, bool md, FILE *out)
 {
+	bool quote = !strcmp(what, "warning");
 	for (size_t i = 0; i < n; i++) {
 		char *s = esc_dup(at(d, i), md ? ESC_MD : ESC_TEXT);
 		if (md)
-			fprintf(out, "%s**%s:** %s\n", !strcmp(what, "warning") ? "> " : "- ", what, s);
+			fprintf(out, "%s%s**%s:** %s\n", quote && i ? ">\n" : "", quote ? "> " : "- ", what, s);
 		else
 			fprintf(out, "%s: %s\n", what, s);
 		free(s);

@@ -1394,7 +1394,8 @@ static void test_only(void)
 
 /* test_warnings_notes(): warnings come first and notes last in text, md,
  * json and html; a repeated sentence is kept once; sentences are escaped
- * as the form needs. */
+ * as the form needs; in md each warning is a paragraph of the block quote
+ * (consecutive "> " lines would join into one). */
 static void test_warnings_notes(void)
 {
 	struct doc *d = doc_new("test");
@@ -1419,7 +1420,7 @@ static void test_warnings_notes(void)
 	free(s);
 	s = render_d(d, FMT_MD, NULL);
 	is_str(s,
-	       "> **warning:** first 1\n> **warning:** a<br>b\n\n### A\n\n|   x |\n| --: |\n|   1 |\n\n"
+	       "> **warning:** first 1\n>\n> **warning:** a<br>b\n\n### A\n\n|   x |\n| --: |\n|   1 |\n\n"
 	       "- **note:** read me\n- **note:** x\\|y\n",
 	       "warnings first, notes last (md)");
 	free(s);
@@ -1996,7 +1997,6 @@ static void test_indent_nonfinite(void)
 	check(t, FMT_TEXT, "sym\n---\nf\nf\nf\nf\n  f\n", "depths that are not small integers");
 	table_free(t);
 }
-
 
 /* Misuse: each of these must abort with a "perfdb: internal error: "
  * message. */
