@@ -841,6 +841,56 @@ static void test_random_strings_python(void)
 	table_free(t);
 }
 
+/* test_random_strings_human(): with random strings in cells, text and md
+ * are valid UTF-8 and keep each row on one line; md lines are all as wide
+ * (in code points) as the header. */
+static void test_random_strings_human(void)
+{
+	struct table *t = random_table();
+	for (int md = 0; md < 2; md++) {
+		char *s = render(t, md ? FMT_MD : FMT_TEXT), *script = NULL;
+		if (asprintf(&script,
+			     "import sys\n"
+			     "lines = sys.stdin.buffer.read().decode(\"utf-8\").split(\"\\n\")\n"
+			     "ok = len(lines) == 517 and lines[-1] == \"\"\n"
+			     "ok = ok and (%s or len(set(len(x) for x in lines[:-1])) == 1)\n"
+			     "sys.exit(0 if ok else 1)\n",
+			     md ? "False" : "True") < 0)
+			script = NULL;
+		ok(script && python(script, s, strlen(s)), "random strings: one line per row (%s)",
+		   md ? "md" : "text");
+		free(script);
+		free(s);
+	}
+	table_free(t);
+}
+
+/* test_random_strings_html(): the random strings in an html page read
+ * back with Python's XML parser as Python's UTF-8 replace decodes them,
+ * with the characters XML cannot hold (C0 controls but tab, LF and CR;
+ * U+FFFE, U+FFFF) as U+FFFD and line ends normalized as XML does. */
+static void test_random_strings_html(void)
+{
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), random_table());
+	char *s = render_d(d, FMT_HTML, NULL), *body = html_body(s);
+	ok(python("import re,sys,xml.etree.ElementTree as E\n"
+		  "r = E.fromstring(sys.stdin.buffer.read())\n"
+		  "rows = [[td.text or \"\" for td in tr.iter(\"td\")] for tr in r.iter(\"tr\")][1:]\n"
+		  "def want(h):\n"
+		  "  s = bytes.fromhex(h).decode(\"utf-8\", \"replace\")\n"
+		  "  s = re.sub(\"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ufffe\\uffff]\", \"\\ufffd\", s)\n"
+		  "  return s.replace(\"\\r\\n\", \"\\n\").replace(\"\\r\", \"\\n\")\n"
+		  "bad = [x for x in rows if want(x[0]) != x[1]]\n"
+		  "[print(\"#   bad\", x[0], ascii(x[1])) for x in bad[:5]]\n"
+		  "sys.exit(1 if bad or len(rows) != 514 else 0)\n",
+		  body, strlen(body)),
+	   "random strings in html read back as Python's UTF-8 replace and XML rules say");
+	free(body);
+	free(s);
+	doc_free(d);
+}
+
 /* test_large(): thousands of rows; JSON stays valid and complete. */
 static void test_large(void)
 {
@@ -2238,6 +2288,8 @@ int main(void)
 	test_json_writer();
 	test_json_numbers_python();
 	test_random_strings_python();
+	test_random_strings_html();
+	test_random_strings_human();
 	test_large();
 	test_write_error();
 	test_labels_show();
