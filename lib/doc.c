@@ -35,7 +35,7 @@ struct doc {
 	char *verb, *main, *title;
 	struct dval *sessions, *findings;
 	struct sentences warnings, notes;
-	const struct table **tables;	/* document order */
+	const struct table **tables;	/* document order: see list_tables */
 	size_t ntables, cap_tables;
 };
 
@@ -225,8 +225,8 @@ static struct dval *attach(struct dval *parent, const char *key, struct dval *v)
 			bug("doc: duplicate key '%s'", key);
 		v->key = xstrdup(key);
 	} else if (parent->kind != DV_ARR || key) {
-		bug("doc: '%s' added to a %s", key ? key : "(element)",
-		    parent->kind == DV_ARR ? "array with a key" : "scalar");
+		bug("doc: '%s' added to %s", key ? key : "(element)",
+		    parent->kind == DV_ARR ? "an array with a key" : "a scalar");
 	}
 	ALLOC_GROW(parent->u.kids.v, parent->u.kids.n + 1, parent->u.kids.cap);
 	parent->u.kids.v[parent->u.kids.n++] = v;
@@ -278,7 +278,30 @@ void dv_str(struct dval *parent, const char *key, const char *s)
 	attach(parent, key, v);
 }
 
-/* dv_table: see doc.h. */
+/* collect(d, v): appends the tables at or under v to d's list, depth
+ * first. */
+static void collect(struct doc *d, const struct dval *v)
+{
+	if (v->kind == DV_TABLE) {
+		ALLOC_GROW(d->tables, d->ntables + 1, d->cap_tables);
+		d->tables[d->ntables++] = v->u.t;
+	} else if (v->kind == DV_OBJ || v->kind == DV_ARR) {
+		for (size_t i = 0; i < v->u.kids.n; i++)
+			collect(d, v->u.kids.v[i]);
+	}
+}
+
+/* list_tables(d): rebuilds d's list of tables in document order: the
+ * findings depth first (the order json prints them in, whatever order
+ * they were added in), then any under the sessions. */
+static void list_tables(struct doc *d)
+{
+	d->ntables = 0;
+	collect(d, d->findings);
+	collect(d, d->sessions);
+}
+
+/* dv_table: see doc.h. In an array the table is an element (no key). */
 struct table *dv_table(struct dval *parent, struct table *t)
 {
 	struct doc *d = parent->owner;
@@ -286,9 +309,8 @@ struct table *dv_table(struct dval *parent, struct table *t)
 		bug("doc: duplicate table '%s'", table_name(t));
 	struct dval *v = node(d, DV_TABLE);
 	v->u.t = t;
-	attach(parent, table_name(t), v);
-	ALLOC_GROW(d->tables, d->ntables + 1, d->cap_tables);
-	d->tables[d->ntables++] = t;
+	attach(parent, parent->kind == DV_ARR ? NULL : table_name(t), v);
+	list_tables(d);
 	return t;
 }
 

@@ -1,5 +1,6 @@
 /* Rendering documents and tables in each format: see render.h. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/escape.h"
@@ -8,15 +9,30 @@
 #include "reports/svg_chart.h"
 #include "reports/svg_flame.h"
 
+/* bug(fmt, ...): a programming error: one line on stderr, abort(). */
+static _Noreturn void bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static _Noreturn void bug(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("perfdb: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
 /* sentences_human(d, n, at, what, md, out): warnings or notes, one a line
- * ("warning: ..."; md: a block quote or a list item). */
+ * ("warning: ..."; md: a list item, or a paragraph of a block quote: a
+ * ">" line between warnings keeps them from joining into one). */
 static void sentences_human(const struct doc *d, size_t n, const char *(*at)(const struct doc *, size_t),
 			    const char *what, bool md, FILE *out)
 {
+	bool quote = !strcmp(what, "warning");
 	for (size_t i = 0; i < n; i++) {
 		char *s = esc_dup(at(d, i), md ? ESC_MD : ESC_TEXT);
 		if (md)
-			fprintf(out, "%s**%s:** %s\n", !strcmp(what, "warning") ? "> " : "- ", what, s);
+			fprintf(out, "%s%s**%s:** %s\n", quote && i ? ">\n" : "", quote ? "> " : "- ", what, s);
 		else
 			fprintf(out, "%s: %s\n", what, s);
 		free(s);
@@ -35,14 +51,18 @@ static void heading(const char *s, int level, bool md, FILE *out)
 	free(e);
 }
 
+/* has_assets(o): whether o names an assets directory ("" names none). */
+static bool has_assets(const struct render_opts *o)
+{
+	return o && o->assets_dir && *o->assets_dir;
+}
+
 /* chart_md(t, o, out): the md image of a chart table, its SVG written into
- * the assets directory; nothing without one. */
+ * the assets directory o names. */
 static void chart_md(const struct table *t, const struct render_opts *o, FILE *out)
 {
 	char path[4096];
 	FILE *f;
-	if (!o || !o->assets_dir || !*o->assets_dir)
-		return;
 	snprintf(path, sizeof(path), "%s/%s.svg", o->assets_dir, table_name(t));
 	if (!(f = fopen(path, "w")) || (table_get_style(t) == TABLE_FLAME ? svg_flame_write(f, t, 0)
 									  : svg_chart_write(t, f))) {
@@ -74,7 +94,7 @@ static bool one_table(const struct table *t, bool md, const struct render_opts *
 		return true;
 	case TABLE_CHART:
 	case TABLE_FLAME:
-		if (!md || !o || !o->assets_dir)
+		if (!md || !has_assets(o))
 			return false;
 		chart_md(t, o, out);
 		return true;
@@ -108,7 +128,7 @@ static void human_doc(const struct doc *d, const char *only, bool md, const stru
 			section = sec;
 			any = true;
 		}
-		if (any && (!picture(t) || (md && o && o->assets_dir)))
+		if (any && (!picture(t) || (md && has_assets(o))))
 			fputc('\n', out);
 		any |= one_table(t, md, o, out);
 	}
@@ -138,6 +158,8 @@ int render_doc_opts(const struct doc *d, enum out_format f, const char *only,
 	case FMT_HTML:
 		html_doc(d, only, out);
 		break;
+	default:
+		bug("render_doc: bad format %d", (int)f);
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -148,34 +170,54 @@ int render_doc(const struct doc *d, enum out_format f, const char *only, FILE *o
 	return render_doc_opts(d, f, only, NULL, out);
 }
 
-/* render_table: see render.h. */
+/* table_page(t, out): t alone as an html page named after it: a copy of
+ * t, out of its section, in a document of its own. */
+static void table_page(const struct table *t, FILE *out)
+{
+	struct doc *d = doc_new(table_name(t));
+	struct table *c = table_clone(t, table_name(t));
+	table_section(c, NULL);
+	dv_table(doc_findings(d), c);
+	html_doc(d, NULL, out);
+	doc_free(d);
+}
+
+/* render_table: see render.h. text and md show t in its style, as a
+ * document does (a list as a list, no chart); html is a page of t. */
 int render_table(const struct table *t, enum out_format f, FILE *out)
 {
 	struct json *j;
 	switch (f) {
 	case FMT_TEXT:
 	case FMT_MD:
-		grid_print(t, f == FMT_MD, out);
+		one_table(t, f == FMT_MD, NULL, out);
 		break;
 	case FMT_CSV:
 		csv_print(t, out);
 		break;
-	case FMT_JSON:
 	case FMT_HTML:
+		table_page(t, out);
+		break;
+	case FMT_JSON:
 		j = json_new(out, true);
 		json_table_value(j, t);
 		json_free(j);
 		break;
+	default:
+		bug("render_table: bad format %d", (int)f);
 	}
 	return ferror(out) ? -1 : 0;
 }
 
-/* render_table_names: see render.h. */
+/* render_table_names: see render.h. Titles are escaped as text cells are
+ * (a newline or tab in one would break the line's form). */
 int render_table_names(const struct doc *d, FILE *out)
 {
 	for (size_t i = 0; i < doc_ntables(d); i++) {
 		const struct table *t = doc_table_at(d, i);
-		fprintf(out, "%s\t%s\n", table_name(t), table_title(t) ? table_title(t) : "");
+		char *title = esc_dup(table_title(t) ? table_title(t) : "", ESC_TEXT);
+		fprintf(out, "%s\t%s\n", table_name(t), title);
+		free(title);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -36,15 +36,17 @@ static void human_real(struct strbuf *b, const struct table *t, int c, double v)
 		sb_putc(b, '%');
 }
 
-/* indent_of(t, r, c): the indent level of cell (r, c), 0 when none. */
+/* indent_of(t, r, c): the indent level of cell (r, c): the depth cell's
+ * integer part when in 1..999, else 0 (a real is range-checked before it
+ * is converted: NaN or 1e300 fit no integer). */
 static long long indent_of(const struct table *t, size_t r, int c)
 {
 	int d = table_col_depth(t, c);
 	const struct cell *x = d >= 0 ? table_cell(t, r, d) : NULL;
 	if (!x)
 		return 0;
-	long long v = x->kind == CELL_INT ? x->v.i : x->kind == CELL_REAL ? (long long)x->v.r : 0;
-	return v > 0 && v < 1000 ? v : 0;
+	double v = x->kind == CELL_INT ? (double)x->v.i : x->kind == CELL_REAL ? x->v.r : 0;
+	return v >= 1 && v < 1000 ? (long long)v : 0;
 }
 
 /* cell_text: see render_int.h. */

@@ -18,7 +18,7 @@ static const char style[] =
 	"padding:.4em .8em;margin:.3em 0}ul.caption{color:#555;font-size:90%}"
 	"figure{margin:1em 0}h3{margin-bottom:.2em}";
 
-/* put(out, s, mode): s escaped for XML. */
+/* put(out, s): s escaped for XML. */
 static void put(FILE *out, const char *s)
 {
 	char *e = esc_dup(s, ESC_XML);

@@ -37,7 +37,8 @@ static struct group *group_of(struct chart *c, const char *cell)
 	return &c->g[c->ng++];
 }
 
-/* gather(t, c): the table's values by cell and side; -1 without the columns. */
+/* gather(t, c): the table's finite values by cell and side; -1 without
+ * the columns. */
 static int gather(const struct table *t, struct chart *c)
 {
 	int ccell = table_find_col(t, "cell"), cside = table_find_col(t, "side");
@@ -52,6 +53,8 @@ static int gather(const struct table *t, struct chart *c)
 		if (x->kind != CELL_STR || s->kind != CELL_STR || (v->kind != CELL_REAL && v->kind != CELL_INT))
 			continue;
 		double val = v->kind == CELL_REAL ? v->v.r : (double)v->v.i;
+		if (!isfinite(val))
+			continue;	/* nothing to draw, and no axis to stretch */
 		int k = !strcmp(s->v.s, "new");
 		struct group *g = group_of(c, x->v.s);
 		ALLOC_GROW(g->v[k], g->n[k] + 1, g->cap[k]);
@@ -109,9 +112,12 @@ static void axis(struct strbuf *b, const struct chart *c, int width, const char 
 		text(b, LEFT - 6, y + 4, "end", 11, sb_str(&t));
 		sb_free(&t);
 	}
-	if (unit && *unit)
+	if (unit && *unit) {
 		sb_printf(b, "<text x=\"14\" y=\"%d\" font-size=\"11\" transform=\"rotate(-90 14 %d)\" "
-			  "text-anchor=\"middle\">%s</text>\n", TOP + PLOT_H / 2, TOP + PLOT_H / 2, unit);
+			  "text-anchor=\"middle\">", TOP + PLOT_H / 2, TOP + PLOT_H / 2);
+		esc_append(b, unit, ESC_XML);
+		sb_puts(b, "</text>\n");
+	}
 }
 
 /* side(b, c, g, k, x): one side of a group: whisker, points, median. */
@@ -147,6 +153,23 @@ static void legend(struct strbuf *b)
 	}
 }
 
+/* label_of(s): a malloc'd cell label: s, or when longer than 28
+ * characters its first 25 and "...", cut at a character boundary. */
+static char *label_of(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (utf8_width(s) <= 28)
+		return xstrdup(s);
+	for (int n = 0; *p && n < 25; n++)
+		do
+			p++;
+		while ((*p & 0xC0) == 0x80);
+	struct strbuf b = STRBUF_INIT;
+	sb_putn(&b, s, (size_t)((const char *)p - s));
+	sb_puts(&b, "...");
+	return sb_take(&b);
+}
+
 /* chart_free(c): frees the groups. */
 static void chart_free(struct chart *c)
 {
@@ -176,11 +199,9 @@ int svg_chart_write(const struct table *t, FILE *out)
 		double x = LEFT + gw * ((double)i + 0.5);
 		side(&b, &c, &c.g[i], 0, x - gw * 0.2);
 		side(&b, &c, &c.g[i], 1, x + gw * 0.2);
-		char label[64];
-		snprintf(label, sizeof(label), "%s", c.g[i].cell);
-		if (strlen(c.g[i].cell) > 28)
-			strcpy(label + 25, "...");
+		char *label = label_of(c.g[i].cell);
 		text(&b, x, TOP + PLOT_H + 18, "middle", 11, label);
+		free(label);
 	}
 	sb_puts(&b, "</svg>\n");
 	fputs(sb_str(&b), out);

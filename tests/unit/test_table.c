@@ -1,9 +1,24 @@
-/* Unit tests for reports/table.c: the exact text, md, csv and json forms of
- * small tables, escaping in each format (quotes, commas, newlines, pipes,
- * control characters, invalid UTF-8), NULL cells, empty tables, the JSON
- * writer, and that misuse aborts. Python 3 is the oracle for JSON validity,
- * CSV parsing, UTF-8 replacement and shortest float forms. */
-#include "reports/legacy_table.h"
+/* Unit tests of result tables and their rendering: lib/table.c,
+ * lib/doc.c, lib/escape.c, reports/render*.c, reports/json.c and
+ * reports/format.c and reports/svg_chart.c. The exact text, md, csv and
+ * json forms of small tables and documents, escaping in each format
+ * (quotes, commas, newlines, pipes, control characters, invalid UTF-8;
+ * html's entities), NULL cells, empty tables, shortest float forms, the
+ * JSON writer; column labels, columns and rows for people or programs
+ * only, indentation, captions, sections, document titles, the list,
+ * plain and chart styles, table_clone, the main table and --table's
+ * selection, warnings and notes, table names, the SVG chart; and that
+ * misuse aborts. Python 3 is the oracle for JSON validity, CSV parsing,
+ * UTF-8 replacement, shortest float forms and well-formed XML. */
+#include "lib/doc.h"
+#include "lib/escape.h"
+#include "lib/strbuf.h"
+#include "lib/table.h"
+#include "lib/version.h"
+#include "reports/format.h"
+#include "reports/json.h"
+#include "reports/render.h"
+#include "reports/svg_chart.h"
 #include "tests/unit/tap.h"
 
 #include <fcntl.h>
@@ -16,26 +31,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* render(t, f): the malloc'd output of lt_print(t, f), or of
- * table_print_all when n > 1 tables are given. */
-static char *render_all(const struct ltable *const *ts, size_t n, enum out_format f)
+/* render(t, f): the malloc'd output of render_table(t, f). */
+static char *render(const struct table *t, enum out_format f)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	int rc = n == 1 ? lt_print(ts[0], f, m) : lt_print_all(ts, n, f, m);
+	int rc = render_table(t, f, m);
 	fclose(m);
 	if (rc) {
 		free(buf);
-		buf = strdup("(table_print failed)");
+		buf = strdup("(render_table failed)");
 	}
 	return buf;
 }
 
-/* render(t, f): the malloc'd output of lt_print(t, f). */
-static char *render(const struct ltable *t, enum out_format f)
+/* render_d(d, f, only): the malloc'd output of render_doc(d, f, only). */
+static char *render_d(const struct doc *d, enum out_format f, const char *only)
 {
-	return render_all(&t, 1, f);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc = render_doc(d, f, only, m);
+	fclose(m);
+	if (rc) {
+		free(buf);
+		buf = strdup("(render_doc failed)");
+	}
+	return buf;
 }
 
 /* python(script, input, len): runs `python3 -c 'script'` with input on its
@@ -64,9 +87,78 @@ static bool json_valid(const char *s)
 		      s, strlen(s));
 }
 
+/* render_o(d, f, only, o): the malloc'd output of render_doc_opts. */
+static char *render_o(const struct doc *d, enum out_format f, const char *only, const struct render_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc = render_doc_opts(d, f, only, o, m);
+	fclose(m);
+	if (rc) {
+		free(buf);
+		buf = strdup("(render_doc_opts failed)");
+	}
+	return buf;
+}
+
+/* xml_ok(s): whether Python's XML parser reads s as one well-formed
+ * document. */
+static bool xml_ok(const char *s)
+{
+	return python("import sys,xml.etree.ElementTree as E; E.fromstring(sys.stdin.buffer.read())",
+		      s, strlen(s));
+}
+
+/* html_body(s): a malloc'd copy of the <body> element of the html page s
+ * (the head holds HTML's void <meta> tags, which XML cannot read), or an
+ * empty string when s has none. */
+static char *html_body(const char *s)
+{
+	const char *b = strstr(s, "<body>"), *e = b ? strstr(b, "</body>") : NULL;
+	return e ? strndup(b, (size_t)(e - b) + strlen("</body>")) : strdup("");
+}
+
+/* in_order(s, parts, n): whether the strings parts[0..n-1] all occur in
+ * s, each after the previous one. */
+static bool in_order(const char *s, const char *const *parts, size_t n)
+{
+	for (size_t i = 0; i < n && s; i++)
+		if ((s = strstr(s, parts[i])))
+			s += strlen(parts[i]);
+	return s != NULL;
+}
+
+/* count(s, needle): the occurrences of needle in s. */
+static int count(const char *s, const char *needle)
+{
+	int n = 0;
+	for (; (s = strstr(s, needle)); s += strlen(needle))
+		n++;
+	return n;
+}
+
+/* envelope(verb, title, findings, warnings, notes): the malloc'd json
+ * envelope render_doc writes, around the given pretty members (each
+ * already indented as it is inside the envelope). */
+static char *envelope(const char *verb, const char *title, const char *findings,
+		      const char *warnings, const char *notes)
+{
+	char *s = NULL, *t = NULL;
+	if (title && asprintf(&t, "  \"title\": \"%s\",\n", title) < 0)
+		t = NULL;
+	if (asprintf(&s,
+		     "{\n  \"perfdb\": \"%s\",\n  \"verb\": \"%s\",\n%s  \"sessions\": [],\n"
+		     "  \"findings\": %s,\n  \"warnings\": %s,\n  \"notes\": %s\n}\n",
+		     perfdb_version, verb, t ? t : "", findings, warnings, notes) < 0)
+		s = NULL;
+	free(t);
+	return s;
+}
+
 /* check(t, f, want, what): the output of t in format f is exactly want;
  * JSON output must also be valid JSON. */
-static void check(const struct ltable *t, enum out_format f, const char *want, const char *what)
+static void check(const struct table *t, enum out_format f, const char *want, const char *what)
 {
 	char *s = render(t, f);
 	is_str(s, want, "%s (%s)", what, out_format_name(f));
@@ -85,49 +177,53 @@ static void test_parse(void)
 	ok(out_format_parse("md", &f) == 0 && f == FMT_MD, "parse md");
 	ok(out_format_parse("csv", &f) == 0 && f == FMT_CSV, "parse csv");
 	ok(out_format_parse("json", &f) == 0 && f == FMT_JSON, "parse json");
+	ok(out_format_parse("html", &f) == 0 && f == FMT_HTML, "parse html");
 	f = FMT_CSV;
 	ok(out_format_parse("JSON", &f) == -1 && f == FMT_CSV, "parse is exact: JSON rejected, f kept");
 	ok(out_format_parse("markdown", &f) == -1, "parse rejects markdown");
 	ok(out_format_parse("", &f) == -1, "parse rejects empty string");
 	ok(out_format_parse(NULL, &f) == -1, "parse rejects NULL");
 	is_str(out_format_name(FMT_MD), "md", "name of FMT_MD");
+	is_str(out_format_name(FMT_HTML), "html", "name of FMT_HTML");
+	ok(out_format_names[5] == NULL && !strcmp(out_format_names[2], "csv"), "out_format_names");
 	is_str(out_format_name((enum out_format)42), "?", "name of a bad format");
 }
 
 /* sample(): a table with every column type, a NULL string and a NaN. */
-static struct ltable *sample(void)
+static struct table *sample(void)
 {
-	struct ltable *t = lt_new("Context switches");
-	int cpu = lt_col(t, "cpu", COL_INT, 0);
-	int comm = lt_col(t, "comm", COL_STR, 0);
-	int rate = lt_col(t, "rate", COL_REAL, 2);
-	int share = lt_col(t, "share", COL_PCT, 1);
+	struct table *t = table_new("ctx", "Context switches");
+	int cpu = table_col(t, "cpu", COL_INT, 0);
+	int comm = table_col(t, "comm", COL_STR, 0);
+	int rate = table_col(t, "rate", COL_REAL, 2);
+	int share = table_col(t, "share", COL_PCT, 1);
 	is_int(share, 3, "table_col returns the column index");
-	lt_add_row(t);
-	lt_set_int(t, cpu, 0);
-	lt_set_str(t, comm, "swapper");
-	lt_set_real(t, rate, 1234.5);
-	lt_set_real(t, share, 12.5);
-	lt_add_row(t);
-	lt_set_int(t, cpu, 11);
-	lt_set_str(t, comm, "yield-ping-pong");
-	lt_set_real(t, rate, 0.126);
-	lt_set_real(t, share, 87.5);
-	lt_add_row(t);
-	lt_set_int(t, cpu, -3);
-	lt_set_str(t, comm, NULL);
-	lt_set_real(t, rate, NAN);
-	lt_set_real(t, share, -0.04);
+	table_add_row(t);
+	table_set_int(t, cpu, 0);
+	table_set_str(t, comm, "swapper");
+	table_set_real(t, rate, 1234.5);
+	table_set_real(t, share, 12.5);
+	table_add_row(t);
+	table_set_int(t, cpu, 11);
+	table_set_str(t, comm, "yield-ping-pong");
+	table_set_real(t, rate, 0.126);
+	table_set_real(t, share, 87.5);
+	table_add_row(t);
+	table_set_int(t, cpu, -3);
+	table_set_str(t, comm, NULL);
+	table_set_real(t, rate, NAN);
+	table_set_real(t, share, -0.04);
 	return t;
 }
 
 /* test_formats(): the sample table in all four formats. */
 static void test_formats(void)
 {
-	struct ltable *t = sample();
-	is_int(lt_nrows(t), 3, "table_nrows");
-	is_int(lt_ncols(t), 4, "table_ncols");
-	is_str(lt_title(t), "Context switches", "table_title");
+	struct table *t = sample();
+	is_int(table_nrows(t), 3, "table_nrows");
+	is_int(table_ncols(t), 4, "table_ncols");
+	is_str(table_title(t), "Context switches", "table_title");
+	is_str(table_name(t), "ctx", "table_name");
 	check(t, FMT_TEXT,
 	      "# Context switches\n"
 	      "cpu  comm                rate  share\n"
@@ -158,7 +254,7 @@ static void test_formats(void)
 	      "  {\"cpu\": -3, \"comm\": null, \"rate\": null, \"share\": -0.04}\n"
 	      "]\n",
 	      "sample table");
-	lt_free(t);
+	table_free(t);
 }
 
 /* Strings that need escaping in at least one format. */
@@ -170,15 +266,15 @@ static const char *const tricky[] = {
 #define NTRICKY (sizeof(tricky) / sizeof(tricky[0]))
 
 /* tricky_table(): one row per tricky string: n (its index), s. */
-static struct ltable *tricky_table(void)
+static struct table *tricky_table(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "n", COL_INT, 0);
-	lt_col(t, "s", COL_STR, 0);
+	struct table *t = table_new("tricky", NULL);
+	table_col(t, "n", COL_INT, 0);
+	table_col(t, "s", COL_STR, 0);
 	for (size_t i = 0; i < NTRICKY; i++) {
-		lt_add_row(t);
-		lt_set_int(t, 0, (long long)i);
-		lt_set_str(t, 1, tricky[i]);
+		table_add_row(t);
+		table_set_int(t, 0, (long long)i);
+		table_set_str(t, 1, tricky[i]);
 	}
 	return t;
 }
@@ -187,7 +283,7 @@ static struct ltable *tricky_table(void)
  * UTF-8 in the text and md forms; widths count code points. */
 static void test_escape_text_md(void)
 {
-	struct ltable *t = tricky_table();
+	struct table *t = tricky_table();
 	check(t, FMT_TEXT,
 	      " n  s\n"
 	      "--  ------------\n"
@@ -224,13 +320,13 @@ static void test_escape_text_md(void)
 	      "|  12 | ls\xe2\x80\xa8" "ep          |\n"
 	      "|  13 | del\\x7f        |\n",
 	      "escaping");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_escape_csv_json(): quoting in csv, RFC 8259 escapes in json. */
 static void test_escape_csv_json(void)
 {
-	struct ltable *t = tricky_table();
+	struct table *t = tricky_table();
 	check(t, FMT_CSV,
 	      "n,s\n"
 	      "0,\"a,b\"\n"
@@ -266,21 +362,21 @@ static void test_escape_csv_json(void)
 	      "  {\"n\": 13, \"s\": \"del\\u007f\"}\n"
 	      "]\n",
 	      "escaping");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_header_escape(): column names and titles are escaped too. */
 static void test_header_escape(void)
 {
-	struct ltable *t = lt_new("a|b\nc");
-	lt_col(t, "x,\"y\"", COL_STR, 0);
-	lt_col(t, "p|q", COL_INT, 0);
+	struct table *t = table_new("hdr", "a|b\nc");
+	table_col(t, "x,\"y\"", COL_STR, 0);
+	table_col(t, "p|q", COL_INT, 0);
 	check(t, FMT_TEXT, "# a|b\\nc\nx,\"y\"  p|q\n-----  ---\n", "escaped headers");
 	check(t, FMT_MD,
 	      "### a\\|b<br>c\n\n| x,\"y\" | p\\|q |\n| ----- | ---: |\n",
 	      "escaped headers");
 	check(t, FMT_CSV, "\"x,\"\"y\"\"\",p|q\n", "escaped headers");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_invalid_utf8(): the replacement of ill-formed sequences, one
@@ -318,19 +414,19 @@ static void test_invalid_utf8(void)
 /* test_nulls(): NULL cells (set NULL or never set) and the null text. */
 static void test_nulls(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "name", COL_STR, 0);
-	lt_col(t, "base", COL_PCT, 2);
-	lt_col(t, "new", COL_PCT, 2);
-	lt_null_text(t, "-");
-	lt_add_row(t);
-	lt_set_str(t, 0, "do_idle");
-	lt_set_real(t, 1, 40.0);
-	lt_add_row(t);
-	lt_set_str(t, 0, "_raw_write_lock");
-	lt_set_str(t, 1, "overwritten");
-	lt_set_str(t, 1, NULL);
-	lt_set_real(t, 2, 3.25);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "name", COL_STR, 0);
+	table_col(t, "base", COL_PCT, 2);
+	table_col(t, "new", COL_PCT, 2);
+	table_null_text(t, "-");
+	table_add_row(t);
+	table_set_str(t, 0, "do_idle");
+	table_set_real(t, 1, 40.0);
+	table_add_row(t);
+	table_set_str(t, 0, "_raw_write_lock");
+	table_set_str(t, 1, "overwritten");
+	table_set_str(t, 1, NULL);
+	table_set_real(t, 2, 3.25);
 	check(t, FMT_TEXT,
 	      "name               base    new\n"
 	      "---------------  ------  -----\n"
@@ -350,69 +446,69 @@ static void test_nulls(void)
 	      "  {\"name\": \"_raw_write_lock\", \"base\": null, \"new\": 3.25}\n"
 	      "]\n",
 	      "null cells");
-	lt_null_text(t, NULL);
+	table_null_text(t, NULL);
 	check(t, FMT_TEXT,
 	      "name               base    new\n"
 	      "---------------  ------  -----\n"
 	      "do_idle          40.00%\n"
 	      "_raw_write_lock          3.25%\n",
 	      "null text reset to empty");
-	lt_free(t);
+	table_free(t);
 }
 
 /* test_empty(): tables without rows and without columns. */
 static void test_empty(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "name", COL_STR, 0);
-	lt_col(t, "n", COL_INT, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "name", COL_STR, 0);
+	table_col(t, "n", COL_INT, 0);
 	check(t, FMT_TEXT, "name  n\n----  -\n", "no rows");
 	check(t, FMT_MD, "| name |   n |\n| ---- | --: |\n", "no rows");
 	check(t, FMT_CSV, "name,n\n", "no rows");
 	check(t, FMT_JSON, "[]\n", "no rows");
-	lt_free(t);
+	table_free(t);
 
-	t = lt_new(NULL);
+	t = table_new("t", NULL);
 	check(t, FMT_TEXT, "", "no columns, no title");
 	check(t, FMT_MD, "", "no columns, no title");
 	check(t, FMT_CSV, "", "no columns, no title");
 	check(t, FMT_JSON, "[]\n", "no columns, no title");
-	lt_free(t);
+	table_free(t);
 
-	t = lt_new("T");
-	lt_add_row(t);
-	lt_add_row(t);
+	t = table_new("t", "T");
+	table_add_row(t);
+	table_add_row(t);
 	check(t, FMT_TEXT, "# T\n", "no columns, two rows");
 	check(t, FMT_MD, "### T\n\n", "no columns, two rows");
 	check(t, FMT_CSV, "", "no columns, two rows");
 	check(t, FMT_JSON, "[\n  {},\n  {}\n]\n", "no columns, two rows");
-	lt_free(t);
-	lt_free(NULL);
-	ok(1, "lt_free(NULL) is harmless");
+	table_free(t);
+	table_free(NULL);
+	ok(1, "table_free(NULL) is harmless");
 }
 
 /* test_mixed_types(): values of another type than their column's, and
  * the shortest form for a negative precision. */
 static void test_mixed_types(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "i", COL_INT, 0);
-	lt_col(t, "r", COL_REAL, 2);
-	lt_col(t, "g", COL_REAL, -1);
-	lt_col(t, "p", COL_PCT, 0);
-	lt_add_row(t);
-	lt_set_real(t, 0, 2.7);
-	lt_set_int(t, 1, 3);
-	lt_set_real(t, 2, 0.1);
-	lt_set_int(t, 3, 50);
-	lt_add_row(t);
-	lt_set_str(t, 0, "n/a");
-	lt_set_real(t, 1, INFINITY);
-	lt_set_real(t, 2, 1e20);
-	lt_set_real(t, 3, -INFINITY);
-	lt_add_row(t);
-	lt_set_int(t, 0, LLONG_MIN);
-	lt_set_real(t, 2, 100);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "i", COL_INT, 0);
+	table_col(t, "r", COL_REAL, 2);
+	table_col(t, "g", COL_REAL, -1);
+	table_col(t, "p", COL_PCT, 0);
+	table_add_row(t);
+	table_set_real(t, 0, 2.7);
+	table_set_int(t, 1, 3);
+	table_set_real(t, 2, 0.1);
+	table_set_int(t, 3, 50);
+	table_add_row(t);
+	table_set_str(t, 0, "n/a");
+	table_set_real(t, 1, INFINITY);
+	table_set_real(t, 2, 1e20);
+	table_set_real(t, 3, -INFINITY);
+	table_add_row(t);
+	table_set_int(t, 0, LLONG_MIN);
+	table_set_real(t, 2, 100);
 	check(t, FMT_TEXT,
 	      "                   i     r      g     p\n"
 	      "--------------------  ----  -----  ----\n"
@@ -430,21 +526,42 @@ static void test_mixed_types(void)
 	      "  {\"i\": -9223372036854775808, \"r\": null, \"g\": 100.0, \"p\": null}\n"
 	      "]\n",
 	      "mixed types");
-	lt_free(t);
+	table_free(t);
 }
 
-/* test_print_all(): several tables as one document. */
-static void test_print_all(void)
+/* three_tables(): a document of tables "a" (titled A, one row), "b"
+ * (titled B, no rows) and "c" (untitled, one real). */
+static struct doc *three_tables(void)
 {
-	struct ltable *a = lt_new("A"), *b = lt_new("B"), *c = lt_new(NULL);
-	lt_col(a, "x", COL_INT, 0);
-	lt_add_row(a);
-	lt_set_int(a, 0, 1);
-	lt_col(b, "y", COL_STR, 0);
-	lt_col(c, "z", COL_REAL, 1);
-	lt_add_row(c);
-	lt_set_real(c, 0, 0.25);
-	const struct ltable *ts[] = { a, b, c };
+	struct doc *d = doc_new("test");
+	struct table *a = table_new("a", "A"), *b = table_new("b", "B"), *c = table_new("c", NULL);
+	table_col(a, "x", COL_INT, 0);
+	table_add_row(a);
+	table_set_int(a, 0, 1);
+	table_col(b, "y", COL_STR, 0);
+	table_col(c, "z", COL_REAL, 1);
+	table_add_row(c);
+	table_set_real(c, 0, 0.25);
+	dv_table(doc_findings(d), a);
+	dv_table(doc_findings(d), b);
+	dv_table(doc_findings(d), c);
+	return d;
+}
+
+/* test_doc_tables(): several tables as one document: text and md show
+ * each, one empty line apart; csv only the main one (the first unless
+ * doc_set_main names another); json the envelope with the tables keyed by
+ * name under "findings". */
+static void test_doc_tables(void)
+{
+	struct doc *d = three_tables();
+	char *json = NULL;
+	if (asprintf(&json,
+		     "{\n  \"perfdb\": \"%s\",\n  \"verb\": \"test\",\n  \"sessions\": [],\n"
+		     "  \"findings\": {\n    \"a\": [\n      {\"x\": 1}\n    ],\n    \"b\": [],\n"
+		     "    \"c\": [\n      {\"z\": 0.25}\n    ]\n  },\n  \"warnings\": [],\n  \"notes\": []\n}\n",
+		     perfdb_version) < 0)
+		json = NULL;
 	struct {
 		enum out_format f;
 		const char *want;
@@ -452,20 +569,30 @@ static void test_print_all(void)
 		{ FMT_TEXT, "# A\nx\n-\n1\n\n# B\ny\n-\n\n  z\n---\n0.2\n" },
 		{ FMT_MD, "### A\n\n|   x |\n| --: |\n|   1 |\n\n### B\n\n| y   |\n| --- |\n\n"
 			  "|   z |\n| --: |\n| 0.2 |\n" },
-		{ FMT_CSV, "x\n1\n\ny\n\nz\n0.25\n" },
-		{ FMT_JSON, "{\n  \"A\": [\n    {\"x\": 1}\n  ],\n  \"B\": [],\n"
-			    "  \"table3\": [\n    {\"z\": 0.25}\n  ]\n}\n" },
+		{ FMT_CSV, "x\n1\n" },
+		{ FMT_JSON, json },
 	};
+	is_int(doc_ntables(d), 3, "doc_ntables");
+	is_str(table_name(doc_main(d)), "a", "the main table is the first by default");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *s = render_all(ts, 3, cases[i].f);
-		is_str(s, cases[i].want, "table_print_all (%s)", out_format_name(cases[i].f));
+		char *s = render_d(d, cases[i].f, NULL);
+		is_str(s, cases[i].want, "document of three tables (%s)", out_format_name(cases[i].f));
 		if (cases[i].f == FMT_JSON)
-			ok(json_valid(s), "table_print_all json is valid JSON");
+			ok(json_valid(s), "document json is valid JSON");
 		free(s);
 	}
-	lt_free(a);
-	lt_free(b);
-	lt_free(c);
+	doc_set_main(d, "c");
+	char *s = render_d(d, FMT_CSV, NULL);
+	is_str(s, "z\n0.25\n", "csv shows the table doc_set_main names");
+	free(s);
+	free(json);
+	doc_free(d);
+	d = doc_new("test");
+	ok(doc_main(d) == NULL, "no main table in a document without tables");
+	s = render_d(d, FMT_CSV, NULL);
+	is_str(s, "", "csv of a document without tables is empty");
+	free(s);
+	doc_free(d);
 }
 
 /* json_render(pretty, fn): the malloc'd output of fn on a fresh writer. */
@@ -481,14 +608,10 @@ static char *json_render(bool pretty, void (*fn)(struct json *))
 	return buf;
 }
 
-/* nested(j): an object with scalars, an array, an empty object and a
- * table inside. */
+/* nested(j): an object with scalars, an array, an empty object and the
+ * rows of a table (one-line objects, as render.c writes them) inside. */
 static void nested(struct json *j)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "k", COL_STR, 0);
-	lt_add_row(t);
-	lt_set_str(t, 0, "v");
 	json_begin_object(j);
 	json_key(j, "a");
 	json_int(j, 1);
@@ -505,9 +628,14 @@ static void nested(struct json *j)
 	json_begin_object(j);
 	json_end_object(j);
 	json_key(j, "rows");
-	lt_json_table(j, t);
+	json_begin_array(j);
+	json_flat_next(j);
+	json_begin_object(j);
+	json_key(j, "k");
+	json_str(j, "v");
 	json_end_object(j);
-	lt_free(t);
+	json_end_array(j);
+	json_end_object(j);
 }
 
 /* two_values(j): two top-level values. */
@@ -659,28 +787,28 @@ static size_t random_bytes(unsigned char *buf, size_t max)
 }
 
 /* random_table(): 500 rows of random byte strings "s" and their hex "hex". */
-static struct ltable *random_table(void)
+static struct table *random_table(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "hex", COL_STR, 0);
-	lt_col(t, "s", COL_STR, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "hex", COL_STR, 0);
+	table_col(t, "s", COL_STR, 0);
 	for (int i = 0; i < 500; i++) {
 		unsigned char b[64];
 		char hex[2 * sizeof(b) + 1] = "";
 		size_t n = random_bytes(b, sizeof(b) - 4);
 		for (size_t k = 0; k < n; k++)
 			snprintf(hex + 2 * k, 3, "%02x", b[k]);
-		lt_add_row(t);
-		lt_set_str(t, 0, hex);
-		lt_set_str(t, 1, (const char *)b);
+		table_add_row(t);
+		table_set_str(t, 0, hex);
+		table_set_str(t, 1, (const char *)b);
 	}
 	for (size_t i = 0; i < NTRICKY; i++) {
 		char hex[64] = "";
 		for (size_t k = 0; tricky[i][k]; k++)
 			snprintf(hex + 2 * k, 3, "%02x", (unsigned char)tricky[i][k]);
-		lt_add_row(t);
-		lt_set_str(t, 0, hex);
-		lt_set_str(t, 1, tricky[i]);
+		table_add_row(t);
+		table_set_str(t, 0, hex);
+		table_set_str(t, 1, tricky[i]);
 	}
 	return t;
 }
@@ -690,7 +818,7 @@ static struct ltable *random_table(void)
  * are valid UTF-8. */
 static void test_random_strings_python(void)
 {
-	struct ltable *t = random_table();
+	struct table *t = random_table();
 	char *s = render(t, FMT_JSON);
 	ok(python("import json,sys\n"
 		  "rows = json.loads(sys.stdin.buffer.read().decode(\"utf-8\"))\n"
@@ -710,19 +838,69 @@ static void test_random_strings_python(void)
 		  s, strlen(s)),
 	   "random strings in CSV parse back with Python's csv module");
 	free(s);
-	lt_free(t);
+	table_free(t);
+}
+
+/* test_random_strings_human(): with random strings in cells, text and md
+ * are valid UTF-8 and keep each row on one line; md lines are all as wide
+ * (in code points) as the header. */
+static void test_random_strings_human(void)
+{
+	struct table *t = random_table();
+	for (int md = 0; md < 2; md++) {
+		char *s = render(t, md ? FMT_MD : FMT_TEXT), *script = NULL;
+		if (asprintf(&script,
+			     "import sys\n"
+			     "lines = sys.stdin.buffer.read().decode(\"utf-8\").split(\"\\n\")\n"
+			     "ok = len(lines) == 517 and lines[-1] == \"\"\n"
+			     "ok = ok and (%s or len(set(len(x) for x in lines[:-1])) == 1)\n"
+			     "sys.exit(0 if ok else 1)\n",
+			     md ? "False" : "True") < 0)
+			script = NULL;
+		ok(script && python(script, s, strlen(s)), "random strings: one line per row (%s)",
+		   md ? "md" : "text");
+		free(script);
+		free(s);
+	}
+	table_free(t);
+}
+
+/* test_random_strings_html(): the random strings in an html page read
+ * back with Python's XML parser as Python's UTF-8 replace decodes them,
+ * with the characters XML cannot hold (C0 controls but tab, LF and CR;
+ * U+FFFE, U+FFFF) as U+FFFD and line ends normalized as XML does. */
+static void test_random_strings_html(void)
+{
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), random_table());
+	char *s = render_d(d, FMT_HTML, NULL), *body = html_body(s);
+	ok(python("import re,sys,xml.etree.ElementTree as E\n"
+		  "r = E.fromstring(sys.stdin.buffer.read())\n"
+		  "rows = [[td.text or \"\" for td in tr.iter(\"td\")] for tr in r.iter(\"tr\")][1:]\n"
+		  "def want(h):\n"
+		  "  s = bytes.fromhex(h).decode(\"utf-8\", \"replace\")\n"
+		  "  s = re.sub(\"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ufffe\\uffff]\", \"\\ufffd\", s)\n"
+		  "  return s.replace(\"\\r\\n\", \"\\n\").replace(\"\\r\", \"\\n\")\n"
+		  "bad = [x for x in rows if want(x[0]) != x[1]]\n"
+		  "[print(\"#   bad\", x[0], ascii(x[1])) for x in bad[:5]]\n"
+		  "sys.exit(1 if bad or len(rows) != 514 else 0)\n",
+		  body, strlen(body)),
+	   "random strings in html read back as Python's UTF-8 replace and XML rules say");
+	free(body);
+	free(s);
+	doc_free(d);
 }
 
 /* test_large(): thousands of rows; JSON stays valid and complete. */
 static void test_large(void)
 {
-	struct ltable *t = lt_new("big");
-	lt_col(t, "i", COL_INT, 0);
-	lt_col(t, "half", COL_REAL, 1);
+	struct table *t = table_new("big", "big");
+	table_col(t, "i", COL_INT, 0);
+	table_col(t, "half", COL_REAL, 1);
 	for (int i = 0; i < 5000; i++) {
-		lt_add_row(t);
-		lt_set_int(t, 0, i);
-		lt_set_real(t, 1, i / 2.0);
+		table_add_row(t);
+		table_set_int(t, 0, i);
+		table_set_real(t, 1, i / 2.0);
 	}
 	char *s = render(t, FMT_JSON);
 	ok(python("import json,sys\n"
@@ -734,21 +912,1145 @@ static void test_large(void)
 	s = render(t, FMT_TEXT);
 	ok(strstr(s, "\n4999  2499.5\n") != NULL, "5000-row text table ends aligned");
 	free(s);
-	lt_free(t);
+	table_free(t);
 }
 
-/* test_write_error(): table_print reports a stream that fails. */
+/* test_write_error(): render_table reports a stream that fails. */
 static void test_write_error(void)
 {
-	struct ltable *t = sample();
+	struct table *t = sample();
 	FILE *f = fopen("/dev/null", "r");
-	ok(f && lt_print(t, FMT_TEXT, f) == -1, "table_print returns -1 on a failed write");
+	ok(f && render_table(t, FMT_TEXT, f) == -1, "render_table returns -1 on a failed write");
 	if (f)
 		fclose(f);
-	lt_free(t);
+	table_free(t);
 }
 
-/* Misuse: each of these must abort with a "perfdb: " message. */
+/* New in lib/table and reports/render ------------------------------ */
+
+/* compare_table(): labels and visibility: "ci_lo" and "ci_hi" for
+ * programs only, "interval" for people only, a "mean" row for people
+ * only and a "raw" row for programs only. */
+static struct table *compare_table(void)
+{
+	struct table *t = table_new("cmp", "Compare");
+	int name = table_col(t, "name", COL_STR, 0);
+	int base = table_col(t, "base", COL_PCT, 1);
+	int lo = table_col(t, "ci_lo", COL_REAL, 2);
+	int hi = table_col(t, "ci_hi", COL_REAL, 2);
+	int iv = table_col(t, "interval", COL_STR, 0);
+	table_col_label(t, base, "base%");
+	table_col_label(t, iv, "95% interval");
+	table_col_show(t, lo, SHOW_DATA);
+	table_col_show(t, hi, SHOW_DATA);
+	table_col_show(t, iv, SHOW_HUMAN);
+	const struct {
+		const char *name;
+		double base, lo, hi;
+		unsigned show;
+	} rows[] = {
+		{ "a", 10, -0.4, 0.4, SHOW_ALL },
+		{ "b", 20, -1, 2, SHOW_ALL },
+		{ "mean", 15, NAN, NAN, SHOW_HUMAN },
+		{ "raw", 30, 0.5, 1.5, SHOW_DATA },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		table_add_row(t);
+		table_row_show(t, rows[i].show);
+		table_set_str(t, name, rows[i].name);
+		table_set_real(t, base, rows[i].base);
+		if (isnan(rows[i].lo))
+			continue;
+		table_set_real(t, lo, rows[i].lo);
+		table_set_real(t, hi, rows[i].hi);
+		table_set_strf(t, iv, "[%+.2f, %+.2f]", rows[i].lo, rows[i].hi);
+	}
+	return t;
+}
+
+/* test_labels_show(): labels head text and md (csv and json keep the
+ * names); SHOW_HUMAN columns and rows are absent from csv and json,
+ * SHOW_DATA ones from text, md and html. */
+static void test_labels_show(void)
+{
+	struct table *t = compare_table();
+	is_str(table_col_header(t, 1), "base%", "table_col_header is the label");
+	is_str(table_col_header(t, 0), "name", "table_col_header is the name without a label");
+	is_str(table_col_name(t, 1), "base", "table_col_name stays the name");
+	is_int(table_col_shown(t, 2), SHOW_DATA, "table_col_shown");
+	is_int(table_row_shown(t, 2), SHOW_HUMAN, "table_row_shown");
+	is_int(table_find_col(t, "interval"), 4, "table_find_col");
+	is_int(table_find_col(t, "nope"), -1, "table_find_col of a missing column");
+	is_int(table_col_type(t, 1), COL_PCT, "table_col_type");
+	is_int(table_col_precision(t, 2), 2, "table_col_precision");
+	check(t, FMT_TEXT,
+	      "# Compare\n"
+	      "name  base%  95% interval\n"
+	      "----  -----  --------------\n"
+	      "a     10.0%  [-0.40, +0.40]\n"
+	      "b     20.0%  [-1.00, +2.00]\n"
+	      "mean  15.0%\n",
+	      "labels and human-only parts");
+	check(t, FMT_MD,
+	      "### Compare\n"
+	      "\n"
+	      "| name | base% | 95% interval   |\n"
+	      "| ---- | ----: | -------------- |\n"
+	      "| a    | 10.0% | [-0.40, +0.40] |\n"
+	      "| b    | 20.0% | [-1.00, +2.00] |\n"
+	      "| mean | 15.0% |                |\n",
+	      "labels and human-only parts");
+	check(t, FMT_CSV,
+	      "name,base,ci_lo,ci_hi\n"
+	      "a,10.0,-0.4,0.4\n"
+	      "b,20.0,-1.0,2.0\n"
+	      "raw,30.0,0.5,1.5\n",
+	      "names and data-only parts");
+	check(t, FMT_JSON,
+	      "[\n"
+	      "  {\"name\": \"a\", \"base\": 10.0, \"ci_lo\": -0.4, \"ci_hi\": 0.4},\n"
+	      "  {\"name\": \"b\", \"base\": 20.0, \"ci_lo\": -1.0, \"ci_hi\": 2.0},\n"
+	      "  {\"name\": \"raw\", \"base\": 30.0, \"ci_lo\": 0.5, \"ci_hi\": 1.5}\n"
+	      "]\n",
+	      "names and data-only parts");
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), t);
+	char *s = render_d(d, FMT_HTML, NULL);
+	ok(strstr(s, "<th class=\"n\">base%</th>") && strstr(s, "<th>95% interval</th>") &&
+		   strstr(s, "<td>mean</td>") && !strstr(s, "ci_lo") && !strstr(s, "raw"),
+	   "html shows labels and human-only parts, not data-only ones");
+	free(s);
+	doc_free(d);
+}
+
+/* test_indent(): a column indented by a depth column: two spaces per
+ * level in text, two no-break spaces in md, nothing in csv and json. */
+static void test_indent(void)
+{
+	struct table *t = table_new("tree", "Call tree");
+	int depth = table_col(t, "depth", COL_INT, 0);
+	int sym = table_col(t, "sym", COL_STR, 0);
+	int pct = table_col(t, "pct", COL_PCT, 1);
+	table_col_show(t, depth, SHOW_DATA);
+	table_col_indent(t, sym, depth);
+	const struct {
+		int depth;
+		const char *sym;
+		double pct;
+	} rows[] = { { 0, "main", 100 }, { 1, "work", 60 }, { 2, "leaf", 50 }, { 1, "idle", 40 } };
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		table_add_row(t);
+		table_set_int(t, depth, rows[i].depth);
+		table_set_str(t, sym, rows[i].sym);
+		table_set_real(t, pct, rows[i].pct);
+	}
+	is_int(table_col_depth(t, sym), depth, "table_col_depth of the indented column");
+	is_int(table_col_depth(t, pct), -1, "table_col_depth of another column");
+	check(t, FMT_TEXT,
+	      "# Call tree\n"
+	      "sym          pct\n"
+	      "--------  ------\n"
+	      "main      100.0%\n"
+	      "  work     60.0%\n"
+	      "    leaf   50.0%\n"
+	      "  idle     40.0%\n",
+	      "indented column");
+#define NB "\xc2\xa0"
+	check(t, FMT_MD,
+	      "### Call tree\n"
+	      "\n"
+	      "| sym      |    pct |\n"
+	      "| -------- | -----: |\n"
+	      "| main     | 100.0% |\n"
+	      "| " NB NB "work   |  60.0% |\n"
+	      "| " NB NB NB NB "leaf |  50.0% |\n"
+	      "| " NB NB "idle   |  40.0% |\n",
+	      "indented column");
+#undef NB
+	check(t, FMT_CSV, "depth,sym,pct\n0,main,100.0\n1,work,60.0\n2,leaf,50.0\n1,idle,40.0\n",
+	      "indented column");
+	check(t, FMT_JSON,
+	      "[\n"
+	      "  {\"depth\": 0, \"sym\": \"main\", \"pct\": 100.0},\n"
+	      "  {\"depth\": 1, \"sym\": \"work\", \"pct\": 60.0},\n"
+	      "  {\"depth\": 2, \"sym\": \"leaf\", \"pct\": 50.0},\n"
+	      "  {\"depth\": 1, \"sym\": \"idle\", \"pct\": 40.0}\n"
+	      "]\n",
+	      "indented column");
+	table_free(t);
+}
+
+/* test_captions(): captions are "# " lines under the title in text and a
+ * list in md and html; neither csv nor json shows them. */
+static void test_captions(void)
+{
+	struct table *t = table_new("cap", "Rates");
+	table_caption(t, "rows are CPUs");
+	table_caption(t, "%d runs, a|b", 5);
+	table_col(t, "x", COL_INT, 0);
+	table_add_row(t);
+	table_set_int(t, 0, 1);
+	is_int(table_ncaptions(t), 2, "table_ncaptions");
+	is_str(table_caption_at(t, 1), "5 runs, a|b", "table_caption formats");
+	check(t, FMT_TEXT, "# Rates\n# rows are CPUs\n# 5 runs, a|b\nx\n-\n1\n", "captions");
+	check(t, FMT_MD,
+	      "### Rates\n\n- rows are CPUs\n- 5 runs, a\\|b\n\n|   x |\n| --: |\n|   1 |\n", "captions");
+	check(t, FMT_CSV, "x\n1\n", "captions");
+	check(t, FMT_JSON, "[\n  {\"x\": 1}\n]\n", "captions");
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), t);
+	char *s = render_d(d, FMT_HTML, NULL);
+	ok(strstr(s, "<h3>Rates</h3>\n<ul class=\"caption\"><li>rows are CPUs</li>"
+		     "<li>5 runs, a|b</li></ul>\n<table>") != NULL,
+	   "html captions are a list between the title and the table");
+	free(s);
+	doc_free(d);
+	t = table_new("cap2", NULL);
+	table_caption(t, "no title");
+	table_col(t, "x", COL_INT, 0);
+	check(t, FMT_TEXT, "# no title\nx\n-\n", "caption without a title");
+	check(t, FMT_MD, "- no title\n\n|   x |\n| --: |\n", "caption without a title");
+	table_free(t);
+}
+
+/* row2(t, a, b): a new row of the strings a and, when t has a second
+ * column, b. */
+static void row2(struct table *t, const char *a, const char *b)
+{
+	table_add_row(t);
+	table_set_str(t, 0, a);
+	if (table_ncols(t) > 1)
+		table_set_str(t, 1, b);
+}
+
+/* sectioned(): a titled document with a warning, two sections of tables
+ * (the first table titled as its section) and a note. */
+static struct doc *sectioned(void)
+{
+	struct doc *d = doc_new("report");
+	struct table *setup = table_new("setup", "Setup"), *hosts = table_new("hosts", "Hosts");
+	struct table *res = table_new("res", "Results: cycles");
+	doc_set_title(d, "NEW against BASE");
+	doc_warn(d, "few runs");
+	doc_note(d, "lower is better");
+	table_section(setup, "Setup");
+	table_col(setup, "k", COL_STR, 0);
+	table_col(setup, "v", COL_STR, 0);
+	row2(setup, "kernel", "6.8");
+	table_section(hosts, "Setup");
+	table_col(hosts, "host", COL_STR, 0);
+	row2(hosts, "a", NULL);
+	table_section(res, "Results");
+	table_col(res, "n", COL_INT, 0);
+	table_add_row(res);
+	table_set_int(res, 0, 3);
+	dv_table(doc_findings(d), setup);
+	dv_table(doc_findings(d), hosts);
+	dv_table(doc_findings(d), res);
+	return d;
+}
+
+/* test_sections(): the document's title first, then the warnings, a
+ * heading where each section starts (a table titled as its section drops
+ * the title), the notes last; in text, md and html. */
+static void test_sections(void)
+{
+	struct doc *d = sectioned();
+	is_str(doc_title(d), "NEW against BASE", "doc_title");
+	is_str(table_get_section(doc_table(d, "res")), "Results", "table_get_section");
+	char *s = render_d(d, FMT_TEXT, NULL);
+	is_str(s,
+	       "==== NEW against BASE ====\n"
+	       "\n"
+	       "warning: few runs\n"
+	       "\n"
+	       "== Setup ==\n"
+	       "\n"
+	       "k       v\n"
+	       "------  ---\n"
+	       "kernel  6.8\n"
+	       "\n"
+	       "# Hosts\n"
+	       "host\n"
+	       "----\n"
+	       "a\n"
+	       "\n"
+	       "== Results ==\n"
+	       "\n"
+	       "# Results: cycles\n"
+	       "n\n"
+	       "-\n"
+	       "3\n"
+	       "\n"
+	       "note: lower is better\n",
+	       "sections and title (text)");
+	free(s);
+	s = render_d(d, FMT_MD, NULL);
+	is_str(s,
+	       "# NEW against BASE\n"
+	       "\n"
+	       "> **warning:** few runs\n"
+	       "\n"
+	       "## Setup\n"
+	       "\n"
+	       "| k      | v   |\n"
+	       "| ------ | --- |\n"
+	       "| kernel | 6.8 |\n"
+	       "\n"
+	       "### Hosts\n"
+	       "\n"
+	       "| host |\n"
+	       "| ---- |\n"
+	       "| a    |\n"
+	       "\n"
+	       "## Results\n"
+	       "\n"
+	       "### Results: cycles\n"
+	       "\n"
+	       "|   n |\n"
+	       "| --: |\n"
+	       "|   3 |\n"
+	       "\n"
+	       "- **note:** lower is better\n",
+	       "sections and title (md)");
+	free(s);
+	s = render_d(d, FMT_HTML, NULL);
+	char *body = html_body(s);
+	static const char *const parts[] = {
+		"<h1>NEW against BASE</h1>", "<p class=\"warning\"><b>warning:</b> few runs</p>",
+		"<h2>Setup</h2>", "<td>kernel</td>", "<h3>Hosts</h3>", "<h2>Results</h2>",
+		"<h3>Results: cycles</h3>", "<p class=\"note\"><b>note:</b> lower is better</p>",
+	};
+	ok(strncmp(s, "<!DOCTYPE html>\n", 16) == 0 && strstr(s, "<title>NEW against BASE</title>"),
+	   "html is a page titled by the document");
+	ok(in_order(body, parts, sizeof(parts) / sizeof(parts[0])), "html: title, warning, sections, tables, note");
+	ok(count(s, "<h2>Setup</h2>") == 1 && !strstr(s, "<h3>Setup</h3>"),
+	   "html: one heading per section, the title repeating it dropped");
+	ok(xml_ok(body), "html body is well-formed");
+	free(body);
+	free(s);
+	s = render_d(d, FMT_JSON, NULL);
+	ok(strstr(s, "\"verb\": \"report\",\n  \"title\": \"NEW against BASE\",\n  \"sessions\"") != NULL,
+	   "json has the document's title after the verb");
+	ok(json_valid(s), "sectioned json is valid JSON");
+	free(s);
+	s = render_d(d, FMT_TEXT, "hosts");
+	is_str(s,
+	       "==== NEW against BASE ====\n\nwarning: few runs\n\n# Hosts\nhost\n----\na\n\n"
+	       "note: lower is better\n",
+	       "only one table: no section headings (text)");
+	free(s);
+	doc_free(d);
+}
+
+/* test_list_style(): a TABLE_LIST table: its rows' first shown cells as
+ * list items in text, md and html, all of it in csv and json. */
+static void test_list_style(void)
+{
+	struct doc *d = doc_new("test");
+	struct table *t = table_new("summary", "Summary");
+	table_style(t, TABLE_LIST);
+	table_col(t, "key", COL_STR, 0);
+	table_col(t, "line", COL_STR, 0);
+	table_col_show(t, 0, SHOW_DATA);
+	row2(t, "faster", "cycles 3% faster");
+	row2(t, "odd", "a|b <c>");
+	row2(t, "hidden", "not for people");
+	table_row_show(t, SHOW_DATA);
+	is_int(table_get_style(t), TABLE_LIST, "table_get_style");
+	dv_table(doc_findings(d), t);
+	char *s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "# Summary\n  - cycles 3% faster\n  - a|b <c>\n", "list table (text)");
+	free(s);
+	s = render_d(d, FMT_MD, NULL);
+	is_str(s, "### Summary\n\n- cycles 3% faster\n- a\\|b \\<c>\n", "list table (md)");
+	free(s);
+	s = render_d(d, FMT_HTML, NULL);
+	ok(strstr(s, "<h3>Summary</h3>\n<ul>\n<li>cycles 3% faster</li>\n<li>a|b &lt;c&gt;</li>\n</ul>\n") != NULL,
+	   "list table (html)");
+	free(s);
+	s = render_d(d, FMT_CSV, NULL);
+	is_str(s, "key,line\nfaster,cycles 3% faster\nodd,a|b <c>\nhidden,not for people\n", "list table (csv)");
+	free(s);
+	doc_free(d);
+}
+
+/* test_plain_style(): a TABLE_PLAIN table: in text only its cells, one
+ * space apart (folded stacks); md shows it as a grid. */
+static void test_plain_style(void)
+{
+	struct table *t = table_new("stacks", "Folded stacks");
+	table_style(t, TABLE_PLAIN);
+	table_col(t, "stack", COL_STR, 0);
+	table_col(t, "count", COL_INT, 0);
+	table_add_row(t);
+	table_set_str(t, 0, "main;work;leaf");
+	table_set_int(t, 1, 50);
+	table_add_row(t);
+	table_set_str(t, 0, "main;idle");
+	table_set_int(t, 1, 4000);
+	check(t, FMT_TEXT, "main;work;leaf 50\nmain;idle 4000\n", "plain table");
+	check(t, FMT_MD,
+	      "### Folded stacks\n\n| stack          | count |\n| -------------- | ----: |\n"
+	      "| main;work;leaf |    50 |\n| main;idle      |  4000 |\n",
+	      "plain table");
+	check(t, FMT_CSV, "stack,count\nmain;work;leaf,50\nmain;idle,4000\n", "plain table");
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), t);
+	char *s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "main;work;leaf 50\nmain;idle 4000\n", "plain table in a document (text)");
+	free(s);
+	doc_free(d);
+}
+
+/* clone_source(): a table using every property table_clone copies. */
+static struct table *clone_source(void)
+{
+	struct table *t = table_new("orig", "Original");
+	table_caption(t, "cap one");
+	table_section(t, "Sec");
+	table_null_text(t, "-");
+	int depth = table_col(t, "depth", COL_INT, 0);
+	int sym = table_col(t, "sym", COL_STR, 0);
+	int v = table_col(t, "v", COL_REAL, 2);
+	int h = table_col(t, "h", COL_PCT, -1);
+	table_col_show(t, depth, SHOW_DATA);
+	table_col_label(t, sym, "symbol");
+	table_col_indent(t, sym, depth);
+	table_col_show(t, h, SHOW_HUMAN);
+	table_add_row(t);
+	table_set_int(t, depth, 0);
+	table_set_str(t, sym, "main");
+	table_set_real(t, v, 1.5);
+	table_set_real(t, h, 12.25);
+	table_add_row(t);
+	table_row_show(t, SHOW_HUMAN);
+	table_set_int(t, depth, 1);
+	table_set_str(t, sym, "work");
+	table_add_row(t);
+	table_row_show(t, SHOW_DATA);
+	table_set_int(t, depth, 2);
+	table_set_str(t, sym, "leaf");
+	table_set_real(t, v, NAN);
+	return t;
+}
+
+/* all_forms(t): t in text, md, csv and json, one after the other. */
+static char *all_forms(const struct table *t)
+{
+	char *f[4], *s = NULL;
+	for (int i = 0; i < 4; i++)
+		f[i] = render(t, (enum out_format)i);
+	if (asprintf(&s, "%s=\n%s=\n%s=\n%s", f[0], f[1], f[2], f[3]) < 0)
+		s = NULL;
+	for (int i = 0; i < 4; i++)
+		free(f[i]);
+	return s;
+}
+
+/* test_clone(): table_clone copies everything under a new name, and the
+ * copy lives on unchanged when the original is changed and freed. */
+static void test_clone(void)
+{
+	struct table *t = clone_source();
+	char *before = all_forms(t);
+	struct table *c = table_clone(t, "copy");
+	is_str(table_name(c), "copy", "the clone has the new name");
+	is_str(table_title(c), "Original", "the clone has the title");
+	is_str(table_get_section(c), "Sec", "the clone has the section");
+	is_str(table_null(c), "-", "the clone has the null text");
+	is_int(table_ncaptions(c), 1, "the clone has the captions");
+	is_int(table_nrows(c), 3, "the clone has the rows");
+	char *copy = all_forms(c);
+	is_str(copy, before, "the clone renders as the original in every format");
+	free(copy);
+	table_set_title(t, "Changed");
+	table_caption(t, "cap two");
+	table_section(t, "Other");
+	table_null_text(t, "?");
+	table_style(t, TABLE_LIST);
+	table_col_label(t, 1, "other");
+	table_col_show(t, 0, SHOW_ALL);
+	table_set_str(t, 1, "changed");
+	table_add_row(t);
+	table_set_str(t, 1, "added");
+	table_free(t);
+	copy = all_forms(c);
+	is_str(copy, before, "the clone is unchanged after the original changed and was freed");
+	free(copy);
+	free(before);
+	char *s = render(c, FMT_TEXT);
+	is_str(s,
+	       "# Original\n# cap one\nsymbol     v       h\n------  ----  ------\nmain    1.50  12.25%\n"
+	       "  work     -       -\n",
+	       "the clone's text form");
+	free(s);
+	table_free(c);
+}
+
+/* test_set_title(): table_set_title replaces the title; NULL removes it. */
+static void test_set_title(void)
+{
+	struct table *t = table_new("t", "Old");
+	table_col(t, "x", COL_INT, 0);
+	table_add_row(t);
+	table_set_int(t, 0, 1);
+	table_set_title(t, "New");
+	is_str(table_title(t), "New", "table_set_title");
+	check(t, FMT_TEXT, "# New\nx\n-\n1\n", "new title");
+	check(t, FMT_MD, "### New\n\n|   x |\n| --: |\n|   1 |\n", "new title");
+	table_set_title(t, NULL);
+	ok(table_title(t) == NULL, "table_set_title(NULL) removes the title");
+	check(t, FMT_TEXT, "x\n-\n1\n", "no title");
+	table_free(t);
+}
+
+/* test_only(): render_doc's only: text and md show that table with the
+ * warnings and notes, csv that table whatever the main one is, json only
+ * it under "findings", html only it. */
+static void test_only(void)
+{
+	struct doc *d = three_tables();
+	doc_warn(d, "w1");
+	doc_note(d, "n1");
+	doc_set_main(d, "c");
+	ok(doc_table(d, "b") == doc_table_at(d, 1), "doc_table finds a table by name");
+	ok(doc_table(d, "zz") == NULL, "doc_table of a missing name is NULL");
+	char *s = render_d(d, FMT_TEXT, "b");
+	is_str(s, "warning: w1\n\n# B\ny\n-\n\nnote: n1\n", "only b (text)");
+	free(s);
+	s = render_d(d, FMT_MD, "b");
+	is_str(s, "> **warning:** w1\n\n### B\n\n| y   |\n| --- |\n\n- **note:** n1\n", "only b (md)");
+	free(s);
+	s = render_d(d, FMT_CSV, "a");
+	is_str(s, "x\n1\n", "only a (csv), though c is the main table");
+	free(s);
+	s = render_d(d, FMT_CSV, NULL);
+	is_str(s, "z\n0.25\n", "the main table c (csv)");
+	free(s);
+	s = render_d(d, FMT_JSON, "b");
+	char *want = envelope("test", NULL, "{\n    \"b\": []\n  }", "[\n    \"w1\"\n  ]", "[\n    \"n1\"\n  ]");
+	is_str(s, want, "only b (json)");
+	ok(json_valid(s), "only b: json is valid JSON");
+	free(want);
+	free(s);
+	s = render_d(d, FMT_HTML, "b");
+	ok(strstr(s, "<h3>B</h3>") && !strstr(s, "<h3>A</h3>") && !strstr(s, "0.2") &&
+		   strstr(s, "w1") && strstr(s, "n1"),
+	   "only b (html)");
+	free(s);
+	doc_free(d);
+}
+
+/* test_warnings_notes(): warnings come first and notes last in text, md,
+ * json and html; a repeated sentence is kept once; sentences are escaped
+ * as the form needs; in md each warning is a paragraph of the block quote
+ * (consecutive "> " lines would join into one). */
+static void test_warnings_notes(void)
+{
+	struct doc *d = doc_new("test");
+	struct table *a = table_new("a", "A");
+	table_col(a, "x", COL_INT, 0);
+	table_add_row(a);
+	table_set_int(a, 0, 1);
+	doc_warn(d, "first %d", 1);
+	doc_note(d, "read me");
+	dv_table(doc_findings(d), a);
+	doc_warn(d, "a\nb");
+	doc_warn(d, "first 1");
+	doc_note(d, "x|y");
+	doc_note(d, "read %s", "me");
+	is_int(doc_nwarnings(d), 2, "a repeated warning is kept once");
+	is_int(doc_nnotes(d), 2, "a repeated note is kept once");
+	is_str(doc_warning_at(d, 1), "a\nb", "doc_warning_at");
+	is_str(doc_note_at(d, 1), "x|y", "doc_note_at");
+	char *s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "warning: first 1\nwarning: a\\nb\n\n# A\nx\n-\n1\n\nnote: read me\nnote: x|y\n",
+	       "warnings first, notes last (text)");
+	free(s);
+	s = render_d(d, FMT_MD, NULL);
+	is_str(s,
+	       "> **warning:** first 1\n>\n> **warning:** a<br>b\n\n### A\n\n|   x |\n| --: |\n|   1 |\n\n"
+	       "- **note:** read me\n- **note:** x\\|y\n",
+	       "warnings first, notes last (md)");
+	free(s);
+	s = render_d(d, FMT_JSON, NULL);
+	char *want = envelope("test", NULL, "{\n    \"a\": [\n      {\"x\": 1}\n    ]\n  }",
+			      "[\n    \"first 1\",\n    \"a\\nb\"\n  ]", "[\n    \"read me\",\n    \"x|y\"\n  ]");
+	is_str(s, want, "warnings and notes (json)");
+	ok(json_valid(s), "warnings and notes: json is valid JSON");
+	free(want);
+	free(s);
+	s = render_d(d, FMT_HTML, NULL);
+	static const char *const parts[] = { "first 1", "a\nb", "<table>", "</table>", "read me", "x|y" };
+	ok(in_order(s, parts, 6), "warnings first, notes last (html)");
+	free(s);
+	doc_free(d);
+	d = doc_new("test");
+	doc_warn(d, "w");
+	doc_note(d, "n");
+	s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "warning: w\n\nnote: n\n", "a document of a warning and a note (text)");
+	free(s);
+	doc_free(d);
+	d = doc_new("test");
+	s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "", "an empty document (text)");
+	free(s);
+	s = render_d(d, FMT_JSON, NULL);
+	want = envelope("test", NULL, "{}", "[]", "[]");
+	is_str(s, want, "an empty document (json)");
+	free(want);
+	free(s);
+	doc_free(d);
+}
+
+/* test_doc_values(): the findings tree and the sessions in json, and the
+ * readers of lib/doc.h. */
+static void test_doc_values(void)
+{
+	struct doc *d = doc_new("sessions");
+	struct dval *s = dv_obj(doc_sessions(d), NULL), *f = doc_findings(d);
+	dv_int(s, "id", 1);
+	dv_str(s, "label", "base");
+	dv_null(s, "host");
+	dv_bool(f, "ok", true);
+	dv_real(f, "ratio", 0.5);
+	dv_real(f, "bad", NAN);
+	dv_str(f, "none", NULL);
+	dv_arr(dv_obj(f, "meta"), "empty");
+	struct dval *a = dv_arr(f, "list");
+	dv_int(a, NULL, 1);
+	dv_str(a, NULL, "two");
+	is_str(doc_verb(d), "sessions", "doc_verb");
+	is_int(dv_len(f), 6, "dv_len of an object");
+	is_int(dv_len(a), 2, "dv_len of an array");
+	is_int(dv_len(dv_get(f, "ok")), 0, "dv_len of a scalar");
+	is_str(dv_key(f, 1), "ratio", "dv_key");
+	ok(dv_key(a, 0) == NULL, "dv_key in an array is NULL");
+	ok(dv_real_of(dv_get(f, "ratio")) == 0.5, "dv_real_of");
+	ok(dv_real_of(dv_item(a, 0)) == 1.0, "dv_real_of takes an int");
+	is_int(dv_int_of(dv_item(a, 0)), 1, "dv_int_of");
+	is_str(dv_str_of(dv_item(a, 1)), "two", "dv_str_of");
+	ok(dv_str_of(dv_get(f, "none")) == NULL, "dv_str_of of null is NULL");
+	ok(dv_bool_of(dv_get(f, "ok")), "dv_bool_of");
+	is_int(dv_kind(dv_get(f, "meta")), DV_OBJ, "dv_kind");
+	ok(dv_get(f, "missing") == NULL && dv_get(a, "list") == NULL, "dv_get of a missing key or in an array");
+	ok(dv_len(doc_sessions_c(d)) == 1 && dv_len(doc_findings_c(d)) == 6, "doc_sessions_c and doc_findings_c");
+	char *out = render_d(d, FMT_JSON, NULL), *want = NULL;
+	if (asprintf(&want,
+		     "{\n  \"perfdb\": \"%s\",\n  \"verb\": \"sessions\",\n  \"sessions\": [\n    {\n"
+		     "      \"id\": 1,\n      \"label\": \"base\",\n      \"host\": null\n    }\n  ],\n"
+		     "  \"findings\": {\n    \"ok\": true,\n    \"ratio\": 0.5,\n    \"bad\": null,\n"
+		     "    \"none\": null,\n    \"meta\": {\n      \"empty\": []\n    },\n    \"list\": [\n"
+		     "      1,\n      \"two\"\n    ]\n  },\n  \"warnings\": [],\n  \"notes\": []\n}\n",
+		     perfdb_version) < 0)
+		want = NULL;
+	is_str(out, want, "sessions and findings (json)");
+	ok(json_valid(out), "sessions and findings: json is valid JSON");
+	free(want);
+	free(out);
+	out = render_d(d, FMT_TEXT, NULL);
+	is_str(out, "", "a document without tables, warnings or notes has no text");
+	free(out);
+	doc_free(d);
+	doc_free(NULL);
+	ok(1, "doc_free(NULL) is harmless");
+}
+
+/* test_html_escape(): '<', '&' and quotes in titles, headers, cells,
+ * captions, warnings and notes are escaped in html; control characters
+ * and invalid UTF-8 become U+FFFD; the body is well-formed XML whose text
+ * is the original strings. */
+static void test_html_escape(void)
+{
+	struct doc *d = doc_new("x");
+	struct table *t = table_new("esc", "<script>alert(1)</script>");
+	doc_set_title(d, "a < b & \"c\" 'd'");
+	doc_warn(d, "w & <w>");
+	doc_note(d, "n > m");
+	table_caption(t, "c & d");
+	table_col(t, "k", COL_STR, 0);
+	table_col(t, "v", COL_STR, 0);
+	table_col_label(t, 0, "x<y & \"z\"");
+	row2(t, "<b>&amp;</b>", "it's \"q\"");
+	row2(t, "\x01" "bell", "bad \xff byte");
+	dv_table(doc_findings(d), t);
+	char *s = render_d(d, FMT_HTML, NULL), *body = html_body(s);
+	ok(strstr(s, "<title>a &lt; b &amp; &quot;c&quot; &#39;d&#39;</title>") &&
+		   strstr(s, "<h1>a &lt; b &amp; &quot;c&quot; &#39;d&#39;</h1>"),
+	   "html: the document title escaped");
+	ok(strstr(s, "<h3>&lt;script&gt;alert(1)&lt;/script&gt;</h3>") && !strstr(s, "<script>"),
+	   "html: the table title escaped");
+	ok(strstr(s, "<th>x&lt;y &amp; &quot;z&quot;</th>") != NULL, "html: a label escaped");
+	ok(strstr(s, "<td>&lt;b&gt;&amp;amp;&lt;/b&gt;</td><td>it&#39;s &quot;q&quot;</td>") != NULL,
+	   "html: cells escaped");
+	ok(strstr(s, "<td>\xef\xbf\xbd" "bell</td><td>bad \xef\xbf\xbd byte</td>") != NULL,
+	   "html: control characters and invalid UTF-8 become U+FFFD");
+	ok(strstr(s, "<li>c &amp; d</li>") && strstr(s, "w &amp; &lt;w&gt;</p>") && strstr(s, "n &gt; m</p>"),
+	   "html: captions, warnings and notes escaped");
+	ok(python("import sys,xml.etree.ElementTree as E\n"
+		  "r = E.fromstring(sys.stdin.buffer.read())\n"
+		  "td = [x.text for x in r.iter(\"td\")]\n"
+		  "want = [\"<b>&amp;</b>\", \"it\\x27s \\x22q\\x22\", \"\\ufffdbell\", \"bad \\ufffd byte\"]\n"
+		  "ok = r.find(\"h1\").text == \"a < b & \\x22c\\x22 \\x27d\\x27\" and td == want\n"
+		  "ok = ok and r.find(\"h3\").text == \"<script>alert(1)</script>\"\n"
+		  "ok = ok and [x.text for x in r.iter(\"th\")] == [\"x<y & \\x22z\\x22\", \"v\"]\n"
+		  "sys.exit(0 if ok else 1)\n",
+		  body, strlen(body)),
+	   "html body is well-formed and reads back as the original strings");
+	free(body);
+	free(s);
+	doc_free(d);
+}
+
+/* test_table_names(): one line per table: its name, a tab, its title. */
+static void test_table_names(void)
+{
+	struct doc *d = three_tables();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc = render_table_names(d, m);
+	fclose(m);
+	is_int(rc, 0, "render_table_names returns 0");
+	is_str(buf, "a\tA\nb\tB\nc\t\n", "render_table_names");
+	free(buf);
+	doc_free(d);
+}
+
+/* chart(): a TABLE_CHART table: cell x has base 1, 2, 3 and new 2, 3;
+ * cell y base 5 and new 4, 6, 8. */
+static struct table *chart(void)
+{
+	static const struct {
+		const char *cell, *side;
+		double v;
+	} pts[] = {
+		{ "x", "base", 1 }, { "x", "base", 2 }, { "x", "base", 3 }, { "x", "new", 2 }, { "x", "new", 3 },
+		{ "y", "base", 5 }, { "y", "new", 4 },  { "y", "new", 6 },  { "y", "new", 8 },
+	};
+	struct table *t = table_new("runs", "Cycles per op");
+	table_style(t, TABLE_CHART);
+	table_caption(t, "cycles");
+	table_col(t, "cell", COL_STR, 0);
+	table_col(t, "side", COL_STR, 0);
+	table_col(t, "value", COL_REAL, -1);
+	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++) {
+		table_add_row(t);
+		table_set_str(t, 0, pts[i].cell);
+		table_set_str(t, 1, pts[i].side);
+		table_set_real(t, 2, pts[i].v);
+	}
+	return t;
+}
+
+/* svg_of(t, rc): the malloc'd output of svg_chart_write(t), its result in
+ * *rc. */
+static char *svg_of(const struct table *t, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	*rc = svg_chart_write(t, m);
+	fclose(m);
+	return buf;
+}
+
+/* svg_counts_ok(svg, points, medians, extra): Python's check of a chart:
+ * well-formed, `points` circles of radius 3 (one per value) besides the
+ * two of the legend, `medians` median lines (stroke width 3) and, when
+ * extra is not NULL, that Python condition on the root r too. */
+static bool svg_counts_ok(const char *svg, int points, int medians, const char *extra)
+{
+	char *script = NULL;
+	if (asprintf(&script,
+		     "import sys,xml.etree.ElementTree as E\n"
+		     "r = E.fromstring(sys.stdin.buffer.read())\n"
+		     "ns = \"{http://www.w3.org/2000/svg}\"\n"
+		     "c = [x.get(\"r\") for x in r.iter(ns + \"circle\")]\n"
+		     "m = [x for x in r.iter(ns + \"line\") if x.get(\"stroke-width\") == \"3\"]\n"
+		     "ok = c.count(\"3\") == %d and c.count(\"4\") == 2 and len(m) == %d\n"
+		     "ok = ok and (%s)\n"
+		     "ok or print(\"#   circles\", c, \"medians\", len(m))\n"
+		     "sys.exit(0 if ok else 1)\n",
+		     points, medians, extra ? extra : "True") < 0)
+		return false;
+	bool pass = python(script, svg, strlen(svg));
+	free(script);
+	return pass;
+}
+
+/* test_svg_chart(): svg_chart_write draws one point per value and a
+ * median line per side per cell, as well-formed XML. */
+static void test_svg_chart(void)
+{
+	struct table *t = chart();
+	int rc;
+	char *svg = svg_of(t, &rc);
+	is_int(rc, 0, "svg_chart_write returns 0");
+	ok(svg_counts_ok(svg, 9, 4,
+			 "sorted(x.text for x in r.iter(ns + \"title\")) == [\"base median 2 (3 runs)\", "
+			 "\"base median 5 (1 runs)\", \"new median 2.5 (2 runs)\", \"new median 6 (3 runs)\"]"),
+	   "chart: well-formed, a circle per value, a median per side per cell");
+	ok(strstr(svg, ">Cycles per op</text>") && strstr(svg, ">cycles</text>") && strstr(svg, ">x</text>") &&
+		   strstr(svg, ">y</text>"),
+	   "chart: the title, the unit and the cells' labels");
+	free(svg);
+	struct table *bad = table_new("bad", NULL);
+	table_col(bad, "cell", COL_STR, 0);
+	table_col(bad, "side", COL_STR, 0);
+	svg = svg_of(bad, &rc);
+	is_int(rc, -1, "svg_chart_write without a value column returns -1");
+	free(svg);
+	table_free(bad);
+	table_free(t);
+}
+
+/* test_chart_in_doc(): md links a chart written into the assets
+ * directory, html inlines it, text leaves it out, csv shows its rows. */
+static void test_chart_in_doc(void)
+{
+	struct doc *d = doc_new("test");
+	struct table *a = table_new("a", "A"), *t = chart();
+	table_col(a, "x", COL_INT, 0);
+	dv_table(doc_findings(d), a);
+	dv_table(doc_findings(d), t);
+	char *s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "# A\nx\n-\n", "text leaves a chart out");
+	free(s);
+	s = render_d(d, FMT_MD, NULL);
+	is_str(s, "### A\n\n|   x |\n| --: |\n", "md without an assets directory leaves a chart out");
+	free(s);
+	char dir[] = "/tmp/test_table.XXXXXX", path[64];
+	ok(mkdtemp(dir) != NULL, "a temporary assets directory");
+	struct render_opts o = { dir, "assets" };
+	s = render_o(d, FMT_MD, NULL, &o);
+	is_str(s, "### A\n\n|   x |\n| --: |\n\n![Cycles per op](assets/runs.svg)\n", "md links the chart");
+	free(s);
+	snprintf(path, sizeof(path), "%s/runs.svg", dir);
+	FILE *f = fopen(path, "r");
+	char file[16384] = "";
+	size_t n = f ? fread(file, 1, sizeof(file) - 1, f) : 0;
+	file[n] = '\0';
+	if (f)
+		fclose(f);
+	ok(n && svg_counts_ok(file, 9, 4, NULL), "the chart file md links is the chart");
+	unlink(path);
+	rmdir(dir);
+	s = render_d(d, FMT_HTML, NULL);
+	char *body = html_body(s);
+	ok(strstr(body, "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\"") != NULL, "html inlines the chart");
+	ok(xml_ok(body), "html body with a chart is well-formed");
+	free(body);
+	free(s);
+	s = render_d(d, FMT_CSV, "runs");
+	ok(strncmp(s, "cell,side,value\nx,base,1.0\n", 27) == 0, "csv shows a chart's rows");
+	free(s);
+	doc_free(d);
+}
+
+/* esc(s, mode): esc_dup into a static buffer, for short checks. */
+static const char *esc(const char *s, enum esc mode)
+{
+	static char buf[256];
+	char *e = esc_dup(s, mode);
+	snprintf(buf, sizeof(buf), "%s", e);
+	free(e);
+	return buf;
+}
+
+/* shortest(v, point): num_short into a static buffer. */
+static const char *shortest(double v, bool point)
+{
+	static char buf[64];
+	struct strbuf b = STRBUF_INIT;
+	if (!num_nonfinite(&b, v))
+		num_short(&b, v, point);
+	snprintf(buf, sizeof(buf), "%s", sb_str(&b));
+	sb_free(&b);
+	return buf;
+}
+
+/* test_escape_lib(): lib/escape directly: XML and the other modes,
+ * widths, the shortest forms with and without ".0". */
+static void test_escape_lib(void)
+{
+	is_str(esc("a&b<c>\"d'\t\n\r\x01\x7f", ESC_XML), "a&amp;b&lt;c&gt;&quot;d&#39;\t\n\r\xef\xbf\xbd\x7f",
+	       "ESC_XML: entities, tab/LF/CR kept, other C0 replaced");
+	is_str(esc("\xef\xbf\xbe\xef\xbf\xbf\xc3", ESC_XML), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+	       "ESC_XML: U+FFFE, U+FFFF and a truncated sequence replaced");
+	is_str(esc("a\"b\n\xc3(", ESC_NONE), "a\"b\n\xef\xbf\xbd(", "ESC_NONE only repairs UTF-8");
+	is_str(esc("a|b\\<\r\n\x02", ESC_MD), "a\\|b\\\\\\<<br>\\x02", "ESC_MD");
+	is_str(esc("\xe2\x80\xa9", ESC_JSON), "\\u2029", "ESC_JSON: U+2029");
+	is_int(utf8_width("caf\xc3\xa9 \xf0\x9f\x98\x80"), 6, "utf8_width counts code points");
+	is_str(shortest(1.0, false), "1", "num_short without the point");
+	is_str(shortest(1.0, true), "1.0", "num_short with the point");
+	is_str(shortest(1e22, true), "1e+22", "num_short: no point after an exponent");
+	is_str(shortest(-2.5e-5, false), "-2.5e-05", "num_short of a small negative");
+	is_str(shortest(NAN, true), "nan", "num_nonfinite: nan");
+	is_str(shortest(-INFINITY, true), "-inf", "num_nonfinite: -inf");
+}
+
+/* Bugs found in the new modules ----------------------------------- */
+
+/* survives(fn): whether fn runs to its end in a child process (rather
+ * than aborting), so that a regression fails one check, not the run. */
+static bool survives(void (*fn)(void))
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		fn();
+		_exit(0);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* one_row(name, title, v): a table of one integer column "x" holding v. */
+static struct table *one_row(const char *name, const char *title, long long v)
+{
+	struct table *t = table_new(name, title);
+	table_col(t, "x", COL_INT, 0);
+	table_add_row(t);
+	table_set_int(t, 0, v);
+	return t;
+}
+
+/* test_doc_order(): doc_table_at lists the tables in document order
+ * (depth first), whatever order they were added in, so that text and md
+ * show them in the order json does. */
+static void test_doc_order(void)
+{
+	struct doc *d = doc_new("test");
+	struct dval *first = dv_obj(doc_findings(d), "first"), *second = dv_obj(doc_findings(d), "second");
+	struct table *two = dv_table(second, one_row("two", "Two", 2));
+	struct table *one = dv_table(first, one_row("one", "One", 1));
+	ok(doc_table_at(d, 0) == one && doc_table_at(d, 1) == two, "doc_table_at is in document order");
+	ok(doc_main(d) == one, "the main table is the first in document order");
+	char *s = render_d(d, FMT_TEXT, NULL);
+	is_str(s, "# One\nx\n-\n1\n\n# Two\nx\n-\n2\n", "text shows the tables in document order");
+	free(s);
+	s = render_d(d, FMT_JSON, NULL);
+	char *want = envelope("test", NULL,
+			      "{\n    \"first\": {\n      \"one\": [\n        {\"x\": 1}\n      ]\n    },\n"
+			      "    \"second\": {\n      \"two\": [\n        {\"x\": 2}\n      ]\n    }\n  }",
+			      "[]", "[]");
+	is_str(s, want, "json of tables in nested objects");
+	free(want);
+	free(s);
+	doc_free(d);
+}
+
+/* tables_in_array(): two tables as elements of an array. */
+static void tables_in_array(void)
+{
+	struct doc *d = doc_new("test");
+	struct dval *runs = dv_arr(doc_findings(d), "runs");
+	dv_table(runs, one_row("run1", "Run 1", 1));
+	dv_table(runs, one_row("run2", "Run 2", 2));
+	doc_free(d);
+}
+
+/* test_table_in_array(): dv_table adds a table to an array (an element,
+ * without a key); it is found by name and shown like any other. */
+static void test_table_in_array(void)
+{
+	bool ran = survives(tables_in_array);
+	ok(ran, "dv_table into an array does not abort");
+	if (!ran)
+		return;
+	struct doc *d = doc_new("test");
+	struct dval *runs = dv_arr(doc_findings(d), "runs");
+	dv_table(runs, one_row("run1", "Run 1", 1));
+	dv_table(runs, one_row("run2", "Run 2", 2));
+	ok(doc_ntables(d) == 2 && doc_table(d, "run2") == doc_table_at(d, 1), "tables in an array are listed");
+	ok(dv_key(runs, 0) == NULL && dv_table_of(dv_item(runs, 1)) == doc_table(d, "run2"),
+	   "a table in an array is an element without a key");
+	char *s = render_d(d, FMT_JSON, NULL);
+	char *want = envelope("test", NULL,
+			      "{\n    \"runs\": [\n      [\n        {\"x\": 1}\n      ],\n"
+			      "      [\n        {\"x\": 2}\n      ]\n    ]\n  }",
+			      "[]", "[]");
+	is_str(s, want, "json of tables in an array");
+	free(want);
+	free(s);
+	s = render_d(d, FMT_TEXT, "run2");
+	is_str(s, "# Run 2\nx\n-\n2\n", "a table in an array can be the only one shown");
+	free(s);
+	doc_free(d);
+}
+
+/* test_render_table_styles(): render_table shows a table as a document
+ * would: a list table as a list, a chart not at all in text (nor in md
+ * without an assets directory), and html as a page (named after the
+ * table, its title heading the table), not json. */
+static void test_render_table_styles(void)
+{
+	struct table *t = table_new("summary", "Summary");
+	table_style(t, TABLE_LIST);
+	table_col(t, "line", COL_STR, 0);
+	row2(t, "faster", NULL);
+	check(t, FMT_TEXT, "# Summary\n  - faster\n", "render_table of a list");
+	check(t, FMT_MD, "### Summary\n\n- faster\n", "render_table of a list");
+	check(t, FMT_CSV, "line\nfaster\n", "render_table of a list");
+	char *s = render(t, FMT_HTML), *body = html_body(s);
+	ok(strncmp(s, "<!DOCTYPE html>\n", 16) == 0 &&
+		   strstr(body, "<h1>summary</h1>\n<h3>Summary</h3>\n<ul>\n<li>faster</li>\n</ul>\n"),
+	   "render_table html is a page named after the table, holding it");
+	ok(xml_ok(body), "render_table html body is well-formed");
+	free(body);
+	free(s);
+	table_free(t);
+	t = chart();
+	check(t, FMT_TEXT, "", "render_table of a chart");
+	check(t, FMT_MD, "", "render_table of a chart");
+	s = render(t, FMT_HTML);
+	ok(strstr(s, "<figure>\n<svg ") != NULL, "render_table html of a chart inlines it");
+	free(s);
+	table_free(t);
+}
+
+/* test_table_names_escaped(): a title with a newline or tab still gives
+ * one line per table, its name and title one tab apart. */
+static void test_table_names_escaped(void)
+{
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), one_row("a", "two\nlines\tand a tab", 1));
+	dv_table(doc_findings(d), one_row("b", "bad \xff", 1));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	render_table_names(d, m);
+	fclose(m);
+	is_str(buf, "a\ttwo\\nlines\\tand a tab\nb\tbad \xef\xbf\xbd\n", "render_table_names escapes titles");
+	free(buf);
+	doc_free(d);
+}
+
+/* test_chart_escaped(): the chart's unit (its first caption) is escaped
+ * like its title and labels. */
+static void test_chart_escaped(void)
+{
+	struct table *t = table_new("runs", "a < b & c");
+	table_style(t, TABLE_CHART);
+	table_caption(t, "time & <ms>");
+	table_col(t, "cell", COL_STR, 0);
+	table_col(t, "side", COL_STR, 0);
+	table_col(t, "value", COL_REAL, -1);
+	table_add_row(t);
+	table_set_str(t, 0, "<x>");
+	table_set_str(t, 1, "base");
+	table_set_real(t, 2, 1);
+	int rc;
+	char *svg = svg_of(t, &rc);
+	ok(rc == 0 && strstr(svg, ">time &amp; &lt;ms&gt;</text>"), "chart: the unit escaped");
+	ok(xml_ok(svg), "chart with '&' and '<' in its unit is well-formed");
+	free(svg);
+	table_free(t);
+}
+
+/* chart_of(cells, n, values): a chart of n rows: cell cells[i], side
+ * base, value values[i]. */
+static struct table *chart_of(const char *const *cells, size_t n, const double *values)
+{
+	struct table *t = table_new("runs", "Runs");
+	table_style(t, TABLE_CHART);
+	table_col(t, "cell", COL_STR, 0);
+	table_col(t, "side", COL_STR, 0);
+	table_col(t, "value", COL_REAL, -1);
+	for (size_t i = 0; i < n; i++) {
+		table_add_row(t);
+		table_set_str(t, 0, cells[i]);
+		table_set_str(t, 1, "base");
+		table_set_real(t, 2, values[i]);
+	}
+	return t;
+}
+
+/* test_chart_labels(): long cell labels are cut to 25 characters and
+ * "..." at a character boundary, never inside a UTF-8 sequence; labels of
+ * up to 28 characters are kept whole. */
+static void test_chart_labels(void)
+{
+	char e30[64] = "", e28[64] = "", want30[128], want28[128];
+	for (int i = 0; i < 30; i++)
+		strcat(e30, "\xc3\xa9");
+	for (int i = 0; i < 28; i++)
+		strcat(e28, "\xc3\xa9");
+	const char *cells[] = { e30, e28, "abcdefghijklmnopqrstuvwxyz0123" };
+	const double v[] = { 1, 2, 3 };
+	struct table *t = chart_of(cells, 3, v);
+	int rc;
+	char *svg = svg_of(t, &rc);
+	snprintf(want30, sizeof(want30), ">%.50s...</text>", e30);
+	snprintf(want28, sizeof(want28), ">%s</text>", e28);
+	ok(strstr(svg, want30) != NULL, "chart: a long UTF-8 label cut at a character boundary");
+	ok(strstr(svg, want28) != NULL, "chart: a label of 28 characters kept whole");
+	ok(strstr(svg, ">abcdefghijklmnopqrstuvwxy...</text>") != NULL, "chart: a long ASCII label cut");
+	ok(!strstr(svg, "\xef\xbf\xbd"), "chart: no replacement character in labels");
+	free(svg);
+	table_free(t);
+}
+
+/* test_chart_nonfinite(): NaN and infinite values are not drawn (no "nan"
+ * or "inf" coordinates) and do not stretch the axis. */
+static void test_chart_nonfinite(void)
+{
+	const char *cells[] = { "x", "x", "x", "x" };
+	const double v[] = { 1, NAN, INFINITY, 3 };
+	struct table *t = chart_of(cells, 4, v);
+	int rc;
+	char *svg = svg_of(t, &rc);
+	ok(rc == 0 && !strstr(svg, "nan") && !strstr(svg, "inf"), "chart: no nan or inf coordinates");
+	ok(svg_counts_ok(svg, 2, 1, "[x.text for x in r.iter(ns + \"title\")] == [\"base median 2 (2 runs)\"]"),
+	   "chart: only the finite values drawn");
+	free(svg);
+	table_free(t);
+}
+
+/* test_md_empty_assets(): an empty assets directory is no directory: md
+ * leaves the chart out without an extra empty line. */
+static void test_md_empty_assets(void)
+{
+	struct doc *d = doc_new("test");
+	dv_table(doc_findings(d), one_row("a", "A", 1));
+	dv_table(doc_findings(d), chart());
+	dv_table(doc_findings(d), one_row("b", "B", 2));
+	struct render_opts o = { "", NULL };
+	char *with = render_o(d, FMT_MD, NULL, &o), *without = render_d(d, FMT_MD, NULL);
+	is_str(with, without, "md with an empty assets directory is md without one");
+	free(with);
+	free(without);
+	doc_free(d);
+}
+
+/* test_indent_nonfinite(): a depth that is NaN, infinite or huge indents
+ * by nothing (and is not converted to an integer it does not fit). */
+static void test_indent_nonfinite(void)
+{
+	struct table *t = table_new("tree", NULL);
+	table_col(t, "depth", COL_REAL, 0);
+	table_col(t, "sym", COL_STR, 0);
+	table_col_show(t, 0, SHOW_DATA);
+	table_col_indent(t, 1, 0);
+	const double depth[] = { NAN, INFINITY, -1e300, 1e300, 1.0 };
+	for (size_t i = 0; i < sizeof(depth) / sizeof(depth[0]); i++) {
+		table_add_row(t);
+		table_set_real(t, 0, depth[i]);
+		table_set_str(t, 1, "f");
+	}
+	check(t, FMT_TEXT, "sym\n---\nf\nf\nf\nf\n  f\n", "depths that are not small integers");
+	table_free(t);
+}
+
+/* Misuse: each of these must abort with a "perfdb: internal error: "
+ * message. */
 static void m_key_top(void)
 {
 	struct json *j = json_new(stdout, false);
@@ -781,35 +2083,131 @@ static void m_end_after_key(void)
 }
 static void m_set_no_row(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_set_int(t, 0, 1);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_set_int(t, 0, 1);
 }
 static void m_set_bad_col(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_add_row(t);
-	lt_set_str(t, 1, "x");
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_add_row(t);
+	table_set_str(t, 1, "x");
 }
 static void m_col_after_row(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_add_row(t);
-	lt_col(t, "b", COL_INT, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_add_row(t);
+	table_col(t, "b", COL_INT, 0);
 }
 static void m_dup_col(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_col(t, "a", COL_INT, 0);
-	lt_col(t, "a", COL_STR, 0);
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_col(t, "a", COL_STR, 0);
 }
 static void m_bad_format(void)
 {
-	struct ltable *t = lt_new(NULL);
-	lt_print(t, (enum out_format)7, stdout);
+	struct table *t = table_new("t", NULL);
+	render_table(t, (enum out_format)7, stdout);
 }
+static void m_bad_doc_format(void)
+{
+	struct doc *d = doc_new("test");
+	render_doc(d, (enum out_format)-1, NULL, stdout);
+}
+static void m_empty_col(void)
+{
+	table_col(table_new("t", NULL), "", COL_INT, 0);
+}
+static void m_label_range(void)
+{
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_col_label(t, 3, "x");
+}
+static void m_indent_range(void)
+{
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_col_indent(t, 0, 9);
+}
+static void m_row_show_no_row(void)
+{
+	table_row_show(table_new("t", NULL), SHOW_DATA);
+}
+static void m_cell_range(void)
+{
+	struct table *t = table_new("t", NULL);
+	table_col(t, "a", COL_INT, 0);
+	table_add_row(t);
+	table_cell(t, 5, 0);
+}
+static void m_caption_range(void)
+{
+	table_caption_at(table_new("t", NULL), 0);
+}
+static void m_bad_name(void)
+{
+	table_new("Bad Name", NULL);
+}
+static void m_empty_name(void)
+{
+	table_new("", "T");
+}
+static void m_null_name(void)
+{
+	table_new(NULL, "T");
+}
+static void m_clone_bad_name(void)
+{
+	table_clone(table_new("t", NULL), "a-b");
+}
+static void m_dup_key(void)
+{
+	struct doc *d = doc_new("test");
+	dv_int(doc_findings(d), "k", 1);
+	dv_str(doc_findings(d), "k", "x");
+}
+static void m_dup_table(void)
+{
+	struct doc *d = doc_new("test");
+	struct dval *o = dv_obj(doc_findings(d), "o");
+	dv_table(doc_findings(d), table_new("t", NULL));
+	dv_table(o, table_new("t", NULL));
+}
+static void m_table_key_taken(void)
+{
+	struct doc *d = doc_new("test");
+	dv_int(doc_findings(d), "t", 1);
+	dv_table(doc_findings(d), table_new("t", NULL));
+}
+static void m_member_no_key(void)
+{
+	struct doc *d = doc_new("test");
+	dv_int(doc_findings(d), NULL, 1);
+}
+static void m_under_scalar(void)
+{
+	struct doc *d = doc_new("test");
+	dv_int(doc_findings(d), "n", 1);
+	dv_int((struct dval *)dv_get(doc_findings(d), "n"), "k", 2);
+}
+static void m_wrong_kind(void)
+{
+	struct doc *d = doc_new("test");
+	dv_str(doc_findings(d), "s", "x");
+	dv_int_of(dv_get(doc_findings(d), "s"));
+}
+static void m_item_range(void)
+{
+	struct doc *d = doc_new("test");
+	dv_item(doc_findings(d), 0);
+}
+
+/* What every programming error's message starts with. */
+#define BUG "perfdb: internal error: "
 
 /* expect_abort(fn, msg): runs fn in a child; it must die of SIGABRT after
  * writing a stderr line that contains msg. */
@@ -845,16 +2243,34 @@ static void expect_abort(void (*fn)(void), const char *msg)
 /* test_misuse(): programming errors abort with a clear message. */
 static void test_misuse(void)
 {
-	expect_abort(m_key_top, "perfdb: json_key: key 'k' outside a JSON object");
-	expect_abort(m_key_in_array, "perfdb: json_key: key 'k' outside a JSON object");
-	expect_abort(m_value_no_key, "perfdb: json_int: value inside a JSON object without a key");
-	expect_abort(m_end_mismatch, "perfdb: json_end_array: no open JSON array to close");
-	expect_abort(m_end_after_key, "perfdb: json_end_object: JSON key without a value");
-	expect_abort(m_set_no_row, "perfdb: table_set_int: no row yet");
-	expect_abort(m_set_bad_col, "perfdb: table_set_str: column 1 out of range");
-	expect_abort(m_col_after_row, "perfdb: table_col: column 'b' declared after the first row");
-	expect_abort(m_dup_col, "perfdb: table_col: duplicate column name 'a'");
-	expect_abort(m_bad_format, "perfdb: table_print: bad format 7");
+	expect_abort(m_key_top, BUG "json_key: key 'k' outside a JSON object");
+	expect_abort(m_key_in_array, BUG "json_key: key 'k' outside a JSON object");
+	expect_abort(m_value_no_key, BUG "json_int: value inside a JSON object without a key");
+	expect_abort(m_end_mismatch, BUG "json_end_array: no open JSON array to close");
+	expect_abort(m_end_after_key, BUG "json_end_object: JSON key without a value");
+	expect_abort(m_set_no_row, BUG "table_set_int: no row yet in table t");
+	expect_abort(m_set_bad_col, BUG "table_set_str: column 1 out of range (table t has 1)");
+	expect_abort(m_col_after_row, BUG "table_col: column 'b' of table t declared after the first row");
+	expect_abort(m_dup_col, BUG "table_col: duplicate column 'a' in table t");
+	expect_abort(m_bad_format, BUG "render_table: bad format 7");
+	expect_abort(m_bad_doc_format, BUG "render_doc: bad format -1");
+	expect_abort(m_empty_col, BUG "table_col: empty column name in table t");
+	expect_abort(m_label_range, BUG "table_col_label: column 3 out of range (table t has 1)");
+	expect_abort(m_indent_range, BUG "table_col_indent: column 9 out of range (table t has 1)");
+	expect_abort(m_row_show_no_row, BUG "table_row_show: no row yet in table t");
+	expect_abort(m_cell_range, BUG "table_cell: row 5 out of range in table t");
+	expect_abort(m_caption_range, BUG "table_caption_at: caption 0 out of range in table t");
+	expect_abort(m_bad_name, BUG "table_new: bad table name 'Bad Name'");
+	expect_abort(m_empty_name, BUG "table_new: bad table name ''");
+	expect_abort(m_null_name, BUG "table_new: bad table name '(null)'");
+	expect_abort(m_clone_bad_name, BUG "table_new: bad table name 'a-b'");
+	expect_abort(m_dup_key, BUG "doc: duplicate key 'k'");
+	expect_abort(m_dup_table, BUG "doc: duplicate table 't'");
+	expect_abort(m_table_key_taken, BUG "doc: duplicate key 't'");
+	expect_abort(m_member_no_key, BUG "doc: a member of an object needs a key");
+	expect_abort(m_under_scalar, BUG "doc: 'k' added to a scalar");
+	expect_abort(m_wrong_kind, BUG "dv_int_of: value is of another kind");
+	expect_abort(m_item_range, BUG "dv_item: 0 out of range");
 }
 
 int main(void)
@@ -869,12 +2285,39 @@ int main(void)
 	test_nulls();
 	test_empty();
 	test_mixed_types();
-	test_print_all();
+	test_doc_tables();
 	test_json_writer();
 	test_json_numbers_python();
 	test_random_strings_python();
+	test_random_strings_html();
+	test_random_strings_human();
 	test_large();
 	test_write_error();
+	test_labels_show();
+	test_indent();
+	test_captions();
+	test_sections();
+	test_list_style();
+	test_plain_style();
+	test_clone();
+	test_set_title();
+	test_only();
+	test_warnings_notes();
+	test_doc_values();
+	test_html_escape();
+	test_table_names();
+	test_svg_chart();
+	test_chart_in_doc();
+	test_escape_lib();
+	test_doc_order();
+	test_table_in_array();
+	test_render_table_styles();
+	test_table_names_escaped();
+	test_chart_escaped();
+	test_chart_labels();
+	test_chart_nonfinite();
+	test_md_empty_assets();
+	test_indent_nonfinite();
 	test_misuse();
 	return tap_done();
 }
