@@ -16,6 +16,10 @@ static const struct opt options[] = {
 /* run: the checks, as findings. */
 static int run(struct verb_ctx *ctx)
 {
+	if (ctx->nops > 0) {
+		fprintf(stderr, "%s: too many operands ('%s'): it takes none\n", ctx->prog, ctx->ops[0]);
+		return EXIT_USAGE;
+	}
 	doctor_findings(ctx->doc);
 	return EXIT_OK;
 }

@@ -146,6 +146,15 @@ sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* SQLite opens a file it may not write read-only without a word: say
+	 * so now, before a verb that writes does anything (or, with nothing
+	 * to store, succeeds on a database it could not have changed). */
+	if (sqlite3_db_readonly(db, "main") == 1) {
+		snprintf(err, errlen, "%s: cannot write to it: the file or its file system is read-only",
+			 path);
+		sqlite3_close(db);
+		return NULL;
+	}
 	sqlite3_busy_timeout(db, 5000);
 	if (check_schema(db, path, err, errlen)) {
 		sqlite3_close(db);
