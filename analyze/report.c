@@ -81,6 +81,7 @@ static int load_side(struct rep *r, struct rside *s, const char *name, const cha
 		snprintf(err, errlen, "'%s' (%s) names neither a bench nor a session", label, name);
 		return -1;
 	}
+	session_info_add(doc_sessions(r->d), r->db, s->sessions, s->nsessions, name);
 	return 0;
 }
 

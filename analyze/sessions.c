@@ -35,7 +35,7 @@ static void events_cell(sqlite3_stmt *ev, int64_t id, struct strbuf *b, struct t
 /* sessions_findings: see sessions.h. */
 void sessions_findings(sqlite3 *db, const int64_t *ids, int n, struct doc *d)
 {
-	struct table *t = table_new("sessions", NULL), *et = table_new("events", "Events per session");
+	struct table *t = table_new("sessions", "Sessions"), *et = table_new("events", "Events per session");
 	sqlite3_stmt *st = db_prepare(db, row_sql), *ev = db_prepare(db, events_sql);
 	static const char *const cols[] = { "id", "label", "kernel", "samples", "lost_events",
 		"lost_samples", "seconds", "events", "source", "host", "interrupted" };

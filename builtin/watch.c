@@ -31,8 +31,8 @@ static bool need_watched(const struct verb_ctx *ctx)
 	for (int i = 0; i < ctx->sessions.n; i++) {
 		if (hitm_watched(ctx->db, ctx->sessions.ids[i]))
 			continue;
-		fprintf(stderr, "%s: %s: session %lld watched nothing (record it with perfdb record "
-			"-r watch --watch FIELD)\n", ctx->prog, ctx->dbpath,
+		fprintf(stderr, "%s: %s: session %lld has no watchpoint (mem:ADDR/LEN:w) events (record "
+			"them with perfdb record -r watch --watch FIELD)\n", ctx->prog, ctx->dbpath,
 			(long long)ctx->sessions.ids[i]);
 		return false;
 	}

@@ -486,7 +486,7 @@ if [ -r "$plain" ] && "$PERFDB" import -q -o "$tmp/plain.db" "$plain"; then
 		say ok "a session without memory or watchpoint samples: exit 2, the recipes named" ||
 		say "not ok" "a session without memory or watchpoint samples: exit 2, the recipes named (got $rc)"
 	"$PERFDB" watch "$tmp/plain.db" >/dev/null 2>"$tmp/err"; rc=$?
-	[ $rc -eq 2 ] && one_line && grep -q "watched nothing (record it with perfdb record -r watch" "$tmp/err" &&
+	[ $rc -eq 2 ] && one_line && grep -q "has no watchpoint (mem:ADDR/LEN:w) events (record them with perfdb record -r watch" "$tmp/err" &&
 		say ok "perfdb watch on a session that watched nothing: exit 2" ||
 		say "not ok" "perfdb watch on a session that watched nothing: exit 2 (got $rc)"
 else
