@@ -5,7 +5,8 @@
 set -e
 PKGS="build-essential clang pkg-config make
   libtraceevent-dev libdw-dev libelf-dev libbpf-dev libsqlite3-dev libzstd-dev
-  libiberty-dev sqlite3 linux-perf pahole valgrind python3 xxd"
+  libiberty-dev sqlite3 linux-perf pahole valgrind python3 xxd
+  cmark-gfm chromium librsvg2-bin"
 if [ "${1:-}" = --if-missing ]; then
 	missing=0
 	for p in $PKGS; do

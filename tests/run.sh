@@ -1,16 +1,18 @@
 #!/bin/sh
 # Runs every perfdb test (unit binaries, then integration scripts) and prints
-# one closing line "N passed, N failed". Each test speaks TAP ("ok N - ..." /
-# "not ok N - ..."); a test that exits non-zero without saying "not ok"
-# counts as one failure. Usage: tests/run.sh [BUILD_DIR] [PATTERN]
+# one closing line "N passed, N failed, N skipped", after the list of every
+# skip with its reason. Each test speaks TAP ("ok N - ...", "not ok N - ...",
+# "ok N - # SKIP why"); a skip is never counted as a pass, and a test that
+# exits non-zero without saying "not ok" counts as one failure.
+# Usage: tests/run.sh [BUILD_DIR] [PATTERN]
 BUILD=${1:-build}
 PATTERN=${2:-}
 export PERFDB_BUILD="$BUILD"
 export PERFDB="$(pwd)/$BUILD/perfdb"
 export PERFDB_SHARED="${PERFDB_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}"
 [ -d "$PERFDB_SHARED" ] || PERFDB_SHARED="$(pwd)/../shared"
-pass=0; fail=0
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+pass=0; fail=0; skipped=0
+log=$(mktemp); skips=$(mktemp); trap 'rm -f "$log" "$skips"' EXIT
 for t in "$BUILD"/tests/test_* tests/integration/*.sh; do
 	[ -e "$t" ] || continue
 	case "$t" in *"$PATTERN"*) ;; *) continue ;; esac
@@ -20,13 +22,19 @@ for t in "$BUILD"/tests/test_* tests/integration/*.sh; do
 	*) "$t" >"$log" 2>&1 ;;
 	esac
 	rc=$?
-	p=$(grep -c '^ok ' "$log"); f=$(grep -c '^not ok ' "$log")
+	s=$(grep -Ec '^ok [0-9]+ - # SKIP' "$log")
+	p=$(($(grep -c '^ok ' "$log") - s)); f=$(grep -c '^not ok ' "$log")
 	grep -E '^(not ok|#)' "$log" | head -40
+	grep -E '^ok [0-9]+ - # SKIP' "$log" | sed "s|^ok [0-9]* - # SKIP *|$t: |" >>"$skips"
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $t exited $rc"; tail -5 "$log"; f=1
 	fi
-	echo "#   $p passed, $f failed"
-	pass=$((pass + p)); fail=$((fail + f))
+	echo "#   $p passed, $f failed, $s skipped"
+	pass=$((pass + p)); fail=$((fail + f)); skipped=$((skipped + s))
 done
-echo "$pass passed, $fail failed"
+if [ -s "$skips" ]; then
+	echo "# skipped:"
+	sed 's/^/#   /' "$skips"
+fi
+echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

@@ -819,7 +819,7 @@ ncases = 0
 for spec in INPUTS:
     name, _, path = spec.partition("=")
     if not path:
-        tap(True, "%s: # SKIP no recording (perf record failed or perf is missing)" % name)
+        tap(True, "# SKIP %s: no recording (perf record failed or perf is missing)" % name)
         continue
     with open(path, "rb") as f:
         data = f.read()

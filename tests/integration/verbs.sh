@@ -598,7 +598,7 @@ py error "hitm on a sched session" 2 \
 	"^perfdb hitm: $DB: session [0-9]+ has no memory samples and no watchpoint samples \(record them with perfdb record -r c2c, or -r watch" \
 	hitm "$DB" -s s2
 py error "watch on a sched session" 2 \
-	"^perfdb watch: $DB: session [0-9]+ watched nothing \(record it with perfdb record -r watch --watch FIELD\)\$" \
+	"^perfdb watch: $DB: session [0-9]+ has no watchpoint \(mem:ADDR/LEN:w\) events \(record them with perfdb record -r watch --watch FIELD\)\$" \
 	watch "$DB" -s s2
 py error "cgdiff on sched-only sessions" 2 \
 	"^perfdb cgdiff: $DB: session [0-9]+ has no [a-z_:]+ samples with callchains \(record them with perfdb record -r profile\)\$" \

@@ -1010,7 +1010,7 @@ static void get_tracing_blob(void)
 	snprintf(cmd, sizeof(cmd), "perf record -q -e sched:sched_switch -a -o %s -- sleep 0.1 "
 		 ">/dev/null 2>&1", p);
 	if (system(cmd) != 0) {
-		printf("# SKIP tracing data: perf record -e sched:sched_switch failed\n");
+		skip("tracing data: perf record -e sched:sched_switch failed");
 		return;
 	}
 	tracing_blob = feature_section(p, 1, &tracing_len);
@@ -1019,7 +1019,7 @@ static void get_tracing_blob(void)
 		switch_config = r->evsels[0]->config;
 	pd_close(r);
 	if (!tracing_blob || !switch_config) {
-		printf("# SKIP tracing data: no TRACING_DATA section in %s\n", p);
+		skip("tracing data: no TRACING_DATA section in %s", p);
 		free(tracing_blob);
 		tracing_blob = NULL;
 	}
@@ -1165,7 +1165,7 @@ static void test_pipe_tracing_errors(void)
 			}
 			path = finish(w, "ptd.data");
 			if (HOST_BE) {
-				printf("# SKIP tracing error offsets on a big-endian host\n");
+				skip("tracing error offsets on a big-endian host");
 				return;
 			}
 			run_file(&u, path);
@@ -1191,7 +1191,7 @@ static void test_auxtrace_truncated(void)
 	pdw_bytes(w, "only ten b", 10);
 	path = finish(w, "aux.data");
 	if (HOST_BE) {
-		printf("# SKIP AUXTRACE offsets on a big-endian host\n");
+		skip("AUXTRACE offsets on a big-endian host");
 		return;
 	}
 	run_file(&u, path);
@@ -1242,7 +1242,7 @@ static void test_shared_ids_section(void)
 	}
 	b = finish_buf(w, &len);
 	if (HOST_BE || !b) {
-		printf("# SKIP shared ids section: %s\n", b ? "big-endian host" : "no fixture");
+		skip("shared ids section: %s", b ? "big-endian host" : "no fixture");
 		free(b);
 		return;
 	}
@@ -1291,7 +1291,7 @@ static void test_pipe_tracing_oversize(void)
 	pdw_bytes(w, "\x17\x08\x44tracing0.6", 13);
 	b = finish_buf(w, &len);
 	if (HOST_BE || !b) {
-		printf("# SKIP oversized pipe tracing data: %s\n", b ? "big-endian host" : "no fixture");
+		skip("oversized pipe tracing data: %s", b ? "big-endian host" : "no fixture");
 		free(b);
 		return;
 	}
@@ -1677,7 +1677,7 @@ static void test_with_perf(void)
 {
 	char cmd[1024], *out;
 	if (system("perf version >/dev/null 2>&1") != 0) {
-		printf("# SKIP perf is not installed: fixtures not checked against perf\n");
+		skip("perf is not installed: fixtures not checked against perf");
 		return;
 	}
 	/* READ groups: perf delivers the same periods as the reader */
