@@ -10,6 +10,7 @@
 #include "analyze/cgdiff_findings.h"
 #include "builtin/builtin.h"
 #include "builtin/callgraph_opts.h"
+#include "lib/outfile.h"
 #include "reports/svg_flame.h"
 
 static const char *const usage[] = {
@@ -73,23 +74,28 @@ static int operands(struct verb_ctx *ctx, int n, char **ops)
 	return cg_mode(ctx, self, children, &o.mode) ? EXIT_USAGE : forms(ctx, n, ops);
 }
 
-/* write_svg(ctx, d): the flame graph of d into the --svg file; an exit
- * status. */
+/* write_svg(ctx, d): the flame graph of d into the --svg file (complete
+ * or not at all, never over the database: lib/outfile.h); an exit status. */
 static int write_svg(const struct verb_ctx *ctx, const struct cgdiff *d)
 {
-	FILE *f = fopen(svg, "w");
+	struct outfile o;
 	struct table *t;
+	char err[1200];
 	int rc;
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, svg, strerror(errno));
+	if (outfile_open(&o, svg, 0644, ctx->dbpath, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 		return EXIT_FAIL;
 	}
 	t = cgdiff_flame(d);
-	rc = svg_flame_write(f, t, 1200);
+	rc = svg_flame_write(o.f, t, 1200);
 	table_free(t);
-	if (fclose(f) || rc) {
-		fprintf(stderr, "%s: %s: cannot write the flame graph%s%s\n", ctx->prog, svg,
-			rc ? "" : ": ", rc ? "" : strerror(errno));
+	if (rc) {
+		outfile_abort(&o);
+		fprintf(stderr, "%s: %s: cannot write the flame graph\n", ctx->prog, svg);
+		return EXIT_FAIL;
+	}
+	if (outfile_commit(&o, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;

@@ -10,6 +10,7 @@
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
 #include "lib/alloc.h"
+#include "lib/outfile.h"
 #include "reports/render.h"
 
 static const char *const usage[] = {
@@ -53,50 +54,70 @@ static const char *href_of(const char *dir, const char *report)
 	return n && !strncmp(dir, report, n) ? dir + n : dir;
 }
 
-/* render_to(ctx, d, f, ro): writes the report where -o says. */
+/* render_to(ctx, d, f, ro, o): writes the report to o (already open, see
+ * lib/outfile.h: complete or not at all) or, when o is NULL, to stdout. */
 static int render_to(struct verb_ctx *ctx, const struct doc *d, enum out_format f,
-		     const struct render_opts *ro)
+		     const struct render_opts *ro, struct outfile *o)
 {
-	FILE *out = out_path ? fopen(out_path, "w") : stdout;
-	int rc;
-	if (!out) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, out_path, strerror(errno));
+	char err[1200];
+	if (!o) {
+		if (render_doc_opts(d, f, NULL, ro, stdout) || fflush(stdout)) {
+			fprintf(stderr, "%s: stdout: cannot write the report\n", ctx->prog);
+			return EXIT_FAIL;
+		}
+		return EXIT_OK;
+	}
+	if (render_doc_opts(d, f, NULL, ro, o->f)) {
+		outfile_abort(o);
+		fprintf(stderr, "%s: %s: cannot write the report\n", ctx->prog, out_path);
 		return EXIT_FAIL;
 	}
-	rc = render_doc_opts(d, f, NULL, ro, out);
-	if ((out_path ? fclose(out) : fflush(out)) || rc) {
-		fprintf(stderr, "%s: %s: cannot write the report\n", ctx->prog, out_path ? out_path : "stdout");
+	if (outfile_commit(o, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 		return EXIT_FAIL;
 	}
-	if (out_path)
-		fprintf(stderr, "%s: wrote %s%s%s\n", ctx->prog, out_path, ro->assets_dir ? " and pictures in " : "",
-			ro->assets_dir ? ro->assets_dir : "");
+	fprintf(stderr, "%s: wrote %s%s%s\n", ctx->prog, out_path, ro->assets_dir ? " and pictures in " : "",
+		ro->assets_dir ? ro->assets_dir : "");
 	return EXIT_OK;
 }
 
-/* run: the report's findings, rendered. */
+/* assets_dir(ctx, f, ro): for md with a file or --assets, the pictures'
+ * directory (created; malloc'ed, set in ro), else NULL. */
+static char *assets_dir(struct verb_ctx *ctx, enum out_format f, struct render_opts *ro)
+{
+	char *dir;
+	if (f != FMT_MD || (!assets && !out_path))
+		return NULL;
+	dir = assets ? xstrdup(assets) : default_assets(out_path);
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		fprintf(stderr, "%s: %s: %s; no pictures\n", ctx->prog, dir, strerror(errno));
+	else
+		*ro = (struct render_opts){ dir, href_of(dir, out_path) };
+	return dir;
+}
+
+/* run: the report's findings, rendered. The output file is opened first,
+ * so a refused -o (the database itself, say) costs nothing. */
 static int run(struct verb_ctx *ctx)
 {
 	struct report_opts o = { common.base, common.new, comm, metrics.v, metrics.n, ctx->dbpath };
 	enum out_format f = format < 0 ? FMT_MD : (enum out_format)format;
 	struct doc *d = doc_new("report");
-	char err[1024], *dir = NULL;
+	char err[1200], *dir = NULL;
 	struct render_opts ro = { 0 };
+	struct outfile out = { 0 };
 	int rc = EXIT_FAIL;
 	if (!common.base || !common.new) {
 		fprintf(stderr, "%s: which labels? give --base LABEL --new LABEL\n", ctx->prog);
 		rc = EXIT_USAGE;
+	} else if (out_path && outfile_open(&out, out_path, 0644, ctx->dbpath, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 	} else if (report_findings(ctx->db, &o, d, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+		outfile_abort(&out);
 	} else {
-		if (f == FMT_MD && (assets || out_path)) {
-			dir = assets ? xstrdup(assets) : default_assets(out_path);
-			if (mkdir(dir, 0755) && errno != EEXIST)
-				fprintf(stderr, "%s: %s: %s; no pictures\n", ctx->prog, dir, strerror(errno));
-			else
-				ro = (struct render_opts){ dir, href_of(dir, out_path) };
-		}
-		rc = render_to(ctx, d, f, &ro);
+		dir = assets_dir(ctx, f, &ro);
+		rc = render_to(ctx, d, f, &ro, out_path ? &out : NULL);
 	}
 	free(dir);
 	doc_free(d);

@@ -164,6 +164,14 @@ rep --base nosuch --new padded
 check "a label with neither a bench nor a session: exit 2, one line" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q nosuch "$T/err"'
 rep --base packed --new padded --metric nosuch
 check "--metric no run printed: exit 2, one line" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ]'
+sum0=$(sha256sum <"$DB")
+ln -s "$DB" "$T/alias.db"
+rep --base packed --new padded -o "$T/alias.db"
+check "-o naming the database (under another name) is refused, the database untouched" \
+	eval 'rc_is 2 && grep -q "is the database being read" "$T/err" && [ "$(sha256sum <"$DB")" = "$sum0" ] && [ ! -e "$T/alias.assets" ]'
+cp "$DB" "$T/other.db"
+rep --base packed --new padded -o "$T/other.db"
+check "-o naming another database is refused too" eval 'rc_is 2 && grep -q "holds an SQLite database" "$T/err" && cmp -s "$DB" "$T/other.db"'
 
 # --- A/A: the false-positive rate on real run-to-run noise --------------------
 "$PERFDB" bench -q -o "$T/aa.db" -l pool --runs 40 -p cpus=1,2 -- yield --cpus '{cpus}' --seconds 0.03 >/dev/null 2>&1

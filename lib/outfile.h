@@ -1,0 +1,40 @@
+/* Output files that replace their target only when complete: written to a
+ * temporary file next to the target and renamed over it on commit, so a
+ * failed or interrupted write leaves the old file as it was. The open
+ * refuses targets that hold data the tool must never overwrite by
+ * mistake: an SQLite database, a perf.data recording, or a file that is
+ * the same as a path the caller names (for example the open database). */
+#ifndef PERFDB_OUTFILE_H
+#define PERFDB_OUTFILE_H
+#include <stddef.h>
+#include <stdio.h>
+
+struct outfile {
+	FILE *f;	/* where to write */
+	char *path;	/* the target */
+	char *tmp;	/* the temporary file, renamed to path on commit */
+	int mode;	/* the permissions the file gets */
+};
+
+/* outfile_open(o, path, mode, keep, err, errlen): opens o for writing
+ * path with permissions mode (before the umask). Fails (-1, the reason
+ * in err, naming path) when path is a directory, an SQLite database, a
+ * perf.data recording, or the same file as keep (when keep is non-NULL
+ * and exists), or when the temporary file cannot be created. */
+int outfile_open(struct outfile *o, const char *path, int mode, const char *keep, char *err,
+		 size_t errlen);
+
+/* outfile_commit(o, err, errlen): closes o's file and renames it over the
+ * target; 0, or -1 with the reason in err (the temporary file is removed
+ * and the target left as it was). Frees o's strings either way. */
+int outfile_commit(struct outfile *o, char *err, size_t errlen);
+
+/* outfile_abort(o): closes and removes the temporary file, leaving the
+ * target as it was; frees o's strings. Safe on a zeroed o. */
+void outfile_abort(struct outfile *o);
+
+/* file_holds_data(path): the kind of data path holds that must not be
+ * overwritten by an output ("an SQLite database", "a perf.data
+ * recording"), or NULL for anything else (including a missing file). */
+const char *file_holds_data(const char *path);
+#endif

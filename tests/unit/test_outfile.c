@@ -1,0 +1,103 @@
+/* Unit tests of lib/outfile.c: a file replaced only when complete, the
+ * refusals (directory, SQLite database, perf.data, the file to keep),
+ * the permissions, and an aborted write leaving the old file alone. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "lib/alloc.h"
+#include "lib/outfile.h"
+#include "tests/unit/tap.h"
+
+static char dir[] = "/tmp/perfdb-outfile-XXXXXX";
+
+/* put(name, bytes, n): writes n bytes into dir/name; returns the path. */
+static char *put(const char *name, const char *bytes, size_t n)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	fwrite(bytes, 1, n, f);
+	fclose(f);
+	return path;
+}
+
+/* slurp(path, buf, cap): the file's text into buf. */
+static const char *slurp(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+/* entries(): how many files dir holds (temporary files left behind show). */
+static int entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_replace(void)
+{
+	char *p = put("report.md", "old", 3), err[256], buf[64];
+	struct outfile o;
+	struct stat st;
+	ok(!outfile_open(&o, p, 0640, NULL, err, sizeof(err)), "opens over a text file");
+	fputs("new text", o.f);
+	is_str(slurp(p, buf, sizeof(buf)), "old", "the target is untouched until commit");
+	ok(!outfile_commit(&o, err, sizeof(err)), "commits");
+	is_str(slurp(p, buf, sizeof(buf)), "new text", "the target holds the new text");
+	ok(!stat(p, &st) && (st.st_mode & 0777) == (0640u & ~(unsigned)umask(022)), "mode 0640 less the umask");
+	umask(022);
+	ok(!outfile_open(&o, p, 0644, NULL, err, sizeof(err)), "opens again");
+	fputs("half", o.f);
+	outfile_abort(&o);
+	is_str(slurp(p, buf, sizeof(buf)), "new text", "an aborted write leaves the old file");
+	unlink(p);
+	ok(!entries(), "no temporary file is left behind");
+	free(p);
+}
+
+static void test_refusals(void)
+{
+	char *db = put("perfdb.db", "SQLite format 3\0rest", 20), *pd = put("perf.data", "PERFILE2....", 12);
+	char *txt = put("notes.txt", "x", 1), *link = xasprintf("%s/alias.db", dir), err[512], buf[64];
+	struct outfile o;
+	ok(symlink(txt, link) == 0, "a second name for notes.txt");
+	ok(outfile_open(&o, db, 0644, NULL, err, sizeof(err)) && strstr(err, "an SQLite database") &&
+	   strstr(err, db), "refuses an SQLite database: %s", err);
+	ok(outfile_open(&o, pd, 0644, NULL, err, sizeof(err)) && strstr(err, "a perf.data recording"),
+	   "refuses a perf.data recording: %s", err);
+	ok(outfile_open(&o, dir, 0644, NULL, err, sizeof(err)) && strstr(err, "is a directory"),
+	   "refuses a directory: %s", err);
+	ok(outfile_open(&o, link, 0644, txt, err, sizeof(err)) && strstr(err, "database being read"),
+	   "refuses the file to keep under another name: %s", err);
+	is_str(slurp(db, buf, sizeof(buf)), "SQLite format 3", "the database is as it was");
+	ok(!outfile_open(&o, txt, 0644, db, err, sizeof(err)), "a different file than the one to keep is fine");
+	outfile_abort(&o);
+	ok(outfile_open(&o, "/nonexistent-dir/x.md", 0644, NULL, err, sizeof(err)) &&
+	   strstr(err, "/nonexistent-dir/x.md"), "a missing directory names the path: %s", err);
+	ok(!file_holds_data(txt) && !file_holds_data("/nonexistent"), "text and missing files hold no data");
+	unlink(db), unlink(pd), unlink(txt), unlink(link);
+	free(db), free(pd), free(txt), free(link);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	umask(022);
+	test_replace();
+	test_refusals();
+	rmdir(dir);
+	return tap_done();
+}
