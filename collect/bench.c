@@ -93,6 +93,9 @@ static int run_bare(struct bench *b, struct run_row *row, char *why, size_t len,
 	}
 	if (r->stopped && !r->timed_out)
 		return -1;	/* stopped by a second Ctrl-C: not a run */
+	if (r->leftovers && !b->a->quiet)
+		fprintf(stderr, "perfdb bench: %s exited leaving processes that held its output; "
+			"killed its process group so they cannot disturb the next run\n", row->argv[0]);
 	row->started_ns = r->start_ns;
 	row->usage = wl_usage_of(r);
 	row->exit_status = wl_exit_code(r->status);

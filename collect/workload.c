@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,12 +20,20 @@
 static int child_out = -1, child_err = -1;
 static bool child_pgroup;
 
-/* child_setup: in the child before exec: its own group, the pipes. */
+/* child_setup: in the child before exec: its own group (with stdin from
+ * /dev/null: a background group reading the terminal would be stopped),
+ * the pipes. */
 static void child_setup(void)
 {
+	int null;
 	proc_default_signals();
-	if (child_pgroup)
-		setpgid(0, 0);
+	if (child_pgroup) {
+		setpgid(0, 0);	/* not the terminal's foreground group: no terminal input */
+		if ((null = open("/dev/null", O_RDONLY)) >= 0 && null != 0) {
+			dup2(null, 0);
+			close(null);
+		}
+	}
 	dup2(child_out, 1);
 	dup2(child_err, 2);
 }
@@ -97,11 +106,11 @@ static void out_line(const struct wl_opts *o, struct wl_result *r, struct stream
 		add_metric(o, r, &m);
 		if (o->echo_metrics)
 			write_all(o->out_fd, s->line, s->len);
+	} else {
+		if (k < 0 && !r->metric_error[0])
+			snprintf(r->metric_error, sizeof(r->metric_error), "%s", err);
+		write_all(o->out_fd, s->line, s->len);	/* a malformed metric line shows as it was */
 	}
-	else if (k < 0 && !r->metric_error[0])
-		snprintf(r->metric_error, sizeof(r->metric_error), "%s", err);
-	else if (k == 0)
-		write_all(o->out_fd, s->line, s->len);
 	s->len = 0;
 }
 
@@ -175,35 +184,87 @@ static void police(const struct wl_opts *o, struct wl_result *r, struct watch *w
 	}
 }
 
-/* pump(o, r, s, pid): reads both streams until the run has ended and they
- * are drained; then reaps it. */
+/* open_pidfd(pid): a descriptor that polls readable when pid exits, or -1
+ * (then exits are seen at the next 100 ms tick). */
+static int open_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* ended(pid): whether pid has exited (a zombie not yet reaped: its pid,
+ * and so its process group's id, cannot be reused yet). */
+static bool ended(pid_t pid)
+{
+	siginfo_t si = { 0 };
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return errno == ECHILD;	/* reaped elsewhere: gone all the same */
+	return si.si_pid == pid;
+}
+
+/* reap(o, r, w, pid, pipes_open): the run has exited: its wall time; with
+ * own_pgroup whatever it left in its group is killed first (while the
+ * zombie still holds the group's id), noted when something still held its
+ * pipes; the pid is forgotten before it is reaped and can be reused. */
+static void reap(const struct wl_opts *o, struct wl_result *r, struct watch *w, pid_t pid, bool pipes_open)
+{
+	r->wall_ns = proc_now_ns() - w->t0;
+	w->exited = true;
+	if (o->own_pgroup) {
+		r->leftovers = pipes_open;
+		kill(-pid, SIGKILL);
+	}
+	if (o->pidp)
+		*o->pidp = 0;
+	while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
+		;
+}
+
+/* drain_ready(o, r, s, open): reads what the open streams hold now, until
+ * nothing is left without waiting (at most 64 reads: a descendant that
+ * keeps writing does not hold the run up). */
+static void drain_ready(const struct wl_opts *o, struct wl_result *r, struct stream *s, bool open[2])
+{
+	for (int round = 0; round < 64; round++) {
+		struct pollfd p[2] = { { open[0] ? s[0].fd : -1, POLLIN, 0 }, { open[1] ? s[1].fd : -1, POLLIN, 0 } };
+		if (poll(p, 2, 0) <= 0)
+			return;
+		for (int i = 0; i < 2; i++)
+			if (p[i].revents && !drain(o, r, &s[i]))
+				open[i] = false;
+	}
+}
+
+/* pump(o, r, s, pid): reads both streams while the run lives, policing its
+ * timeout and stop flag on every pass (also once the streams are closed);
+ * once it has exited (seen at once through a pidfd), reads what its
+ * streams still hold and reaps it. */
 static void pump(const struct wl_opts *o, struct wl_result *r, struct stream *s, pid_t pid)
 {
 	struct watch w = { .t0 = proc_now_ns() };
 	bool open[2] = { true, true };
+	int pfd = open_pidfd(pid);
 	if (o->timeout_s > 0)
 		w.deadline = w.t0 + (int64_t)(o->timeout_s * 1e9);
-	while (open[0] || open[1]) {
-		struct pollfd p[2] = { { s[0].fd, POLLIN, 0 }, { s[1].fd, POLLIN, 0 } };
-		for (int i = 0; i < 2; i++)
-			p[i].fd = open[i] ? s[i].fd : -1;
-		int n = poll(p, 2, w.exited ? 0 : 100);
+	while (!w.exited) {
+		struct pollfd p[3] = { { open[0] ? s[0].fd : -1, POLLIN, 0 },
+				       { open[1] ? s[1].fd : -1, POLLIN, 0 }, { pfd, POLLIN, 0 } };
+		int n = poll(p, 3, 100);
 		for (int i = 0; n > 0 && i < 2; i++)
 			if (p[i].revents && !drain(o, r, &s[i]))
 				open[i] = false;
-		if (w.exited && n <= 0)
-			break;	/* ended, nothing more to read now: a descendant may hold the pipes */
-		if (!w.exited && wait4(pid, &r->status, WNOHANG, &r->ru) == pid) {
-			w.exited = true;
-			r->wall_ns = proc_now_ns() - w.t0;
+		if (ended(pid)) {
+			drain_ready(o, r, s, open);
+			reap(o, r, &w, pid, open[0] || open[1]);
 		}
 		police(o, r, &w, pid);
 	}
-	if (!w.exited) {
-		while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
-			;
-		r->wall_ns = proc_now_ns() - w.t0;
-	}
+	if (pfd >= 0)
+		close(pfd);
 	if (s[0].len)
 		out_line(o, r, &s[0]);
 }
@@ -237,6 +298,8 @@ int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *
 	s[1].fd = err[0];
 	if (e) {
 		r->exec_errno = e;
+		if (o->pidp)
+			*o->pidp = 0;
 		if (pid > 0)
 			while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
 				;
@@ -245,8 +308,6 @@ int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *
 	}
 	close(out[0]);
 	close(err[0]);
-	if (o->pidp)
-		*o->pidp = 0;
 	return e ? -1 : 0;
 }
 

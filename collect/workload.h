@@ -18,7 +18,9 @@
 struct wl_opts {
 	double timeout_s;	/* 0: none; past it: SIGTERM to the run, SIGKILL 2 s later */
 	bool own_pgroup;	/* a process group of its own (the terminal's Ctrl-C
-				 * reaches only perfdb); signals go to the whole group */
+				 * reaches only perfdb), stdin from /dev/null; signals
+				 * go to the whole group, and what is left in it when
+				 * the workload exits is killed */
 	int out_fd;		/* where its non-metric stdout lines go; -1: nowhere */
 	int err_fd;		/* where its stderr goes; -1: nowhere */
 	bool echo_metrics;	/* metric lines go to out_fd too */
@@ -34,6 +36,8 @@ struct wl_result {
 	int status;		/* wait status */
 	int exec_errno;		/* the command could not be started: its errno; else 0 */
 	bool timed_out, stopped;
+	bool leftovers;		/* own_pgroup: something still held its stdout or stderr
+				 * when it exited (its group was killed) */
 	int64_t start_ns;	/* CLOCK_REALTIME when it started */
 	int64_t wall_ns;	/* CLOCK_MONOTONIC from start to end */
 	struct rusage ru;	/* of the workload and its waited-for descendants */

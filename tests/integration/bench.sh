@@ -164,6 +164,24 @@ check "the good run of the same bench is ok" eval 'status_of ok | grep -q "^ok: 
 check "perfdb results warns of the 5 failed runs and lists them" \
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["findings"]; sys.exit(not (len(f["failures"]) == 5 and any("5 runs failed" in w for w in d["warnings"])))' "$T/f.json"
 
+check "a malformed metric line still shows on stdout as the workload printed it" eval 'grep -q "^metric=work value=x" "$T/out"'
+: >"$LOG"
+mkfifo "$T/fifo"
+sleep 60 >"$T/fifo" &
+writer=$!
+t0=$(date +%s%N)
+bench -l g --runs 1 --timeout 2 -p mode=closed,orphan,stdin -- sh "$WORK" "$LOG" x 1 {mode} <"$T/fifo"
+t1=$(date +%s%N)
+kill "$writer" 2>/dev/null
+status_of() { q "SELECT r.status || ': ' || coalesce(r.error, '') FROM bench_run r JOIN bench b ON b.id = r.bench_id JOIN bench_cell c ON c.bench_id = b.id AND c.cell = r.cell WHERE b.label = 'g' AND c.value = '$1'"; }
+check "a run that closed its stdout and stderr still times out" eval 'status_of closed | grep -q "^timeout: timed out after 2 s"'
+check "a run reads no terminal or pipe: its stdin is /dev/null (the bench took $(( (t1 - t0) / 1000000 )) ms; its stdin was a pipe held open 60 s)" \
+	eval 'status_of stdin | grep -q "^ok: $" && [ $(( (t1 - t0) / 1000000000 )) -lt 20 ]'
+check "a run that leaves a process behind is ok, the process is killed, the bench says so" \
+	eval 'status_of orphan | grep -q "^ok: $" && ! ps -o stat= -p "$(cat "$LOG.orphan")" | grep -qv Z && grep -q "exited leaving processes that held its output" "$T/err"'
+check "its wall time is its own, not the orphan's 30 s" \
+	eval '[ "$(q "SELECT r.wall_ns < 5000000000 FROM bench_run r JOIN bench b ON b.id = r.bench_id JOIN bench_cell c ON c.bench_id = b.id AND c.cell = r.cell WHERE b.label = '"'g'"' AND c.value = '"'orphan'"'")" = 1 ]'
+
 # --- usage errors ----------------------------------------------------------
 for args in "--runs 2 -- true" "-l u -p 1x=a -- true" "-l u -p a=1,1 -- true" \
 	"-l u -- sh -c {a}" "-l u -p a=1 -- true" "-l u --record-every 2 -- true" "-l u"; do

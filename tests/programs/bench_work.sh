@@ -5,11 +5,16 @@
 # the test knows what each run printed and which perfdb ran it. MODE:
 # fail (exit 3 after printing), nometric (print another line only),
 # twice (the metric twice), bad (a non-numeric value), slow (sleep 0.4 s
-# first), hang (sleep 30 s first).
+# first), hang (sleep 30 s first), closed (close stdout and stderr, then
+# hang), orphan (leave a 30 s sleep behind holding stdout; its pid goes to
+# LOG.orphan), stdin (read stdin to its end first).
 log=$1 a=$2 b=$3 mode=${4:-ok}
 case $mode in
 slow) sleep 0.4 ;;
 hang) sleep 30 ;;
+closed) exec >&- 2>&-; sleep 30 ;;
+orphan) sleep 30 & echo $! >"$log.orphan" ;;
+stdin) cat >/dev/null ;;
 esac
 v=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 case $mode in
