@@ -24,7 +24,11 @@ for t in "$BUILD"/tests/test_* tests/integration/*.sh; do
 	rc=$?
 	s=$(grep -Ec '^ok [0-9]+ - # SKIP' "$log")
 	p=$(($(grep -c '^ok ' "$log") - s)); f=$(grep -c '^not ok ' "$log")
-	grep -E '^(not ok|#)' "$log" | head -40
+	if [ "$f" -gt 0 ]; then	# a failure shows everything but the passes (tracebacks too)
+		grep -vE '^ok ' "$log" | head -60
+	else
+		grep -E '^#' "$log" | head -40
+	fi
 	grep -E '^ok [0-9]+ - # SKIP' "$log" | sed "s|^ok [0-9]* - # SKIP *|$t: |" >>"$skips"
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $t exited $rc"; tail -5 "$log"; f=1

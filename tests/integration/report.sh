@@ -49,8 +49,10 @@ assert row["significant"] == 1 and row["verdict"] == "improvement", row
 assert abs(row["base"] - st.mean(a)) < 1e-6 * st.mean(a) and abs(row["new"] - st.mean(b)) < 1e-6 * st.mean(b)
 assert abs(row["change_pct"] - 100 * (st.mean(b) - st.mean(a)) / st.mean(a)) < 1e-9
 assert abs(row["base_median"] - st.median(a)) < 1e-6 and abs(row["new_median"] - st.median(b)) < 1e-6
-# the medians agree in sign and size with the %change
-assert (st.median(b) > st.median(a)) and abs(100 * (st.median(b) - st.median(a)) / st.median(a) - row["change_pct"]) < 25
+# the medians agree in sign with the %change and are of its order (a loaded
+# machine moves single runs, and so the means more than the medians)
+med = 100 * (st.median(b) - st.median(a)) / st.median(a)
+assert med > 0 and row["change_pct"] / 3 < med < row["change_pct"] * 3, (med, row["change_pct"])
 assert row["ci_low_pct"] > 0 and row["ci_low_pct"] <= row["change_pct"] <= row["ci_high_pct"]
 assert any(l["change"].startswith("falseshare_ops_per_sec, threads=2: +") for l in d["findings"]["summary"])
 print("# packed %.0f -> padded %.0f ops/s: %+.1f%% [%+.1f, %+.1f]" % (st.mean(a), st.mean(b), row["change_pct"], row["ci_low_pct"], row["ci_high_pct"]), file=sys.stderr)
