@@ -15,7 +15,9 @@
  *  - Reproduce: the perfdb commands that made both sides.
  * The test of a headline row: Welch's t interval of the difference of the
  * means, over the runs (pooled across boots), or over the boots' means
- * when both sides have 3 or more boots; every row's level is 1 - 0.05 / R
+ * where both sides have 3 or more boots in the cell; in % of the base
+ * mean (absolute when it is 0); untested with fewer than 2 units a side
+ * or no spread on either; every row's level is 1 - 0.05 / R
  * for R rows (Bonferroni), so that an A/A comparison marks nothing in 95%
  * of reports however many rows they have. */
 #ifndef PERFDB_REPORT_H

@@ -40,8 +40,11 @@ void report_durations(struct rep *r)
 	int c0 = (int)a->nparams;
 	for (size_t i = 0; i < a->nparams; i++)
 		table_col(t, a->params[i], COL_STR, 0);
-	for (int i = 0; i < 6; i++)
-		table_col_label(t, table_col(t, cols[i], COL_REAL, 3), labels[i]);
+	for (int i = 0; i < 6; i++) {
+		int c = table_col(t, cols[i], COL_REAL, 3);
+		table_col_label(t, c, labels[i]);
+		table_col_digits(t, c, 3);
+	}
 	table_null_text(t, "-");
 	table_section(t, "Results");
 	for (size_t c = 0; c < a->ncells; c++) {

@@ -128,8 +128,8 @@ static void ipis(struct rep *r)
 	}
 	struct table *t = table_new("ipis", "TLB-flush IPIs (perfdb ipis on each side)");
 	table_col(t, "what", COL_STR, 0);
-	table_col(t, "base", COL_REAL, 1);
-	table_col(t, "new", COL_REAL, 1);
+	table_col_digits(t, table_col(t, "base", COL_REAL, 1), 4);
+	table_col_digits(t, table_col(t, "new", COL_REAL, 1), 4);
 	table_col_label(t, table_col(t, "change_pct", COL_PCT, 2), "%change");
 	table_null_text(t, "-");
 	table_section(t, "Evidence: TLB-flush IPIs");
@@ -245,6 +245,8 @@ static void cost_table(struct rep *r, const struct cgdiff *d)
 	table_col_show(t, 0, SHOW_DATA);
 	table_col_label(t, table_col(t, "base_per_sec", COL_REAL, 1), "base/s");
 	table_col_label(t, table_col(t, "new_per_sec", COL_REAL, 1), "new/s");
+	table_col_digits(t, 1, 4);
+	table_col_digits(t, 2, 4);
 	table_col_label(t, table_col(t, "change_pct", COL_PCT, 1), "%change");
 	table_col_label(t, table_col(t, "symbol", COL_STR, 0), "call path (callers first)");
 	table_col_indent(t, 4, 0);

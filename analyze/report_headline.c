@@ -62,25 +62,27 @@ struct unit {
 	size_t n;		/* units tested */
 	size_t runs;
 	int boots;
-	double mean, sd_pct, median;
+	double mean, sd_pct, median;	/* mean: of the units; sd_pct: of the runs */
 };
 
-/* units_of(b, cell, m, by_boot, u): a side's values for a row. */
-static void units_of(const struct bench_data *b, size_t cell, int m, bool by_boot, struct unit *u)
+/* units_of(b, cell, m, u): a side's runs for a row. */
+static void units_of(const struct bench_data *b, size_t cell, int m, struct unit *u)
 {
 	double *all;
 	size_t n = bd_values(b, (int)cell, m, RUN_BARE, -1, &all);
 	struct bd_stats s;
 	bd_stats_of(b, (int)cell, m, RUN_BARE, &s);
-	*u = (struct unit){ .runs = n, .boots = s.boots, .mean = stats_mean(all, n),
+	*u = (struct unit){ .v = all, .n = n, .runs = n, .boots = s.boots, .mean = stats_mean(all, n),
 		.sd_pct = stats_rel_stddev(all, n), .median = s.median };
-	if (!by_boot) {
-		u->v = all;
-		u->n = n;
-		return;
-	}
-	free(all);
+}
+
+/* boot_units(b, cell, m, u): replaces u's units by each boot's mean (and
+ * u's mean by their mean). */
+static void boot_units(const struct bench_data *b, size_t cell, int m, struct unit *u)
+{
+	free(u->v);
 	u->v = xcalloc(b->nboots + 1, sizeof(double));
+	u->n = 0;
 	for (size_t k = 0; k < b->nboots; k++) {
 		double *bv;
 		size_t bn = bd_values(b, (int)cell, m, RUN_BARE, (int)k, &bv);
@@ -88,74 +90,104 @@ static void units_of(const struct bench_data *b, size_t cell, int m, bool by_boo
 			u->v[u->n++] = stats_mean(bv, bn);
 		free(bv);
 	}
+	u->mean = stats_mean(u->v, u->n);
 }
 
 /* The rows of one metric. */
 struct mrow {
 	struct pair p;
 	struct unit u[2];
-	struct interval ci;	/* of the difference of means, in % of base's mean */
-	bool tested, significant;
+	bool by_boot;		/* tested on the boots' means (3 or more a side) */
+	bool pct;		/* the change is in % of base's mean (base's mean is not 0) */
+	struct interval ci;	/* of the difference of means: in % of base's mean, or absolute */
+	const char *untested;	/* why there is no interval, or NULL */
+	bool significant;
 };
 
-/* test_row(row, level): Welch's interval at level; % of base's mean. */
+/* test_row(row, level): Welch's interval at level; in % of base's mean,
+ * or in the metric's unit when that mean is 0. Untested with fewer than
+ * 2 units a side or no spread on either (an interval of width 0 claims a
+ * certainty the runs cannot give). */
 static void test_row(struct mrow *row, double level)
 {
 	struct unit *a = &row->u[0], *b = &row->u[1];
-	row->tested = a->n >= 2 && b->n >= 2 && a->mean != 0 && isfinite(a->mean);
-	if (!row->tested)
+	row->pct = a->mean != 0 && isfinite(a->mean);
+	if (a->n < 2 || b->n < 2)
+		row->untested = "too few runs";
+	else if (stats_stddev(a->v, a->n) == 0 && stats_stddev(b->v, b->n) == 0)
+		row->untested = "no spread";
+	else if (!isfinite(a->mean) || !isfinite(b->mean))
+		row->untested = "not finite";
+	if (row->untested)
 		return;
 	struct interval d = stats_welch(a->v, a->n, b->v, b->n, level);
-	row->ci = (struct interval){ 100 * d.lo / fabs(a->mean), 100 * d.hi / fabs(a->mean) };
+	double scale = row->pct ? 100 / fabs(a->mean) : 1;
+	row->ci = (struct interval){ d.lo * scale, d.hi * scale };
 	row->significant = stats_excludes(row->ci, 0);
 }
 
-/* verdict(better, change): what a significant change means. */
-static const char *verdict(int better, double change)
+/* verdict(better, dir): what a significant change in direction dir
+ * (+1 up, -1 down) means. */
+static const char *verdict(int better, int dir)
 {
 	if (!better)
-		return change > 0 ? "higher" : "lower";
-	return (change > 0) == (better > 0) ? "improvement" : "regression";
+		return dir > 0 ? "higher" : "lower";
+	return (dir > 0) == (better > 0) ? "improvement" : "regression";
 }
 
-/* safe_name(prefix, name): a table name from a metric name. */
-static char *safe_name(const char *prefix, const char *name)
+/* table_name_for(r, prefix, name): a table name from a metric name (its
+ * letters and digits, lowercase; _ for the rest), with _2, _3, ... when
+ * another metric's name gave the same one. */
+static char *table_name_for(const struct rep *r, const char *prefix, const char *name)
 {
-	char *s = xasprintf("%s%s", prefix, name);
-	for (char *p = s; *p; p++)
+	char *base = xasprintf("%s%s", prefix, name), *s;
+	for (char *p = base; *p; p++)
 		*p = isalnum((unsigned char)*p) ? (char)tolower((unsigned char)*p) : '_';
+	s = xstrdup(base);
+	for (int k = 2; doc_table(r->d, s); k++) {
+		free(s);
+		s = xasprintf("%s_%d", base, k);
+	}
+	free(base);
 	return s;
 }
 
-/* metric_table(r, m, title): the empty table of metric m. */
+/* The columns of a metric table after the parameters. */
+enum {
+	MC_BASE, MC_BASE_SD, MC_NEW, MC_NEW_SD, MC_CHANGE, MC_INTERVAL, MC_MARK, MC_VERDICT,
+	MC_CI_LO, MC_CI_HI, MC_BASE_RUNS, MC_NEW_RUNS, MC_BASE_BOOTS, MC_NEW_BOOTS, MC_BASE_MEDIAN,
+	MC_NEW_MEDIAN, MC_SIGNIFICANT, MC_DIFF_LO, MC_DIFF_HI, MC_TESTED_ON, MC_N
+};
+
+/* metric_table(r, m): the empty table of metric m. */
 static struct table *metric_table(const struct rep *r, const struct bd_metric *m)
 {
+	static const char *const cols[MC_N] = { "base", "base_stddev_pct", "new", "new_stddev_pct",
+		"change_pct", "interval", "mark", "verdict", "ci_low_pct", "ci_high_pct", "base_runs",
+		"new_runs", "base_boots", "new_boots", "base_median", "new_median", "significant",
+		"diff_low", "diff_high", "tested_on" };
+	static const enum col_type types[MC_N] = { COL_REAL, COL_PCT, COL_REAL, COL_PCT, COL_PCT, COL_STR,
+		COL_STR, COL_STR, COL_REAL, COL_REAL, COL_INT, COL_INT, COL_INT, COL_INT, COL_REAL, COL_REAL,
+		COL_INT, COL_REAL, COL_REAL, COL_STR };
+	static const char *const labels[MC_N] = { "base", "%stddev", "new", "%stddev", "%change",
+		"95% interval", "sig", "verdict", [MC_BASE_RUNS] = "base runs", "new runs", "base boots",
+		"new boots" };
 	const struct bench_data *b = &r->side[0].b;
-	char *name = safe_name("metric_", m->name), *title = xasprintf("%s%s%s%s", m->name,
+	char *name = table_name_for(r, "metric_", m->name), *title = xasprintf("%s%s%s%s", m->name,
 		*m->unit ? " (" : "", m->unit, *m->unit ? ")" : "");
 	struct table *t = table_new(name, title);
-	static const char *const cols[] = { "base", "base_stddev_pct", "new", "new_stddev_pct",
-		"change_pct", "interval", "mark", "verdict", "ci_low_pct", "ci_high_pct", "base_runs",
-		"new_runs", "base_boots", "new_boots", "base_median", "new_median", "significant" };
-	static const enum col_type types[] = { COL_REAL, COL_PCT, COL_REAL, COL_PCT, COL_PCT, COL_STR,
-		COL_STR, COL_STR, COL_REAL, COL_REAL, COL_INT, COL_INT, COL_INT, COL_INT, COL_REAL, COL_REAL,
-		COL_INT };
-	static const char *const labels[] = { "base", "%stddev", "new", "%stddev", "%change",
-		"95% interval", "sig", "verdict", NULL, NULL, "base runs", "new runs", "base boots",
-		"new boots", NULL, NULL,
-		NULL };
 	for (size_t i = 0; i < b->nparams; i++)
 		table_col(t, b->params[i], COL_STR, 0);
-	for (int i = 0; i < 17; i++) {
-		int c = table_col(t, cols[i], types[i], i == 4 ? 2 : 1);
+	for (int i = 0; i < MC_N; i++) {
+		int c = table_col(t, cols[i], types[i], i == MC_CHANGE ? 2 : 1);
+		if (types[i] == COL_REAL)
+			table_col_digits(t, c, 4);
 		if (labels[i])
 			table_col_label(t, c, labels[i]);
-		if (i == 5 || i == 6)
+		if (i == MC_INTERVAL || i == MC_MARK)
 			table_col_show(t, c, SHOW_HUMAN);
-		if (i >= 8 && i <= 9)
+		if (i == MC_CI_LO || i == MC_CI_HI || i >= MC_BASE_MEDIAN)
 			table_col_show(t, c, SHOW_DATA);
-		if (i >= 14)
-			table_col_show(t, c, SHOW_DATA);	/* medians, significant */
 	}
 	table_null_text(t, "-");
 	table_section(t, "Results");
@@ -164,44 +196,73 @@ static struct table *metric_table(const struct rep *r, const struct bd_metric *m
 	return t;
 }
 
-/* row_cells(t, b, row, better, np): one row of a metric table. */
-static void row_cells(struct table *t, const struct bench_data *b, const struct mrow *row, int better)
+/* change_of(row): the %change of the means, NaN when base's mean is 0. */
+static double change_of(const struct mrow *row)
+{
+	return row->pct ? 100 * (row->u[1].mean - row->u[0].mean) / fabs(row->u[0].mean) : NAN;
+}
+
+/* interval_cells(t, c, row, unit): the interval's text and numbers. */
+static void interval_cells(struct table *t, int c, const struct mrow *row, const char *unit)
+{
+	double scale = row->pct ? fabs(row->u[0].mean) / 100 : 1;
+	if (row->untested) {
+		table_set_str(t, c + MC_INTERVAL, row->untested);
+		return;
+	}
+	if (row->pct) {
+		table_set_strf(t, c + MC_INTERVAL, "[%+.2f%%, %+.2f%%]", row->ci.lo, row->ci.hi);
+		table_set_real(t, c + MC_CI_LO, row->ci.lo);
+		table_set_real(t, c + MC_CI_HI, row->ci.hi);
+	} else {
+		table_set_strf(t, c + MC_INTERVAL, "[%+.4g, %+.4g]%s%s (base 0)", row->ci.lo, row->ci.hi,
+			       *unit ? " " : "", unit);
+	}
+	table_set_real(t, c + MC_DIFF_LO, row->ci.lo * scale);
+	table_set_real(t, c + MC_DIFF_HI, row->ci.hi * scale);
+}
+
+/* direction(row): +1 when new's mean is above base's, -1 below, 0 equal. */
+static int direction(const struct mrow *row)
+{
+	return (row->u[1].mean > row->u[0].mean) - (row->u[1].mean < row->u[0].mean);
+}
+
+/* row_cells(t, b, row, m): one row of a metric table. */
+static void row_cells(struct table *t, const struct bench_data *b, const struct mrow *row,
+		      const struct bd_metric *m)
 {
 	int c = (int)b->nparams;
-	double change = 100 * (row->u[1].mean - row->u[0].mean) / fabs(row->u[0].mean);
+	double change = change_of(row);
 	table_add_row(t);
 	for (size_t i = 0; i < b->nparams; i++)
 		table_set_str(t, (int)i, bd_cell_value(b, row->p.cell[0], i));
 	for (int k = 0; k < 2; k++) {
 		if (row->u[k].runs) {
-			table_set_real(t, c + 2 * k, row->u[k].mean);
+			table_set_real(t, c + MC_BASE + 2 * k, row->u[k].mean);
 			if (!isnan(row->u[k].sd_pct))
-				table_set_real(t, c + 2 * k + 1, row->u[k].sd_pct);
+				table_set_real(t, c + MC_BASE_SD + 2 * k, row->u[k].sd_pct);
 		}
-		table_set_int(t, c + 10 + k, (long long)row->u[k].runs);
-		table_set_int(t, c + 12 + k, row->u[k].boots);
+		table_set_int(t, c + MC_BASE_RUNS + k, (long long)row->u[k].runs);
+		table_set_int(t, c + MC_BASE_BOOTS + k, row->u[k].boots);
 		if (!isnan(row->u[k].median))
-			table_set_real(t, c + 14 + k, row->u[k].median);
+			table_set_real(t, c + MC_BASE_MEDIAN + k, row->u[k].median);
 	}
 	if (row->u[0].runs && row->u[1].runs && isfinite(change))
-		table_set_real(t, c + 4, change);
-	if (row->tested) {
-		table_set_strf(t, c + 5, "[%+.2f%%, %+.2f%%]", row->ci.lo, row->ci.hi);
-		table_set_real(t, c + 8, row->ci.lo);
-		table_set_real(t, c + 9, row->ci.hi);
-	} else {
-		table_set_str(t, c + 5, "too few runs");
-	}
-	table_set_str(t, c + 6, row->significant ? "*" : "");
-	table_set_str(t, c + 7, row->significant ? verdict(better, change) : "");
-	table_set_int(t, c + 16, row->significant);
+		table_set_real(t, c + MC_CHANGE, change);
+	interval_cells(t, c, row, m->unit);
+	table_set_str(t, c + MC_MARK, row->significant ? "*" : "");
+	table_set_str(t, c + MC_VERDICT, row->significant ? verdict(m->better, direction(row)) : "");
+	table_set_int(t, c + MC_SIGNIFICANT, row->significant);
+	if (!row->untested)
+		table_set_str(t, c + MC_TESTED_ON, row->by_boot ? "boots" : "runs");
 }
 
 /* chart_of(r, m, pairs, n): the chart of metric m's runs. */
 static struct table *chart_of(const struct rep *r, const int *mi, const struct pair *pairs, size_t n,
 			      const struct bd_metric *m)
 {
-	char *name = safe_name("chart_", m->name);
+	char *name = table_name_for(r, "chart_", m->name);
 	struct table *t = table_new(name, m->name);
 	table_col(t, "cell", COL_STR, 0);
 	table_col(t, "side", COL_STR, 0);
@@ -231,35 +292,56 @@ static struct table *chart_of(const struct rep *r, const int *mi, const struct p
 /* summarize(r, m, row): the summary line of a significant row. */
 static void summarize(struct rep *r, const struct bd_metric *m, const struct mrow *row)
 {
-	char *cell = rep_cell_text(&r->side[0].b, row->p.cell[0]);
-	double change = 100 * (row->u[1].mean - row->u[0].mean) / fabs(row->u[0].mean);
-	rep_summary(r, change, "%s%s%s: %+.2f%% (95%% interval %+.2f%%..%+.2f%%), %s; %zu runs x %d "
-		    "boot%s (base), %zu x %d (new)", m->name, *cell ? ", " : "", cell, change, row->ci.lo,
-		    row->ci.hi, verdict(m->better, change), row->u[0].runs, row->u[0].boots,
-		    row->u[0].boots == 1 ? "" : "s", row->u[1].runs, row->u[1].boots);
+	char *cell = rep_cell_text(&r->side[0].b, row->p.cell[0]), how[160];
+	double change = change_of(row);
+	snprintf(how, sizeof(how), "%zu runs x %d boot%s (base), %zu x %d (new)%s", row->u[0].runs,
+		 row->u[0].boots, row->u[0].boots == 1 ? "" : "s", row->u[1].runs, row->u[1].boots,
+		 row->by_boot ? ", tested on the boots' means" : "");
+	if (row->pct)
+		rep_summary(r, change, "%s%s%s: %+.2f%% (95%% interval %+.2f%%..%+.2f%%), %s; %s", m->name,
+			    *cell ? ", " : "", cell, change, row->ci.lo, row->ci.hi,
+			    verdict(m->better, direction(row)), how);
+	else
+		rep_summary(r, 100 * direction(row), "%s%s%s: from 0 to %.4g%s%s (95%% interval of the "
+			    "difference %+.4g..%+.4g), %s; %s", m->name, *cell ? ", " : "", cell, row->u[1].mean,
+			    *m->unit ? " " : "", m->unit, row->ci.lo, row->ci.hi, verdict(m->better, direction(row)),
+			    how);
 	free(cell);
 }
 
-/* one_metric(r, m, mi, pairs, n, by_boot, level): metric m's table, chart
- * and summary lines. */
+/* units_for(r, row, mi): both sides' units of a row: the runs, or each
+ * boot's mean when both sides have 3 or more boots in the cell. */
+static void units_for(const struct rep *r, struct mrow *row, const int *mi)
+{
+	for (int k = 0; k < 2; k++)
+		units_of(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
+	row->by_boot = row->u[0].boots >= 3 && row->u[1].boots >= 3;
+	for (int k = 0; row->by_boot && k < 2; k++)
+		boot_units(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
+}
+
+/* one_metric(r, m, mi, pairs, n, level, pooled): metric m's table, chart
+ * and summary lines; *pooled is set when a row pooled the runs of several
+ * boots. */
 static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, const struct pair *pairs,
-		       size_t n, bool by_boot, double level)
+		       size_t n, double level, bool *pooled)
 {
 	struct table *t = metric_table(r, m);
-	table_caption(t, "mean of the runs that ended well%s; %%stddev: of the runs; %%change: of the "
-		      "means; interval: Welch's t on the %s, simultaneous over every results row "
-		      "(each at %.4g%%); * the interval excludes 0; %s is better", by_boot ?
-		      " (each boot's mean, averaged)" : "", by_boot ? "boots' means" : "runs",
-		      100 * level, m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither side said which");
+	table_caption(t, "mean of the runs that ended well (of each boot's mean, averaged, where tested on "
+		      "boots); %%stddev: of the runs; %%change: of the means; interval: Welch's t on the runs, "
+		      "or on each boot's mean where both sides have 3 or more boots, simultaneous over every "
+		      "results row (each at %.4g%%); * the interval excludes 0; %s is better", 100 * level,
+		      m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither side said which");
 	for (size_t i = 0; i < n; i++) {
 		struct mrow row = { .p = pairs[i] };
-		for (int k = 0; k < 2; k++)
-			units_of(&r->side[k].b, pairs[i].cell[k], mi[k], by_boot, &row.u[k]);
+		units_for(r, &row, mi);
 		if (row.u[0].runs || row.u[1].runs) {
 			test_row(&row, level);
-			row_cells(t, &r->side[0].b, &row, m->better);
+			row_cells(t, &r->side[0].b, &row, m);
 			if (row.significant)
 				summarize(r, m, &row);
+			if (!row.by_boot && (row.u[0].boots > 1 || row.u[1].boots > 1))
+				*pooled = true;
 		}
 		free(row.u[0].v);
 		free(row.u[1].v);
@@ -308,22 +390,22 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 	if (check_metrics(r, err, errlen))
 		return -1;
 	size_t n = pairs_of(r, &pairs), rows = count_rows(r, n);
-	bool by_boot = a->nboots >= 3 && b->nboots >= 3;
 	double level = 1 - 0.05 / (double)(rows ? rows : 1);
+	bool pooled = false;
 	if (!n)
 		doc_warn(r->d, "the two benches share no cell (their parameters differ): no results to "
 			 "compare");
-	if (!by_boot && (a->nboots > 1 || b->nboots > 1))
-		doc_note(r->d, "with fewer than 3 boots a side the intervals pool the runs of all boots: "
-			 "the variation between boots is not in them");
 	for (size_t m = 0; m < a->nmetrics; m++) {
 		int mi[2] = { (int)m, bd_metric_index(b, a->metrics[m].name) };
 		if (mi[1] >= 0 && wanted(r, a->metrics[m].name))
-			one_metric(r, &a->metrics[m], mi, pairs, n, by_boot, level);
+			one_metric(r, &a->metrics[m], mi, pairs, n, level, &pooled);
 	}
+	if (pooled)
+		doc_note(r->d, "where a side has fewer than 3 boots in a cell the interval pools the runs "
+			 "of its boots: the variation between boots is not in it");
 	dv_int(doc_findings(r->d), "results_rows", (long long)rows);
 	dv_real(doc_findings(r->d), "row_confidence", level);
-	dv_str(doc_findings(r->d), "test", by_boot ? "welch-t-boot-means" : "welch-t-runs");
+	dv_str(doc_findings(r->d), "test", "welch-t");
 	free(pairs);
 	return 0;
 }

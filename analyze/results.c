@@ -91,7 +91,7 @@ static void results_table(const struct res *r, struct doc *d)
 	table_col(t, "metric", COL_STR, 0);
 	table_col(t, "unit", COL_STR, 0);
 	for (int i = 0; i < 12; i++)
-		table_col(t, cols[i], types[i], prec[i]);
+		table_col_digits(t, table_col(t, cols[i], types[i], prec[i]), types[i] == COL_REAL ? 4 : 0);
 	table_caption(t, "median: the median of each boot's runs, averaged over the boots; mean, "
 		      "stddev (and as %% of the mean), min, max over all runs; times are means per run");
 	for (size_t i = 0; i < r->n; i++) {
@@ -131,8 +131,8 @@ static void boots_table(const struct res *r, struct doc *d)
 	table_col(t, "boot_id", COL_STR, 0);
 	table_col(t, "metric", COL_STR, 0);
 	table_col(t, "runs", COL_INT, 0);
-	table_col(t, "median", COL_REAL, 1);
-	table_col(t, "mean", COL_REAL, 1);
+	table_col_digits(t, table_col(t, "median", COL_REAL, 1), 4);
+	table_col_digits(t, table_col(t, "mean", COL_REAL, 1), 4);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct bench_data *b = &r->b[i];
 		for (size_t k = 0; k < b->nboots; k++)
@@ -182,9 +182,9 @@ static void perturbation_table(const struct res *r, struct doc *d)
 			c0 = lead_cols(r, t);
 			table_col(t, "metric", COL_STR, 0);
 			table_col(t, "bare_runs", COL_INT, 0);
-			table_col(t, "bare_median", COL_REAL, 1);
+			table_col_digits(t, table_col(t, "bare_median", COL_REAL, 1), 4);
 			table_col(t, "recorded_runs", COL_INT, 0);
-			table_col(t, "recorded_median", COL_REAL, 1);
+			table_col_digits(t, table_col(t, "recorded_median", COL_REAL, 1), 4);
 			table_col(t, "change_pct", COL_PCT, 2);
 		}
 		for (size_t c = 0; c < b->ncells; c++)

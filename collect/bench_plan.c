@@ -11,6 +11,28 @@
 const char *const bench_order_names[] = { "interleave", "random", "sequential", NULL };
 const char *const slot_kind_names[] = { "warmup", "bare", "recorded", NULL };
 
+/* The column names of perfdb results' and perfdb report's tables, which
+ * show the parameters as columns next to them: no parameter may take one
+ * (tests/integration/bench.sh checks the list against their output). */
+const char *const bench_reserved_names[] = {
+	"label", "metric", "unit", "kind", "run", "boot", "status", "error", "run_id", "session", "cell",
+	"side", "boots", "runs", "median", "mean", "stddev", "stddev_pct", "min", "max", "user_s", "sys_s",
+	"elapsed_s", "failed", "kernel", "build_id", "boot_id", "base", "new", "change_pct", "interval",
+	"mark", "verdict", "ci_low_pct", "ci_high_pct", "base_runs", "new_runs", "base_boots", "new_boots",
+	"base_median", "new_median", "significant", "base_stddev_pct", "new_stddev_pct", "base_user_s",
+	"base_sys_s", "base_elapsed_s", "new_user_s", "new_sys_s", "new_elapsed_s", "bare_runs",
+	"bare_median", "recorded_runs", "recorded_median", "change", "score", "command", "diff_low", "diff_high", "tested_on", NULL,
+};
+
+/* reserved(name, n): whether the n bytes at name are a reserved name. */
+static bool reserved(const char *name, size_t n)
+{
+	for (const char *const *r = bench_reserved_names; *r; r++)
+		if (strlen(*r) == n && !strncmp(*r, name, n))
+			return true;
+	return false;
+}
+
 /* ident_len(s): the length of the identifier at s ([A-Za-z_][A-Za-z0-9_]*). */
 static size_t ident_len(const char *s)
 {
@@ -57,6 +79,11 @@ int bench_plan_add_param(struct bench_plan *p, const char *arg, char *err, size_
 	if (!n || arg[n] != '=') {
 		snprintf(err, errlen, "-p '%s' is not NAME=VALUE[,VALUE...] (NAME a letter or _ "
 			 "then letters, digits, _)", arg);
+		return -1;
+	}
+	if (reserved(arg, n)) {
+		snprintf(err, errlen, "-p %.*s: '%.*s' names a column of perfdb results and perfdb "
+			 "report; choose another name", (int)n, arg, (int)n, arg);
 		return -1;
 	}
 	if (find_param(p, arg, n) >= 0) {

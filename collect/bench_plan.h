@@ -25,6 +25,10 @@ enum slot_kind { SLOT_WARMUP, SLOT_BARE, SLOT_RECORDED };
 extern const char *const bench_order_names[];
 extern const char *const slot_kind_names[];
 
+/* The names no parameter may take (the column names of perfdb results
+ * and perfdb report), NULL-terminated. */
+extern const char *const bench_reserved_names[];
+
 struct bench_param {
 	char *name;
 	char **values;
@@ -52,7 +56,8 @@ struct slot {
 };
 
 /* bench_plan_add_param(p, arg, err, errlen): one -p NAME=V1,V2,... (NAME
- * [A-Za-z_][A-Za-z0-9_]*, new; values non-empty and distinct). 0 or -1
+ * [A-Za-z_][A-Za-z0-9_]*, new, not reserved; values non-empty and
+ * distinct). 0 or -1
  * with what is wrong in err. */
 int bench_plan_add_param(struct bench_plan *p, const char *arg, char *err, size_t errlen);
 

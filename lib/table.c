@@ -10,7 +10,7 @@
 struct column {
 	char *name, *label;
 	enum col_type type;
-	int precision, depth_col;
+	int precision, depth_col, digits;
 	unsigned show;
 };
 
@@ -107,7 +107,8 @@ int table_col(struct table *t, const char *name, enum col_type type, int precisi
 	if (table_find_col(t, name) >= 0)
 		bug("table_col: duplicate column '%s' in table %s", name, t->name);
 	ALLOC_GROW(t->cols, (size_t)t->ncols + 1, t->cap_cols);
-	t->cols[t->ncols] = (struct column){ xstrdup(name), NULL, type, precision, -1, SHOW_ALL };
+	t->cols[t->ncols] = (struct column){ .name = xstrdup(name), .type = type, .precision = precision,
+		.depth_col = -1, .show = SHOW_ALL };
 	return t->ncols++;
 }
 
@@ -125,6 +126,12 @@ void table_col_label(struct table *t, int col, const char *label)
 	struct column *c = col_of(t, col, "table_col_label");
 	free(c->label);
 	c->label = xstrdup(label);
+}
+
+/* table_col_digits: see table.h. */
+void table_col_digits(struct table *t, int col, int digits)
+{
+	col_of(t, col, "table_col_digits")->digits = digits > 0 ? digits : 0;
 }
 
 /* table_col_show: see table.h. */
@@ -194,6 +201,7 @@ struct table *table_clone(const struct table *t, const char *name)
 		c->cols[k].label = xstrdup(o->label);
 		c->cols[k].depth_col = o->depth_col;
 		c->cols[k].show = o->show;
+		c->cols[k].digits = o->digits;
 	}
 	for (size_t r = 0; r < t->nrows; r++) {
 		table_add_row(c);
@@ -337,6 +345,12 @@ enum col_type table_col_type(const struct table *t, int col)
 int table_col_precision(const struct table *t, int col)
 {
 	return col_of(t, col, "table_col_precision")->precision;
+}
+
+/* table_col_digits_of: see table.h. */
+int table_col_digits_of(const struct table *t, int col)
+{
+	return col_of(t, col, "table_col_digits_of")->digits;
 }
 
 /* table_col_shown: see table.h. */

@@ -67,6 +67,11 @@ int table_col(struct table *t, const char *name, enum col_type type, int precisi
  * the name ("base%", "95% interval"). */
 void table_col_label(struct table *t, int col, const char *label);
 
+/* table_col_digits(t, col, digits): text and md show col's reals with at
+ * least digits significant digits: more decimals than its precision when
+ * a value is small (0.00123, not 0.0). 0 (the default): the precision. */
+void table_col_digits(struct table *t, int col, int digits);
+
 /* table_col_show(t, col, show): where column col appears (SHOW_*). */
 void table_col_show(struct table *t, int col, unsigned show);
 
@@ -130,6 +135,7 @@ const char *table_col_name(const struct table *t, int col);
 const char *table_col_header(const struct table *t, int col);	/* label, else name */
 enum col_type table_col_type(const struct table *t, int col);
 int table_col_precision(const struct table *t, int col);
+int table_col_digits_of(const struct table *t, int col);	/* see table_col_digits */
 unsigned table_col_shown(const struct table *t, int col);
 int table_col_depth(const struct table *t, int col);	/* depth column, -1 none */
 unsigned table_row_shown(const struct table *t, size_t row);

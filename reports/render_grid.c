@@ -1,5 +1,6 @@
 /* Text and md tables (the human forms; rules in render.h): cells are
  * escaped into a grid first so that column widths are known. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/alloc.h"
@@ -17,13 +18,27 @@ struct grid {
 	size_t *w;
 };
 
+/* decimals(prec, digits, v): prec, or more when v needs them for digits
+ * significant digits (at most 12). */
+static int decimals(int prec, int digits, double v)
+{
+	int need;
+	if (digits <= 0 || v == 0)
+		return prec;
+	need = digits - 1 - (int)floor(log10(fabs(v)));
+	return need > prec ? (need > 12 ? 12 : need) : prec;
+}
+
 /* human_real(b, t, c, v): the text/md form of the real v in column c:
  * its precision (0 in COL_STR and COL_INT columns, shortest exact form
- * when negative) and a '%' for a finite COL_PCT value. */
+ * when negative; more decimals for small values when the column asks for
+ * significant digits) and a '%' for a finite COL_PCT value. */
 static void human_real(struct strbuf *b, const struct table *t, int c, double v)
 {
 	enum col_type type = table_col_type(t, c);
 	int prec = table_col_precision(t, c);
+	if (prec >= 0)
+		prec = decimals(prec, table_col_digits_of(t, c), v);
 	if (num_nonfinite(b, v))
 		return;
 	if (type == COL_STR || type == COL_INT)

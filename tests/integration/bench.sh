@@ -182,6 +182,39 @@ check "a run that leaves a process behind is ok, the process is killed, the benc
 check "its wall time is its own, not the orphan's 30 s" \
 	eval '[ "$(q "SELECT r.wall_ns < 5000000000 FROM bench_run r JOIN bench b ON b.id = r.bench_id JOIN bench_cell c ON c.bench_id = b.id AND c.cell = r.cell WHERE b.label = '"'g'"' AND c.value = '"'orphan'"'")" = 1 ]'
 
+# --- parameter names ---------------------------------------------------------
+"$PERFDB" results "$DB" --format json >"$T/all.json" 2>/dev/null
+"$PERFDB" report "$DB" --base m --new m --format json >"$T/mm.json" 2>/dev/null
+q "SELECT DISTINCT name FROM bench_param" >"$T/params"
+python3 - "$T/params" "$T/all.json" "$T/mm.json" >"$T/cols" <<'PY'
+import json, sys
+params = set(open(sys.argv[1]).read().split())
+cols = set()
+def walk(v):
+    if isinstance(v, list) and v and all(isinstance(r, dict) for r in v):
+        for r in v:
+            if params & set(r):
+                cols.update(k for k in r if k not in params)
+    elif isinstance(v, dict):
+        for x in v.values():
+            walk(x)
+    if isinstance(v, list):
+        for x in v:
+            walk(x)
+for f in sys.argv[2:]:
+    walk(json.load(open(f))["findings"])
+print("\n".join(sorted(cols)))
+PY
+taken=""
+for c in $(cat "$T/cols"); do
+	"$PERFDB" bench -o "$T/none.db" -l u -p "$c=1" -- true 2>/dev/null
+	[ $? = 1 ] || taken="$taken $c"
+done
+check "every column next to the parameters in results and report ($(wc -l <"$T/cols") names) is refused as a parameter name${taken:+; accepted:$taken}" \
+	eval '[ -z "$taken" ] && [ "$(wc -l <"$T/cols")" -gt 20 ] && [ ! -e "$T/none.db" ]'
+bench -l u -p run=1,2 -- true
+check "-p run=...: exit 1, one line naming the clash" eval 'rc_is 1 && one_line_err && grep -q "names a column of perfdb results" "$T/err"'
+
 # --- usage errors ----------------------------------------------------------
 for args in "--runs 2 -- true" "-l u -p 1x=a -- true" "-l u -p a=1,1 -- true" \
 	"-l u -- sh -c {a}" "-l u -p a=1 -- true" "-l u --record-every 2 -- true" "-l u"; do

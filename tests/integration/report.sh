@@ -6,7 +6,10 @@
 # every number equals what the verbs (results, sched) print for the same
 # data; the markdown renders with cmark-gfm into tables, every SVG is
 # well-formed, the html opens in headless chromium and its screenshot is
-# not blank; sides that differ in CPU count are warned of; usage errors.
+# not blank; sides that differ in CPU count are warned of; a base mean of
+# 0 is tested in the metric's unit, rows without spread are not tested,
+# 3 boots a side are tested on (and show) the boots' means; -o never
+# overwrites a database; usage errors.
 # Prints TAP lines. Run from the repository root.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
 B=${PERFDB_BUILD:-build}
@@ -174,6 +177,62 @@ check "-o naming the database (under another name) is refused, the database unto
 cp "$DB" "$T/other.db"
 rep --base packed --new padded -o "$T/other.db"
 check "-o naming another database is refused too" eval 'rc_is 2 && grep -q "holds an SQLite database" "$T/err" && cmp -s "$DB" "$T/other.db"'
+
+# --- rows without a percentage or a spread; boots' means -----------------
+# next.sh DIR CELL prints the next value queued in DIR/CELL as a metric line.
+cat >"$T/next.sh" <<'SH'
+v=$(head -1 "$1/$2"); sed -i 1d "$1/$2"
+echo "metric=x value=$v unit=ms better=lower"
+SH
+queue() { mkdir -p "$T/q"; cell=$1; shift; printf '%s\n' "$@" >"$T/q/$cell"; }
+E=$T/e.db
+queue zero 0 0 0; queue flat 10 10 10
+"$PERFDB" bench -q -o "$E" -l e0 --runs 3 --order sequential -p c=zero,flat -- sh "$T/next.sh" "$T/q" {c} >/dev/null 2>&1
+queue zero 5 6 7; queue flat 12 12 12
+"$PERFDB" bench -q -o "$E" -l e1 --runs 3 --order sequential -p c=zero,flat -- sh "$T/next.sh" "$T/q" {c} >/dev/null 2>&1
+"$PERFDB" report "$E" --base e0 --new e1 --format json >"$T/e.json" 2>"$T/err"
+check "a base mean of 0: the interval is of the difference in the metric's unit, marked, summarized" \
+	py "$T/e.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["findings"]
+r = [x for x in d["metric_x"] if x["c"] == "zero"][0]
+assert r["change_pct"] is None and r["ci_low_pct"] is None and r["significant"] == 1, r
+assert r["verdict"] == "regression" and r["tested_on"] == "runs" and 0 < r["diff_low"] < 6 < r["diff_high"], r
+assert any(l["change"].startswith("x, c=zero: from 0 to 6 ms") for l in d["summary"]), d["summary"]
+PY
+"$PERFDB" report "$E" --base e0 --new e1 >"$T/e.txt" 2>&1
+check "no spread on either side: not tested, said so in the text" \
+	eval 'py "$T/e.json" <<"PY" && grep -Eq "^\| flat .*\| no spread" "$T/e.txt"
+import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["findings"]["metric_x"] if x["c"] == "flat"][0]
+assert r["significant"] == 0 and r["diff_low"] is None and r["tested_on"] is None and abs(r["change_pct"] - 20) < 1e-9, r
+PY'
+for side in b0 b1; do
+	for boot in 1 2 3; do
+		if [ $side = b0 ]; then queue one 10 11 12 13; else queue one 20 21 22 23; fi
+		"$PERFDB" bench -q -o "$E" -l $side --runs 4 -p c=one -- sh "$T/next.sh" "$T/q" {c} >/dev/null 2>&1
+		sqlite3 "$E" "UPDATE bench SET boot_id = 'boot-$boot' WHERE label = '$side' AND boot_id NOT LIKE 'boot-%'"
+	done
+done
+sqlite3 "$E" "DELETE FROM run_metric WHERE run_id IN (SELECT r.id FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE b.label = 'b0' AND b.boot_id = 'boot-1' AND r.run <= 2)"
+sqlite3 "$E" "DELETE FROM bench_run WHERE id NOT IN (SELECT run_id FROM run_metric) AND bench_id IN (SELECT id FROM bench WHERE label = 'b0')"
+"$PERFDB" report "$E" --base b0 --new b1 --format json >"$T/b.json" 2>"$T/err"
+check "3 boots a side: tested on the boots' means, and the mean shown is theirs (not the pooled runs')" \
+	py "$T/b.json" "$E" <<'PY'
+import json, sqlite3, statistics as st, sys
+r = json.load(open(sys.argv[1]))["findings"]["metric_x"][0]
+db = sqlite3.connect(sys.argv[2])
+def boot_means(label):
+    return [st.mean(v for (v,) in db.execute("SELECT m.value FROM run_metric m JOIN bench_run r ON r.id = m.run_id "
+        "JOIN bench b ON b.id = r.bench_id WHERE b.label = ? AND b.boot_id = ?", (label, bid)))
+        for (bid,) in db.execute("SELECT DISTINCT boot_id FROM bench WHERE label = ?", (label,))]
+a, b = boot_means("b0"), boot_means("b1")
+assert r["tested_on"] == "boots" and r["base_boots"] == 3 and r["base_runs"] == 10, r
+assert abs(r["base"] - st.mean(a)) < 1e-9 and abs(r["new"] - st.mean(b)) < 1e-9, (r["base"], a)
+pooled = [v for (v,) in db.execute("SELECT m.value FROM run_metric m JOIN bench_run r ON r.id = m.run_id "
+    "JOIN bench b ON b.id = r.bench_id WHERE b.label = 'b0'")]
+assert len(pooled) == 10 and abs(r["base"] - st.mean(pooled)) > 0.1, (r["base"], st.mean(pooled))
+PY
 
 # --- A/A: the false-positive rate on real run-to-run noise --------------------
 "$PERFDB" bench -q -o "$T/aa.db" -l pool --runs 40 -p cpus=1,2 -- yield --cpus '{cpus}' --seconds 0.03 >/dev/null 2>&1

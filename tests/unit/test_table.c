@@ -968,6 +968,33 @@ static struct table *compare_table(void)
 	return t;
 }
 
+/* test_digits(): a column asking for 4 significant digits shows small
+ * values with more decimals, large ones with its precision; csv keeps the
+ * exact values. */
+static void test_digits(void)
+{
+	struct table *t = table_new("d", NULL);
+	static const double v[] = { 2196682.333, 12.3456, 0.00123456, 0, -0.5 };
+	int c = table_col(t, "v", COL_REAL, 1);
+	table_col_digits(t, c, 4);
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
+		table_add_row(t);
+		table_set_real(t, 0, v[i]);
+	}
+	check(t, FMT_TEXT,
+	      "        v\n"
+	      "---------\n"
+	      "2196682.3\n"
+	      "    12.35\n"
+	      " 0.001235\n"
+	      "      0.0\n"
+	      "  -0.5000\n",
+	      "significant digits");
+	check(t, FMT_CSV, "v\n2196682.333\n12.3456\n0.00123456\n0.0\n-0.5\n", "csv keeps the values");
+	is_int(table_col_digits_of(t, c), 4, "table_col_digits_of");
+	table_free(t);
+}
+
 /* test_labels_show(): labels head text and md (csv and json keep the
  * names); SHOW_HUMAN columns and rows are absent from csv and json,
  * SHOW_DATA ones from text, md and html. */
@@ -2294,6 +2321,7 @@ int main(void)
 	test_large();
 	test_write_error();
 	test_labels_show();
+	test_digits();
 	test_indent();
 	test_captions();
 	test_sections();
