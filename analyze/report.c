@@ -34,6 +34,21 @@ char *rep_cell_text(const struct bench_data *b, size_t cell)
 	return sb_take(&s);
 }
 
+/* rep_same_cell: see report_int.h. */
+bool rep_same_cell(const struct bench_data *a, size_t ca, const struct bench_data *b, size_t cb)
+{
+	if (a->nparams != b->nparams)
+		return false;
+	for (size_t i = 0; i < a->nparams; i++) {
+		size_t k = 0;
+		while (k < b->nparams && strcmp(a->params[i], b->params[k]))
+			k++;
+		if (k == b->nparams || strcmp(bd_cell_value(a, ca, i), bd_cell_value(b, cb, k)))
+			return false;
+	}
+	return true;
+}
+
 /* rep_quote: see report_int.h. */
 void rep_quote(const char *w, struct strbuf *b)
 {

@@ -1,9 +1,8 @@
 /* The report's durations: per cell the mean user, system and elapsed
- * seconds of a side's runs, and the totals of all its runs (what mmtests
- * prints as Duration User/System/Elapsed). */
+ * seconds of a side's runs, and in a table of their own the totals of all
+ * its runs (what mmtests prints as Duration User/System/Elapsed). */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include "analyze/report_int.h"
 
 /* totals(b, u, s, w): the sums over every bare run that ended well. */
@@ -26,6 +25,30 @@ static void set3(struct table *t, int c, const double *v)
 			table_set_real(t, c + i, v[i]);
 }
 
+/* totals_table(r): the sums of every bare run that ended well, a row a
+ * side. */
+static struct table *totals_table(const struct rep *r)
+{
+	static const char *const cols[] = { "user_s", "sys_s", "elapsed_s" };
+	static const char *const labels[] = { "user", "system", "elapsed" };
+	struct table *t = table_new("duration_totals", "Total durations (every bare run that ended well)");
+	table_col(t, "side", COL_STR, 0);
+	for (int i = 0; i < 3; i++) {
+		int c = table_col(t, cols[i], COL_REAL, 3);
+		table_col_label(t, c, labels[i]);
+		table_col_digits(t, c, 3);
+	}
+	table_section(t, "Results");
+	for (int k = 0; k < 2; k++) {
+		double v[3];
+		totals(&r->side[k].b, &v[0], &v[1], &v[2]);
+		table_add_row(t);
+		table_set_str(t, 0, r->side[k].name);
+		set3(t, 1, v);
+	}
+	return t;
+}
+
 /* report_durations: see report_int.h. */
 void report_durations(struct rep *r)
 {
@@ -36,7 +59,7 @@ void report_durations(struct rep *r)
 	if (!r->side[0].have_bench || !r->side[1].have_bench)
 		return;
 	const struct bench_data *a = &r->side[0].b, *b = &r->side[1].b;
-	struct table *t = table_new("durations", "Durations (seconds per run; last row: all runs)");
+	struct table *t = table_new("durations", "Durations (mean seconds per run)");
 	int c0 = (int)a->nparams;
 	for (size_t i = 0; i < a->nparams; i++)
 		table_col(t, a->params[i], COL_STR, 0);
@@ -50,15 +73,8 @@ void report_durations(struct rep *r)
 	for (size_t c = 0; c < a->ncells; c++) {
 		double v[2][3];
 		size_t k = 0;
-		while (k < b->ncells) {
-			char *x = rep_cell_text(a, c), *y = rep_cell_text(b, k);
-			int same = !strcmp(x, y);
-			free(x);
-			free(y);
-			if (same)
-				break;
+		while (k < b->ncells && !rep_same_cell(a, c, b, k))
 			k++;
-		}
 		if (k == b->ncells)
 			continue;
 		bd_times(a, (int)c, RUN_BARE, &v[0][0], &v[0][1], &v[0][2]);
@@ -69,13 +85,6 @@ void report_durations(struct rep *r)
 		set3(t, c0, v[0]);
 		set3(t, c0 + 3, v[1]);
 	}
-	double all[2][3];
-	totals(a, &all[0][0], &all[0][1], &all[0][2]);
-	totals(b, &all[1][0], &all[1][1], &all[1][2]);
-	table_add_row(t);
-	if (a->nparams)
-		table_set_str(t, 0, "all runs");
-	set3(t, c0, all[0]);
-	set3(t, c0 + 3, all[1]);
 	dv_table(doc_findings(r->d), t);
+	dv_table(doc_findings(r->d), totals_table(r));
 }

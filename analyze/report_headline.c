@@ -16,21 +16,6 @@ struct pair {
 	size_t cell[2];
 };
 
-/* same_cell(a, ca, b, cb): whether two cells have the same parameters. */
-static bool same_cell(const struct bench_data *a, size_t ca, const struct bench_data *b, size_t cb)
-{
-	if (a->nparams != b->nparams)
-		return false;
-	for (size_t i = 0; i < a->nparams; i++) {
-		size_t k = 0;
-		while (k < b->nparams && strcmp(a->params[i], b->params[k]))
-			k++;
-		if (k == b->nparams || strcmp(bd_cell_value(a, ca, i), bd_cell_value(b, cb, k)))
-			return false;
-	}
-	return true;
-}
-
 /* pairs_of(r, out): the cells of base with the same cell on the new side,
  * in base's order; returns their number. */
 static size_t pairs_of(const struct rep *r, struct pair **out)
@@ -40,7 +25,7 @@ static size_t pairs_of(const struct rep *r, struct pair **out)
 	*out = xcalloc(a->ncells + 1, sizeof(**out));
 	for (size_t i = 0; i < a->ncells; i++)
 		for (size_t k = 0; k < b->ncells; k++)
-			if (same_cell(a, i, b, k)) {
+			if (rep_same_cell(a, i, b, k)) {
 				(*out)[n++] = (struct pair){ { i, k } };
 				break;
 			}

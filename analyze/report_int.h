@@ -47,6 +47,10 @@ void rep_summary(struct rep *r, double score, const char *fmt, ...) __attribute_
 /* rep_cell_text(b, cell): "cpus=2 mm=shared" of a bench cell, malloc'ed. */
 char *rep_cell_text(const struct bench_data *b, size_t cell);
 
+/* rep_same_cell(a, ca, b, cb): whether cell ca of a and cell cb of b have
+ * the same parameters with the same values (in whatever order). */
+bool rep_same_cell(const struct bench_data *a, size_t ca, const struct bench_data *b, size_t cb);
+
 /* rep_quote(word, b): word shell-quoted when it needs it, into b. */
 void rep_quote(const char *word, struct strbuf *b);
 

@@ -83,6 +83,9 @@ for side, label in (("base", "packed"), ("new", "padded")):
 assert rep["sched_compare"] == sch, (rep["sched_compare"][:2], sch[:2])
 dur = rep["durations"][0]
 assert abs(dur["base_elapsed_s"] - res[("packed", "falseshare_ops_per_sec")]["elapsed_s"]) < 1e-9
+assert len(rep["durations"]) == 1 and [t["side"] for t in rep["duration_totals"]] == ["base", "new"]
+tot = rep["duration_totals"][0]["elapsed_s"]
+assert abs(tot - 5 * dur["base_elapsed_s"]) < 1e-6 * tot, (tot, dur)
 PY
 
 # --- pictures, markdown, html -------------------------------------------------
@@ -232,6 +235,17 @@ assert abs(r["base"] - st.mean(a)) < 1e-9 and abs(r["new"] - st.mean(b)) < 1e-9,
 pooled = [v for (v,) in db.execute("SELECT m.value FROM run_metric m JOIN bench_run r ON r.id = m.run_id "
     "JOIN bench b ON b.id = r.bench_id WHERE b.label = 'b0'")]
 assert len(pooled) == 10 and abs(r["base"] - st.mean(pooled)) > 0.1, (r["base"], st.mean(pooled))
+PY
+
+rnd='echo "metric=x value=$(od -An -N2 -tu2 /dev/urandom | tr -d " ")"'
+"$PERFDB" bench -q -o "$E" -l o1 --runs 2 -p a=1 -p b=2 -- sh -c "$rnd" sh {a} {b} >/dev/null 2>&1
+"$PERFDB" bench -q -o "$E" -l o2 --runs 2 -p b=2 -p a=1 -- sh -c "$rnd" sh {b} {a} >/dev/null 2>&1
+"$PERFDB" report "$E" --base o1 --new o2 --format json >"$T/o.json" 2>"$T/err"
+check "the same cell given with its parameters in another order is compared, durations too" \
+	py "$T/o.json" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert len(f["metric_x"]) == 1 and len(f["durations"]) == 1, (f["metric_x"], f["durations"])
 PY
 
 # --- A/A: the false-positive rate on real run-to-run noise --------------------
