@@ -18,7 +18,8 @@ TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/lib/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(sort $(wildcard workloads/*.c)))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
-SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/bench.sql
+SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/bench.sql \
+             schema/bench_views.sql
 
 .SILENT:
 .PHONY: all test asan bench deps install clean run FORCE
@@ -38,11 +39,12 @@ $(BUILD)/%.o: %.c $(HEADERS)
 
 # The schema files become two C strings: the tables and views, created when
 # a database is made, and the indexes, built after each bulk load.
-$(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/migrate5.sql schema/embed.sh
+$(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/migrate5.sql schema/migrate6.sql schema/embed.sh
 	@mkdir -p $(BUILD)
 	{ sh schema/embed.sh perfdb_schema_sql $(SCHEMA); \
 	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql; \
-	  sh schema/embed.sh perfdb_migrate5_sql schema/migrate5.sql schema/bench.sql; } > $@
+	  sh schema/embed.sh perfdb_migrate5_sql schema/migrate5.sql schema/bench.sql; \
+	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql; } > $@
 
 $(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	$(CC) $(CFLAGS) -c -o $@ $<

@@ -88,13 +88,3 @@ CREATE TABLE run_metric (
 
 CREATE INDEX bench_run_bench ON bench_run(bench_id, cell);
 CREATE INDEX run_metric_run ON run_metric(run_id);
-
--- Every metric of every finished run, with its label, boot, kernel and
--- cell ("cpus=2 mm=shared").
-CREATE VIEW bench_metrics AS
-SELECT b.label, b.id AS bench_id, b.boot_id, b.os_release, b.kernel_build_id, b.hostname,
-       r.cell, (SELECT group_concat(c.name || '=' || c.value, ' ') FROM bench_cell c
-                WHERE c.bench_id = r.bench_id AND c.cell = r.cell) AS params,
-       r.id AS run_id, r.run, r.kind, r.status, m.name AS metric, m.value, m.unit, m.better,
-       r.wall_ns, r.user_ns, r.sys_ns, r.session_id
-FROM bench_run r JOIN bench b ON b.id = r.bench_id JOIN run_metric m ON m.run_id = r.id;
