@@ -18,10 +18,10 @@ static const char *const usage[] = {
 };
 
 static struct bench_args a;
-static long long runs, warmup, every, seed = -1;
-static int order;
+static long long runs, warmup = -1, every, seed = -1;
+static int order = -1;
 static const char *recipes;
-static double timeout_s;
+static double timeout_s = -1;
 
 /* add_param(o, arg, err): one -p NAME=V1,V2,... */
 static int add_param(const struct opt *o, const char *arg, struct strbuf *err)
@@ -77,9 +77,11 @@ static int finish(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: a bench needs a label (-l LABEL)\n", ctx->prog);
 		return EXIT_USAGE;
 	}
-	if (a.resume && (ctx->nops || p->nparams)) {
-		fprintf(stderr, "%s: --resume takes the plan from the database: give no command or -p, "
-			"or give the same command without --resume\n", ctx->prog);
+	if (a.resume && (ctx->nops || p->nparams || runs > 0 || warmup >= 0 || every > 0 || seed >= 0 ||
+			 order >= 0 || recipes || timeout_s >= 0)) {
+		fprintf(stderr, "%s: --resume takes the plan from the database: give no command, -p, "
+			"--runs, --warmup, --order, --seed, -r, --record-every or --timeout, or give the "
+			"same command and options without --resume\n", ctx->prog);
 		return EXIT_USAGE;
 	}
 	if (!a.resume && !ctx->nops) {
@@ -91,16 +93,18 @@ static int finish(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: --record-every needs -r RECIPES\n", ctx->prog);
 		return EXIT_USAGE;
 	}
+	if (!a.db_path)
+		a.db_path = PERFDB_DEFAULT_DB;
+	if (a.resume)
+		return 0;	/* the plan comes from the database */
 	bench_plan_set_argv(p, ctx->ops, (size_t)ctx->nops);
 	p->runs = runs > 0 ? (int)runs : 5;
-	p->warmup = (int)warmup;
-	p->order = (enum bench_order)order;
+	p->warmup = warmup > 0 ? (int)warmup : 0;
+	p->order = order >= 0 ? (enum bench_order)order : ORDER_INTERLEAVE;
 	p->seed = seed >= 0 ? (uint64_t)seed : random_seed();
 	p->recipes = recipes ? xstrdup(recipes) : NULL;
 	p->record_every = every > 0 ? (int)every : 1;
-	p->timeout_s = timeout_s;
-	if (!a.db_path)
-		a.db_path = PERFDB_DEFAULT_DB;
+	p->timeout_s = timeout_s > 0 ? timeout_s : 0;
 	return 0;
 }
 

@@ -79,7 +79,8 @@ static void judge(int status, const char *metric_error, size_t nmetrics, struct 
 	row->error = why;
 }
 
-/* run_bare(b, row, why, len, r): a bare run (or warm-up) of row->argv. */
+/* run_bare(b, row, why, len, r): a bare run (or warm-up) of row->argv;
+ * 0, or 1 when a second stop signal stopped it (nothing to store). */
 static int run_bare(struct bench *b, struct run_row *row, char *why, size_t len, struct wl_result *r)
 {
 	struct wl_opts o = { .timeout_s = b->a->plan.timeout_s, .own_pgroup = true, .out_fd = 1,
@@ -92,7 +93,7 @@ static int run_bare(struct bench *b, struct run_row *row, char *why, size_t len,
 		return 0;
 	}
 	if (r->stopped && !r->timed_out)
-		return -1;	/* stopped by a second Ctrl-C: not a run */
+		return 1;	/* stopped by a second Ctrl-C: not a run */
 	if (r->leftovers && !b->a->quiet)
 		fprintf(stderr, "perfdb bench: %s exited leaving processes that held its output; "
 			"killed its process group so they cannot disturb the next run\n", row->argv[0]);
@@ -112,7 +113,9 @@ static int run_bare(struct bench *b, struct run_row *row, char *why, size_t len,
 	return 0;
 }
 
-/* run_recorded(b, row, why, len, ra): a run under perf record. */
+/* run_recorded(b, row, why, len, ra): a run under perf record; 0, or 1
+ * when a stop signal ended it before there was a session. A stop signal
+ * during the import counts as one for the bench (stop after this run). */
 static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t len, struct record_args *ra)
 {
 	struct wrapper_status *st = &ra->status;
@@ -130,6 +133,7 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 	ra->hide_stderr = b->a->quiet;
 	ra->timeout_s = b->a->plan.timeout_s;
 	ra->workload = wl;
+	ra->stop_handler = on_stop;
 	rc = record_run(ra);
 	free(wl);
 	proc_on_signals(on_stop);
@@ -141,7 +145,7 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 	if (ra->interrupted && !ra->timed_out) {
 		stops = 2;	/* Ctrl-C reached perf and the workload: stop here */
 		if (!ra->session)
-			return -1;
+			return 1;
 	}
 	if (!ra->session || (st->kind != WL_EXIT && st->kind != WL_SIGNAL)) {
 		snprintf(why, len, "the recording failed (perfdb record's exit status %d)", rc);
@@ -288,7 +292,7 @@ static int open_bench(struct bench *b)
 	struct bench_plan *p = &b->a->plan;
 	char err[8192], perf[256] = "";
 	int made;
-	if (!(b->db = db_open(b->a->db_path, true, err, sizeof(err)))) {
+	if (!(b->db = db_open(b->a->db_path, !b->a->resume, err, sizeof(err)))) {	/* resume: no new file */
 		fprintf(stderr, "perfdb bench: %s\n", err);
 		return EXIT_FAIL;
 	}
@@ -358,8 +362,8 @@ int bench_main(struct bench_args *a)
 		say_start(&b);
 		proc_on_signals(on_stop);
 		for (size_t i = 0; i < b.nslots && !rc && !stops; i++)
-			if (!b.done[i])
-				rc = one_run(&b, i) < 0 ? EXIT_FAIL : 0;
+			if (!b.done[i] && one_run(&b, i) < 0)
+				rc = EXIT_FAIL;
 		proc_on_signals(SIG_DFL);
 		say_end(&b);
 		if (!rc)

@@ -220,7 +220,7 @@ int bench_store_load_plan(sqlite3 *db, const char *label, struct bench_plan *p, 
 	sqlite3_stmt *st = db_prepare(db, "SELECT id, runs, warmup, run_order, seed, recipes, "
 		"record_every, timeout_s FROM bench WHERE label = ? ORDER BY id DESC LIMIT 1");
 	int64_t id = -1;
-	memset(p, 0, sizeof(*p));
+	bench_plan_free(p);	/* whatever it held is replaced */
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
 	if (st && sqlite3_step(st) == SQLITE_ROW) {
 		const char *order = (const char *)sqlite3_column_text(st, 3);

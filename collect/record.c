@@ -629,9 +629,14 @@ static int describe_new(struct rec *r, int64_t id)
 	return 0;
 }
 
-/* arm_cleanup: from here a stop signal removes the temporary files. */
+/* arm_cleanup: from here a stop signal removes the temporary files (or
+ * goes to the caller's handler, which lets the import finish). */
 static void arm_cleanup(struct rec *r)
 {
+	if (r->in.stop_handler) {
+		proc_on_signals(r->in.stop_handler);
+		return;
+	}
 	snprintf(cleanup_files[0], PATH_MAX, "%s", r->status);
 	snprintf(cleanup_files[1], PATH_MAX, "%s", r->ksyms);
 	if (!r->in.perf_data)

@@ -25,6 +25,9 @@ struct record_args {
 	struct watch_set watch;	/* -r watch: the fields watched */
 	const struct describe_opts *describe;	/* objects and layouts to store in the
 						 * session (collect/describe.h), or NULL */
+	void (*stop_handler)(int);	/* NULL: a stop signal during the import removes the
+					 * temporary files and kills perfdb; else it goes to
+					 * this handler and the import finishes */
 	/* set by record_run: */
 	int64_t session;	/* the new session, 0 when none */
 	bool interrupted;	/* a signal or the timeout stopped the recording */

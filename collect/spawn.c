@@ -17,11 +17,15 @@
 void proc_on_signals(void (*handler)(int))
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { 0 };
+	static int hup_ignored = -1;	/* SIGHUP was ignored at the first call */
+	struct sigaction sa = { 0 }, old;
+	if (hup_ignored < 0)
+		hup_ignored = !sigaction(SIGHUP, NULL, &old) && old.sa_handler == SIG_IGN;
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, NULL);
+		if (sigs[i] != SIGHUP || !hup_ignored)
+			sigaction(sigs[i], &sa, NULL);
 }
 
 /* proc_block_signals: see spawn.h. */

@@ -9,7 +9,9 @@
 #include <sys/types.h>
 
 /* proc_on_signals(handler): handler (or SIG_DFL) for SIGINT, SIGTERM and
- * SIGHUP. */
+ * SIGHUP; a SIGHUP ignored when first called (nohup) stays ignored, in
+ * the children too. (A SIGINT ignored by a script's background job is
+ * still handled: kill -INT is how such a bench is stopped.) */
 void proc_on_signals(void (*handler)(int));
 
 /* proc_block_signals(block): blocks (true) or unblocks the stop signals. */

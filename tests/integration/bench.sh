@@ -3,8 +3,11 @@
 # whose every stored metric is checked against what the workload printed
 # (tests/programs/bench_work.sh logs it), the interleaved, sequential and
 # random orders, warm-ups, resuming after SIGINT and SIGKILL (exactly the
-# missing runs run), failing runs (exit status, no metric, a metric twice,
-# a bad value, a timeout), plan and usage errors, recorded runs under perf
+# missing runs run; a second SIGINT; SIGHUP under nohup; --resume misuse),
+# failing runs (exit status, no metric, a metric twice, a bad value, a
+# timeout, closed output), what a run may not do (read stdin, leave
+# processes behind), parameter names that clash with results' columns,
+# plan and usage errors, recorded runs under perf
 # with the perturbation, the motivating yield table, and results' numbers
 # against a computation here. Prints TAP lines.
 # Run from the repository root: sh tests/integration/bench.sh
@@ -126,6 +129,26 @@ resume_case INT
 resume_case KILL
 bench --resume -l nosuch
 check "--resume of a label without a bench: exit 1, one line" eval 'rc_is 1 && one_line_err'
+"$PERFDB" bench -o "$DB" -l int2 --runs 4 -- sh "$WORK" "$LOG" x 1 slow >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 0.6; kill -INT $pid; sleep 0.1; kill -INT $pid
+wait $pid
+echo $? >"$T/rc"
+check "a second SIGINT stops the current run too: exit 130, that run not stored" \
+	eval 'rc_is 130 && [ "$(q "SELECT count(*) FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE label = '"'int2'"'")" -lt 2 ]'
+(trap '' HUP; exec "$PERFDB" bench -o "$DB" -l nohup --runs 3 -- sh "$WORK" "$LOG" x 1 slow >"$T/out" 2>"$T/err") &
+pid=$!
+sleep 0.6; kill -HUP $pid
+wait $pid
+echo $? >"$T/rc"
+check "SIGHUP ignored when perfdb started (nohup) stays ignored: the bench finishes, 3 runs" \
+	eval 'rc_is 0 && [ "$(q "SELECT count(*) FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE label = '"'nohup'"' AND status = '"'ok'"'")" = 3 ]'
+bench --resume -l nohup --runs 9
+check "--resume with a plan option: exit 1, one line (the plan is the database's)" eval 'rc_is 1 && one_line_err'
+"$PERFDB" bench -o "$T/typo.db" --resume -l nohup >/dev/null 2>"$T/err"
+echo $? >"$T/rc"
+check "--resume naming a database that does not exist: exit 2, one line, no file made" \
+	eval 'rc_is 2 && one_line_err && [ ! -e "$T/typo.db" ]'
 
 # --- a second boot -----------------------------------------------------------
 # The same label on another boot adds that boot's runs: the test stands in
