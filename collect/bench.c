@@ -138,6 +138,9 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 	free(wl);
 	proc_on_signals(on_stop);
 	row->session = ra->session;
+	row->started_ns = st->start_ns;
+	row->out_tail = st->out_tail;
+	row->err_tail = st->err_tail;
 	row->usage = st->usage;
 	row->metrics = st->metrics;
 	row->nmetrics = st->nmetrics;

@@ -1,5 +1,6 @@
 /* The hidden wrapper of perfdb record and its status file (see
  * record_wrapper.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -48,10 +49,24 @@ static void note_metric(const struct metric *m, void *arg)
 	dprintf(*(int *)arg, "metric %s\n", m->line);
 }
 
-/* write_end(fd, r): the usage and the end of the run. */
+/* write_hex(fd, key, s): "KEY HEX" of the string s (a line whatever s holds). */
+static void write_hex(int fd, const char *key, const char *s)
+{
+	char buf[2 * WL_TAIL + 1];
+	size_t n = 0;
+	for (; *s && n + 2 < sizeof(buf); s++, n += 2)
+		snprintf(buf + n, 3, "%02x", (unsigned char)*s);
+	buf[n] = 0;
+	dprintf(fd, "%s %s\n", key, buf);
+}
+
+/* write_end(fd, r): the usage, the output's ends and the end of the run. */
 static void write_end(int fd, const struct wl_result *r)
 {
 	struct wl_usage u = wl_usage_of(r);
+	dprintf(fd, "start %lld\n", (long long)r->start_ns);
+	write_hex(fd, "out-tail", r->out_tail);
+	write_hex(fd, "err-tail", r->err_tail);
 	if (r->metric_error[0])
 		dprintf(fd, "metric-error %s\n", r->metric_error);
 	dprintf(fd, "usage %lld %lld %lld %lld %lld %lld\n", (long long)u.user_ns,
@@ -108,6 +123,20 @@ static void add_metric(struct wrapper_status *s, const char *line)
 	s->metrics[s->nmetrics++] = m;
 }
 
+/* read_hex(hex, out, cap): decodes the hex digits at hex into out (at most
+ * cap - 1 bytes, NUL-terminated; stops at the first non-hex pair). */
+static void read_hex(const char *hex, char *out, size_t cap)
+{
+	size_t n = 0;
+	unsigned v;
+	while (n + 1 < cap && isxdigit((unsigned char)hex[0]) && isxdigit((unsigned char)hex[1]) &&
+	       sscanf(hex, "%2x", &v) == 1) {
+		out[n++] = (char)v;
+		hex += 2;
+	}
+	out[n] = 0;
+}
+
 /* one_line(s, line): one line of the file. */
 static void one_line(struct wrapper_status *s, char *line)
 {
@@ -119,6 +148,12 @@ static void one_line(struct wrapper_status *s, char *line)
 		s->kind = WL_STARTED;
 	else if (!strncmp(line, "metric ", 7))
 		add_metric(s, line + 7);
+	else if (!strncmp(line, "out-tail ", 9))
+		read_hex(line + 9, s->out_tail, sizeof(s->out_tail));
+	else if (!strncmp(line, "err-tail ", 9))
+		read_hex(line + 9, s->err_tail, sizeof(s->err_tail));
+	else if (sscanf(line, "start %lld", &v[0]) == 1)
+		s->start_ns = v[0];
 	else if (!strncmp(line, "metric-error ", 13))
 		snprintf(s->metric_error, sizeof(s->metric_error), "%s", line + 13);
 	else if (sscanf(line, "usage %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],

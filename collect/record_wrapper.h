@@ -30,6 +30,8 @@ struct wrapper_status {
 	struct metric *metrics;
 	size_t nmetrics, cap;
 	char metric_error[256];
+	int64_t start_ns;	/* CLOCK_REALTIME when the workload started; 0 unknown */
+	char out_tail[WL_TAIL + 1], err_tail[WL_TAIL + 1];	/* the ends of its output */
 };
 
 /* record_exec_wrapper(argc, argv): the wrapper (argv: "__exec" STATUSFILE

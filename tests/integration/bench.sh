@@ -256,6 +256,8 @@ check "-r sched: 2 bare and 2 recorded runs, each recorded run a session of the 
 	      [ "$(q "SELECT count(*) FROM session WHERE label = '"'rec'"'")" = 2 ]'
 check "a recorded run's metric is stored with the run and with its session" \
 	eval '[ "$(q "SELECT count(*) FROM bench_run r JOIN run_metric m ON m.run_id = r.id JOIN workload_metric w ON w.session_id = r.session_id AND w.name = m.name AND w.value = m.value WHERE r.kind = '"'recorded'"'")" = 2 ]'
+check "a recorded run has its start time and the end of its output, like a bare run" \
+	eval '[ "$(q "SELECT count(*) FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE label = '"'rec'"' AND started_ns > 1600000000000000000 AND stdout_tail LIKE '"'%metric=ctxsw_per_sec_per_cpu %'"'")" = 4 ]'
 "$PERFDB" results "$DB" -l rec --format json >"$T/rec.json"
 check "perfdb results states the perturbation: recorded against bare medians" \
 	python3 - "$T/rec.json" "$DB" <<'PY'
