@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
@@ -55,26 +56,28 @@ void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-/* user_version: the database's PRAGMA user_version, or -1. */
-static int user_version(sqlite3 *db)
+/* probe_int(db, sql): the integer sql gives, or -1 when it cannot run (a
+ * file that is not a database: bad input, not an internal error). */
+static int probe_int(sqlite3 *db, const char *sql)
 {
-	sqlite3_stmt *st = db_prepare(db, "PRAGMA user_version");
+	sqlite3_stmt *st = NULL;
 	int v = -1;
-	if (st && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return v;
 }
 
-/* table_count: how many tables and views the database has. */
+/* user_version: the database's PRAGMA user_version, or -1. */
+static int user_version(sqlite3 *db)
+{
+	return probe_int(db, "PRAGMA user_version");
+}
+
+/* table_count: how many tables and views the database has, or -1. */
 static int table_count(sqlite3 *db)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT count(*) FROM sqlite_master");
-	int n = -1;
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return probe_int(db, "SELECT count(*) FROM sqlite_master");
 }
 
 /* create_schema: creates every table and view of a new database, with
@@ -131,6 +134,43 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* file_kind(path, must_exist, err, errlen): 0 for a file that may be an
+ * SQLite database (or, unless must_exist, a missing or empty one that
+ * becomes one); -1 with the reason in err for a directory, a perf.data
+ * recording, or a missing or empty file when must_exist. */
+static int file_kind(const char *path, bool must_exist, char *err, size_t errlen)
+{
+	struct stat st;
+	char head[16] = { 0 };
+	size_t n = 0;
+	FILE *f;
+	if (stat(path, &st)) {
+		if (!must_exist && errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a perfdb database", path);
+		return -1;
+	}
+	if ((f = fopen(path, "rb"))) {
+		n = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	}
+	if (n == 0 && must_exist) {
+		snprintf(err, errlen, "%s: empty file, not a perfdb database", path);
+		return -1;
+	}
+	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8) ||
+		       !memcmp(head, "PERFFILE", 8))) {
+		snprintf(err, errlen, "%s: a perf.data recording, not a perfdb database; import it "
+			 "with: perfdb import -o perfdb.db %s", path, path);
+		return -1;
+	}
+	return 0;
+}
+
 /* db_open: see db.h. */
 sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 {
@@ -141,6 +181,8 @@ sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
+	if (file_kind(path, false, err, errlen))
+		return NULL;
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
 		sqlite3_close(db);
@@ -213,39 +255,12 @@ bool db_has_table(sqlite3 *db, const char *name)
 	return yes;
 }
 
-/* file_kind(path, err, errlen): 0 for a file that may be an SQLite
- * database; -1 with the reason in err for one that is missing, empty or
- * a perf.data recording. */
-static int file_kind(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char head[16] = { 0 };
-	size_t n;
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	if (n == 0) {
-		snprintf(err, errlen, "%s: empty file, not a perfdb database", path);
-		return -1;
-	}
-	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8) ||
-		       !memcmp(head, "PERFFILE", 8))) {
-		snprintf(err, errlen, "%s: a perf.data recording, not a perfdb database; import it "
-			 "with: perfdb import -o perfdb.db %s", path, path);
-		return -1;
-	}
-	return 0;
-}
-
 /* db_open_read: see db.h. */
 sqlite3 *db_open_read(const char *path, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	int v, n;
-	if (file_kind(path, err, errlen))
+	if (file_kind(path, true, err, errlen))
 		return NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");

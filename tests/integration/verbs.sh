@@ -584,6 +584,21 @@ py error "doctor EXTRA (it takes no operand)" 1 "^perfdb doctor: too many operan
 py error "an unknown verb" 1 "^perfdb: 'frobnicate' is not a perfdb verb" frobnicate "$DB"
 py error "perfdb help of an unknown verb" 1 "^perfdb: 'frobnicate' is not a perfdb verb" help frobnicate
 
+# --- files that are not databases: one line naming the file, exit 2 ------------------
+echo "plain text" >"$T/notes.txt"
+mkdir -p "$T/adir"
+PD=$(ls "$PERFDB_SHARED"/perfdata/*.data 2>/dev/null | head -1)
+[ -n "$PD" ] || { "$PERFDB" record -q -o "$T/pd.db" --perf-data "$T/kept.data" -r profile -- yield --seconds 0.1 >/dev/null 2>&1; PD=$T/kept.data; }
+cp "$PD" "$T/rec.data"
+for f in notes.txt:"not an SQLite database" adir:"is a directory, not a perfdb database" \
+	rec.data:"a perf.data recording, not a perfdb database; import it with: perfdb import -o perfdb.db $T/rec.data"; do
+	file=$T/${f%%:*} why=${f#*:}
+	py error "sessions on ${f%%:*}" 2 "^perfdb sessions: $file: $why\$" sessions "$file"
+	py error "import -o ${f%%:*}" 2 "^perfdb: $file: $why\$" import -o "$file" /dev/null
+	py error "bench -o ${f%%:*}" 2 "^perfdb bench: $file: $why\$" bench -o "$file" -l x -- true
+done
+check "the perf.data file is as it was" cmp -s "$PD" "$T/rec.data"
+
 # --- the empty-analysis rule: exit 2, the events and the recipe named -------------------
 py error "ipis on a profile-only session" 2 \
 	"^perfdb ipis: $DB: session [0-9]+ has no csd:csd_queue_cpu, ipi:ipi_send_cpu or ipi:ipi_send_cpumask events \(record them with perfdb record -r tlb\)\$" \
