@@ -117,15 +117,15 @@ void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc)
 }
 
 /* substitute(p, cell, s, b, used, err, errlen): s with each {NAME}
- * replaced (cell may be (size_t)-1: only check), into b; marks used
+ * replaced and {{ and }} made { and } (cell may be (size_t)-1: only check), into b; marks used
  * parameters. 0, or -1 for an unknown {NAME}. */
 static int substitute(const struct bench_plan *p, size_t cell, const char *s, struct strbuf *b,
 		      bool *used, char *err, size_t errlen)
 {
 	while (*s) {
 		size_t n = s[0] == '{' ? ident_len(s + 1) : 0;
-		if (s[0] == '{' && s[1] == '{') {
-			sb_putc(b, '{');
+		if ((s[0] == '{' || s[0] == '}') && s[1] == s[0]) {
+			sb_putc(b, s[0]);	/* {{ and }} are { and }, as in a format string */
 			s += 2;
 		} else if (n && s[n + 1] == '}') {
 			long i = find_param(p, s + 1, n);

@@ -238,6 +238,10 @@ check "every column next to the parameters in results and report ($(wc -l <"$T/c
 bench -l u -p run=1,2 -- true
 check "-p run=...: exit 1, one line naming the clash" eval 'rc_is 1 && one_line_err && grep -q "names a column of perfdb results" "$T/err"'
 
+bench -l braces --runs 1 -p a=7 -- sh -c 'echo "metric=x value={a}"; echo "{{a}} {{ }} }"'
+check "{NAME} is replaced; {{ and }} are literal braces ({{a}} gives {a}), a lone } stays" \
+	eval 'rc_is 0 && grep -qx "{a} { } }" "$T/out" && [ "$(q "SELECT m.value FROM run_metric m JOIN bench_run r ON r.id = m.run_id JOIN bench b ON b.id = r.bench_id WHERE b.label = '"'braces'"'")" = 7.0 ]'
+
 # --- usage errors ----------------------------------------------------------
 for args in "--runs 2 -- true" "-l u -p 1x=a -- true" "-l u -p a=1,1 -- true" \
 	"-l u -- sh -c {a}" "-l u -p a=1 -- true" "-l u --record-every 2 -- true" "-l u"; do
