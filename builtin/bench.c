@@ -102,7 +102,7 @@ static int finish(struct verb_ctx *ctx)
 	p->warmup = warmup > 0 ? (int)warmup : 0;
 	p->order = order >= 0 ? (enum bench_order)order : ORDER_INTERLEAVE;
 	p->seed = seed >= 0 ? (uint64_t)seed : random_seed();
-	p->recipes = recipes ? xstrdup(recipes) : NULL;
+	p->recipes = recipes ? xstrdup(*recipes ? recipes : "profile") : NULL;	/* as record -r "" */
 	p->record_every = every > 0 ? (int)every : 1;
 	p->timeout_s = timeout_s > 0 ? timeout_s : 0;
 	return 0;

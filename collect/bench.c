@@ -295,6 +295,10 @@ static int open_bench(struct bench *b)
 	struct bench_plan *p = &b->a->plan;
 	char err[8192], perf[256] = "";
 	int made;
+	if (!b->a->resume && bench_plan_check(p, err, sizeof(err))) {	/* before a file is made */
+		fprintf(stderr, "perfdb bench: %s\n", err);
+		return EXIT_USAGE;
+	}
 	if (!(b->db = db_open(b->a->db_path, !b->a->resume, err, sizeof(err)))) {	/* resume: no new file */
 		fprintf(stderr, "perfdb bench: %s\n", err);
 		return EXIT_FAIL;
@@ -303,9 +307,9 @@ static int open_bench(struct bench *b)
 		fprintf(stderr, "perfdb bench: %s: %s\n", b->a->db_path, err);
 		return made > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
-	if (bench_plan_check(p, err, sizeof(err))) {
-		fprintf(stderr, "perfdb bench: %s\n", err);
-		return EXIT_USAGE;
+	if (b->a->resume && bench_plan_check(p, err, sizeof(err))) {
+		fprintf(stderr, "perfdb bench: %s: the stored plan: %s\n", b->a->db_path, err);
+		return EXIT_FAIL;
 	}
 	sysinfo_read(&b->sys);
 	if (p->recipes)

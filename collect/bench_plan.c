@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collect/bench_plan.h"
+#include "collect/recipes.h"
 #include "lib/alloc.h"
 #include "lib/escape.h"
 #include "lib/strbuf.h"
@@ -146,12 +147,59 @@ static int substitute(const struct bench_plan *p, size_t cell, const char *s, st
 	return 0;
 }
 
+/* utf8_ok(s): whether s is valid UTF-8 (no overlong forms, surrogates or
+ * code points past U+10FFFF). */
+static bool utf8_ok(const unsigned char *s)
+{
+	while (*s) {
+		int n = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2 : (*s & 0xf8) == 0xf0 ? 3 : -1;
+		uint32_t c = n == 0 ? *s : n == 1 ? *s & 0x1fu : n == 2 ? *s & 0x0fu : *s & 0x07u;
+		if (n < 0)
+			return false;
+		for (int k = 1; k <= n; k++) {
+			if ((s[k] & 0xc0) != 0x80)
+				return false;
+			c = c << 6 | (s[k] & 0x3fu);
+		}
+		if ((n == 1 && c < 0x80) || (n == 2 && c < 0x800) || (n == 3 && c < 0x10000) || c > 0x10ffff ||
+		    (c >= 0xd800 && c <= 0xdfff))
+			return false;
+		s += n + 1;
+	}
+	return true;
+}
+
+/* check_text(p, err, errlen): the template and values are UTF-8; the
+ * recipes are known. 0 or -1. */
+static int check_text(const struct bench_plan *p, char *err, size_t errlen)
+{
+	struct recipe_env env = { false };
+	struct recipe_plan rp;
+	for (size_t i = 0; i < p->argc; i++)
+		if (!utf8_ok((const unsigned char *)p->argv[i])) {
+			snprintf(err, errlen, "argument %zu of the command is not UTF-8 text (a bench stores "
+				 "its command as text)", i + 1);
+			return -1;
+		}
+	for (size_t i = 0; i < p->nparams; i++)
+		for (size_t k = 0; k < p->params[i].nvalues; k++)
+			if (!utf8_ok((const unsigned char *)p->params[i].values[k])) {
+				snprintf(err, errlen, "-p %s: value %zu is not UTF-8 text", p->params[i].name, k + 1);
+				return -1;
+			}
+	if (p->recipes && recipe_plan_make(&rp, p->recipes, NULL, &env, err, errlen))
+		return -1;
+	if (p->recipes)
+		recipe_plan_free(&rp);
+	return 0;
+}
+
 /* bench_plan_check: see bench_plan.h. */
 int bench_plan_check(const struct bench_plan *p, char *err, size_t errlen)
 {
 	bool *used = xcalloc(p->nparams + 1, sizeof(bool));
 	struct strbuf b = STRBUF_INIT;
-	int rc = 0;
+	int rc = check_text(p, err, errlen);
 	for (size_t i = 0; !rc && i < p->argc; i++)
 		rc = substitute(p, (size_t)-1, p->argv[i], &b, used, err, errlen);
 	for (size_t i = 0; !rc && i < p->nparams; i++)

@@ -65,7 +65,9 @@ int bench_plan_add_param(struct bench_plan *p, const char *arg, char *err, size_
 void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc);
 
 /* bench_plan_check(p, err, errlen): every {NAME} of the template names a
- * parameter and every parameter appears in it. 0 or -1 with err set. */
+ * parameter and every parameter appears in it; the template and values
+ * are UTF-8 (they are stored as text and must come back the same); the
+ * recipes are known ones. 0 or -1 with err set. */
 int bench_plan_check(const struct bench_plan *p, char *err, size_t errlen);
 
 /* bench_ncells(p): the number of cells (1 without parameters). */

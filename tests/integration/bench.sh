@@ -249,6 +249,14 @@ for args in "--runs 2 -- true" "-l u -p 1x=a -- true" "-l u -p a=1,1 -- true" \
 	bench $args
 	check "bench $args: exit 1, one line" eval 'rc_is 1 && one_line_err'
 done
+for args in "-l u -r bogus -- true" "-l u -- echo $(printf '\377')" "-l u -p a=$(printf '\300\257') -- echo {a}"; do
+	# shellcheck disable=SC2086
+	"$PERFDB" bench -o "$T/fresh.db" $args >"$T/out" 2>"$T/err"; echo $? >"$T/rc"
+	check "bench $args: exit 1, one line, no database made" eval 'rc_is 1 && one_line_err && [ ! -e "$T/fresh.db" ]'
+done
+bench -l empty_r --runs 1 -r "" -- yield --seconds 0.1
+check "-r '' records the profile recipe, as perfdb record -r '' does, and stores it so" \
+	eval 'rc_is 0 && [ "$(q "SELECT recipes FROM bench WHERE label = '"'empty_r'"'")" = profile ]'
 bench -l u -- /nonexistent/prog
 check "a workload that does not exist is refused before any run: exit 2, one line" \
 	eval 'rc_is 2 && one_line_err && grep -q "cannot run" "$T/err"'
@@ -259,7 +267,7 @@ check "-r sched: 2 bare and 2 recorded runs, each recorded run a session of the 
 	eval 'rc_is 0 && [ "$(q "SELECT group_concat(kind || (session_id IS NOT NULL), '"' '"') FROM (SELECT kind, session_id FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE label = '"'rec'"' ORDER BY seq)")" = "bare0 recorded1 bare0 recorded1" ] &&
 	      [ "$(q "SELECT count(*) FROM session WHERE label = '"'rec'"'")" = 2 ]'
 check "a recorded run's metric is stored with the run and with its session" \
-	eval '[ "$(q "SELECT count(*) FROM bench_run r JOIN run_metric m ON m.run_id = r.id JOIN workload_metric w ON w.session_id = r.session_id AND w.name = m.name AND w.value = m.value WHERE r.kind = '"'recorded'"'")" = 2 ]'
+	eval '[ "$(q "SELECT count(*) FROM bench_run r JOIN bench b ON b.id = r.bench_id JOIN run_metric m ON m.run_id = r.id JOIN workload_metric w ON w.session_id = r.session_id AND w.name = m.name AND w.value = m.value WHERE r.kind = '"'recorded'"' AND b.label = '"'rec'"'")" = 2 ]'
 check "a recorded run has its start time and the end of its output, like a bare run" \
 	eval '[ "$(q "SELECT count(*) FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE label = '"'rec'"' AND started_ns > 1600000000000000000 AND stdout_tail LIKE '"'%metric=ctxsw_per_sec_per_cpu %'"'")" = 4 ]'
 "$PERFDB" results "$DB" -l rec --format json >"$T/rec.json"
