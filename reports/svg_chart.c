@@ -70,18 +70,50 @@ static int gather(const struct table *t, struct chart *c)
 	return 0;
 }
 
-/* num(b, v): v shortly: 1.23M, 456k, 12.3. */
-static void num(struct strbuf *b, double v)
+/* nice_step(lo, hi): a tick step of 1, 2 or 5 times a power of 10 that
+ * cuts lo..hi into about 4, and at least 3 ticks. */
+static double nice_step(double lo, double hi)
 {
-	double a = fabs(v);
-	if (a >= 1e9)
-		sb_printf(b, "%.3gG", v / 1e9);
-	else if (a >= 1e6)
-		sb_printf(b, "%.3gM", v / 1e6);
-	else if (a >= 1e4)
-		sb_printf(b, "%.3gk", v / 1e3);
-	else
-		sb_printf(b, "%.3g", v);
+	double raw = (hi - lo) / 4, p = pow(10, floor(log10(raw))), f = raw / p;
+	double step = (f <= 1.5 ? 1 : f <= 3 ? 2 : f <= 7 ? 5 : 10) * p;
+	for (int i = 0; i < 3 && floor(hi / step) - ceil(lo / step) < 2; i++) {
+		double d = pow(10, floor(log10(step))), m = step / d;
+		step = m < 1.5 ? 0.5 * d : m < 3 ? d : 2 * d;	/* 1 -> 0.5, 2 -> 1, 5 -> 2 */
+	}
+	return step;
+}
+
+/* The ticks' labels: a scale (k, M, G, T) from the largest value and as
+ * many decimals as the step needs, so that no two ticks look alike and
+ * none is in exponent form. */
+struct ticks {
+	double scale;
+	const char *suffix;
+	int decimals;
+};
+
+/* ticks_of(lo, hi, step): the labels' form for ticks of step in lo..hi. */
+static struct ticks ticks_of(double lo, double hi, double step)
+{
+	static const struct { double f; const char *s; } sfx[] = { { 1e12, "T" }, { 1e9, "G" },
+		{ 1e6, "M" }, { 1e4, "k" } };
+	double a = fmax(fabs(lo), fabs(hi));
+	struct ticks t = { 1, "", 0 };
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(*sfx); i++)
+		if (a >= sfx[i].f) {
+			t = (struct ticks){ sfx[i].f == 1e4 ? 1e3 : sfx[i].f, sfx[i].s, 0 };
+			break;
+		}
+	t.decimals = (int)ceil(-log10(step / t.scale) - 1e-9);
+	t.decimals = t.decimals < 0 ? 0 : t.decimals > 15 ? 15 : t.decimals;
+	return t;
+}
+
+/* tick_label(b, t, v): v as the ticks show it. */
+static void tick_label(struct strbuf *b, const struct ticks *t, double v)
+{
+	double x = v / t->scale;
+	sb_printf(b, "%.*f%s", t->decimals, fabs(x) < 0.5 * pow(10, -t->decimals) ? 0.0 : x, t->suffix);
 }
 
 /* y_of(c, v): the y pixel of value v. */
@@ -98,15 +130,18 @@ static void text(struct strbuf *b, double x, double y, const char *anchor, int s
 	sb_puts(b, "</text>\n");
 }
 
-/* axis(b, c, width, unit): the y axis with five ticks and the frame. */
+/* axis(b, c, width, unit): the y axis with ticks at round values and the
+ * frame. */
 static void axis(struct strbuf *b, const struct chart *c, int width, const char *unit)
 {
 	sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
 		  LEFT, TOP, width - LEFT - RIGHT, PLOT_H);
-	for (int i = 0; i <= 4; i++) {
-		double v = c->lo + (c->hi - c->lo) * i / 4, y = y_of(c, v);
+	double step = nice_step(c->lo, c->hi), first = ceil(c->lo / step) * step;
+	struct ticks tk = ticks_of(c->lo, c->hi, step);
+	for (int i = 0; i < 12 && isfinite(first + i * step) && first + i * step <= c->hi + step * 1e-9; i++) {
+		double v = first + i * step, y = y_of(c, v);	/* by index: v += step may not move v */
 		struct strbuf t = STRBUF_INIT;
-		num(&t, v);
+		tick_label(&t, &tk, v);
 		sb_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", LEFT, y,
 			  width - RIGHT, y);
 		text(b, LEFT - 6, y + 4, "end", 11, sb_str(&t));

@@ -1734,6 +1734,46 @@ static void test_svg_chart(void)
 	table_free(t);
 }
 
+/* tick_chart(a, b, c): a chart of one cell with base a, b and new c. */
+static struct table *tick_chart(double a, double b, double c)
+{
+	struct table *t = table_new("ticks", NULL);
+	const double v[] = { a, b, c };
+	table_style(t, TABLE_CHART);
+	table_col(t, "cell", COL_STR, 0);
+	table_col(t, "side", COL_STR, 0);
+	table_col(t, "value", COL_REAL, -1);
+	for (int i = 0; i < 3; i++) {
+		table_add_row(t);
+		table_set_str(t, 0, "all");
+		table_set_str(t, 1, i < 2 ? "base" : "new");
+		table_set_real(t, 2, v[i]);
+	}
+	return t;
+}
+
+/* test_chart_ticks(): the y axis' labels are distinct round numbers in
+ * plain form, whatever the values' size: tiny, huge, a narrow range far
+ * from 0, one value (Python reads the tick labels: the texts right-aligned
+ * at the axis). */
+static void test_chart_ticks(void)
+{
+	static const double cases[][3] = { { 1e-5, 2e-5, 3e-5 }, { 1e13, 2e13, 4e13 },
+		{ 2196682, 2196685, 2196690 }, { 7, 7, 7 }, { 1e17, 1e17 + 32, 1e17 + 64 }, { -3, -1, 0 } };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct table *t = tick_chart(cases[i][0], cases[i][1], cases[i][2]);
+		int rc;
+		char *svg = svg_of(t, &rc);
+		ok(rc == 0 && svg_counts_ok(svg, 3, 2,
+			"(lambda l: 3 <= len(l) <= 12 and len(set(l)) == len(l) and "
+			"not any(\"e\" in x or \"E\" in x for x in l))"
+			"([x.text for x in r.iter(ns + \"text\") if x.get(\"text-anchor\") == \"end\"])"),
+		   "chart ticks of %g..%g: 3 to 12, distinct, no exponent", cases[i][0], cases[i][2]);
+		free(svg);
+		table_free(t);
+	}
+}
+
 /* test_chart_in_doc(): md links a chart written into the assets
  * directory, html inlines it, text leaves it out, csv shows its rows. */
 static void test_chart_in_doc(void)
@@ -2335,6 +2375,7 @@ int main(void)
 	test_html_escape();
 	test_table_names();
 	test_svg_chart();
+	test_chart_ticks();
 	test_chart_in_doc();
 	test_escape_lib();
 	test_doc_order();
