@@ -203,20 +203,68 @@ static char *workload_comm(const struct rep *r)
 	return c;
 }
 
+/* path_tail(d, node, k, elide, b): the last k frames of node's call path,
+ * callers first ("... > a > b" when more frames lead there), into b; with
+ * elide and k > 3 only the outermost of them and the last two ("a > ... >
+ * y > z"). */
+static void path_tail(const struct cgdiff *d, int32_t node, int k, bool elide, struct strbuf *b)
+{
+	const char *f[64];
+	int n = 0;
+	for (int32_t x = node; x > 0 && n < k && n < 64; x = d->t->nodes[x].parent)
+		f[n++] = d->t->frames[d->t->nodes[x].frame];
+	sb_reset(b);
+	if (n == k && d->t->nodes[node].depth >= k)
+		sb_puts(b, "... > ");
+	for (int i = n - 1; i >= 0; i--) {
+		if (elide && n > 3 && i < n - 1 && i > 1) {
+			if (i == n - 2)
+				sb_puts(b, "... > ");
+			continue;
+		}
+		sb_printf(b, "%s%s", f[i], i ? " > " : "");
+	}
+}
+
+/* unique_tail(d, i, b): the shortest tail (2 frames or more) of marked row
+ * i's path that no other marked row shares, into b, its middle elided (so
+ * that two changed nodes ending in the same frames are told apart by the
+ * frame where their paths part). */
+static void unique_tail(const struct cgdiff *d, size_t i, struct strbuf *b)
+{
+	struct strbuf o = STRBUF_INIT;
+	int depth = d->t->nodes[d->rows[i].node].depth + 1;
+	for (int k = 2;; k++) {
+		bool clash = false;
+		path_tail(d, d->rows[i].node, k, false, b);
+		for (size_t j = 0; j < d->nrows && !clash && k < depth; j++) {
+			if (j == i || !d->rows[j].mark)
+				continue;
+			path_tail(d, d->rows[j].node, k, false, &o);
+			clash = !strcmp(sb_str(&o), sb_str(b));
+		}
+		if (!clash || k >= depth || k >= 64) {
+			path_tail(d, d->rows[i].node, k, true, b);
+			break;
+		}
+	}
+	sb_free(&o);
+}
+
 /* cg_summary(r, d): the => rows of the call-graph diff as summary lines. */
 static void cg_summary(struct rep *r, const struct cgdiff *d)
 {
+	struct strbuf path = STRBUF_INIT;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct cg_row *w = &d->rows[i];
 		if (!w->mark)
 			continue;
-		const struct ct_node *nd = &d->t->nodes[w->node];
-		const char *caller = nd->parent > 0 ? d->t->frames[d->t->nodes[nd->parent].frame] : NULL;
-		rep_summary(r, w->delta_pct, "call graph (%s): %s%s%s %+.2f points of the samples (%.2f%% -> "
-			    "%.2f%%, interval %+.2f..%+.2f)", d->event, caller ? caller : "",
-			    caller ? " > " : "", d->t->frames[nd->frame], w->delta_pct, w->base_pct,
+		unique_tail(d, i, &path);
+		rep_summary(r, w->delta_pct, "call graph (%s): %s %+.2f points of the samples (%.2f%% -> "
+			    "%.2f%%, interval %+.2f..%+.2f)", d->event, sb_str(&path), w->delta_pct, w->base_pct,
 			    w->new_pct, w->ci.lo, w->ci.hi);
 	}
+	sb_free(&path);
 }
 
 /* seconds_of(r, k): the summed length of side k's sessions, seconds. */

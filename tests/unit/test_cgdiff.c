@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "analyze/cgdiff.h"
 #include "analyze/cgdiff_findings.h"
+#include "analyze/report.h"
 #include "lib/doc.h"
 #include "reports/render.h"
 #include "reports/svg_flame.h"
@@ -754,6 +755,46 @@ static void test_folded(void)
 }
 
 /* main: runs every test; exit status 0 when all passed. */
+/* summary_has(d, want): whether a line of the report's summary starts
+ * with want. */
+static bool summary_has(const struct doc *d, const char *want)
+{
+	const struct table *t = doc_table(d, "summary");
+	for (size_t r = 0; t && r < table_nrows(t); r++) {
+		const struct cell *c = table_cell(t, r, 0);
+		if (c->kind == CELL_STR && !strncmp(c->v.s, want, strlen(want)))
+			return true;
+	}
+	if (t)
+		for (size_t r = 0; r < table_nrows(t); r++)
+			printf("#   summary: %s\n", table_cell(t, r, 0)->v.s);
+	return false;
+}
+
+/* test_report_summary(): perfdb report's summary names a changed call-graph
+ * node by the shortest tail of its path that no other changed node shares,
+ * its middle elided: two nodes ending in x > y are told apart by the frame
+ * where their paths part. */
+static void test_report_summary(void)
+{
+	struct report_opts o = { .base = "sum_base", .new = "sum_new", .comm = "work", .db_path = "t.db" };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	static const char *const a = "main;a;m1;m2;x;y", *b = "main;b;m1;m2;x;y";
+	begin_session("sum_base");
+	add(a, 300), add(b, 30), add("main;c", 300);
+	end_session();
+	begin_session("sum_new");
+	add(a, 30), add(b, 300), add("main;c", 300);
+	end_session();
+	ok(!report_findings(db, &o, d, err, sizeof(err)), "report of two sessions%s%s", *err ? ": " : "", err);
+	ok(summary_has(d, "call graph (cpu-clock): ... > a > ... > x > y -"),
+	   "the summary: the node under a, told apart by a, its middle elided");
+	ok(summary_has(d, "call graph (cpu-clock): ... > b > ... > x > y +"),
+	   "the summary: the node under b, told apart by b");
+	doc_free(d);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/perfdb_test_cgdiff_XXXXXX", err[256];
@@ -779,6 +820,7 @@ int main(void)
 	test_forms();
 	test_folded();
 	test_event_check();
+	test_report_summary();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();
