@@ -282,36 +282,113 @@ static double seconds_of(const struct rep *r, int k)
 	return s;
 }
 
-/* cost_table(r, d): the absolute cost of each row of the diff: samples
- * through the node per second of recording on each side, for a patch
- * that removes work changes no share. */
-static void cost_table(struct rep *r, const struct cgdiff *d)
+/* rate_metric(r, name, len): a metric every session of both sides printed
+ * as a rate (its unit ends in "/s"): --metric's first when it is one,
+ * else the first by name. 0 with its name in name, or -1. */
+static int rate_metric(const struct rep *r, char *name, size_t len)
 {
-	double secs[2] = { seconds_of(r, 0), seconds_of(r, 1) };
-	struct table *t = table_new("cgdiff_cost", "Call graph in absolute terms: samples per second of recording");
+	sqlite3_stmt *st = db_prepare(r->db, "SELECT name FROM workload_metric WHERE session_id = ? AND "
+				      "unit LIKE '%/s' AND value > 0 ORDER BY (name = ?) DESC, name");
+	sqlite3_stmt *has = db_prepare(r->db, "SELECT 1 FROM workload_metric WHERE session_id = ? AND "
+				       "name = ? AND unit LIKE '%/s' AND value > 0");
+	int rc = -1;
+	sqlite3_bind_int64(st, 1, r->side[0].nsessions ? r->side[0].sessions[0] : -1);
+	sqlite3_bind_text(st, 2, r->o->nmetrics ? r->o->metrics[0] : "", -1, SQLITE_STATIC);
+	while (rc && st && has && sqlite3_step(st) == SQLITE_ROW) {
+		const char *m = (const char *)sqlite3_column_text(st, 0);
+		bool all = true;
+		for (int k = 0; k < 2 && all; k++)
+			for (int i = 0; i < r->side[k].nsessions && all; i++) {
+				sqlite3_bind_int64(has, 1, r->side[k].sessions[i]);
+				sqlite3_bind_text(has, 2, m, -1, SQLITE_TRANSIENT);
+				all = sqlite3_step(has) == SQLITE_ROW;
+				sqlite3_reset(has);
+			}
+		if (all && (size_t)snprintf(name, len, "%s", m) < len)
+			rc = 0;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(has);
+	return rc;
+}
+
+/* ops_of(r, k, metric): side k's operations: each session's rate metric
+ * times the session's length, summed. */
+static double ops_of(const struct rep *r, int k, const char *metric)
+{
+	sqlite3_stmt *st = db_prepare(r->db, "SELECT m.value * coalesce(s.duration_ns, 0) / 1e9 FROM "
+				      "workload_metric m JOIN session s ON s.id = m.session_id WHERE s.id = ? AND "
+				      "m.name = ? LIMIT 1");
+	double ops = 0;
+	for (int i = 0; st && i < r->side[k].nsessions; i++) {
+		sqlite3_bind_int64(st, 1, r->side[k].sessions[i]);
+		sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			ops += sqlite3_column_double(st, 0);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return ops;
+}
+
+/* cost_cols(t, per_op): the cost table's columns. */
+static void cost_cols(struct table *t, bool per_op)
+{
 	table_col(t, "depth", COL_INT, 0);
 	table_col_show(t, 0, SHOW_DATA);
 	table_col_label(t, table_col(t, "base_per_sec", COL_REAL, 1), "base/s");
 	table_col_label(t, table_col(t, "new_per_sec", COL_REAL, 1), "new/s");
-	table_col_digits(t, 1, 4);
-	table_col_digits(t, 2, 4);
+	table_col_label(t, table_col(t, "base_per_op", COL_REAL, 1), "base/op");
+	table_col_label(t, table_col(t, "new_per_op", COL_REAL, 1), "new/op");
+	for (int c = 1; c <= 4; c++)
+		table_col_digits(t, c, 4);
+	table_col_show(t, per_op ? 1 : 3, SHOW_DATA);
+	table_col_show(t, per_op ? 2 : 4, SHOW_DATA);
 	table_col_label(t, table_col(t, "change_pct", COL_PCT, 1), "%change");
 	table_col_label(t, table_col(t, "symbol", COL_STR, 0), "call path (callers first)");
-	table_col_indent(t, 4, 0);
+	table_col_indent(t, 6, 0);
 	table_null_text(t, "-");
 	table_section(t, "Evidence: call graph");
-	table_caption(t, "each side's samples through the node over its sessions' %.2f s and %.2f s (no "
-		      "interval: the shares above carry the test)", secs[0], secs[1]);
+}
+
+/* cost_table(r, d): the absolute cost of each row of the diff, for a
+ * patch that removes work changes no share: samples through the node per
+ * operation when both sides' recordings printed a rate metric (the
+ * operations: the rate times the recording's length), else per second of
+ * recording. */
+static void cost_table(struct rep *r, const struct cgdiff *d)
+{
+	double secs[2] = { seconds_of(r, 0), seconds_of(r, 1) }, ops[2] = { 0, 0 };
+	char metric[128];
+	bool per_op = !rate_metric(r, metric, sizeof(metric));
+	if (per_op)
+		ops[0] = ops_of(r, 0, metric), ops[1] = ops_of(r, 1, metric);
+	per_op = per_op && ops[0] > 0 && ops[1] > 0;
+	struct table *t = table_new("cgdiff_cost", per_op ? "Call graph in absolute terms: samples per operation"
+						  : "Call graph in absolute terms: samples per second of recording");
+	cost_cols(t, per_op);
+	if (per_op)
+		table_caption(t, "each side's samples through the node over its operations: %s times each "
+			      "recording's length, %.4g and %.4g (no interval: the shares above carry the test)",
+			      metric, ops[0], ops[1]);
+	else
+		table_caption(t, "each side's samples through the node over its sessions' %.2f s and %.2f s (no "
+			      "interval: the shares above carry the test)", secs[0], secs[1]);
 	for (size_t i = 0; secs[0] > 0 && secs[1] > 0 && i < d->nrows; i++) {
 		const struct cg_row *w = &d->rows[i];
-		double b = (double)w->base_samples / secs[0], n = (double)w->new_samples / secs[1];
+		double bs = (double)w->base_samples, ns = (double)w->new_samples;
+		double b = per_op ? bs / ops[0] : bs / secs[0], n = per_op ? ns / ops[1] : ns / secs[1];
 		table_add_row(t);
 		table_set_int(t, 0, w->depth);
-		table_set_real(t, 1, b);
-		table_set_real(t, 2, n);
+		table_set_real(t, 1, bs / secs[0]);
+		table_set_real(t, 2, ns / secs[1]);
+		if (per_op) {
+			table_set_real(t, 3, bs / ops[0]);
+			table_set_real(t, 4, ns / ops[1]);
+		}
 		if (b > 0)
-			table_set_real(t, 3, 100 * (n - b) / b);
-		table_set_str(t, 4, cgdiff_row_name(d, w));
+			table_set_real(t, 5, 100 * (n - b) / b);
+		table_set_str(t, 6, cgdiff_row_name(d, w));
 	}
 	dv_table(doc_findings(r->d), t);
 }

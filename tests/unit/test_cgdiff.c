@@ -29,7 +29,7 @@ static sqlite3 *db;
 static int64_t cur_session, first_sample, next_sample = 1, cur_thread, cur_thread2;
 
 /* ins(sql, types, ...): runs one statement with bound parameters (types:
- * 'i' int64, 's' text, 'n' NULL, one letter per '?') and returns the last
+ * 'i' int64, 'd' double, 's' text, 'n' NULL, one letter per '?') and returns the last
  * rowid; aborts on error. */
 static int64_t ins(const char *sql, const char *types, ...)
 {
@@ -39,6 +39,8 @@ static int64_t ins(const char *sql, const char *types, ...)
 	for (int i = 0; types[i]; i++) {
 		if (types[i] == 'i')
 			sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
+		else if (types[i] == 'd')
+			sqlite3_bind_double(st, i + 1, va_arg(ap, double));
 		else if (types[i] == 's')
 			sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
 		else
@@ -755,6 +757,14 @@ static void test_folded(void)
 }
 
 /* main: runs every test; exit status 0 when all passed. */
+/* rate(v): the current session lasted 2 s and printed metric ops at v ops/s. */
+static void rate(double v)
+{
+	ins("UPDATE session SET duration_ns = 2000000000 WHERE id = ?", "i", cur_session);
+	ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 'ops', ?, 0, "
+	    "'metric=ops', 'ops/s')", "id", cur_session, v);
+}
+
 /* summary_has(d, want): whether a line of the report's summary starts
  * with want. */
 static bool summary_has(const struct doc *d, const char *want)
@@ -771,7 +781,8 @@ static bool summary_has(const struct doc *d, const char *want)
 	return false;
 }
 
-/* test_report_summary(): perfdb report's summary names a changed call-graph
+/* test_report_summary(): the report's call-graph cost per operation; its
+ * summary names a changed call-graph
  * node by the shortest tail of its path that no other changed node shares,
  * its middle elided: two nodes ending in x > y are told apart by the frame
  * where their paths part. */
@@ -784,14 +795,21 @@ static void test_report_summary(void)
 	begin_session("sum_base");
 	add(a, 300), add(b, 30), add("main;c", 300);
 	end_session();
+	rate(100);
 	begin_session("sum_new");
 	add(a, 30), add(b, 300), add("main;c", 300);
 	end_session();
+	rate(50);
 	ok(!report_findings(db, &o, d, err, sizeof(err)), "report of two sessions%s%s", *err ? ": " : "", err);
 	ok(summary_has(d, "call graph (cpu-clock): ... > a > ... > x > y -"),
 	   "the summary: the node under a, told apart by a, its middle elided");
 	ok(summary_has(d, "call graph (cpu-clock): ... > b > ... > x > y +"),
 	   "the summary: the node under b, told apart by b");
+	const struct table *t = doc_table(d, "cgdiff_cost");
+	int bo = t ? table_find_col(t, "base_per_op") : -1, no = t ? table_find_col(t, "new_per_op") : -1;
+	ok(t && table_nrows(t) && bo > 0 && no > 0 && near(table_cell(t, 0, bo)->v.r, 630.0 / 200) &&
+	   near(table_cell(t, 0, no)->v.r, 630.0 / 100) && near(table_cell(t, 0, table_find_col(t, "change_pct"))->v.r, 100),
+	   "the cost per operation: samples over the rate metric times the recording's length (630 / 200, 630 / 100)");
 	doc_free(d);
 }
 
