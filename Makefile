@@ -18,12 +18,18 @@ TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/lib/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(sort $(wildcard workloads/*.c)))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
+# The verbs, as perfdb.c's table lists them: one man page each.
+VERBS     := $(shell sed -n 's/^[[:space:]]*{ &verb_\([a-z0-9_]*\),.*/\1/p' perfdb.c)
+MAN_PAGES := $(BUILD)/man/perfdb.1 $(VERBS:%=$(BUILD)/man/perfdb-%.1)
+COMPLETION := $(BUILD)/perfdb.bash
+MANDIR    := $(PREFIX)/share/man/man1
+COMPDIR   := $(PREFIX)/share/bash-completion/completions
 SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/bench.sql \
              schema/bench_views.sql
 
 .SILENT:
-.PHONY: all test asan bench deps install clean run FORCE
-all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS)
+.PHONY: all test asan bench deps install uninstall clean run FORCE
+all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	@ln -sf $(BUILD)/perfdb perfdb
 
 $(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
@@ -36,6 +42,19 @@ HEADERS := $(wildcard lib/*.h schema/*.h collect/*.h analyze/*.h reports/*.h bui
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Man pages and bash completion come from the verbs' option tables, the
+# same ones --help prints (perfdb's hidden --man and --bash-completion).
+$(BUILD)/man/perfdb.1: $(BUILD)/perfdb
+	@mkdir -p $(dir $@)
+	$(BUILD)/perfdb --man > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/perfdb-%.1: $(BUILD)/perfdb
+	@mkdir -p $(dir $@)
+	$(BUILD)/perfdb --man $* > $@.tmp && mv $@.tmp $@
+
+$(COMPLETION): $(BUILD)/perfdb
+	$(BUILD)/perfdb --bash-completion > $@.tmp && mv $@.tmp $@
 
 # The schema files become two C strings: the tables and views, created when
 # a database is made, and the indexes, built after each bulk load.
@@ -101,10 +120,21 @@ deps:
 run:
 	sh tests/demo.sh
 
-install: $(BUILD)/perfdb $(WORKLOADS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/perfdb
+install: $(BUILD)/perfdb $(WORKLOADS) $(MAN_PAGES) $(COMPLETION)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/perfdb \
+	  $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 $(BUILD)/perfdb $(DESTDIR)$(PREFIX)/bin/perfdb
-	for w in $(WORKLOADS); do install -m 755 $$w $(DESTDIR)$(PREFIX)/libexec/perfdb/; done
+	for w in $(WORKLOADS); do install -m 755 $$w $(DESTDIR)$(PREFIX)/libexec/perfdb/ || exit 1; done
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/
+	install -m 644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/perfdb
+
+# Removes what install put there (the lists come from the sources, so no
+# build is needed).
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/perfdb $(DESTDIR)$(COMPDIR)/perfdb \
+	  $(WORKLOADS:$(BUILD)/workloads/%=$(DESTDIR)$(PREFIX)/libexec/perfdb/%) \
+	  $(MAN_PAGES:$(BUILD)/man/%=$(DESTDIR)$(MANDIR)/%)
+	rmdir $(DESTDIR)$(PREFIX)/libexec/perfdb 2>/dev/null || true
 
 clean:
 	rm -rf build build-asan perfdb

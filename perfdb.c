@@ -1,9 +1,12 @@
 /* perfdb: verb dispatch only. The table below lists the verbs (each in
  * builtin/NAME.c) and what each needs before it runs, as git.c's RUN_SETUP
- * does; builtin/run.c does that part. */
+ * does; builtin/run.c does that part. Hidden words for the build: --man
+ * [VERB] (a man page), --bash-completion, --verbs (their names). */
 #include <stdio.h>
 #include <string.h>
 #include "builtin/builtin.h"
+#include "builtin/completion.h"
+#include "builtin/manpage.h"
 #include "lib/version.h"
 
 /* A verb and what it needs (builtin.h's RUN_* flags). */
@@ -32,6 +35,40 @@ static const struct entry verbs[] = {
 	{ &verb_doctor, RUN_FINDINGS },
 };
 #define NVERBS (sizeof(verbs) / sizeof(*verbs))
+
+/* What perfdb(1) says of perfdb as a whole. */
+static const char *const top_usage[] = {
+	"perfdb VERB [OPTIONS] [OPERANDS]",
+	"perfdb --version",
+	"perfdb help [VERB]",
+	NULL,
+};
+static const struct perfdb_about about = {
+	.summary = "record, store, analyze and compare Linux kernel performance data",
+	.usage = top_usage,
+	.description =
+		"perfdb runs a workload many times over a parameter matrix, records it with perf "
+		"record when asked, stores everything in an SQLite database (one session per "
+		"recording, one bench per label and boot), analyzes it (context switches, TLB-flush "
+		"IPIs, contended cachelines by struct field, call-graph diffs) and writes the A/B "
+		"report of a kernel change.\n\n"
+		"The database is ./perfdb.db unless given: -o DB for the verbs that write, the "
+		"operand DB for those that read, which open it read-only. -s SESSION is a session id "
+		"or a label (a label naming several sessions means all of them; the default is the "
+		"latest session); --base L --new L compare two labels; -n ROWS limits the long "
+		"tables; --format text|md|csv|json|html picks the output (csv prints one table, "
+		"--table NAME which one, --tables lists them). Results go to stdout, diagnostics to "
+		"stderr.\n\n"
+		"perfdb help VERB and perfdb VERB --help print a verb's options, from the table this "
+		"page and the verb's own page come from.\n",
+};
+
+/* verb_list(out): the verbs of the table into out (NVERBS entries). */
+static void verb_list(const struct verb **out)
+{
+	for (size_t i = 0; i < NVERBS; i++)
+		out[i] = verbs[i].v;
+}
 
 /* usage(out): the verb list on stream out. */
 static void usage(FILE *out)
@@ -78,8 +115,34 @@ static int help(int argc, char **argv)
 	return e ? run_verb(e->v, e->needs, 2, hargv) : unknown(argv[1]);
 }
 
+/* generate(argc, argv): the hidden --man [VERB], --bash-completion and
+ * --verbs; -1 when argv[1] is none of them. */
+static int generate(int argc, char **argv)
+{
+	const struct verb *list[NVERBS];
+	const struct entry *e = NULL;
+	verb_list(list);
+	if (!strcmp(argv[1], "--man")) {
+		if (argc > 2 && !(e = find(argv[2])))
+			return unknown(argv[2]);
+		if (e)
+			man_verb(stdout, e->v);
+		else
+			man_perfdb(stdout, &about, list, NVERBS);
+	} else if (!strcmp(argv[1], "--bash-completion")) {
+		completion_bash(stdout, list, NVERBS);
+	} else if (!strcmp(argv[1], "--verbs")) {
+		for (size_t i = 0; i < NVERBS; i++)
+			printf("%s\n", list[i]->name);
+	} else {
+		return -1;
+	}
+	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
+	int rc;
 	const struct entry *e;
 	if (argc < 2) {
 		usage(stderr);
@@ -93,6 +156,8 @@ int main(int argc, char **argv)
 		return help(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))
 		return version();
+	if ((rc = generate(argc, argv)) >= 0)
+		return rc;
 	if (!(e = find(argv[1])))
 		return unknown(argv[1]);
 	return run_verb(e->v, e->needs, argc - 1, argv + 1);

@@ -14,20 +14,20 @@ void string_list_clear(struct string_list *l)
 	*l = (struct string_list){ 0 };
 }
 
-/* takes_value(o): whether o needs a value. */
-static bool takes_value(const struct opt *o)
+/* opt_takes_value: see parse_options.h. */
+bool opt_takes_value(const struct opt *o)
 {
 	return o->type >= OPT_T_INT && o->type <= OPT_T_CALLBACK;
 }
 
-/* negatable(o): whether --no-NAME exists for o. */
-static bool negatable(const struct opt *o)
+/* opt_negatable: see parse_options.h. */
+bool opt_negatable(const struct opt *o)
 {
 	return o->type == OPT_T_BOOL && !(o->flags & PO_NONEG);
 }
 
-/* is_option(o): whether o is an option (not an end or a group). */
-static bool is_option(const struct opt *o)
+/* opt_is_option: see parse_options.h. */
+bool opt_is_option(const struct opt *o)
 {
 	return o->type != OPT_T_END && o->type != OPT_T_GROUP;
 }
@@ -142,7 +142,7 @@ struct found {
 static bool match_long(const struct opt *o, const char *name, size_t n, bool exact, bool neg)
 {
 	const char *l = o->long_name;
-	if (!is_option(o) || !l || (neg && !negatable(o)))
+	if (!opt_is_option(o) || !l || (neg && !opt_negatable(o)))
 		return false;
 	if (neg) {
 		if (n < 3 || strncmp(name, "no-", 3))
@@ -190,7 +190,7 @@ static int find_long(const struct opt *opts, const char *name, size_t n, struct 
 static const struct opt *find_short(const struct opt *opts, int c)
 {
 	for (const struct opt *o = opts; o->type != OPT_T_END; o++)
-		if (is_option(o) && o->short_name == c)
+		if (opt_is_option(o) && o->short_name == c)
 			return o;
 	return NULL;
 }
@@ -234,11 +234,11 @@ static int do_long(struct po *p, const char *a)
 		return PO_HELP;
 	if (find_long(p->opts, a, n, &f, &p->err))
 		return fail(p->prog, &p->err);
-	if (!takes_value(f.o) && eq) {
+	if (!opt_takes_value(f.o) && eq) {
 		sb_printf(&p->err, "option '--%s%s' takes no value", f.neg ? "no-" : "", f.o->long_name);
 		return fail(p->prog, &p->err);
 	}
-	if (takes_value(f.o) && !arg) {
+	if (opt_takes_value(f.o) && !arg) {
 		if (p->i + 1 >= p->argc) {
 			sb_printf(&p->err, "option '%s' needs a value", name_of(f.o, nm, sizeof(nm)));
 			return fail(p->prog, &p->err);
@@ -261,7 +261,7 @@ static int do_short(struct po *p, const char *a)
 			sb_printf(&p->err, "unknown switch '-%c'", *a);
 			return fail(p->prog, &p->err);
 		}
-		if (takes_value(o)) {
+		if (opt_takes_value(o)) {
 			if (a[1])
 				arg = a + 1;
 			else if (p->i + 1 < p->argc)
@@ -316,13 +316,13 @@ const char *opt_spec(const struct opt *o, char *buf, size_t len)
 	if (o->short_name)
 		sb_printf(&b, "-%c", o->short_name);
 	if (o->long_name)
-		sb_printf(&b, "%s--%s%s", o->short_name ? ", " : "", negatable(o) ? "[no-]" : "",
+		sb_printf(&b, "%s--%s%s", o->short_name ? ", " : "", opt_negatable(o) ? "[no-]" : "",
 			  o->long_name);
 	if (o->type == OPT_T_CHOICE && !o->argh) {
 		sb_putc(&b, ' ');
 		for (int i = 0; o->choices[i]; i++)
 			sb_printf(&b, "%s%s", i ? "|" : "", o->choices[i]);
-	} else if (takes_value(o)) {
+	} else if (opt_takes_value(o)) {
 		sb_printf(&b, " %s", o->argh ? o->argh : "VALUE");
 	}
 	snprintf(buf, len, "%s", sb_str(&b));
@@ -362,7 +362,7 @@ void options_help(FILE *out, const struct opt *opts)
 	char spec[256];
 	int col = 0;
 	for (const struct opt *o = opts; o->type != OPT_T_END; o++)
-		if (is_option(o) && !(o->flags & PO_HIDDEN)) {
+		if (opt_is_option(o) && !(o->flags & PO_HIDDEN)) {
 			int w = (int)strlen(opt_spec(o, spec, sizeof(spec))) + 4;
 			if (w > col && w <= MAXCOL)
 				col = w;

@@ -120,4 +120,15 @@ void po_wrap(FILE *out, const char *text, int indent, int width);
 /* opt_spec(o, buf, len): how o is written in help: "-s, --session
  * SESSION", "--[no-]quiet", "-f, --format text|md|csv|json". Returns buf. */
 const char *opt_spec(const struct opt *o, char *buf, size_t len);
+
+/* opt_takes_value(o): whether o needs a value (--name VALUE). */
+bool opt_takes_value(const struct opt *o);
+
+/* opt_negatable(o): whether --no-NAME exists for o (a boolean without
+ * PO_NONEG). */
+bool opt_negatable(const struct opt *o);
+
+/* opt_is_option(o): whether o is an option, not a group heading or the
+ * table's end. */
+bool opt_is_option(const struct opt *o);
 #endif
