@@ -12,7 +12,8 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
 BUILD   ?= build
 
 LIB_SRCS := $(sort $(wildcard lib/*.c schema/*.c collect/*.c analyze/*.c reports/*.c builtin/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o $(BUILD)/version.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o $(BUILD)/version.o \
+            $(BUILD)/packages.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/lib/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -66,6 +67,14 @@ $(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/migrate5.sql schema/m
 	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql; } > $@
 
 $(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The Debian packages list (.ci/deps.sh's), for perfdb doctor.
+$(BUILD)/packages.c: .ci/packages schema/embed.sh
+	@mkdir -p $(BUILD)
+	sh schema/embed.sh perfdb_debian_packages .ci/packages > $@
+
+$(BUILD)/packages.o: $(BUILD)/packages.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # The version and git commit, rewritten only when they change.

@@ -1,12 +1,10 @@
 #!/bin/sh
-# Installs the Debian packages perfdb builds and tests with.
+# Installs the Debian packages perfdb builds and tests with: every package
+# .ci/packages lists (the same list perfdb doctor checks).
 # --if-missing: only when one of them is not installed yet (no apt-get
 # update otherwise), so `make test` and `make run` can call it every time.
 set -e
-PKGS="build-essential clang pkg-config make
-  libtraceevent-dev libdw-dev libelf-dev libbpf-dev libsqlite3-dev libzstd-dev
-  libiberty-dev sqlite3 linux-perf pahole valgrind python3 xxd
-  cmark-gfm chromium librsvg2-bin"
+PKGS=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' "$(dirname "$0")/packages")
 if [ "${1:-}" = --if-missing ]; then
 	missing=0
 	for p in $PKGS; do

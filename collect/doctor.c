@@ -2,8 +2,8 @@
  * why not (doctor.h). One row per check (check, status, detail): perf (path, version),
  * perf_event_paranoid, tracefs, each recipe's events present or missing,
  * the PMU's cycles, memory-sampling events, hardware breakpoints (the
- * watch recipe), BTF (/sys/kernel/btf/vmlinux) and kallsyms; status is
- * ok, partial or no. */
+ * watch recipe), BTF (/sys/kernel/btf/vmlinux), kallsyms and the Debian
+ * packages perfdb uses (to run, build, test); status is ok, partial or no. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,8 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "collect/btf_layout.h"
+#include "collect/debian_packages.h"
 #include "collect/recipes.h"
 #include "collect/doctor.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
 
 /* The report under construction. */
 struct checkup {
@@ -235,6 +238,58 @@ static void check_breakpoints(struct checkup *d)
 	row(d, "recipe watch", "ok", "hardware write-watchpoints (mem:ADDR/LEN:w), 4 debug registers on x86");
 }
 
+/* package_row(d, p, n, role, missing): the row "packages (ROLE)": which
+ * of role's packages are missing; each missing one is added to missing. */
+static void package_row(struct checkup *d, const struct deb_package *p, int n, const char *role,
+			struct strbuf *missing)
+{
+	struct strbuf names = STRBUF_INIT, detail = STRBUF_INIT;
+	int total = 0, absent = 0;
+	char check[64];
+	for (int i = 0; i < n; i++) {
+		if (strcmp(p[i].role, role))
+			continue;
+		total++;
+		if (p[i].installed)
+			continue;
+		sb_printf(&names, "%s%s", absent++ ? " " : "", p[i].name);
+		sb_printf(missing, " %s", p[i].name);
+	}
+	if (!absent)
+		sb_printf(&detail, "all %d installed", total);
+	else
+		sb_printf(&detail, "%d of %d missing: %s (apt-get install %s)", absent, total,
+			  sb_str(&names), sb_str(&names));
+	snprintf(check, sizeof(check), "packages (%s)", role);
+	row(d, check, !absent ? "ok" : absent < total ? "partial" : "no", sb_str(&detail));
+	sb_free(&names);
+	sb_free(&detail);
+}
+
+/* check_packages(d, out): the Debian packages perfdb uses to run, build
+ * and test, one row each, and a note with the apt-get line that installs
+ * all that is missing. */
+static void check_packages(struct checkup *d, struct doc *out)
+{
+	enum { MAXPKG = 128 };
+	struct deb_package *p = xcalloc(MAXPKG, sizeof(*p));
+	struct strbuf missing = STRBUF_INIT;
+	char why[512];
+	int n = deb_packages(p, MAXPKG, why, sizeof(why));
+	if (n < 0) {
+		row(d, "packages", "no", why);
+	} else {
+		package_row(d, p, n, "run", &missing);
+		package_row(d, p, n, "build", &missing);
+		package_row(d, p, n, "test", &missing);
+		if (missing.len)
+			doc_note(out, "to install the Debian packages perfdb uses that are missing: "
+				 "apt-get install -y%s", sb_str(&missing));
+	}
+	sb_free(&missing);
+	free(p);
+}
+
 /* doctor_findings: see doctor.h. */
 void doctor_findings(struct doc *out)
 {
@@ -251,5 +306,6 @@ void doctor_findings(struct doc *out)
 	check_breakpoints(&d);
 	check_btf(&d);
 	check_kallsyms(&d);
+	check_packages(&d, out);
 	dv_table(doc_findings(out), d.t);
 }

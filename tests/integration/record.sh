@@ -212,7 +212,8 @@ check "a built-in workload is found by name (yield, not in PATH)" \
 # has_rows: every check of the doctor's table is in $T/out
 has_rows() {
 	for c in perf perf_event_paranoid tracefs "recipe sched" "recipe tlb" "recipe profile" \
-		"recipe c2c" "recipe watch" "PMU cycles" "memory events" BTF kallsyms; do
+		"recipe c2c" "recipe watch" "PMU cycles" "memory events" BTF kallsyms \
+		"packages (run)" "packages (build)" "packages (test)"; do
 		grep -q "^$c  " "$T/out" || return 1
 	done
 }
@@ -220,6 +221,40 @@ has_rows() {
 check "doctor: exit 0, a row per check" eval '[ $rc = 0 ] && has_rows'
 check "doctor: sched's 8 events present here" grep -q '^recipe sched  *ok  *8/8 events present' "$T/out"
 check "doctor: hardware breakpoints work here (watch)" grep -q '^recipe watch  *ok  ' "$T/out"
+# the packages rows against dpkg-query asked one package at a time
+if command -v dpkg-query >/dev/null 2>&1; then
+	want=
+	for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' .ci/packages); do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			want="$want $p"
+	done
+	got=$(sed -n 's/^note: to install the Debian packages perfdb uses that are missing: apt-get install -y//p' "$T/out")
+	check "doctor: the missing Debian packages are those dpkg-query says ('${want# }')" \
+		[ "$got" = "$want" ]
+else
+	skip "doctor's packages: no dpkg-query"
+fi
+# a dpkg-query that knows two packages as not installed and one not at all
+mkdir -p "$T/fakebin"
+cat >"$T/fakebin/dpkg-query" <<'EOF'
+#!/bin/sh
+shift 2
+for p; do
+	case $p in
+	linux-perf|clang) echo "$p un " ;;
+	pahole) echo "dpkg-query: no packages found matching $p" >&2 ;;
+	*) echo "$p:amd64 ii " ;;
+	esac
+done
+exit 1
+EOF
+chmod +x "$T/fakebin/dpkg-query"
+PATH="$T/fakebin:$PATH" "$PERFDB" doctor >"$T/out" 2>"$T/err"; rc=$?
+check "doctor: missing packages per role, with the apt-get line" eval '[ $rc = 0 ] &&
+	grep -q "^packages (run)  *partial  *1 of 2 missing: linux-perf (apt-get install linux-perf)" "$T/out" &&
+	grep -q "^packages (build)  *ok  *all [0-9]* installed" "$T/out" &&
+	grep -q "^packages (test)  *partial  *2 of [0-9]* missing: clang pahole " "$T/out" &&
+	grep -qx "note: to install the Debian packages perfdb uses that are missing: apt-get install -y linux-perf clang pahole" "$T/out"'
 "$PERFDB" doctor --format json >"$T/out" 2>"$T/err"; rc=$?
 if command -v python3 >/dev/null 2>&1; then
 	check "doctor --format json: valid JSON, objects of check/status/detail" \
