@@ -56,8 +56,8 @@ enum sw_kind sw_kind_of(const struct ident *id, int64_t prev, int64_t next, int6
  * on its CPU (tl_sample_task). A CPU's task before its first switch is the
  * task of its first sample (normally the first switch's prev), running
  * since t0; the last switch's next runs until t1. A sample of another task
- * than the one its CPU last ran is a switch the kernel did not trace (this
- * 6.18 guest never traces CPU 1 leaving idle): the previous task's run (or
+ * than the one its CPU last ran is a switch the kernel did not trace (some
+ * kernels never trace a CPU leaving idle): the previous task's run (or
  * idle) ends at that sample, and the switch counts in the CPU's untraced,
  * never in switches, kind[] or a process's switches. A stretch of run time counts for the process its task belonged to
  * at the stretch's end (a task that execs mid-stretch: the new one).

@@ -198,8 +198,9 @@ static int check_c2c(struct rec *r)
 		return 0;
 	mem_events_sysfs(sysfs, sizeof(sysfs));
 	fprintf(stderr, "perfdb: recipe c2c needs memory-sampling events (Intel PEBS mem-loads/"
-		"mem-stores, AMD IBS, Arm SPE), which this machine does not offer (perf: \"%s\"; "
-		"sysfs: %s); nothing was run. Use -r watch (hardware watchpoints) here instead.\n",
+		"mem-stores, AMD IBS, Arm SPE), which perf cannot open on the running kernel and CPU "
+		"(perf: \"%s\"; sysfs: %s); nothing was run. Use -r watch (hardware watchpoints) "
+		"instead.\n",
 		why, *sysfs ? sysfs : "no mem-loads, ibs_op or arm_spe PMU");
 	return EXIT_FAIL;
 }
