@@ -1,32 +1,121 @@
 #!/bin/sh
 # Runs every ```sql block of README.md against a database made from a fresh
-# recording: each must run without error and return at least one row.
+# recording (sched_switch, tlb_flush, csd_queue_cpu around tlbflush) and a
+# small bench: each must run without error and return at least one row, and
+# one answer of each is checked against a computation that does not use
+# perfdb: perf script's own text of the same perf.data (per-event counts,
+# switches per CPU, flushes, full flushes and pages per reason, csd
+# callsites, switched-in threads), and for the bench query the runs asked
+# for times the metric lines the workload itself prints. A README query
+# this script has no check for fails, so a new example comes with one.
 set -u
+LIB=$(dirname "$0")/lib
+. "$LIB/tap.sh"
 PERFDB=${PERFDB:-$(pwd)/build/perfdb}
 B=${PERFDB_BUILD:-build}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0
-say() { n=$((n + 1)); echo "$1 $n - $2"; }
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 ev=sched:sched_switch,tlb:tlb_flush,csd:csd_queue_cpu
-if ! perf record -q -a -m 1024 -e "$ev" -o "$tmp/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
-	say ok "# SKIP perf record failed"; exit 0
+if ! perf record -q -a -m 1024 -e "$ev" -o "$T/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
+	skip "perf record failed"; exit 0
 fi
-"$PERFDB" import -q -o "$tmp/r.db" "$tmp/r.data" || { say "not ok" "import"; exit 1; }
+"$PERFDB" import -q -o "$T/r.db" "$T/r.data" || { not_ok "import"; exit 1; }
 # a small bench too, for the bench queries
-"$PERFDB" bench -q -o "$tmp/r.db" -l readme --runs 2 -p cpus=1,2 -- "$B/workloads/yield" --cpus '{cpus}' --seconds 0.05 \
-	>/dev/null 2>&1 || { say "not ok" "bench"; exit 1; }
-awk -v dir="$tmp" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
+"$PERFDB" bench -q -o "$T/r.db" -l readme --runs 2 -p cpus=1,2 -- "$B/workloads/yield" --cpus '{cpus}' --seconds 0.05 \
+	>/dev/null 2>&1 || { not_ok "bench"; exit 1; }
+# what the workload prints: its metric lines, once
+"$B/workloads/yield" --cpus 1 --seconds 0.05 2>/dev/null | grep -c '^metric=' >"$T/yield.metrics"
+perf script -i "$T/r.data" -F cpu,event,trace >"$T/script.txt" 2>/dev/null ||
+	{ not_ok "perf script"; exit 1; }
+awk -v dir="$T" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
 	/^```/ { on = 0 } on { print > f }' README.md
 count=0
-for q in "$tmp"/q*.sql; do
+for q in "$T"/q*.sql; do
 	[ -e "$q" ] || continue
 	count=$((count + 1))
 	title=$(head -1 "$q" | sed 's/^-- //')
-	out=$(sqlite3 -bail "$tmp/r.db" < "$q" 2>&1)
+	out=$(sqlite3 -bail "$T/r.db" < "$q" 2>&1)
 	if [ $? -eq 0 ] && [ -n "$out" ] && ! echo "$out" | grep -q '^Error'; then
-		say ok "README query: $title"
+		ok "README query: $title"
+		printf '%s\n' "$out" >"${q%.sql}.out"
 	else
-		say "not ok" "README query: $title"; echo "$out" | sed 's/^/# /' | head -5
+		not_ok "README query: $title"; echo "$out" | sed 's/^/# /' | head -5
 	fi
 done
-[ "$count" -ge 3 ] && say ok "README has $count SQL examples" || say "not ok" "README has only $count SQL examples"
+[ "$count" -ge 3 ] && ok "README has $count SQL examples" || not_ok "README has only $count SQL examples"
+
+python3 - "$T" >"$T/oracle.out" 2>&1 <<'PY'
+import collections, glob, os, re, sys
+T = sys.argv[1]
+events = collections.Counter(); switches = collections.Counter(); nexts = collections.Counter()
+flush = collections.defaultdict(lambda: [0, 0, 0]); csd = collections.Counter()
+for line in open(os.path.join(T, "script.txt"), errors="replace"):
+    m = re.match(r"\s*\[(\d+)\]\s+(\S+):\s(.*)", line)
+    if not m:
+        continue
+    cpu, ev, rest = int(m.group(1)), m.group(2), m.group(3)
+    events[ev] += 1
+    if ev == "sched:sched_switch":
+        switches[cpu] += 1
+        n = re.search(r"==> next_comm=(.*) next_pid=(\d+) next_prio=", rest)
+        nexts[(n.group(1), n.group(2))] += 1
+    elif ev == "tlb:tlb_flush":
+        f = re.match(r"pages:(-?\d+) reason:.*\((\d+)\)$", rest.strip())
+        r = flush[f.group(2)]; pages = int(f.group(1))
+        r[0] += 1
+        if pages == -1: r[1] += 1
+        elif pages > 0: r[2] += pages
+    elif ev == "csd:csd_queue_cpu":
+        c = re.search(r"callsite=(\S+) func=(\S+)", rest)
+        csd[(c.group(1), c.group(2))] += 1
+metrics = int(open(os.path.join(T, "yield.metrics")).read().split()[0])
+
+def rows(q):
+    return [l.split("|") for l in open(q[:-4] + ".out").read().splitlines()]
+
+def check(ok, what, detail=""):
+    print(("ok - " if ok else "not ok - ") + what)
+    if not ok and detail:
+        print("# " + detail)
+
+for q in sorted(glob.glob(os.path.join(T, "q*.sql"))):
+    title = open(q).readline().strip("- \n")
+    if not os.path.exists(q[:-4] + ".out"):
+        continue
+    R = rows(q); low = title.lower()
+    if low.startswith("samples per event"):
+        got = {r[1]: int(r[2]) for r in R if int(r[2])}
+        check(got == dict(events), f"'{title}': per-event counts = perf script's", f"{got} vs {dict(events)}")
+    elif low.startswith("context switches per cpu"):
+        got = {int(r[1]): int(r[2]) for r in R}
+        check(got == dict(switches), f"'{title}': switches per CPU = perf script's sched_switch per CPU",
+              f"{got} vs {dict(switches)}")
+    elif low.startswith("tlb flushes by reason"):
+        got = sorted((int(r[2]), int(r[3]), int(r[4] or 0)) for r in R)
+        want = sorted(tuple(v) for v in flush.values())
+        check(got == want, f"'{title}': flushes, full flushes (pages -1) and pages per reason = perf script's",
+              f"{got} vs {want}")
+        if not any(v[1] for v in flush.values()):
+            print(f"skip - '{title}' with full flushes # the recording has no pages=-1 flush")
+    elif low.startswith("which functions queue"):
+        got = [(r[0], r[1], int(r[2])) for r in R]
+        want = csd.most_common(1)[0]
+        check(got[0][2] == want[1] and all(csd[(a, b)] == n for a, b, n in got),
+              f"'{title}': every row's count = perf script's csd_queue_cpu (callsite, func) count",
+              f"{got[:3]} vs {csd.most_common(3)}")
+    elif low.startswith("the threads that were switched in"):
+        got = [(r[0], r[1], int(r[2])) for r in R]
+        check(got[0][2] == nexts.most_common(1)[0][1] and all(nexts[(c, p)] == n for c, p, n in got),
+              f"'{title}': every row's count = perf script's next_comm/next_pid count, the first the most",
+              f"{got[:3]} vs {nexts.most_common(3)}")
+    elif low.startswith("every run of every bench cell"):
+        runs = collections.Counter((r[3], r[4]) for r in R if r[0] == "readme")
+        want = {(p, str(k)): metrics for p in ("cpus=1", "cpus=2") for k in (1, 2)}
+        check(dict(runs) == want, f"'{title}': 2 cells x 2 runs, each with the {metrics} metric lines yield prints",
+              f"{dict(runs)} vs {want}")
+    else:
+        check(False, f"'{title}': no independent check in readme_sql.sh for this README query")
+PY
+rc=$?
+tap_results "$T/oracle.out"
+[ $rc -eq 0 ] || not_ok "the checks' script exited $rc"
+[ "$failed" -eq 0 ]
