@@ -5,6 +5,7 @@
 #    pages; nothing names ../shared or an absolute path of the machine the
 #    project was made on; the word "seed" appears only as bench's --seed
 #    (the random seed of a run order), never as a name for a case.
+#  - README names every Debian package of .ci/packages.
 #  - The binary's strings, perfdb --help, every verb's --help and every man
 #    page make no claim about one machine in prose: a kernel release next
 #    to guest/kernel/host ("6.18 guest", "kernel 6.1"), "this guest", "as
@@ -51,6 +52,15 @@ hits=$(grep -nE '\.\./shared|/work/' $DOCS)
 hits=$(grep -niwE 'seeds?' $DOCS | grep -viE -- '--seed|random seed|`seed`')
 [ -z "$hits" ] && ok "README and docs speak of no 'seed' (but bench's --seed)" ||
 	{ not_ok "README and docs say 'seed' in prose"; echo "$hits" | sed 's/^/# /'; }
+
+# the README names every Debian package .ci/packages lists (the one list
+# .ci/deps.sh installs and perfdb doctor checks)
+missing=
+for p in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' .ci/packages); do
+	grep -qw -- "$p" README.md || missing="$missing $p"
+done
+[ -z "$missing" ] && ok "README names every package of .ci/packages" ||
+	not_ok "README does not name:$missing"
 
 # --- claims about one machine ---------------------------------------------------------
 MACHINE='(linux|kernel|guest|host) v?[2-7]\.[0-9]+\b|\b[2-7]\.[0-9]+(\.[0-9]+)?[ -](guest|kernel|host|vm)\b'
