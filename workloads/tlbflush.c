@@ -11,7 +11,9 @@
  * threads of one process (flushes must reach each other) or one process each
  * (the control). Optional helper threads in the tasks' mm sit on the remaining
  * CPUs and spin, sleep or yield, so a flush finds those CPUs running the mm,
- * idle and lazily holding it, or switching between it and other tasks.
+ * idle and lazily holding it, or switching between it and other tasks; with
+ * "share" each helper's CPU also runs a process of its own (another mm), both
+ * yielding, so flushes race with that CPU switching to another mm.
  *
  * The coordinator (the original process) forks the worker processes, opens a
  * start gate once every worker is pinned, sleeps until the deadline and raises
@@ -26,14 +28,14 @@
 #define HELPER_SLEEP_NS 100000          /* --others sleep: 100 us naps */
 
 /* What the helper threads on the CPUs without a task do. */
-enum others { OTHERS_NONE, OTHERS_SPIN, OTHERS_SLEEP, OTHERS_YIELD };
-static const char *const others_names[] = { "none", "spin", "sleep", "yield" };
+enum others { OTHERS_NONE, OTHERS_SPIN, OTHERS_SLEEP, OTHERS_YIELD, OTHERS_SHARE };
+static const char *const others_names[] = { "none", "spin", "sleep", "yield", "share" };
 
 /* One worker (a flushing task or a helper): where it runs, what it measured. */
 struct slot {
 	int cpu;                 /* CPU the worker is pinned to */
 	int group;               /* index of the process it runs in */
-	bool helper;             /* a helper, not a flushing task */
+	bool helper;             /* a helper or an intruder, not a flushing task */
 	int err;                 /* errno of a failure, 0 if none */
 	unsigned long long ops;  /* pages written and dropped (tasks only) */
 	struct stamp t0, t1;     /* just before / after the counted loop */
@@ -59,7 +61,7 @@ static struct shm *shm;
 
 const char usage_text[] =
 	"Usage: " PROG " [--tasks N] [--threads | --processes]\n"
-	"       [--others spin|sleep|yield|none] [--cpus LIST] [--seconds S]\n"
+	"       [--others spin|sleep|yield|share|none] [--cpus LIST] [--seconds S]\n"
 	"\n"
 	"will-it-scale tlb_flush2: each task, pinned to its own CPU, maps 1 MiB of\n"
 	"anonymous memory and, page by page, writes a byte, drops the page with\n"
@@ -82,6 +84,9 @@ const char usage_text[] =
 	"                    yield  sched_yield() in a loop: in and out of the\n"
 	"                           kernel, and giving the CPU to any other runnable\n"
 	"                           task, which runs another mm\n"
+	"                    share  yield, and a process of its own (another mm)\n"
+	"                           on the same CPU yields too: the CPU switches\n"
+	"                           between the tasks' mm and that one all the time\n"
 	"                    none   no helpers (default)\n"
 	"  --cpus LIST     CPUs to use, e.g. 0-3,6 (default: all online CPUs)\n"
 	"  --seconds S     measure for S seconds, fractions allowed (default 5)\n"
@@ -166,8 +171,8 @@ static void parse_args(int argc, char **argv, struct config *cfg)
 		case 'T': threads = true; break;
 		case 'P': cfg->processes = true; break;
 		case 'o':
-			if ((i = lookup(optarg, others_names, 4)) < 0)
-				usage_error("--others wants spin, sleep, yield or none", optarg);
+			if ((i = lookup(optarg, others_names, 5)) < 0)
+				usage_error("--others wants spin, sleep, yield, share or none", optarg);
 			cfg->others = (enum others)i;
 			break;
 		case 'C':
@@ -264,7 +269,7 @@ static void helper_loop(enum others kind)
 	while (!stopped()) {
 		if (kind == OTHERS_SLEEP)
 			nanosleep(&nap, NULL);
-		else if (kind == OTHERS_YIELD)
+		else if (kind == OTHERS_YIELD || kind == OTHERS_SHARE)
 			sched_yield();
 	}
 }
@@ -339,12 +344,20 @@ static void report(const struct config *cfg)
 }
 
 /* Maps the shared area for nslots workers: tasks on the first CPUs, then
- * helpers; each assigned to its process. */
-static void setup_shm(const struct config *cfg, int nslots)
+ * helpers, then ("share") one intruder per helper on the helper's CPU, in
+ * a process of its own after the tasks' ngroups; each assigned to its
+ * process. */
+static void setup_shm(const struct config *cfg, int nslots, int ngroups)
 {
 	shm = map_shared(sizeof(struct shm) + (size_t)nslots * sizeof(struct slot));
 	for (int i = 0; i < nslots; i++) {
 		struct slot *s = &shm->slots[i];
+		if (i >= cfg->ncpus) {
+			s->cpu = cfg->cpus[cfg->tasks + i - cfg->ncpus];
+			s->helper = true;
+			s->group = ngroups + i - cfg->ncpus;
+			continue;
+		}
 		s->cpu = cfg->cpus[i];
 		s->helper = i >= cfg->tasks;
 		s->group = cfg->processes ? (s->helper ? i - cfg->tasks : i) % cfg->tasks : 0;
@@ -360,11 +373,12 @@ int main(int argc, char **argv)
 
 	int nslots = cfg.others == OTHERS_NONE ? cfg.tasks : cfg.ncpus;
 	int ngroups = cfg.processes ? cfg.tasks : 1;
+	int intruders = cfg.others == OTHERS_SHARE ? cfg.ncpus - cfg.tasks : 0;
 	helper_kind = cfg.others;
-	setup_shm(&cfg, nslots);
-	bool ok = run_processes(&shm->gate, ngroups, run_group, nslots,
-				(unsigned)nslots, cfg.seconds);
-	for (int i = 0; ok && i < nslots; i++)
+	setup_shm(&cfg, nslots + intruders, ngroups);
+	bool ok = run_processes(&shm->gate, ngroups + intruders, run_group, nslots + intruders,
+				(unsigned)(nslots + intruders), cfg.seconds);
+	for (int i = 0; ok && i < nslots + intruders; i++)
 		ok = !shm->slots[i].err;
 	if (!ok)
 		return run_failed();

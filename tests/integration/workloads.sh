@@ -114,7 +114,7 @@ done
 run yield --cpus 1 --seconds 0.5
 check "yield --cpus 1 runs" metric_ok ctxsw_per_sec_per_cpu mode=shared cpus=1
 
-if [ "$NCPU" -ge 2 ]; then others_list="none spin sleep yield"; else others_list=none; fi
+if [ "$NCPU" -ge 2 ]; then others_list="none spin sleep yield share"; else others_list=none; fi
 for mode in threads processes; do
 	for others in $others_list; do
 		run tlbflush --$mode --others "$others" --seconds 0.5
