@@ -14,6 +14,14 @@ const char *rx_name(enum ipi_rx r)
 	return r < RX_N ? names[r] : "?";
 }
 
+/* why_name: see ipis.h. */
+const char *why_name(enum ipi_why w)
+{
+	static const char *const names[] = { "not_seen", "no_csd", "recording_end",
+		"untraced_task", "lost_events" };
+	return w < WHY_N ? names[w] : "?";
+}
+
 /* The state of a match: the output, pending queues (target, csd) -> index
  * + 1, the IPI whose function runs on each CPU, the IPIs each sender queued
  * since its last other event (waiting for their ipi_send), and for the
@@ -39,7 +47,7 @@ static long add_ipi(struct match *m, const struct tl_event *e, int target)
 	int64_t mm = ident_mm(m->id, e->tid, e->time);
 	s->v[s->n] = (struct ipi){ .send = e->time, .receipt = -1,
 		.mm = mm > 0 ? mm : MM_UNKNOWN, .sender = e->cpu, .target = target,
-		.site = e->site, .reason = -1, .cls = CL_UNKNOWN, .cls_send = CL_UNKNOWN };
+		.site = e->site, .reason = -1, .cls = CL_UNVERIFIED };
 	return (long)s->n++;
 }
 
@@ -94,10 +102,10 @@ static void on_csd(struct match *m, const struct tl_event *e)
 	}
 }
 
-/* on_flush(m, e, csd_source): a tlb_flush is the verdict of the IPI whose
- * function runs on its CPU ("csd"), or of the last IPI sent to the CPU
- * within IPIS_FALLBACK_RX_NS when it is a reason 1 or 5 ("ipi"); reason 4
- * is a flush attempt. */
+/* on_flush(m, e, csd_source): a tlb_flush of reason 0, 1 or 5 is the
+ * verdict of the IPI whose function runs on its CPU ("csd"), or, of reason
+ * 1 or 5, the verdict and the receipt of the last IPI sent to the CPU
+ * within IPIS_FALLBACK_RX_NS ("ipi"); reason 4 is a flush attempt. */
 static void on_flush(struct match *m, const struct tl_event *e, bool csd_source)
 {
 	long i = csd_source ? m->running[e->cpu] : m->last_to[e->cpu];
@@ -106,17 +114,22 @@ static void on_flush(struct match *m, const struct tl_event *e, bool csd_source)
 	if (i < 0 || m->out->v[i].reason >= 0)
 		return;
 	if (csd_source) {
-		m->out->v[i].reason = (int8_t)e->arg;
+		if (e->arg == 0 || e->arg == 1 || e->arg == 5)
+			m->out->v[i].reason = (int8_t)e->arg;
 	} else if ((e->arg == 1 || e->arg == 5) &&
 		   e->time - m->out->v[i].send <= IPIS_FALLBACK_RX_NS) {
 		m->out->v[i].reason = (int8_t)e->arg;
+		m->out->v[i].receipt = e->time;
 		m->last_to[e->cpu] = -1;
 	}
 }
 
-/* on_event(m, e, csd_source): one event of the match. */
+/* on_event(m, e, csd_source): one event of the match (other samples only
+ * tell the timelines who runs). */
 static void on_event(struct match *m, const struct tl_event *e, bool csd_source)
 {
+	if (e->kind == TL_SAMPLE)
+		return;
 	if (e->kind == TL_IPI_SEND) {
 		int64_t at = m->attempt_at[e->cpu];
 		if (csd_source) {
@@ -164,6 +177,7 @@ void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 	struct match m = { .out = out, .id = id, .ncpus = ncpus > 0 ? ncpus : 0 };
 	size_t nc = m.ncpus ? (size_t)m.ncpus : 1;
 	memset(out, 0, sizeof(*out));
+	out->csd_source = csd_source;
 	hm_init(&m.pending);
 	m.running = xreallocarray(NULL, nc, sizeof(long));
 	m.last_to = xreallocarray(NULL, nc, sizeof(long));
@@ -187,18 +201,36 @@ void ipi_set_free(struct ipi_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* ipis_classify: see ipis.h. */
-void ipis_classify(struct ipi *v, size_t n, const struct timeline *tl, int64_t window_ns)
+/* why_unverified(p, tl, csd_source, lost): why IPI p has no receiver, as
+ * far as the recording tells (see ipis_classify). */
+static enum ipi_why why_unverified(const struct ipi *p, const struct timeline *tl,
+				   bool csd_source, bool lost)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct ipi *p = &v[i];
-		int64_t at = p->receipt >= 0 ? p->receipt : p->send;
-		int64_t hi = p->receipt >= 0 ? p->receipt : p->send + window_ns;
-		p->cls_send = (uint8_t)timeline_class(tl, p->target, p->send, p->mm);
-		p->cls = (uint8_t)timeline_class(tl, p->target, at, p->mm);
-		if (hi < p->send)
-			hi = p->send;
-		p->ambiguous = !timeline_stable(tl, p->target, p->send - window_ns, hi, p->mm);
+	if (!csd_source)
+		return WHY_NO_CSD;
+	if (p->target < 0 || p->target >= tl->ncpus || tl->cpus[p->target].last <= p->send)
+		return WHY_END;
+	if (lost)
+		return WHY_LOST;
+	if (timeline_untraced_near(tl, p->target, p->send, p->send + IPIS_FALLBACK_RX_NS))
+		return WHY_UNTRACED;
+	return WHY_NONE;
+}
+
+/* ipis_classify: see ipis.h. */
+void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns, bool lost)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct ipi *p = &set->v[i];
+		int64_t from = p->send > INT64_MIN + window_ns ? p->send - window_ns : p->send;
+		p->near_send = !timeline_stable(tl, p->target, from, p->send, p->mm);
+		p->why = WHY_NONE;
+		if (p->receipt >= 0) {
+			p->cls = (uint8_t)timeline_class(tl, p->target, p->receipt, p->mm);
+		} else {
+			p->cls = CL_UNVERIFIED;
+			p->why = (uint8_t)why_unverified(p, tl, set->csd_source, lost);
+		}
 	}
 }
 
@@ -217,17 +249,17 @@ enum ipi_rx ipi_rx_of(const struct ipi *p)
 	}
 }
 
-/* ipi_bucket: see ipis.h. */
-int ipi_bucket(const struct ipi *p)
-{
-	return p->ambiguous ? CL_N : p->cls;
-}
-
 /* ipi_agrees: see ipis.h. */
 bool ipi_agrees(enum tl_class cls, enum ipi_rx rx)
 {
-	return (cls == CL_RUNNING && rx == RX_1) || (cls == CL_LAZY && rx == RX_0) ||
-	       (cls == CL_OTHER && rx == RX_5);
+	return (cls == CL_RUNNING && (rx == RX_1 || rx == RX_NONE)) ||
+	       (cls == CL_LAZY && rx == RX_0) || (cls == CL_OTHER && rx == RX_5);
+}
+
+/* ipi_wasted_agrees: see ipis.h. */
+bool ipi_wasted_agrees(enum tl_class cls, enum ipi_rx rx)
+{
+	return (cls == CL_OTHER) == (rx == RX_5);
 }
 
 /* ipi_count: see ipis.h. */
@@ -236,10 +268,8 @@ void ipi_count(struct ipi_counts *c, const struct ipi *p)
 	c->ipis++;
 	c->raised += p->raised;
 	c->wasted += p->cls == CL_OTHER;
-	if (p->ambiguous)
-		c->ambiguous++;
-	else
-		c->cls[p->cls]++;
+	c->near_send += p->near_send;
+	c->cls[p->cls < CL_N ? p->cls : CL_UNKNOWN]++;
 	c->rx[ipi_rx_of(p)]++;
 }
 
@@ -250,22 +280,17 @@ void ipi_summarize(struct ipi_summary *s, const struct ipi_set *set)
 	for (size_t i = 0; i < set->n; i++) {
 		const struct ipi *p = &set->v[i];
 		enum ipi_rx rx = ipi_rx_of(p);
+		int cls = p->cls < CL_N ? p->cls : CL_UNKNOWN;
 		ipi_count(&s->all, p);
-		s->matrix[ipi_bucket(p)][rx]++;
-		if (p->ambiguous) {
-			s->amb_at_receipt[p->cls]++;
-			s->amb_matrix[p->cls][rx]++;
-		}
-		if (rx == RX_NONE || p->cls == CL_UNKNOWN)
+		s->matrix[cls][rx]++;
+		if (p->near_send)
+			s->near_send_cls[cls]++;
+		if (cls == CL_UNVERIFIED)
+			s->why[p->why < WHY_N ? p->why : WHY_NONE]++;
+		if (!set->verdicts || (cls != CL_RUNNING && cls != CL_LAZY && cls != CL_OTHER))
 			continue;
-		if (!p->ambiguous) {
-			s->compared++;
-			s->agreeing += ipi_agrees(p->cls, rx);
-			s->agreeing_alt += p->cls == CL_OTHER ? rx == RX_5 : rx == RX_1;
-		}
-		if (p->receipt >= 0) {
-			s->compared_rx++;
-			s->agreeing_rx += ipi_agrees(p->cls, rx);
-		}
+		s->compared++;
+		s->agreeing += ipi_agrees(cls, rx);
+		s->wasted_agreeing += ipi_wasted_agrees(cls, rx);
 	}
 }

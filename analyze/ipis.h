@@ -14,17 +14,23 @@
  * (reason 1: flushed, 5: wrong CPU, 0: lazy CPU left for init_mm, none: it
  * was already up to date, or the kernel does not trace it).
  *
- * Class: where the IPI found its target (mm_timeline.h): at the receiver's
- * entry when it is known, else at the send. Ambiguous: the target's class
- * changed between window_ns before the send (sched_switch fires before the
- * CR3 write the sender looks at) and the receiver's entry (window_ns after
- * the send when no entry is known): a target that switched while the IPI
- * was on its way. */
+ * Class, judged on arrival: what the target ran when the receiver's
+ * function entry was traced (mm_timeline.h: the entry's own sample says
+ * which task was current): running (a task of the flushed mm), lazy (the mm
+ * held by idle or a kernel thread after a task of it), other (another mm
+ * or init_mm: a wasted IPI), unknown (no history of the target yet, or the
+ * flushed mm unknown), or unverified when no receiver was recorded (never
+ * guessed from the sender's side; why, when it can be told, in ipi.why).
+ * Without csd events the receiver is the target's reason 1 or 5 flush that
+ * followed the send. Separately, switched_near_send: the target's class
+ * for the mm changed in the window_ns before the send (sched_switch fires
+ * before the CR3 write the sender looks at), the sender's view of why it
+ * sent, which says nothing of where the IPI landed. */
 #ifndef PERFDB_IPIS_H
 #define PERFDB_IPIS_H
 #include "analyze/mm_timeline.h"
 
-/* The default ambiguity window, ns. */
+/* The default window of switched_near_send, ns. */
 #define IPIS_WINDOW_NS 20000
 /* The "ipi" source: a flush of reason 1 or 5 on the target at most this
  * long after the send is taken as its receiver's verdict. */
@@ -41,9 +47,21 @@ enum ipi_rx { RX_1, RX_5, RX_0, RX_NONE, RX_N };
 /* rx_name(r): "reason1", "reason5", "reason0", "none". */
 const char *rx_name(enum ipi_rx r);
 
+/* Why an IPI is unverified, as far as the recording tells: no csd events
+ * (a receiver is only seen by its reason 1/5 flush), the recording ended
+ * before the target's next event, the target switched without a trace
+ * around the send (it ran a task perf recorded nothing of), the recording
+ * lost events, or none of these. */
+enum ipi_why { WHY_NONE, WHY_NO_CSD, WHY_END, WHY_UNTRACED, WHY_LOST, WHY_N };
+
+/* why_name(w): "no_csd", "recording_end", "untraced_task", "lost_events",
+ * "not_seen" (for WHY_NONE). */
+const char *why_name(enum ipi_why w);
+
 struct ipi {
 	int64_t send;    /* time of the queue (or send) on the sender */
-	int64_t receipt; /* time of the receiver's function entry, or -1 */
+	int64_t receipt; /* time of the receiver's function entry (without
+			  * csd events: of its verdict), or -1: not recorded */
 	int64_t mm;      /* the flushed mm (process row id) or MM_UNKNOWN */
 	int32_t sender, target;
 	int32_t site;    /* callsite name index, or -1 */
@@ -51,8 +69,8 @@ struct ipi {
 	uint8_t raised;  /* an ipi_send to the target followed the queue (an
 			  * interrupt was raised, not piggybacked on one) */
 	uint8_t cls;     /* enum tl_class (ipis_classify) */
-	uint8_t cls_send; /* the class at the send */
-	uint8_t ambiguous;
+	uint8_t why;     /* enum ipi_why when cls is CL_UNVERIFIED */
+	uint8_t near_send; /* switched_near_send */
 };
 
 /* What ipis_match finds in a session. */
@@ -61,6 +79,9 @@ struct ipi_set {
 	size_t n, cap;
 	int64_t *attempt_mm; /* one per tlb_flush reason 4: the sender's mm */
 	size_t nattempts, attempt_cap;
+	bool csd_source;     /* receivers from csd events */
+	bool verdicts;       /* the caller's: the recording traced tlb_flush,
+			      * so a received IPI's verdict can be compared */
 };
 
 /* ipis_match(ev, n, id, ncpus, csd_source, out): the flush IPIs of events
@@ -75,43 +96,50 @@ void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 /* ipi_set_free(s): frees s's arrays. */
 void ipi_set_free(struct ipi_set *s);
 
-/* ipis_classify(v, n, tl, window_ns): sets cls, cls_send and ambiguous of
- * each IPI from the timelines. */
-void ipis_classify(struct ipi *v, size_t n, const struct timeline *tl, int64_t window_ns);
+/* ipis_classify(set, tl, window_ns, lost): sets cls, why and near_send of
+ * each IPI of set from the timelines: the class at the receipt, or
+ * CL_UNVERIFIED without one (why: WHY_NO_CSD without csd events, else
+ * WHY_END when the target has no event after the send, WHY_LOST when lost
+ * (the recording lost events), WHY_UNTRACED when the target switched
+ * without a trace within IPIS_FALLBACK_RX_NS of the send, else WHY_NONE);
+ * near_send: the target's class for the mm changed in [send - window_ns,
+ * send]. */
+void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns, bool lost);
 
 /* ipi_rx_of(p): the receiver verdict of p. */
 enum ipi_rx ipi_rx_of(const struct ipi *p);
 
-/* ipi_bucket(p): the reported class of p: its class, or CL_N when it is
- * ambiguous. */
-int ipi_bucket(const struct ipi *p);
-
-/* ipi_agrees(cls, rx): whether the kernel's verdict rx confirms class cls:
- * running with reason 1, lazy with reason 0 (flush_tlb_func sends a lazy
- * CPU to init_mm), other with reason 5. */
+/* ipi_agrees(cls, rx): whether the kernel's verdict rx confirms class cls
+ * (arch/x86/mm/tlb.c flush_tlb_func): running with reason 1 or none (its
+ * TLB was already up to date), lazy with reason 0 (a lazy CPU leaves for
+ * init_mm), other with reason 5 (TLB_REMOTE_WRONG_CPU). */
 bool ipi_agrees(enum tl_class cls, enum ipi_rx rx);
+
+/* ipi_wasted_agrees(cls, rx): whether cls is other exactly when rx is
+ * reason 5. */
+bool ipi_wasted_agrees(enum tl_class cls, enum ipi_rx rx);
 
 /* Counts of a group of IPIs (all, one process, one CPU pair, one site). */
 struct ipi_counts {
-	long long ipis, raised, wasted, ambiguous;
-	long long cls[CL_N];  /* unambiguous IPIs by class */
+	long long ipis, raised, wasted, near_send;
+	long long cls[CL_N];  /* by class; they add up to ipis */
 	long long rx[RX_N];
 };
 
-/* ipi_count(c, p): adds p to c. wasted counts IPIs whose target held
- * another mm (or init_mm) when the IPI arrived, ambiguous or not. */
+/* ipi_count(c, p): adds p to c. wasted counts class other only. */
 void ipi_count(struct ipi_counts *c, const struct ipi *p);
 
 /* The whole-session summary. */
 struct ipi_summary {
 	struct ipi_counts all;
 	long long attempts;
-	long long amb_at_receipt[CL_N];   /* ambiguous IPIs by class at receipt */
-	long long amb_matrix[CL_N][RX_N]; /* ambiguous: class at receipt x verdict */
-	long long matrix[CL_N + 1][RX_N]; /* bucket (classes, ambiguous) x verdict */
-	long long compared, agreeing;     /* unambiguous, known class, verdict 1/5/0 */
-	long long agreeing_alt;           /* of those, running or lazy with 1, other with 5 */
-	long long compared_rx, agreeing_rx; /* all received, class at receipt */
+	long long why[WHY_N];             /* unverified IPIs by why */
+	long long near_send_cls[CL_N];    /* switched_near_send IPIs by class */
+	long long matrix[CL_N][RX_N];     /* class x verdict */
+	long long compared;               /* running, lazy or other, with
+					   * tlb_flush traced */
+	long long agreeing;               /* of those, ipi_agrees */
+	long long wasted_agreeing;        /* of those, ipi_wasted_agrees */
 };
 
 /* ipi_summarize(s, set): adds set's IPIs and attempts to s. */

@@ -128,14 +128,15 @@ static void add_ipis(struct acc *a, const struct tl_session *s, const struct ipi
 	}
 }
 
-/* seg_state(g): the ST_* state segment g (NULL: none yet) puts its CPU in. */
+/* seg_state(g): the ST_* state segment g (NULL: none yet) puts its CPU in
+ * (unsure whether running or lazy: unknown). */
 static int seg_state(const struct tl_seg *g)
 {
-	if (!g || g->mm == MM_UNKNOWN)
+	if (!g || g->mm == MM_UNKNOWN || g->lazy == SEG_UNSURE)
 		return ST_UNKNOWN;
 	if (g->mm == MM_INIT)
 		return ST_INIT;
-	return g->lazy ? ST_LAZY : ST_USER;
+	return g->lazy == SEG_LAZY ? ST_LAZY : ST_USER;
 }
 
 /* add_cpu_times(a, s, tl): each CPU's time in each state over the session. */
@@ -175,13 +176,21 @@ static struct table *timeline_table(void)
 	return t;
 }
 
+/* seg_state_name(g): the "timeline" state of segment g. */
+static const char *seg_state_name(const struct tl_seg *g)
+{
+	static const char *const states[] = { "running", "lazy", "init_mm", "unknown" };
+	if (g->lazy == SEG_UNSURE && g->mm > 0)
+		return "running or lazy";
+	return states[seg_state(g)];
+}
+
 /* add_timeline(t, s, tl): the "timeline" rows of one session: each
  * segment's start (seconds into the session), holder, state and cause. */
 static void add_timeline(struct table *t, const struct tl_session *s, const struct timeline *tl)
 {
-	static const char *const states[] = { "running", "lazy", "init_mm", "unknown" };
 	static const char *const causes[] = { "switch", "exec", "exit", "fork", "migrate",
-		"tlb_flush 0", "csd", "csd", "csd", "ipi", "sample" };
+		"tlb_flush 0", "csd", "csd", "csd", "ipi", "sample", "untraced switch" };
 	for (int c = 0; c < tl->ncpus; c++)
 		for (size_t i = 0; i < tl->cpus[c].n; i++) {
 			const struct tl_seg *g = &tl->cpus[c].segs[i];
@@ -194,8 +203,9 @@ static void add_timeline(struct table *t, const struct tl_session *s, const stru
 				table_set_int(t, 3, p->pid);
 				table_set_str(t, 4, p->comm);
 			}
-			table_set_str(t, 5, states[seg_state(g)]);
-			table_set_str(t, 6, g->cause >= 0 && g->cause <= TL_SAMPLE ? causes[g->cause] : "?");
+			table_set_str(t, 5, seg_state_name(g));
+			table_set_str(t, 6, g->cause >= 0 && g->cause <= TL_CAUSE_UNTRACED ?
+				      causes[g->cause] : "?");
 		}
 }
 
@@ -208,7 +218,8 @@ static void add_session(struct acc *a, const struct ipis_opts *o, const struct t
 	bool csd = s->has_csd;
 	timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl);
 	ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set);
-	ipis_classify(set.v, set.n, &tl, o->window_ns);
+	set.verdicts = s->has_tlb_flush;
+	ipis_classify(&set, &tl, o->window_ns, s->lost > 0);
 	add_ipis(a, s, &set);
 	add_cpu_times(a, s, &tl);
 	if (a->timeline)
@@ -263,13 +274,13 @@ static const char *source_name(const struct acc *a)
 	return a->csd_source ? "csd" : "ipi_send";
 }
 
-/* class_obj(parent, key, v): {running, lazy, other, unknown} of v. */
-static struct dval *class_obj(struct dval *parent, const char *key, const long long *v)
+/* class_obj(parent, key, v): {running, lazy, other, unknown, unverified}
+ * of v. */
+static void class_obj(struct dval *parent, const char *key, const long long *v)
 {
 	struct dval *o = dv_obj(parent, key);
 	for (int k = 0; k < CL_N; k++)
 		dv_int(o, tl_class_name(k), v[k]);
-	return o;
 }
 
 /* rx_obj(parent, key, v): {reason1, reason5, reason0, none} of v. */
@@ -289,21 +300,21 @@ static void pct_or_null(struct dval *o, const char *key, long long n, long long 
 		dv_null(o, key);
 }
 
+#define AGREE_RULE "running=reason1|none lazy=reason0 other=reason5"
+#define WASTED_RULE "other exactly where reason5"
+
 /* agreement_obj(f, s): how often the class and the receiver's verdict
- * agree, by the rule and by the alternative one. */
+ * agree, by the whole rule and by other = reason 5 alone. */
 static void agreement_obj(struct dval *f, const struct ipi_summary *s)
 {
 	struct dval *g = dv_obj(f, "agreement");
-	dv_str(g, "rule", "running=reason1 lazy=reason0 other=reason5");
+	dv_str(g, "rule", AGREE_RULE);
 	dv_int(g, "compared", s->compared);
 	dv_int(g, "agreeing", s->agreeing);
 	pct_or_null(g, "pct", s->agreeing, s->compared);
-	dv_str(g, "alt_rule", "running,lazy=reason1 other=reason5");
-	dv_int(g, "alt_agreeing", s->agreeing_alt);
-	pct_or_null(g, "alt_pct", s->agreeing_alt, s->compared);
-	dv_int(g, "on_arrival_compared", s->compared_rx);
-	dv_int(g, "on_arrival_agreeing", s->agreeing_rx);
-	pct_or_null(g, "on_arrival_pct", s->agreeing_rx, s->compared_rx);
+	dv_str(g, "wasted_rule", WASTED_RULE);
+	dv_int(g, "wasted_agreeing", s->wasted_agreeing);
+	pct_or_null(g, "wasted_pct", s->wasted_agreeing, s->compared);
 }
 
 /* scalars(a, o, f): the scalar and object findings. */
@@ -318,26 +329,29 @@ static void scalars(const struct acc *a, const struct ipis_opts *o, struct dval 
 	dv_int(f, "ipis", c->ipis);
 	dv_int(f, "interrupts", c->raised);
 	dv_int(f, "wasted", c->wasted);
+	dv_int(f, "unverified", c->cls[CL_UNVERIFIED]);
+	dv_int(f, "switched_near_send", c->near_send);
 	dv_real(f, "attempts_per_sec", rate(a, a->sum.attempts));
 	dv_real(f, "ipis_per_sec", rate(a, c->ipis));
 	dv_real(f, "wasted_per_sec", rate(a, c->wasted));
 	dv_int(f, "lost_events", a->lost_events);
 	dv_int(f, "lost_samples", a->lost_samples);
-	dv_int(class_obj(f, "targets", c->cls), "ambiguous", c->ambiguous);
-	class_obj(f, "ambiguous_on_arrival", a->sum.amb_at_receipt);
+	class_obj(f, "targets", c->cls);
+	m = dv_obj(f, "unverified_why");
+	for (int w = 0; w < WHY_N; w++)
+		dv_int(m, why_name(w), a->sum.why[w]);
+	class_obj(f, "switched_near_send_by_class", a->sum.near_send_cls);
 	rx_obj(f, "receiver", c->rx);
 	m = dv_obj(f, "matrix");
-	for (int k = 0; k <= CL_N; k++)
-		rx_obj(m, k < CL_N ? tl_class_name(k) : "ambiguous", a->sum.matrix[k]);
-	m = dv_obj(f, "ambiguous_matrix");
 	for (int k = 0; k < CL_N; k++)
-		rx_obj(m, tl_class_name(k), a->sum.amb_matrix[k]);
+		rx_obj(m, tl_class_name(k), a->sum.matrix[k]);
 	agreement_obj(f, &a->sum);
 }
 
 /* summary_row(t, what, level, n, a, of, of_name): one row of the summary
- * table: a count (level 1: a part of the IPIs above it), its rate and its
- * share of of, called of_name (of_name NULL: no share; of 0: none known). */
+ * table: a count (level 1, 2: a part of the row above it), its rate and
+ * its share of of, called of_name (of_name NULL: no share; of 0: none
+ * known). */
 static void summary_row(struct table *t, const char *what, int level, long long n,
 			const struct acc *a, long long of, const char *of_name)
 {
@@ -364,81 +378,93 @@ static void summary_cols(struct table *t)
 	table_col(t, "per_sec", COL_REAL, 1);
 	table_col(t, "pct", COL_PCT, 1);
 	table_col_show(t, table_col(t, "pct_of", COL_STR, 0), SHOW_DATA);
-	table_caption(t, "pct: share of the flush IPIs; on the last row, of the unambiguous IPIs "
-		      "whose receiver traced a verdict");
+	table_caption(t, "classes: what the target ran when the IPI arrived (its receiver's entry); "
+		      "they add up to the IPIs");
+	table_caption(t, "pct: share of the flush IPIs; on the last two rows, of the received "
+		      "IPIs of a known class whose receiver traced tlb_flush");
 }
+
+/* Summary labels of the classes and of why an IPI is unverified. */
+static const char *const class_what[CL_N] = {
+	"on arrival: target running the mm",
+	"on arrival: target lazy (idle or a kernel thread after the mm)",
+	"on arrival: target on another mm (wasted)",
+	"on arrival: target unknown (no history yet)",
+	"unverified: no receiver recorded",
+};
+static const char *const why_what[WHY_N] = {
+	"no reason seen", "no csd events (receivers only by reason 1/5)",
+	"the recording ended first", "target ran a task perf recorded nothing of",
+	"the recording lost events",
+};
 
 /* summary_table(a, o, desc): the headline numbers of sessions desc. */
 static struct table *summary_table(const struct acc *a, const struct ipis_opts *o, const char *desc)
 {
 	const struct ipi_counts *c = &a->sum.all;
-	char *title = xasprintf("TLB-flush IPIs: %s, %.3f s, source %s, ambiguity window %g us",
-				desc, a->seconds, source_name(a), (double)o->window_ns / 1000);
+	char *title = xasprintf("TLB-flush IPIs: %s, %.3f s, source %s", desc, a->seconds,
+				source_name(a));
 	struct table *t = table_new("summary", title);
-	char what[64];
+	char what[96];
 	free(title);
 	summary_cols(t);
 	summary_row(t, "flush attempts (tlb_flush reason 4)", 0, a->sum.attempts, a, 0, NULL);
 	summary_row(t, "flush IPIs (requests to remote CPUs)", 0, c->ipis, a, c->ipis, "ipis");
 	summary_row(t, "that raised an interrupt", 1, c->raised, a, c->ipis, "ipis");
-	for (int k = 0; k < CL_N; k++) {
-		snprintf(what, sizeof(what), "target %s%s", tl_class_name(k),
-			 k == CL_OTHER ? " (wasted)" : "");
-		summary_row(t, what, 1, c->cls[k], a, c->ipis, "ipis");
-	}
-	summary_row(t, "target ambiguous (switched meanwhile)", 1, c->ambiguous, a, c->ipis, "ipis");
-	summary_row(t, "wasted: other mm when it arrived", 1, c->wasted, a, c->ipis, "ipis");
+	for (int k = 0; k < CL_N; k++)
+		summary_row(t, class_what[k], 1, c->cls[k], a, c->ipis, "ipis");
+	for (int w = 0; w < WHY_N; w++)
+		if (a->sum.why[w])
+			summary_row(t, why_what[w], 2, a->sum.why[w], a, c->ipis, "ipis");
+	snprintf(what, sizeof(what), "target switched in the %g us before the send (not a class)",
+		 (double)o->window_ns / 1000);
+	summary_row(t, what, 1, c->near_send, a, c->ipis, "ipis");
 	for (int r = 0; r < RX_N; r++) {
 		snprintf(what, sizeof(what), "receiver %s", rx_name(r));
 		summary_row(t, what, 1, c->rx[r], a, c->ipis, "ipis");
 	}
-	summary_row(t, "class agrees with receiver (unambiguous)", 0, a->sum.agreeing, a,
+	summary_row(t, "receiver's reason agrees with the class", 0, a->sum.agreeing, a,
+		    a->sum.compared, "compared");
+	table_set_null(t, 3);
+	summary_row(t, "other exactly where reason 5 (wrong CPU)", 0, a->sum.wasted_agreeing, a,
 		    a->sum.compared, "compared");
 	table_set_null(t, 3);
 	return t;
 }
 
-/* matrix_agree(cls, v): % of v's traced verdicts (1, 5, 0) that confirm
- * cls, or -1 when there is none or cls is unknown. */
+/* matrix_agree(cls, v): % of v's IPIs whose verdict confirms cls, or -1
+ * when there is none or cls is neither running, lazy nor other. */
 static double matrix_agree(enum tl_class cls, const long long *v)
 {
-	long long n = v[RX_1] + v[RX_5] + v[RX_0], yes = 0;
-	for (int r = 0; r < RX_NONE; r++)
+	long long n = 0, yes = 0;
+	for (int r = 0; r < RX_N; r++) {
+		n += v[r];
 		yes += ipi_agrees(cls, r) ? v[r] : 0;
-	return cls == CL_UNKNOWN || !n ? -1 : pct(yes, n);
+	}
+	return (cls != CL_RUNNING && cls != CL_LAZY && cls != CL_OTHER) || !n ? -1 : pct(yes, n);
 }
 
-/* matrix_row(t, cls, at, v): one row of the class-vs-receiver table: the
- * class, the class on arrival, the verdict counts v and the agreement. */
-static void matrix_row(struct table *t, const char *cls, enum tl_class at, const long long *v)
-{
-	double agree = matrix_agree(at, v);
-	table_add_row(t);
-	table_set_str(t, 0, cls);
-	table_set_str(t, 1, tl_class_name(at));
-	for (int r = 0; r < RX_N; r++)
-		table_set_int(t, 2 + r, v[r]);
-	if (agree >= 0)
-		table_set_real(t, 2 + RX_N, agree);
-}
-
-/* matrix_table(a): class (and, for ambiguous IPIs, class on arrival)
- * against the receiver's verdict. */
+/* matrix_table(a): class on arrival against the receiver's verdict. */
 static struct table *matrix_table(const struct acc *a)
 {
-	struct table *t = table_new("class_vs_receiver", "Class vs receiver's tlb_flush reason "
-				    "(agrees: running=1, lazy=0, other=5)");
+	struct table *t = table_new("class_vs_receiver", "Class on arrival vs receiver's "
+				    "tlb_flush reason (agrees: running=1 or none, lazy=0, other=5)");
 	table_col(t, "class", COL_STR, 0);
-	table_col(t, "on_arrival", COL_STR, 0);
 	for (int r = 0; r < RX_N; r++)
 		table_col(t, rx_name(r), COL_INT, 0);
 	table_col(t, "agrees", COL_PCT, 1);
+	table_col(t, "switched_near_send", COL_INT, 0);
 	table_null_text(t, "-");
-	for (int k = 0; k < CL_N; k++)
-		matrix_row(t, tl_class_name(k), k, a->sum.matrix[k]);
-	for (int k = 0; k < CL_N; k++)
-		if (a->sum.amb_at_receipt[k])
-			matrix_row(t, "ambiguous", k, a->sum.amb_matrix[k]);
+	for (int k = 0; k < CL_N; k++) {
+		double agree = a->no_flush ? -1 : matrix_agree(k, a->sum.matrix[k]);
+		table_add_row(t);
+		table_set_str(t, 0, tl_class_name(k));
+		for (int r = 0; r < RX_N; r++)
+			table_set_int(t, 1 + r, a->sum.matrix[k][r]);
+		if (agree >= 0)
+			table_set_real(t, 1 + RX_N, agree);
+		table_set_int(t, 2 + RX_N, a->sum.near_send_cls[k]);
+	}
 	return t;
 }
 
@@ -449,7 +475,7 @@ static int count_cols(struct table *t)
 	table_col(t, "per_sec", COL_REAL, 1);
 	for (int k = 0; k < CL_N; k++)
 		table_col(t, tl_class_name(k), COL_INT, 0);
-	table_col(t, "ambiguous", COL_INT, 0);
+	table_col(t, "switched_near_send", COL_INT, 0);
 	table_col(t, "wasted", COL_INT, 0);
 	table_col(t, "wasted_pct", COL_PCT, 1);
 	return first;
@@ -462,7 +488,7 @@ static void count_cells(struct table *t, int col, const struct acc *a, const str
 	table_set_real(t, col++, rate(a, c->ipis));
 	for (int k = 0; k < CL_N; k++)
 		table_set_int(t, col++, c->cls[k]);
-	table_set_int(t, col++, c->ambiguous);
+	table_set_int(t, col++, c->near_send);
 	table_set_int(t, col++, c->wasted);
 	table_set_real(t, col, pct(c->wasted, c->ipis));
 }
@@ -589,19 +615,42 @@ static struct table *cpu_table(const struct acc *a)
 	return t;
 }
 
-/* caveats(a, d): the data-quality warning and the notes. */
-static void caveats(const struct acc *a, struct doc *d)
+/* unverified_note(a, d): how many IPIs are unverified and why. */
+static void unverified_note(const struct acc *a, struct doc *d)
+{
+	const struct ipi_summary *s = &a->sum;
+	char why[512];
+	size_t at = 0;
+	if (!s->all.cls[CL_UNVERIFIED])
+		return;
+	why[0] = 0;
+	for (int w = WHY_N - 1; w >= 0; w--)
+		if (s->why[w] && at < sizeof(why))
+			at += (size_t)snprintf(why + at, sizeof(why) - at, "%s%s: %lld",
+					       at ? "; " : "", why_what[w], s->why[w]);
+	doc_note(d, "unverified flush IPIs: %lld of %lld, whose receiver was not recorded (%s); "
+		 "they are counted in no other class, so running, lazy, other and wasted are lower "
+		 "bounds", s->all.cls[CL_UNVERIFIED], s->all.ipis, why);
+}
+
+/* caveats(a, o, d): the data-quality warning and the notes. */
+static void caveats(const struct acc *a, const struct ipis_opts *o, struct doc *d)
 {
 	if (a->lost_events || a->lost_samples)
 		doc_warn(d, "the recording lost %lld events and %lld samples (perf's LOST and "
-			 "LOST_SAMPLES records): IPI and attempt counts are lower bounds, and a "
-			 "CPU's class may be wrong after a lost switch", a->lost_events, a->lost_samples);
+			 "LOST_SAMPLES records): IPI and attempt counts are lower bounds, and IPIs "
+			 "whose receiver was lost are unverified", a->lost_events, a->lost_samples);
+	unverified_note(a, d);
+	doc_note(d, "switched_near_send: the target's class for the flushed mm changed in the "
+		 "%g us before the send (-w), the sender's view of why it sent; each such IPI "
+		 "keeps its class on arrival", (double)o->window_ns / 1000);
 	if (a->ipi_source)
 		doc_note(d, "no csd:csd_queue_cpu events: IPIs are ipi_send_cpu/ipi_send_cpumask "
-			 "targets at TLB-flush callsites or right after a flush attempt, receivers' "
-			 "verdicts the next reason 1/5 flush within 1 ms, classes taken at the send");
+			 "targets at TLB-flush callsites or right after a flush attempt; a receiver is "
+			 "the target's next reason 1/5 flush within 1 ms, and IPIs without one are "
+			 "unverified");
 	if (a->no_switch)
-		doc_note(d, "no sched:sched_switch events: targets are unknown");
+		doc_note(d, "no sched:sched_switch events: targets are known only from samples");
 	if (a->no_flush)
 		doc_note(d, "no tlb:tlb_flush events: no receiver verdicts, no attempts");
 	if (a->csd_unnamed)
@@ -627,7 +676,7 @@ static void fill(struct acc *a, const struct ipis_opts *o, const char *desc, str
 		dv_table(f, a->timeline);
 	a->timeline = NULL;
 	doc_set_main(d, "summary");
-	caveats(a, d);
+	caveats(a, o, d);
 }
 
 /* ipis_findings: see ipis_findings.h. */

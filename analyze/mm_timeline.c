@@ -108,13 +108,15 @@ int64_t ident_mm(const struct ident *id, int64_t tid, int64_t t)
 }
 
 /* push_seg(c, t, mm, lazy, cause): starts a new segment on CPU c unless
- * nothing changes; a segment starting at the same time as the last one
- * replaces it. */
+ * nothing changes (an untraced stretch, and the one after it, always
+ * start one: the stretch says when the CPU switched unseen); a segment
+ * starting at the same time as the last one replaces it. */
 static void push_seg(struct tl_cpu *c, int64_t t, int64_t mm, int lazy, int cause)
 {
 	if (c->n) {
 		struct tl_seg *last = &c->segs[c->n - 1];
-		if (last->mm == mm && last->lazy == lazy)
+		if (last->mm == mm && last->lazy == lazy && last->cause != TL_CAUSE_UNTRACED &&
+		    cause != TL_CAUSE_UNTRACED)
 			return;
 		if (last->start == t) {
 			*last = (struct tl_seg){ t, mm, lazy, cause };
@@ -126,14 +128,15 @@ static void push_seg(struct tl_cpu *c, int64_t t, int64_t mm, int lazy, int caus
 }
 
 /* The state of a build: the timelines, the identity, tasks that exited
- * (tid -> 1), whether each CPU has seen a switch, and the task each CPU
- * runs as far as the events say (-1: not known yet). */
+ * (tid -> 1), whether each CPU has seen a switch, the task each CPU runs
+ * as far as the events say (-1: not known yet) and the time of the last
+ * event that said so (TIME_NONE: none). */
 struct build {
 	struct timeline *tl;
 	const struct ident *id;
 	struct hashmap exited;
 	bool *switched;
-	int64_t *current;
+	int64_t *current, *seen;
 };
 
 /* last_seg(c): the CPU's current segment, or NULL. */
@@ -142,21 +145,69 @@ static const struct tl_seg *last_seg(const struct tl_cpu *c)
 	return c->n ? &c->segs[c->n - 1] : NULL;
 }
 
-/* switch_to(b, cpu, next, t, cause): cpu switches to task next at t: its
- * mm is loaded, or the loaded one kept lazily for idle, kernel threads and
- * exited tasks. */
-static void switch_to(struct build *b, int cpu, int64_t next, int64_t t, int cause)
+/* holds_lazily(b, tid, t, mm): whether a CPU running task tid at t keeps
+ * the mm it had loaded (idle, a kernel thread, a task past exit_mm); *mm
+ * gets tid's own mm (ident_mm). */
+static bool holds_lazily(const struct build *b, int64_t tid, int64_t t, int64_t *mm)
+{
+	uint64_t dummy;
+	*mm = ident_mm(b->id, tid, t);
+	return *mm == MM_KERNEL || hm_get(&b->exited, (uint64_t)tid, 0, &dummy);
+}
+
+/* switch_to(b, cpu, next, held, t, cause): cpu, holding mm held, switches
+ * to task next at t: next's mm is loaded, or held kept lazily for idle,
+ * kernel threads and exited tasks. */
+static void switch_to(struct build *b, int cpu, int64_t next, int64_t held, int64_t t, int cause)
+{
+	struct tl_cpu *c = &b->tl->cpus[cpu];
+	int64_t mm;
+	b->switched[cpu] = true;
+	b->current[cpu] = next;
+	b->seen[cpu] = t;
+	if (holds_lazily(b, next, t, &mm))
+		push_seg(c, t, held, SEG_LAZY, cause);
+	else
+		push_seg(c, t, mm, SEG_RUNNING, cause);
+}
+
+/* untraced(b, cpu, who, t): cpu, last seen running another task, runs who
+ * at t: it switched without a trace, taken as one switch to who at an
+ * unknown moment after the CPU's last event. Marks the stretch from 1 ns
+ * after that event (see timeline_build) and returns the mm the CPU held at
+ * t: who's own, or the one loaded before when who holds lazily. */
+static int64_t untraced(struct build *b, int cpu, int64_t who, int64_t t)
 {
 	struct tl_cpu *c = &b->tl->cpus[cpu];
 	const struct tl_seg *s = last_seg(c);
-	uint64_t dummy;
-	int64_t mm = ident_mm(b->id, next, t);
-	b->switched[cpu] = true;
-	b->current[cpu] = next;
-	if (mm == MM_KERNEL || hm_get(&b->exited, (uint64_t)next, 0, &dummy))
-		push_seg(c, t, s ? s->mm : MM_UNKNOWN, 1, cause);
+	int64_t before = s ? s->mm : MM_UNKNOWN, mm;
+	int lazy = SEG_RUNNING;
+	if (holds_lazily(b, who, t, &mm)) {
+		mm = before;
+		lazy = SEG_LAZY;
+	}
+	if (!s || b->seen[cpu] == TIME_NONE || b->seen[cpu] >= t - 1)
+		return mm;
+	if (mm != before)
+		push_seg(c, b->seen[cpu] + 1, MM_UNKNOWN, SEG_RUNNING, TL_CAUSE_UNTRACED);
 	else
-		push_seg(c, t, mm, 0, cause);
+		push_seg(c, b->seen[cpu] + 1, mm, lazy == s->lazy ? lazy : SEG_UNSURE,
+			 TL_CAUSE_UNTRACED);
+	return mm;
+}
+
+/* on_switch(b, e): a sched_switch: both sides say who ran. An outgoing
+ * task other than the one the CPU last ran is an untraced switch to it;
+ * the outgoing task's own mm is the one held when it is a user task. */
+static void on_switch(struct build *b, const struct tl_event *e)
+{
+	const struct tl_seg *s = last_seg(&b->tl->cpus[e->cpu]);
+	int64_t prev = e->b, held = s ? s->mm : MM_UNKNOWN, mm;
+	if (prev >= 0 && b->current[e->cpu] >= 0 && prev != b->current[e->cpu])
+		held = untraced(b, e->cpu, prev, e->time);
+	else if (prev >= 0 && !holds_lazily(b, prev, e->time, &mm))
+		held = mm;
+	switch_to(b, e->cpu, e->a, held, e->time, TL_SWITCH);
 }
 
 /* tl_sample_task: see mm_timeline.h. */
@@ -169,23 +220,24 @@ int64_t tl_sample_task(const struct tl_event *e)
 
 /* unrecorded_switch(b, e): a sample's task is the task current on its CPU
  * (perf records the current task's tid with every sample), so a sample of
- * another task than the one the CPU switched to says the CPU switched
- * without a sched_switch record: some kernels do not trace a switch out of
- * the idle task (some recordings show a CPU that never traces leaving idle,
- * with no sample of its idle task either). The switch is taken at the
- * sample, the first time it is known. A reason-0 flush is no such
- * evidence: switch_mm traces it during a switch, after sched_switch named
- * the next task, with the previous one still current. The CPU's first
- * sample only says who runs (bootstrap may start the history with it). */
+ * another task than the one the CPU last ran says the CPU switched without
+ * a sched_switch record (some recordings show a CPU that never traces
+ * leaving idle, or no event at all of some tasks): untraced() marks the
+ * stretch before, and the switch is taken at the sample. A reason-0 flush
+ * is no such evidence (tl_sample_task). An exec's sample names the pid its
+ * thread became (old_pid in b). The CPU's first sample only says who runs
+ * (bootstrap may start the history with it). */
 static void unrecorded_switch(struct build *b, const struct tl_event *e)
 {
 	int64_t *cur = &b->current[e->cpu], tid = tl_sample_task(e);
-	if (tid < 0 || *cur == tid)
+	if (tid < 0)
 		return;
-	if (*cur < 0)
+	if (e->kind == TL_EXEC && e->b >= 0 && *cur == e->b)
 		*cur = tid;
-	else
-		switch_to(b, e->cpu, tid, e->time, TL_SAMPLE);
+	if (*cur >= 0 && *cur != tid)
+		switch_to(b, e->cpu, tid, untraced(b, e->cpu, tid, e->time), e->time, TL_SAMPLE);
+	*cur = tid;
+	b->seen[e->cpu] = e->time;
 }
 
 /* bootstrap(b, e): before a CPU's first switch, a sample of a user task
@@ -200,7 +252,7 @@ static void bootstrap(struct build *b, const struct tl_event *e)
 	int64_t mm = ident_mm(b->id, e->tid, e->time);
 	if (mm < 0 || hm_get(&b->exited, (uint64_t)e->tid, 0, &dummy))
 		return;
-	push_seg(c, e->time, mm, 0, TL_SAMPLE);
+	push_seg(c, e->time, mm, SEG_RUNNING, TL_SAMPLE);
 }
 
 /* on_event(b, e): applies one event to its CPU's timeline. */
@@ -208,8 +260,9 @@ static void on_event(struct build *b, const struct tl_event *e)
 {
 	struct tl_cpu *c = &b->tl->cpus[e->cpu];
 	const struct tl_seg *s;
+	c->last = e->time;
 	if (e->kind == TL_SWITCH) {
-		switch_to(b, e->cpu, e->a, e->time, TL_SWITCH);
+		on_switch(b, e);
 		return;
 	}
 	unrecorded_switch(b, e);
@@ -219,16 +272,16 @@ static void on_event(struct build *b, const struct tl_event *e)
 		int64_t who = e->a > 0 ? e->a : e->tid, mm = ident_mm(b->id, who, e->time);
 		hm_del(&b->exited, (uint64_t)e->tid, 0);
 		hm_del(&b->exited, (uint64_t)who, 0);
-		push_seg(c, e->time, mm < 0 ? MM_UNKNOWN : mm, 0, TL_EXEC);
+		push_seg(c, e->time, mm < 0 ? MM_UNKNOWN : mm, SEG_RUNNING, TL_EXEC);
 	} else if (e->kind == TL_EXIT) {
 		if (e->tid >= 0)
 			hm_put(&b->exited, (uint64_t)e->tid, 0, 1);
 		if (s)
-			push_seg(c, e->time, s->mm, 1, TL_EXIT);
+			push_seg(c, e->time, s->mm, SEG_LAZY, TL_EXIT);
 	} else if (e->kind == TL_FORK) {
 		hm_del(&b->exited, (uint64_t)e->a, 0);
-	} else if (e->kind == TL_FLUSH && e->arg == 0 && s && s->lazy) {
-		push_seg(c, e->time, MM_INIT, 1, TL_FLUSH);
+	} else if (e->kind == TL_FLUSH && e->arg == 0 && s && s->lazy == SEG_LAZY) {
+		push_seg(c, e->time, MM_INIT, SEG_LAZY, TL_FLUSH);
 	}
 }
 
@@ -243,15 +296,19 @@ void timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 	tl->cpus = xcalloc(nc, sizeof(*tl->cpus));
 	b.switched = xcalloc(nc, sizeof(*b.switched));
 	b.current = xreallocarray(NULL, nc, sizeof(*b.current));
+	b.seen = xreallocarray(NULL, nc, sizeof(*b.seen));
 	hm_init(&b.exited);
-	for (int i = 0; i < tl->ncpus; i++)
+	for (int i = 0; i < tl->ncpus; i++) {
 		b.current[i] = -1;
+		b.seen[i] = tl->cpus[i].last = TIME_NONE;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (ev[i].cpu >= 0 && ev[i].cpu < tl->ncpus)
 			on_event(&b, &ev[i]);
 	hm_free(&b.exited);
 	free(b.switched);
 	free(b.current);
+	free(b.seen);
 }
 
 /* timeline_free: see mm_timeline.h. */
@@ -291,7 +348,7 @@ const struct tl_seg *timeline_at(const struct timeline *tl, int cpu, int64_t t)
 /* tl_class_name: see mm_timeline.h. */
 const char *tl_class_name(enum tl_class c)
 {
-	static const char *const names[] = { "running", "lazy", "other", "unknown" };
+	static const char *const names[] = { "running", "lazy", "other", "unknown", "unverified" };
 	return c < CL_N ? names[c] : "?";
 }
 
@@ -301,7 +358,7 @@ enum tl_class timeline_seg_class(const struct tl_seg *s, int64_t mm)
 	if (!s || mm <= 0 || s->mm == MM_UNKNOWN)
 		return CL_UNKNOWN;
 	if (s->mm == mm)
-		return s->lazy ? CL_LAZY : CL_RUNNING;
+		return s->lazy == SEG_UNSURE ? CL_UNKNOWN : s->lazy == SEG_LAZY ? CL_LAZY : CL_RUNNING;
 	return CL_OTHER;
 }
 
@@ -323,4 +380,19 @@ bool timeline_stable(const struct timeline *tl, int cpu, int64_t t0, int64_t t1,
 		if (timeline_seg_class(&c->segs[j], mm) != first)
 			return false;
 	return true;
+}
+
+/* timeline_untraced_near: see mm_timeline.h. */
+bool timeline_untraced_near(const struct timeline *tl, int cpu, int64_t t0, int64_t t1)
+{
+	if (cpu < 0 || cpu >= tl->ncpus)
+		return false;
+	const struct tl_cpu *c = &tl->cpus[cpu];
+	long i = seg_index(c, t0);
+	if (i >= 0 && c->segs[i].cause == TL_CAUSE_UNTRACED)
+		return true;
+	for (size_t j = (size_t)(i + 1); j < c->n && c->segs[j].start <= t1; j++)
+		if (c->segs[j].cause == TL_CAUSE_UNTRACED)
+			return true;
+	return false;
 }

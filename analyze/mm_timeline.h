@@ -10,6 +10,13 @@
  * (after sched_process_exit) runs without an mm, so its CPU is lazy too; an
  * exec loads the new program's mm; a tlb_flush reason 0 (CR3 reload) while
  * the CPU is lazy means it left for init_mm and holds no user mm any more.
+ * Every event says which task is current on its CPU (a sample's tid; both
+ * sides of a sched_switch): when that contradicts the task the CPU was last
+ * known to run, the CPU switched without a trace (some recordings never show
+ * a CPU leaving its idle task, or any event of some tasks): that is taken
+ * as one switch, from the task last known to the one now seen, at an
+ * unknown moment after the CPU's last event, and the stretch in between is
+ * marked as unsure.
  * An mm is named by its process row id (one row per pid and exec
  * generation), so threads of one process share it and an exec gets a new
  * one. Limitation: a child made with CLONE_VM but not CLONE_THREAD (vfork,
@@ -94,19 +101,29 @@ struct tl_event {
 			* TLB-flush callsite or callback */
 };
 
+/* tl_seg.lazy: a task of mm current, idle / a kernel thread / an exiting
+ * task current (mm held lazily), or one of the two without knowing which
+ * (the stretch before an untraced switch between a task of mm and one
+ * without an mm). */
+enum { SEG_RUNNING, SEG_LAZY, SEG_UNSURE };
+
+/* tl_seg.cause besides the tl_kinds: the unsure stretch before a switch
+ * the kernel did not trace (see timeline_build). */
+#define TL_CAUSE_UNTRACED (TL_SAMPLE + 1)
+
 /* One stretch of a CPU's timeline: from start until the next segment, the
- * CPU holds mm (a process row id, MM_INIT or MM_UNKNOWN), lazily (idle,
- * kernel thread or exiting task current) or not (a task of mm current). */
+ * CPU holds mm (a process row id, MM_INIT or MM_UNKNOWN) as lazy says. */
 struct tl_seg {
 	int64_t start;
 	int64_t mm;
-	int32_t lazy;
-	int32_t cause; /* the tl_kind that started it */
+	int32_t lazy;  /* SEG_RUNNING, SEG_LAZY or SEG_UNSURE */
+	int32_t cause; /* the tl_kind that started it, or TL_CAUSE_UNTRACED */
 };
 
 struct tl_cpu {
 	struct tl_seg *segs;
 	size_t n, cap;
+	int64_t last; /* time of the CPU's last event, TIME_NONE: none */
 };
 
 struct timeline {
@@ -118,19 +135,25 @@ struct timeline {
  * (in time order; events of CPUs >= ncpus are ignored). Rules, per event on
  * its CPU:
  *  - switch to a user task: its mm, not lazy; to idle, a kernel thread or a
- *    task that has exited: the loaded mm stays, lazy; to an unknown task:
- *    MM_UNKNOWN, not lazy;
+ *    task that has exited: the mm loaded before stays, lazy (the outgoing
+ *    task's mm when it is a user task: prev_pid says who ran); to an
+ *    unknown task: MM_UNKNOWN, not lazy;
+ *  - a switch whose outgoing task is not the one the CPU last switched to,
+ *    or a sample of another task (a sample's tid is the current task), is
+ *    a switch the kernel did not trace, from the task last known to the
+ *    one seen, at an unknown moment after the CPU's previous event: from
+ *    1 ns after that event the CPU holds the mm both would hold, SEG_UNSURE
+ *    when only lazy or not differs, MM_UNKNOWN when the mms differ (cause
+ *    TL_CAUSE_UNTRACED); a sample's switch is taken at the sample (a
+ *    reason-0 flush is no such sample: switch_mm traces it with the
+ *    previous task still current);
  *  - exec: the task's new mm, not lazy; exit: lazy (exit_mm follows);
  *  - tlb_flush reason 0 while lazy: MM_INIT (the CPU left for init_mm);
  *  - before a CPU's first switch, its first sample of a user task starts
  *    the timeline with that task's mm (a session starting mid-flight);
- *    nothing is known before;
- *  - a sample of another task than the one the CPU last ran (a sample's
- *    tid is the current task) is a switch to it that the kernel did not
- *    trace (some recordings never show a CPU leaving its idle task),
- *    taken at that sample, as a switch; a reason-0 flush is not
- *    such a sample (switch_mm traces it with the previous task current).
- * Never fails (allocation follows lib/alloc.h). */
+ *    nothing is known before.
+ * tl->cpus[c].last is the time of CPU c's last event. Never fails
+ * (allocation follows lib/alloc.h). */
 void timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 		    int ncpus, struct timeline *tl);
 
@@ -150,16 +173,18 @@ void timeline_free(struct timeline *tl);
  * one starting at or before t), or NULL when nothing is known yet. */
 const struct tl_seg *timeline_at(const struct timeline *tl, int cpu, int64_t t);
 
-/* Where a flush IPI for mm finds its target. */
-enum tl_class { CL_RUNNING, CL_LAZY, CL_OTHER, CL_UNKNOWN, CL_N };
+/* Where a flush IPI for mm finds its target. The timeline gives the first
+ * four; CL_UNVERIFIED is an IPI's class when no receiver was recorded
+ * (analyze/ipis.h). */
+enum tl_class { CL_RUNNING, CL_LAZY, CL_OTHER, CL_UNKNOWN, CL_UNVERIFIED, CL_N };
 
-/* tl_class_name(c): "running", "lazy", "other", "unknown". */
+/* tl_class_name(c): "running", "lazy", "other", "unknown", "unverified". */
 const char *tl_class_name(enum tl_class c);
 
 /* timeline_class(tl, cpu, t, mm): the class of cpu at time t for a flush of
  * mm: running (mm loaded, a task of it current), lazy (mm loaded lazily),
- * other (another mm or init_mm loaded), unknown (no history, or mm or the
- * loaded mm unknown). */
+ * other (another mm or init_mm loaded), unknown (no history, mm or the
+ * loaded mm unknown, or mm loaded but SEG_UNSURE). */
 enum tl_class timeline_class(const struct timeline *tl, int cpu, int64_t t, int64_t mm);
 
 /* timeline_stable(tl, cpu, t0, t1, mm): whether the class for mm stays the
@@ -168,4 +193,9 @@ bool timeline_stable(const struct timeline *tl, int cpu, int64_t t0, int64_t t1,
 
 /* timeline_seg_class(s, mm): the class a segment gives a flush of mm. */
 enum tl_class timeline_seg_class(const struct tl_seg *s, int64_t mm);
+
+/* timeline_untraced_near(tl, cpu, t0, t1): whether cpu switched without a
+ * trace around [t0, t1]: a TL_CAUSE_UNTRACED segment in force at t0 or
+ * starting in (t0, t1]. */
+bool timeline_untraced_near(const struct timeline *tl, int cpu, int64_t t0, int64_t t1);
 #endif

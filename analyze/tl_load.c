@@ -43,8 +43,7 @@ static const struct evq queries[] = {
 	{ LOAD_SCHED, TL_SAMPLE, "sched_wakeup_new", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_wakeup_new", "e") },
 	{ LOAD_TLB, TL_FLUSH, "tlb_flush", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "NULL, NULL, f.reason, NULL, 0" EVQ_FROM("tlb_flush", "f")
-	  " AND f.reason IN (0, 1, 4, 5)" },
+	  "NULL, NULL, f.reason, NULL, 0" EVQ_FROM("tlb_flush", "f") },
 	{ LOAD_TLB, TL_CSD_QUEUE, "csd_queue_cpu", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "q.csd, NULL, q.cpu, q.callsite_sym, 1" EVQ_FROM("csd_queue_cpu", "q")
 	  " AND q.func_sym " FLUSH_FUNC },
@@ -61,6 +60,17 @@ static const struct evq queries[] = {
 	  "NULL, NULL, i.target_cpu, i.callsite_sym, (i.callback_sym " FLUSH_FUNC
 	  " OR i.callsite_sym GLOB '*flush_tlb*')" EVQ_FROM("ipi_send_cpumask", "i") },
 };
+
+/* LOAD_TLB: the samples of every other event only say who runs on their
+ * CPU (TL_SAMPLE): the csd events besides flush_tlb_func's, irq_vectors,
+ * wakeups, cpu-clock ... (the typed queries above load the rest). */
+#define OTHER_TABLES "'sched_switch', 'sched_process_exec', 'sched_process_exit', " \
+	"'sched_process_fork', 'tlb_flush', 'ipi_send_cpu', 'ipi_send_cpumask'"
+static const struct evq other_samples = { LOAD_TLB, TL_SAMPLE, NULL,
+	"SELECT s.id, s.time, s.cpu, t.tid, NULL, NULL, NULL, NULL, 0 FROM sample s "
+	"LEFT JOIN thread t ON t.id = s.thread_id WHERE s.id BETWEEN ?1 AND ?2 "
+	"AND s.event_id IN (SELECT id FROM event WHERE session_id = ?3 AND nr_samples > 0 "
+	"AND coalesce(tp_table, '') NOT IN (" OTHER_TABLES "))" };
 
 /* col_or(st, i, dflt): integer column i, or dflt when NULL. */
 static int64_t col_or(sqlite3_stmt *st, int i, int64_t dflt)
@@ -103,6 +113,8 @@ static int run_query(sqlite3 *db, const struct evq *q, int64_t lo, int64_t hi, s
 	if (st) {
 		sqlite3_bind_int64(st, 1, lo);
 		sqlite3_bind_int64(st, 2, hi);
+		if (sqlite3_bind_parameter_count(st) >= 3)
+			sqlite3_bind_int64(st, 3, s->id);
 	}
 	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t tid = col_or(st, 3, -1), cpu = col_or(st, 2, -1);
@@ -131,6 +143,21 @@ static int cmp_event(const void *x, const void *y)
 	if (a->seq != b->seq)
 		return a->seq < b->seq ? -1 : 1;
 	return (a->arg > b->arg) - (a->arg < b->arg);
+}
+
+/* has_other_samples(db, session): whether the session has samples of an
+ * event other_samples loads. */
+static bool has_other_samples(sqlite3 *db, int64_t session)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM event WHERE session_id = ? AND "
+		"nr_samples > 0 AND coalesce(tp_table, '') NOT IN (" OTHER_TABLES ")");
+	bool yes = false;
+	if (st) {
+		sqlite3_bind_int64(st, 1, session);
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return yes;
 }
 
 /* load_session_row(db, s, lo, hi): the session's own row; its sample id
@@ -284,6 +311,8 @@ int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
 	for (size_t i = 0; !rc && i < sizeof(queries) / sizeof(*queries); i++)
 		if ((queries[i].what & what) && hi >= lo && has_table(db, s->id, queries[i].table))
 			rc = run_query(db, &queries[i], lo, hi, s);
+	if (!rc && (what & LOAD_TLB) && hi >= lo && has_other_samples(db, s->id))
+		rc = run_query(db, &other_samples, lo, hi, s);
 	if (rc) {
 		snprintf(err, errlen, "session %lld: %s", (long long)session, sqlite3_errmsg(db));
 		tl_session_free(s);

@@ -9,8 +9,9 @@
 
 /* What to load: LOAD_SCHED: switches, migrations, exec, exit, fork, and
  * sched_waking/wakeup/wakeup_new as TL_SAMPLE (who runs on a CPU);
- * LOAD_TLB: tlb_flush (reasons 0, 1, 4, 5), csd queue/entry/exit of
- * flush_tlb_func, ipi_send_cpu/cpumask. */
+ * LOAD_TLB: tlb_flush, csd queue/entry/exit of flush_tlb_func,
+ * ipi_send_cpu/cpumask, and every other sample as TL_SAMPLE (who runs on
+ * a CPU). Both: sched_switch, sched_process_exec/exit/fork. */
 enum { LOAD_SCHED = 1, LOAD_TLB = 2 };
 
 struct tl_session {

@@ -2,10 +2,12 @@
  * event sequences: task identity (threads, exec generations, kernel
  * threads, unknown tasks), every loaded-mm rule (switch to a user task,
  * lazy on idle and kernel threads, init_mm after a lazy reason-0 flush,
- * exec, exit, fork reusing a tid, a session starting mid-flight, a switch
- * the kernel did not trace), every
- * class, the ambiguity window, csd pairing, receiver verdicts, interrupts
- * raised, attempts, the ipi_send fallback, and the summary's agreement. */
+ * exec, exit, fork reusing a tid, a session starting mid-flight, switches
+ * the kernel did not trace, seen from a sample or from a sched_switch's
+ * outgoing task), every class judged on arrival, unverified IPIs (no
+ * receiver: never guessed, and why), switched_near_send, csd pairing,
+ * receiver verdicts, interrupts raised, attempts, the ipi_send fallback,
+ * and the summary's agreement. */
 #include "analyze/ipis.h"
 #include "analyze/mm_timeline.h"
 #include "tests/unit/tap.h"
@@ -135,6 +137,24 @@ static void test_exec_exit_fork(void)
 	timeline_free(&tl);
 }
 
+/* classify_lost(v, n, csd, lost, set): matches and classifies v with a
+ * 20 us window; the recording traced tlb_flush. */
+static void classify_lost(const struct tl_event *v, size_t n, bool csd, bool lost, struct ipi_set *set)
+{
+	struct timeline tl;
+	build(v, n, &tl);
+	ipis_match(v, n, &id, 3, csd, set);
+	set->verdicts = true;
+	ipis_classify(set, &tl, 20000, lost);
+	timeline_free(&tl);
+}
+
+/* classify(v, n, csd, set): classify_lost without lost events. */
+static void classify(const struct tl_event *v, size_t n, bool csd, struct ipi_set *set)
+{
+	classify_lost(v, n, csd, false, set);
+}
+
 static void test_midflight(void)
 {
 	struct tl_event v[] = {
@@ -148,22 +168,60 @@ static void test_midflight(void)
 	build(v, sizeof(v) / sizeof(*v), &tl);
 	is_int(timeline_class(&tl, 2, 350, 20), CL_UNKNOWN, "mid-flight: unknown before a user task's sample");
 	is_int(timeline_class(&tl, 2, 400, 20), CL_RUNNING, "a user task's sample starts the history");
-	is_int(timeline_class(&tl, 2, 420, 20), CL_RUNNING, "B runs until the next task's sample");
+	is_int(timeline_class(&tl, 2, 420, 20), CL_UNKNOWN, "between B's sample and A's the untraced switch may have happened: unknown");
+	is_int(timeline_at(&tl, 2, 420)->cause, TL_CAUSE_UNTRACED, "... a stretch marked untraced, from 1 ns after B's sample");
+	is_int(timeline_at(&tl, 2, 401)->mm, MM_UNKNOWN, "... holding B's or A's mm: unknown");
 	is_int(timeline_class(&tl, 2, 500, 10), CL_RUNNING, "a later sample of another task: that task runs");
 	is_int(timeline_class(&tl, 2, 500, 20), CL_OTHER, "... and B's mm is gone");
+	ok(timeline_untraced_near(&tl, 2, 410, 420) && !timeline_untraced_near(&tl, 2, 450, 900),
+	   "timeline_untraced_near sees the stretch, not after it");
+	is_int(tl.cpus[2].last, 450, "a CPU's last event time");
+	is_int(tl.cpus[0].last, TIME_NONE, "a CPU without events: none");
 	is_int(timeline_class(&tl, 1, 920, 20), CL_UNKNOWN, "idle with an unknown lazy mm: unknown");
 	is_int(timeline_class(&tl, 1, 960, 20), CL_OTHER, "then init_mm: other");
 	timeline_free(&tl);
 }
 
-/* classify(v, n, set): matches and classifies v with a 20 us window. */
-static void classify(const struct tl_event *v, size_t n, bool csd, struct ipi_set *set)
+/* A CPU leaves idle without a trace and runs the workload's thread, which
+ * perf records nothing of until its own sched_switch out: the outgoing
+ * task (prev_pid) says which mm the CPU held, so the idle task after it
+ * holds A's mm lazily, not B's. */
+static void test_untraced_idle_exit(void)
 {
+	struct tl_event v[] = {
+		sw(6000, 1, 0, 200),      /* B runs on CPU 1 */
+		sw(7000, 1, 200, 0),      /* idle: B lazily */
+		flush(7500, 1, 0, 3),     /* an idle sample: still idle */
+		/* untraced: idle -> 101 (A, mm 11); 101 runs, no events */
+		sw(9000, 1, 101, 0),      /* A's thread switches out to idle */
+		queue(10000, 0, 100, 1, 0xc1),
+		entry(10500, 1, 0, 0xc1, TL_CSD_ENTRY), flush(10600, 1, 0, 0),
+		entry(10700, 1, 0, 0xc1, TL_CSD_EXIT),
+		/* the same from a sample: idle -> A, then A's own sample */
+		sw(20000, 1, 0, 200), sw(21000, 1, 200, 0),
+		ev(23000, 1, 101, TL_SAMPLE, -1, -1),
+		sw(24000, 1, 101, 30),    /* A to a kernel thread: A lazily */
+	};
 	struct timeline tl;
-	build(v, n, &tl);
-	ipis_match(v, n, &id, 3, csd, set);
-	ipis_classify(set->v, set->n, &tl, 20000);
+	build(v, sizeof(v) / sizeof(*v), &tl);
+	is_int(timeline_class(&tl, 1, 7200, 20), CL_LAZY, "idle after B: B lazily");
+	is_int(timeline_class(&tl, 1, 8000, 20), CL_UNKNOWN, "after idle's last sample, before A's switch out: unknown");
+	is_int(timeline_at(&tl, 1, 7501)->cause, TL_CAUSE_UNTRACED, "... the untraced stretch starts 1 ns after idle's last sample");
+	is_int(timeline_at(&tl, 1, 9500)->mm, 11, "after A's own switch out: A's mm is loaded");
+	is_int(timeline_class(&tl, 1, 9500, 11), CL_LAZY, "... lazily (idle)");
+	is_int(timeline_class(&tl, 1, 9500, 20), CL_OTHER, "... and B's mm is not");
+	is_int(timeline_class(&tl, 1, 22000, 11), CL_UNKNOWN, "idle after B, then A's sample: unknown in between");
+	is_int(timeline_class(&tl, 1, 23000, 11), CL_RUNNING, "A's sample: A runs");
+	is_int(timeline_class(&tl, 1, 24500, 11), CL_LAZY, "A's switch to a kernel thread: A lazily");
 	timeline_free(&tl);
+
+	struct ipi_set set;
+	classify(v, sizeof(v) / sizeof(*v), true, &set);
+	if (ok(set.n == 1, "one IPI to the idle CPU")) {
+		is_int(set.v[0].cls, CL_LAZY, "it finds A's mm held lazily (not B's: not other)");
+		ok(ipi_agrees(set.v[0].cls, ipi_rx_of(&set.v[0])), "... as the receiver's reason 0 says");
+	}
+	ipi_set_free(&set);
 }
 
 /* A switch out of the idle task that the kernel does not trace (recordings
@@ -191,7 +249,9 @@ static void test_unrecorded_switch(void)
 	};
 	struct timeline tl;
 	build(v, sizeof(v) / sizeof(*v), &tl);
-	is_int(timeline_class(&tl, 1, 15000, 11), CL_LAZY, "idle after A: lazy");
+	is_int(timeline_class(&tl, 1, 10000, 11), CL_LAZY, "idle after A: lazy");
+	is_int(timeline_class(&tl, 1, 15000, 11), CL_UNKNOWN, "then unsure until A's sample: idle or A, one of the two");
+	is_int(timeline_at(&tl, 1, 15000)->lazy, SEG_UNSURE, "... A's mm held, running or lazily");
 	is_int(timeline_class(&tl, 1, 20000, 11), CL_RUNNING, "A's sample on the idle CPU: A runs again");
 	is_int(timeline_at(&tl, 1, 20000)->cause, TL_SAMPLE, "... a switch known from the sample");
 	is_int(timeline_class(&tl, 1, 50600, 20), CL_RUNNING, "switch_mm's reason-0 flush of the previous task: B still runs");
@@ -203,7 +263,7 @@ static void test_unrecorded_switch(void)
 	is_int(set.n, 2, "two flush IPIs to the CPU");
 	if (set.n == 2) {
 		is_int(set.v[0].cls, CL_RUNNING, "the IPI finds A running, not lazy");
-		ok(!set.v[0].ambiguous, "... unambiguous (A's sample 25 us before the send)");
+		ok(!set.v[0].near_send, "... no switch near the send (A's sample 25 us before it)");
 		ok(ipi_agrees(set.v[0].cls, ipi_rx_of(&set.v[0])), "... and agrees with the receiver's reason 1");
 		is_int(set.v[1].cls, CL_OTHER, "the next finds B running: other");
 		ok(ipi_agrees(set.v[1].cls, ipi_rx_of(&set.v[1])), "... and agrees with the receiver's reason 5");
@@ -261,7 +321,7 @@ static void test_classes(void)
 	is_int(set.v[0].cls, CL_RUNNING, "running");
 	is_int(set.v[0].reason, 1, "receiver reason 1");
 	is_int(set.v[0].receipt, 105000, "receipt at the matching entry");
-	ok(set.v[0].raised && !set.v[0].ambiguous, "raised an interrupt, unambiguous");
+	ok(set.v[0].raised && !set.v[0].near_send, "raised an interrupt, no switch near the send");
 	is_int(set.v[0].mm, 11, "flushed mm: the sender's task's");
 	is_int(set.v[1].cls, CL_OTHER, "other");
 	is_int(set.v[1].reason, 5, "receiver reason 5");
@@ -269,31 +329,88 @@ static void test_classes(void)
 	is_int(set.v[2].cls, CL_LAZY, "lazy");
 	is_int(set.v[2].reason, 0, "receiver reason 0");
 	is_int(set.v[3].cls, CL_OTHER, "other: the target left for init_mm");
-	ok(set.v[4].ambiguous, "a switch 10 us before the send is ambiguous");
-	is_int(set.v[4].cls, CL_RUNNING, "... running when it arrived");
+	ok(set.v[4].near_send, "a switch 10 us before the send: switched_near_send");
+	is_int(set.v[4].cls, CL_RUNNING, "... and its class is the one on arrival: running");
 	is_int(set.v[4].reason, -1, "no flush traced in the function: no verdict");
-	ok(set.v[5].ambiguous, "a switch between send and receipt is ambiguous");
-	is_int(set.v[5].cls_send, CL_RUNNING, "... running at the send");
-	is_int(set.v[5].cls, CL_OTHER, "... other when it arrived");
-	is_int(set.v[6].cls, CL_UNKNOWN, "a kernel thread's flush: unknown mm, unknown");
-	is_int(set.v[6].receipt, -1, "never received");
+	ok(!set.v[5].near_send, "a switch between send and receipt is not near the send");
+	is_int(set.v[5].cls, CL_OTHER, "... other: what it found on arrival");
+	is_int(set.v[6].cls, CL_UNVERIFIED, "never received: unverified");
+	is_int(set.v[6].why, WHY_END, "... the target has no event after the send: the recording ended");
 	is_int(set.v[7].receipt, -1, "a stale queue keeps no receipt");
+	is_int(set.v[7].cls, CL_UNVERIFIED, "... unverified");
+	is_int(set.v[7].why, WHY_NONE, "... for no reason the recording shows");
 	is_int(set.v[8].receipt, 951000, "the newer queue of the csd gets it");
+	is_int(set.v[8].cls, CL_UNKNOWN, "a kernel thread's flush: unknown mm, unknown");
 
 	struct ipi_summary s = { 0 };
 	ipi_summarize(&s, &set);
 	is_int(s.all.ipis, 9, "summary: ipis");
-	is_int(s.all.cls[CL_RUNNING], 1, "summary: running");
-	is_int(s.all.cls[CL_OTHER], 2, "summary: other");
+	is_int(s.all.cls[CL_RUNNING], 2, "summary: running");
+	is_int(s.all.cls[CL_OTHER], 3, "summary: other");
 	is_int(s.all.cls[CL_LAZY], 1, "summary: lazy");
-	is_int(s.all.ambiguous, 2, "summary: ambiguous");
-	is_int(s.all.wasted, 3, "summary: wasted counts the ambiguous one that arrived on another mm");
+	is_int(s.all.cls[CL_UNKNOWN], 1, "summary: unknown");
+	is_int(s.all.cls[CL_UNVERIFIED], 2, "summary: unverified");
+	long long sum = 0;
+	for (int k = 0; k < CL_N; k++)
+		sum += s.all.cls[k];
+	is_int(sum, s.all.ipis, "summary: the classes add up to the IPIs");
+	is_int(s.all.wasted, 3, "summary: wasted = other");
+	is_int(s.all.near_send, 1, "summary: switched_near_send, a count besides the classes");
+	is_int(s.near_send_cls[CL_RUNNING], 1, "summary: ... by class on arrival");
 	is_int(s.all.rx[RX_NONE], 4, "summary: no verdict");
-	is_int(s.compared, 4, "agreement over the unambiguous with a verdict");
-	is_int(s.agreeing, 4, "all agree");
-	is_int(s.compared_rx, 5, "on arrival: the ambiguous one with a verdict too");
-	is_int(s.amb_matrix[CL_OTHER][RX_5], 1, "ambiguous matrix: other on arrival, reason 5");
-	is_int(s.matrix[CL_N][RX_5], 1, "matrix: the ambiguous row");
+	is_int(s.why[WHY_END], 1, "summary: unverified, recording ended");
+	is_int(s.why[WHY_NONE], 1, "summary: unverified, no reason seen");
+	is_int(s.compared, 6, "agreement over the received IPIs of class running, lazy or other");
+	is_int(s.agreeing, 6, "all agree (running with none too)");
+	is_int(s.wasted_agreeing, 6, "other exactly where reason 5");
+	is_int(s.matrix[CL_OTHER][RX_5], 3, "matrix: other x reason 5");
+	is_int(s.matrix[CL_UNVERIFIED][RX_NONE], 2, "matrix: unverified x none");
+	ipi_set_free(&set);
+}
+
+/* A receiver missing: the target ran another mm at the send, but no entry
+ * was recorded, so the IPI is unverified (not other, not wasted); why:
+ * lost events when the recording lost some, an untraced task when the
+ * target switched without a trace around the send. */
+static void test_unverified(void)
+{
+	struct tl_event v[] = {
+		sw(6000, 0, 0, 100), sw(6000, 1, 0, 200), /* A on CPU 0, B on CPU 1 */
+		queue(10000, 0, 100, 1, 0xd1),             /* no entry for it */
+		flush(20000, 1, 200, 3),
+		/* CPU 1 runs C (pid 300), whose events perf does not record;
+		 * then the outgoing task of a switch is A's thread: untraced */
+		sw(2030000, 1, 200, 300),
+		queue(2040000, 0, 100, 1, 0xd2),
+		sw(2050000, 1, 101, 200),
+		/* received: other, reason 5 */
+		queue(2060000, 0, 100, 1, 0xd3),
+		entry(2061000, 1, 200, 0xd3, TL_CSD_ENTRY), flush(2061100, 1, 200, 5),
+		entry(2061200, 1, 200, 0xd3, TL_CSD_EXIT),
+	};
+	struct ipi_set set;
+	classify(v, sizeof(v) / sizeof(*v), true, &set);
+	if (!ok(set.n == 3, "three IPIs")) {
+		ipi_set_free(&set);
+		return;
+	}
+	is_int(set.v[0].cls, CL_UNVERIFIED, "no receiver: unverified, though the target ran another mm at the send");
+	is_int(set.v[0].why, WHY_NONE, "... no reason seen (the untraced switch comes 2 ms later)");
+	is_int(set.v[1].cls, CL_UNVERIFIED, "no receiver while the target ran an untraced task: unverified");
+	is_int(set.v[1].why, WHY_UNTRACED, "... why: the target switched without a trace");
+	is_int(set.v[2].cls, CL_OTHER, "the received one: other");
+	struct ipi_summary s = { 0 };
+	ipi_summarize(&s, &set);
+	is_int(s.all.wasted, 1, "wasted counts the received other only");
+	is_int(s.all.cls[CL_UNVERIFIED], 2, "two unverified");
+	ipi_set_free(&set);
+
+	classify_lost(v, sizeof(v) / sizeof(*v), true, true, &set);
+	if (ok(set.n == 3, "with lost events: three IPIs")) {
+		is_int(set.v[0].why, WHY_LOST, "... why: the recording lost events");
+		is_int(set.v[1].why, WHY_LOST, "... lost events come before an untraced switch (a lost switch looks the same)");
+		is_int(set.v[2].cls, CL_OTHER, "... a received one keeps its class");
+	}
 	ipi_set_free(&set);
 }
 
@@ -321,8 +438,11 @@ static void test_fallback(void)
 	if (set.n == 3) {
 		is_int(set.v[2].send, 3001000, "fallback: the send right after an attempt");
 		is_int(set.v[0].reason, 5, "fallback: the next reason 5 on the target is the verdict");
-		is_int(set.v[0].cls, CL_OTHER, "fallback: classed at the send");
+		is_int(set.v[0].receipt, 3000, "fallback: ... and the receipt");
+		is_int(set.v[0].cls, CL_OTHER, "fallback: classed at the verdict");
 		is_int(set.v[1].reason, -1, "fallback: a verdict after 1 ms is not taken");
+		is_int(set.v[1].cls, CL_UNVERIFIED, "fallback: no verdict: unverified");
+		is_int(set.v[1].why, WHY_NO_CSD, "fallback: ... why: no csd events");
 		ok(set.v[0].raised, "fallback: a send is an interrupt");
 	}
 	ipi_set_free(&set);
@@ -330,12 +450,17 @@ static void test_fallback(void)
 
 static void test_agrees(void)
 {
-	ok(ipi_agrees(CL_RUNNING, RX_1) && ipi_agrees(CL_LAZY, RX_0) && ipi_agrees(CL_OTHER, RX_5),
-	   "agreement: running=1, lazy=0, other=5");
-	ok(!ipi_agrees(CL_RUNNING, RX_5) && !ipi_agrees(CL_OTHER, RX_1) && !ipi_agrees(CL_UNKNOWN, RX_1),
-	   "disagreement otherwise");
+	ok(ipi_agrees(CL_RUNNING, RX_1) && ipi_agrees(CL_RUNNING, RX_NONE) && ipi_agrees(CL_LAZY, RX_0) &&
+	   ipi_agrees(CL_OTHER, RX_5), "agreement: running=1 or none, lazy=0, other=5");
+	ok(!ipi_agrees(CL_RUNNING, RX_5) && !ipi_agrees(CL_OTHER, RX_1) && !ipi_agrees(CL_UNKNOWN, RX_1) &&
+	   !ipi_agrees(CL_LAZY, RX_NONE) && !ipi_agrees(CL_UNVERIFIED, RX_NONE), "disagreement otherwise");
+	ok(ipi_wasted_agrees(CL_OTHER, RX_5) && ipi_wasted_agrees(CL_LAZY, RX_0) &&
+	   !ipi_wasted_agrees(CL_RUNNING, RX_5) && !ipi_wasted_agrees(CL_OTHER, RX_NONE),
+	   "wasted agreement: other exactly where reason 5");
 	is_str(tl_class_name(CL_OTHER), "other", "class names");
+	is_str(tl_class_name(CL_UNVERIFIED), "unverified", "class names: unverified");
 	is_str(rx_name(RX_NONE), "none", "verdict names");
+	is_str(why_name(WHY_UNTRACED), "untraced_task", "why names");
 }
 
 int main(void)
@@ -344,7 +469,9 @@ int main(void)
 	test_switch_rules();
 	test_exec_exit_fork();
 	test_midflight();
+	test_untraced_idle_exit();
 	test_classes();
+	test_unverified();
 	test_unrecorded_switch();
 	test_fallback();
 	test_agrees();
