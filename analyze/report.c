@@ -148,7 +148,7 @@ static void finish_summary(struct rep *r, struct table *s)
 /* report_findings: see report.h. */
 int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, char *err, size_t errlen)
 {
-	struct rep r = { .db = db, .o = o, .d = d, .ipis = { -1, -1 }, .ambiguous = { -1, -1 } };
+	struct rep r = { .db = db, .o = o, .d = d, .ipis = { -1, -1 }, .unverified = { -1, -1 } };
 	char *title = xasprintf("%s against %s", o->new, o->base);
 	int rc = load_side(&r, &r.side[0], "base", o->base, err, errlen) ||
 		 load_side(&r, &r.side[1], "new", o->new, err, errlen) ? -1 : 0;

@@ -123,7 +123,7 @@ static void ipis(struct rep *r)
 		}
 		f[k] = doc_findings_c(sub[k]);
 		r->ipis[k] = (long long)num_of(f[k], "ipis");
-		r->ambiguous[k] = (long long)num_of(dv_get(f[k], "targets"), "ambiguous");
+		r->unverified[k] = (long long)num_of(f[k], "unverified");
 		carry(r, sub[k], r->side[k].name);
 	}
 	struct table *t = table_new("ipis", "TLB-flush IPIs (perfdb ipis on each side)");
@@ -141,6 +141,9 @@ static void ipis(struct rep *r)
 	for (int k = 0; k < 2; k++)
 		w[k] = r->ipis[k] > 0 ? 100.0 * num_of(f[k], "wasted") / (double)r->ipis[k] : NAN;
 	ipi_row(t, "wasted, % of the IPIs", w[0], w[1]);
+	for (int k = 0; k < 2; k++)
+		w[k] = r->ipis[k] > 0 ? 100.0 * (double)r->unverified[k] / (double)r->ipis[k] : NAN;
+	ipi_row(t, "unverified (no receiver recorded), % of the IPIs", w[0], w[1]);
 	ipi_row(t, "class agrees with the receiver, %", num_of(dv_get(f[0], "agreement"), "pct"),
 		num_of(dv_get(f[1], "agreement"), "pct"));
 	dv_table(doc_findings(r->d), t);

@@ -27,7 +27,7 @@ struct rep {
 	struct rside side[2];
 	struct table *summary;	/* filled last, shown first */
 	size_t nsignificant;
-	long long ipis[2], ambiguous[2];	/* from the IPI evidence, -1: none */
+	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
 };
 
 /* Sections (report_setup.c, report_headline.c, report_evidence.c,

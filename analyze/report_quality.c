@@ -1,6 +1,6 @@
 /* The report's data quality: what makes a number doubtful, per side:
  * failed runs, lost events and samples, what the import could not use,
- * samples without symbols, IPIs whose class could not be told, and what
+ * samples without symbols, flush IPIs without a recorded receiver, and what
  * recording costs the metrics (recorded against bare runs). */
 #include <math.h>
 #include <stdio.h>
@@ -117,9 +117,9 @@ void report_quality(struct rep *r)
 		failed_runs(r, k, t);
 		session_rows(r, k, t);
 		perturbation(r, k, t);
-		if (r->ipis[k] > 0)
-			row(t, r->side[k].name, 0, "ambiguous flush IPIs", (double)r->ambiguous[k],
-			    "the target switched near the send or the arrival: class not counted");
+		if (r->ipis[k] > 0 && r->unverified[k] > 0)
+			row(t, r->side[k].name, 0, "unverified flush IPIs", (double)r->unverified[k],
+			    "no receiver recorded: in no class, wasted is a lower bound");
 	}
 	if (!table_nrows(t))
 		row(t, "both", 0, "nothing doubtful seen", NAN, "no failed runs, no lost events");

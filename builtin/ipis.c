@@ -31,8 +31,8 @@ static int parse_window(const struct opt *opt, const char *arg, struct strbuf *e
 static const struct opt options[] = {
 	OPT_SESSION(),
 	OPT_CALLBACK('w', "window", NULL, "US", parse_window,
-		     "ambiguity window in microseconds (default 20): a target whose class changed "
-		     "between US before the send and the receiver's entry is counted as ambiguous"),
+		     "window of switched_near_send in microseconds (default 20): IPIs whose target's "
+		     "class for the flushed mm changed in the US before the send (a count, not a class)"),
 	OPT_ROWS("rows of the per-process and per-CPU-pair tables (default 20, 0: all)"),
 	OPT_BOOL_F(0, "timeline", &o.timeline, "add every CPU's loaded-mm timeline (table timeline)",
 		   PO_NONEG),
@@ -64,11 +64,17 @@ const struct verb verb_ipis = {
 	.description =
 		"Each flush IPI is one request to one remote CPU: a csd:csd_queue_cpu of "
 		"flush_tlb_func, or, in recordings without csd events, an ipi_send_cpu/cpumask at a "
-		"TLB-flush callsite or right after a flush attempt. Its target is classified where "
-		"the IPI found it: running the flushed mm, holding it lazily, holding another mm "
-		"(a wasted IPI), unknown, or ambiguous when that changed while the IPI was on its way; "
-		"the receiver's first tlb_flush inside the flush function is its verdict (reason 1 "
-		"flushed, 5 wrong CPU, 0 a lazy CPU leaving for init_mm, none).\n\n"
+		"TLB-flush callsite or right after a flush attempt. Each gets one class from what its "
+		"target ran when the IPI arrived (its receiver's csd_function_entry): running (a task "
+		"of the flushed mm), lazy (idle or a kernel thread holding the mm after a task of it), "
+		"other (another mm: a wasted IPI), unknown (no history of the target yet), or "
+		"unverified when no receiver was recorded (never guessed; why, when the recording "
+		"tells: lost events, a task perf recorded nothing of, the recording's end). The "
+		"receiver's first tlb_flush inside the flush function is its verdict (reason 1 "
+		"flushed, 5 wrong CPU, 0 a lazy CPU leaving for init_mm, none: up to date), and the "
+		"output says how often it agrees with the class. Besides the classes, "
+		"switched_near_send counts the IPIs whose target switched in the -w window before the "
+		"send (the sender's view).\n\n"
 		"Tables: the summary (flush attempts, IPIs, interrupts, classes, verdicts, per second), "
 		"class against the receiver's verdict, and the IPIs per flushed process, per sender -> "
 		"target CPU, per callsite and per CPU; --timeline adds each CPU's loaded-mm history. "
