@@ -94,6 +94,8 @@ static void on_csd(struct match *m, const struct tl_event *e)
 		m->running[e->cpu] = -1;
 		if (e->flush && hm_get(&m->pending, (uint64_t)e->cpu, (uint64_t)e->a, &v)) {
 			hm_del(&m->pending, (uint64_t)e->cpu, (uint64_t)e->a);
+			if (e->time - m->out->v[v - 1].send > IPIS_MAX_RX_NS)
+				return;
 			m->running[e->cpu] = (long)v - 1;
 			m->out->v[v - 1].receipt = e->time;
 		}

@@ -9,7 +9,8 @@
  * attempt on its CPU (the "ipi" source). The
  * flushed mm is the mm of the sender's current task. The receiver is the
  * target's csd:csd_function_entry of the same csd (the next one after the
- * queue; a csd is not reused before its function ran), and the receiver's
+ * queue, within IPIS_MAX_RX_NS; a csd is not reused before its function
+ * ran), and the receiver's
  * verdict is the first tlb:tlb_flush the target traced inside that function
  * (reason 1: flushed, 5: wrong CPU, 0: lazy CPU left for init_mm, none: it
  * was already up to date, or the kernel does not trace it).
@@ -32,6 +33,10 @@
 
 /* The default window of switched_near_send, ns. */
 #define IPIS_WINDOW_NS 20000
+/* The "csd" source: an entry this long after the queue of its csd is the
+ * receiver of a later queue perf did not record (lost events), not of
+ * that one (a flush waits for its receivers). */
+#define IPIS_MAX_RX_NS 100000000
 /* The "ipi" source: a flush of reason 1 or 5 on the target at most this
  * long after the send is taken as its receiver's verdict. */
 #define IPIS_FALLBACK_RX_NS 1000000

@@ -405,6 +405,22 @@ static void test_unverified(void)
 	is_int(s.all.cls[CL_UNVERIFIED], 2, "two unverified");
 	ipi_set_free(&set);
 
+	/* an entry of the csd 200 ms after the queue belongs to a later queue
+	 * perf did not record */
+	struct tl_event late[] = {
+		sw(6000, 0, 0, 100), sw(6000, 1, 0, 200),
+		queue(10000, 0, 100, 1, 0xd4),
+		entry(200010000, 1, 200, 0xd4, TL_CSD_ENTRY), flush(200010100, 1, 200, 5),
+		entry(200010200, 1, 200, 0xd4, TL_CSD_EXIT),
+	};
+	classify(late, sizeof(late) / sizeof(*late), true, &set);
+	if (ok(set.n == 1, "a late entry: one IPI")) {
+		is_int(set.v[0].receipt, -1, "... an entry 200 ms after the queue is not its receipt");
+		is_int(set.v[0].cls, CL_UNVERIFIED, "... so it is unverified");
+		is_int(set.v[0].reason, -1, "... without the later function's verdict");
+	}
+	ipi_set_free(&set);
+
 	classify_lost(v, sizeof(v) / sizeof(*v), true, true, &set);
 	if (ok(set.n == 3, "with lost events: three IPIs")) {
 		is_int(set.v[0].why, WHY_LOST, "... why: the recording lost events");
