@@ -389,7 +389,7 @@ static const char *const class_what[CL_N] = {
 	"on arrival: target running the mm",
 	"on arrival: target lazy (idle or a kernel thread after the mm)",
 	"on arrival: target on another mm (wasted)",
-	"on arrival: target unknown (no history yet)",
+	"on arrival: target unknown (no history yet, or the mm unknown)",
 	"unverified: no receiver recorded",
 };
 static const char *const why_what[WHY_N] = {
