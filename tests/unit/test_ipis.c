@@ -295,11 +295,11 @@ static void test_classes(void)
 		queue(500000, 0, 100, 1, 0xa1),
 		entry(505000, 1, 0, 0xa1, TL_CSD_ENTRY), flush(505100, 1, 0, 5),
 		entry(505200, 1, 0, 0xa1, TL_CSD_EXIT),
-		/* ambiguous: CPU 2 switched to A 10 us before the send */
+		/* switched_near_send: CPU 2 switched to A 10 us before the send */
 		sw(590000, 2, 200, 101),
 		queue(600000, 0, 100, 2, 0xa2),
 		entry(602000, 2, 101, 0xa2, TL_CSD_ENTRY), entry(602500, 2, 101, 0xa2, TL_CSD_EXIT),
-		/* ambiguous: CPU 2 switches away between send and receipt */
+		/* CPU 2 switches away between send and receipt: other on arrival */
 		queue(700000, 0, 100, 2, 0xa2), sw(701000, 2, 101, 200),
 		entry(790000, 2, 200, 0xa2, TL_CSD_ENTRY), flush(790100, 2, 200, 5),
 		entry(790200, 2, 200, 0xa2, TL_CSD_EXIT),
