@@ -1,6 +1,11 @@
 /* The options of field-attribution describing shared by layout, import
  * and record (see describe_args.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "builtin/describe_args.h"
 #include "lib/alloc.h"
 
@@ -24,6 +29,34 @@ int describe_object_opt(const struct opt *o, const char *arg, struct strbuf *err
 bool describe_given(void)
 {
 	return describe_args.btf || describe_args.dwarf.n || describe_args.types.n || describe_args.nobjects;
+}
+
+/* input_file_check: see describe_args.h. */
+int input_file_check(const char *prog, const char *opt, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = 0;
+	if (fd < 0 || fstat(fd, &st))
+		e = errno;
+	else if (S_ISDIR(st.st_mode))
+		e = EISDIR;
+	if (fd >= 0)
+		close(fd);
+	if (!e)
+		return 0;
+	fprintf(stderr, "%s: %s %s: %s\n", prog, opt, path, strerror(e));
+	return EXIT_FAIL;
+}
+
+/* describe_args_check: see describe_args.h. */
+int describe_args_check(const char *prog)
+{
+	if (describe_args.btf && input_file_check(prog, "--btf", describe_args.btf))
+		return EXIT_FAIL;
+	for (size_t i = 0; i < describe_args.dwarf.n; i++)
+		if (input_file_check(prog, "--dwarf", describe_args.dwarf.v[i]))
+			return EXIT_FAIL;
+	return 0;
 }
 
 /* describe_opts_of: see describe_args.h. */

@@ -36,6 +36,16 @@ int describe_object_opt(const struct opt *o, const char *arg, struct strbuf *err
 /* describe_given(): whether any of the options was given. */
 bool describe_given(void);
 
+/* input_file_check(prog, opt, path): whether the file an option names
+ * can be read (it exists, is no directory, opens for reading); else one
+ * line "PROG: OPT PATH: why" on stderr and EXIT_FAIL: a session made
+ * without what the user asked for would mislead. */
+int input_file_check(const char *prog, const char *opt, const char *path);
+
+/* describe_args_check(prog): input_file_check of --btf and each --dwarf;
+ * 0 or EXIT_FAIL. */
+int describe_args_check(const char *prog);
+
 /* describe_opts_of(kernel_same_release): the options as collect wants them. */
 struct describe_opts describe_opts_of(bool kernel_same_release);
 

@@ -36,6 +36,11 @@ static int run(struct verb_ctx *ctx)
 	}
 	struct describe_opts dsc = describe_opts_of(true);
 	int rc;
+	if ((o.kallsyms && input_file_check(ctx->prog, "--kallsyms", o.kallsyms)) ||
+	    describe_args_check(ctx->prog)) {
+		describe_args_free();
+		return EXIT_FAIL;
+	}
 	o.progress = !quiet;
 	rc = import_files(db_path ? db_path : PERFDB_DEFAULT_DB, ctx->ops, ctx->nops, &o, &dsc, quiet);
 	describe_args_free();

@@ -50,12 +50,14 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: too many operands ('%s'): the only one is the database\n",
 			ctx->prog, ctx->ops[1]);
 		rc = EXIT_USAGE;
+	} else if (describe_args_check(ctx->prog)) {
+		rc = EXIT_FAIL;
 	} else if (!(db = db_open(ctx->nops ? ctx->ops[0] : ctx->dbpath, false, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 	} else {
 		ctx->dbpath = ctx->nops ? ctx->ops[0] : ctx->dbpath;
 		rc = describe(ctx, db);
-		sqlite3_close(db);
+		db_close(db);
 	}
 	describe_args_free();
 	return rc;

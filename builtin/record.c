@@ -97,8 +97,9 @@ static int run(struct verb_ctx *ctx)
 	int rc;
 	if (ctx->nops > 0 && !strcmp(ctx->ops[0], "__exec"))
 		return record_exec_wrapper(ctx->nops, ctx->ops);
-	if ((rc = finish_args(ctx))) {
+	if ((rc = finish_args(ctx)) || (rc = describe_args_check(ctx->prog))) {
 		watch_set_free(&a.watch);
+		describe_args_free();
 		return rc;
 	}
 	struct describe_opts dsc = describe_opts_of(false);

@@ -377,7 +377,7 @@ int bench_main(struct bench_args *a)
 			rc = stops ? 130 : b.failed ? EXIT_FAIL : EXIT_OK;
 	}
 	if (b.db)
-		sqlite3_close(b.db);
+		db_close(b.db);
 	free(b.slots);
 	free(b.done);
 	bench_plan_free(&a->plan);

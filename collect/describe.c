@@ -163,8 +163,13 @@ int describe_sessions(sqlite3 *db, const int64_t *ids, int n, const struct descr
 	struct layout_sources src;
 	struct describe_result *r = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*r));
 	int rc = layout_sources_open(&src, o->dwarf, o->ndwarf, o->btf, err, errlen);
-	bool open = false;
+	bool open = false, own = sqlite3_get_autocommit(db) != 0;
 	*out = NULL;
+	/* Outside a transaction, an immediate one: a deferred one that reads
+	 * first would find another writer's lock when it writes, and fail
+	 * instead of waiting for it. */
+	if (!rc && own)
+		rc = db_exec(db, "BEGIN IMMEDIATE", err, errlen);
 	if (!rc)
 		open = !(rc = db_exec(db, "SAVEPOINT describe", err, errlen));
 	for (int i = 0; !rc && i < n; i++) {
@@ -173,8 +178,12 @@ int describe_sessions(sqlite3 *db, const int64_t *ids, int n, const struct descr
 	}
 	if (!rc)
 		rc = db_exec(db, "RELEASE describe", err, errlen);
+	if (!rc && own)
+		rc = db_exec(db, "COMMIT", err, errlen);
 	if (rc && open)
 		db_exec(db, "ROLLBACK TO describe; RELEASE describe", NULL, 0);
+	if (rc && own && !sqlite3_get_autocommit(db))
+		db_exec(db, "ROLLBACK", NULL, 0);
 	layout_sources_close(&src);
 	if (rc)
 		describe_results_free(r, n);

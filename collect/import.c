@@ -1,20 +1,9 @@
 /* perfdb import's work: see import.h. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include "collect/import.h"
 #include "lib/exit.h"
 #include "schema/db.h"
-
-/* remove_new_db: removes a database this import created for nothing (so
- * a failed import leaves no trace), with its journal. */
-static void remove_new_db(const char *path)
-{
-	char j[4096];
-	unlink(path);
-	snprintf(j, sizeof(j), "%s-journal", path);
-	unlink(j);
-}
 
 /* describe(db, dbpath, id, dsc, quiet): the layouts and objects of a new
  * session; 0, or EXIT_FAIL after one line. */
@@ -44,9 +33,9 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 		 const struct describe_opts *dsc, bool quiet)
 {
 	char err[1024];
-	bool existed = access(dbpath, F_OK) == 0;
 	sqlite3 *db = db_open(dbpath, true, err, sizeof(err));
 	int rc = EXIT_OK, imported = 0;
+	bool created;
 	if (!db) {
 		fprintf(stderr, "perfdb: %s\n", err);
 		return EXIT_FAIL;
@@ -55,7 +44,7 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 	 * but what it imports, which can be imported again: no fsyncs (the
 	 * commit of 1M samples takes 10 ms instead of 40). An existing one
 	 * keeps SQLite's full durability for the sessions it already has. */
-	if (!existed)
+	if ((created = db_created(db)))
 		db_exec(db, "PRAGMA synchronous = OFF", NULL, 0);
 	for (int i = 0; i < n; i++) {
 		int64_t id;
@@ -70,8 +59,8 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 		if ((rc = describe(db, dbpath, id, dsc, quiet)))
 			break;
 	}
-	sqlite3_close(db);
-	if (!existed && !imported)
-		remove_new_db(dbpath);
+	db_close(db);
+	if (created && !imported)	/* unless another process writes to it meanwhile */
+		db_remove_if_unused(dbpath);
 	return rc;
 }

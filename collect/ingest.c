@@ -562,6 +562,8 @@ int ingest_file(sqlite3 *db, const char *path, struct ingest_opts *o,
 	}
 	rc = run(&g, r, path);
 	cleanup(&g);
+	if (!rc && o->before_commit)
+		rc = o->before_commit(db, g.session, o->arg, err, errlen);
 	if (!rc)
 		rc = db_exec(db, "COMMIT", err, errlen);
 	if (rc)

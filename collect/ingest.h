@@ -11,6 +11,12 @@ struct ingest_opts {
 	const char *label;	/* session label, or NULL */
 	const char *kallsyms;	/* kallsyms file for kernel symbols, or NULL */
 	bool progress;		/* progress on stderr when it is a terminal */
+	/* before_commit(db, session, arg, err, errlen): run inside the
+	 * import's transaction once the session is complete (may be NULL):
+	 * what the caller adds to the session commits with it or not at all;
+	 * 0, or -1 with one line in err (the import is rolled back) */
+	int (*before_commit)(sqlite3 *db, int64_t session, void *arg, char *err, size_t errlen);
+	void *arg;
 	struct pd_reader *reader;	/* set during the import */
 };
 

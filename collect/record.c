@@ -19,23 +19,31 @@
  *     255 too, and when perf is interrupted it ends by the signal, so its
  *     status alone cannot tell a workload's 255 or death from a failed or
  *     interrupted perf; STATUS can.
- *  3. SIGINT, SIGTERM or SIGHUP to perfdb while perf runs is forwarded to
- *     perf as SIGINT (at a terminal perf gets Ctrl-C itself as well): perf
- *     stops the workload (SIGTERM to the wrapper, which passes it on),
- *     writes perf.data and exits; perfdb then imports what was recorded
- *     and marks the session interrupted = 1. A signal during the import
- *     removes the temporary files and ends perfdb (the import transaction
- *     is rolled back).
+ *  3. SIGINT, SIGTERM, SIGHUP or SIGPIPE to perfdb while perf runs goes
+ *     to the workload as it is (through the wrapper, whose pid the status
+ *     file's first line gives; one from the terminal reached the workload
+ *     already) and stops perf with SIGINT: perf writes perf.data and
+ *     exits once the workload has ended; perfdb then imports what was
+ *     recorded and marks the session interrupted = 1. A signal during the
+ *     import removes the temporary files and ends perfdb (the import
+ *     transaction is rolled back). perfdb and perf ignore SIGPIPE
+ *     otherwise: a closed stdout or stderr (perfdb record ... | head)
+ *     loses their messages, not the recording; the workload gets its
+ *     SIGPIPE from the wrapper as it would writing to the pipe itself.
+ *     The temporary directory (.perfdb-record-PID-XXXXXX next to the
+ *     database, 0700) is flock'ed while in use; one left by a killed
+ *     perfdb (lock free, its pid gone) is removed by the next record.
  *  4. The import is ingest_file() with a snapshot of /proc/kallsyms taken
- *     just before perf started; then, in a second transaction, the session
- *     row gets workload, exit_status, wall_ns (perf's run time),
- *     interrupted and perf_cmdline, and struct_layout gets mm_struct's
- *     BTF layout (read before the recording).
+ *     just before perf started; in the same transaction the session row
+ *     gets workload, exit_status, wall_ns (perf's run time), interrupted
+ *     and perf_cmdline, and struct_layout gets mm_struct's BTF layout
+ *     (read before the recording): a session is complete or absent.
  * Exit status: the workload's (0..255, 128+N when signal N killed it),
  * also when interrupted; 2 when perf, the workload's start or the import
  * failed (then no session is added); 1 on a usage error.
  * Test hooks: PERFDB_PERF names the perf program; PERFDB_EXTRA_EVENTS adds
  * comma-separated events to the recipes' (checked like theirs). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -44,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -81,6 +90,7 @@ struct rec {
 	int64_t wall_ns;
 	struct wrapper_status st;	/* what the wrapper said */
 	bool keep_data;		/* leave data behind (kept, or import failed) */
+	int tmpdir_fd;		/* tmpdir, flock'ed while it is in use; -1 */
 	struct watch_set watch;	/* --watch: what -r watch watches */
 };
 
@@ -90,22 +100,56 @@ static volatile sig_atomic_t got_signal;
 static volatile pid_t perf_pid;
 /* Files removed by a signal during the import (async-signal-safe). */
 static char cleanup_files[3][PATH_MAX], cleanup_dir[PATH_MAX];
+/* The status file, where the handler finds the wrapper's pid. */
+static char status_path[PATH_MAX];
 
-/* forward_to_perf: while perf runs, any stop signal becomes perf's SIGINT. */
-static void forward_to_perf(int sig)
+/* wrapper_pid(): the wrapper's pid from the status file's first line
+ * ("started PID"), or 0 (async-signal-safe). */
+static pid_t wrapper_pid(void)
 {
+	static const char key[] = "started ";
+	char buf[64];
+	long v = 0;
+	ssize_t n;
+	int fd = open(status_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	for (ssize_t i = 0; i < 8; i++)
+		if (i >= n || buf[i] != key[i])
+			return 0;
+	for (ssize_t i = 8; i < n && buf[i] >= '0' && buf[i] <= '9' && v < INT_MAX / 10; i++)
+		v = v * 10 + (buf[i] - '0');
+	return (pid_t)v;
+}
+
+/* on_stop: while perf runs, a stop signal goes to the workload as it is
+ * (unless the terminal sent it to the workload too), and stops perf. A
+ * SIGPIPE of perfdb's own write is not one: the write fails. */
+static void on_stop(int sig, siginfo_t *si, void *uc)
+{
+	pid_t w;
+	(void)uc;
+	if (sig == SIGPIPE && si->si_pid == getpid())
+		return;
 	got_signal = sig;
+	if (si->si_code != SI_KERNEL && (w = wrapper_pid()) > 0)
+		kill(w, sig);
 	if (perf_pid > 0)
 		kill(perf_pid, SIGINT);
 }
 
 static volatile sig_atomic_t timed_out;
 
-/* on_alarm: the recording's time is up: stop perf as Ctrl-C would. */
+/* on_alarm: the recording's time is up: stop perf as Ctrl-C would (perf
+ * then stops the workload with SIGTERM). */
 static void on_alarm(int sig)
 {
 	timed_out = 1;
-	forward_to_perf(sig);
+	got_signal = sig;
+	if (perf_pid > 0)
+		kill(perf_pid, SIGINT);
 }
 
 /* arm_timeout(s): SIGALRM after s seconds (0: disarmed). */
@@ -251,6 +295,39 @@ static int plan_watch(struct rec *r)
 	return 0;
 }
 
+/* check_cpus: -C names online CPUs only (else perf fails with "Failed to
+ * initialize parallel data streaming masks"). 0, 1 (not a list) or 2. */
+static int check_cpus(struct rec *r)
+{
+	static int want[WATCH_MAX_CPUS], online[WATCH_MAX_CPUS];
+	char buf[4096] = "";
+	int n, m;
+	FILE *f;
+	if (!r->in.po.cpus)
+		return 0;
+	if ((n = watch_cpu_list(r->in.po.cpus, want, WATCH_MAX_CPUS)) <= 0)
+		return usage_error("-C: '%s' is not a CPU list (e.g. 0,2-3)", r->in.po.cpus);
+	if ((f = fopen("/sys/devices/system/cpu/online", "re"))) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	if ((m = watch_cpu_list(buf, online, WATCH_MAX_CPUS)) <= 0)
+		return 0;	/* unknown: perf will say */
+	buf[strcspn(buf, "\n")] = 0;
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+		for (int j = 0; j < m && !found; j++)
+			found = online[j] == want[i];
+		if (!found) {
+			fprintf(stderr, "perfdb record: -C %s: CPU %d is not online (online CPUs: %s)\n",
+				r->in.po.cpus, want[i], buf);
+			return EXIT_FAIL;
+		}
+	}
+	return 0;
+}
+
 /* plan: recipes to events, checked against this machine. 0 or a status. */
 static int plan(struct rec *r)
 {
@@ -262,7 +339,7 @@ static int plan(struct rec *r)
 	env.have_cycles = pmu_has_cycles(why, sizeof(why));
 	if (recipe_plan_make(&r->plan, r->in.spec, getenv("PERFDB_EXTRA_EVENTS"), &env, err, sizeof(err)))
 		return usage_error("%s", err);
-	if ((rc = check_programs(r)) || (rc = plan_watch(r)) || (rc = check_events(r)) ||
+	if ((rc = check_cpus(r)) || (rc = check_programs(r)) || (rc = plan_watch(r)) || (rc = check_events(r)) ||
 	    (rc = check_c2c(r)))
 		return rc;
 	return 0;
@@ -270,24 +347,92 @@ static int plan(struct rec *r)
 
 /* ---- preparing ---- */
 
+#define TMP_PREFIX ".perfdb-record-"
+
+/* pid_alive(pid): whether a process pid exists. */
+static bool pid_alive(long pid)
+{
+	return pid > 0 && pid <= INT_MAX && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+/* remove_dir_files(dfd, name): removes directory name (in dfd) and the
+ * files in it (a temporary directory holds files only). */
+static int remove_dir_files(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	return unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+/* stale(dfd, name): whether temporary directory name is one no perfdb
+ * uses: its flock is free and its perfdb is gone (or it is older than a
+ * minute: the pid may have been reused; a live record locks it at once). */
+static bool stale(int dfd, const char *name)
+{
+	struct stat st;
+	char *end;
+	long pid = strtol(name + strlen(TMP_PREFIX), &end, 10);
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+	bool old = fd >= 0 && !fstat(fd, &st) && st.st_mtime + 60 < time(NULL);
+	if (fd >= 0)
+		close(fd);
+	if (*end != '-')	/* not this perfdb's name */
+		return free_lock && old;
+	return free_lock && (old || !pid_alive(pid));
+}
+
+/* sweep_stale(dir, quiet): removes the temporary directories in dir that
+ * killed recordings left (SIGKILL, a crash), saying so. */
+static void sweep_stale(const char *dir, bool quiet)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) && stale(dirfd(d), e->d_name) &&
+		    !remove_dir_files(dirfd(d), e->d_name) && !quiet)
+			fprintf(stderr, "perfdb: removed %s/%s, left by a recording that did not end\n",
+				dir, e->d_name);
+	closedir(d);
+}
+
 /* make_tmpdir: a fresh directory next to the database for perf.data,
- * the status file and the kallsyms snapshot. 0 or 2. */
+ * the status file and the kallsyms snapshot: 0700 whatever the umask,
+ * flock'ed while this record uses it. 0 or 2. */
 static int make_tmpdir(struct rec *r)
 {
 	const char *slash = strrchr(r->in.db_path, '/');
 	int dirlen = slash ? (int)(slash - r->in.db_path) : 1;
-	snprintf(r->tmpdir, sizeof(r->tmpdir), "%.*s/.perfdb-record-XXXXXX", dirlen,
-		 slash ? r->in.db_path : ".");
-	if (slash == r->in.db_path)	/* database in / */
-		snprintf(r->tmpdir, sizeof(r->tmpdir), "/.perfdb-record-XXXXXX");
-	if (dirlen + 24 >= (int)sizeof(r->tmpdir)) {
+	char dir[PATH_MAX - 128];
+	if (dirlen + 40 >= (int)sizeof(dir)) {
 		fprintf(stderr, "perfdb: %s: path too long\n", r->in.db_path);
 		r->tmpdir[0] = 0;
 		return EXIT_FAIL;
 	}
+	snprintf(dir, sizeof(dir), "%.*s", slash == r->in.db_path ? 1 : dirlen, slash ? r->in.db_path : ".");
+	sweep_stale(dir, r->in.quiet);
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s%s" TMP_PREFIX "%d-XXXXXX", dir,
+		 strcmp(dir, "/") ? "/" : "", (int)getpid());
 	if (!mkdtemp(r->tmpdir)) {
 		fprintf(stderr, "perfdb: %s: %s\n", r->tmpdir, strerror(errno));
 		r->tmpdir[0] = 0;
+		return EXIT_FAIL;
+	}
+	if ((r->tmpdir_fd = open(r->tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    flock(r->tmpdir_fd, LOCK_EX) || fchmod(r->tmpdir_fd, 0700)) {
+		fprintf(stderr, "perfdb: %s: %s\n", r->tmpdir, strerror(errno));
 		return EXIT_FAIL;
 	}
 	snprintf(r->status, sizeof(r->status), "%s/status", r->tmpdir);
@@ -308,9 +453,12 @@ static long copy_kallsyms(const char *dst)
 	size_t cap = 0;
 	long nonzero = 0;
 	int bad;
+	int fd;
 	if (!in)
 		return -1;
-	if (!(out = fopen(dst, "w"))) {
+	if ((fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0 || !(out = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
 		fclose(in);
 		return -1;
 	}
@@ -430,7 +578,16 @@ static int run_watch(struct rec *r)
 	return rc;
 }
 
-/* run_perf: runs perf to its end, forwarding stop signals. 0 or 2. */
+/* perf_child_setup: perf's signals: the default ones, and SIGPIPE
+ * ignored (a message to a closed stderr must not kill the recording;
+ * the wrapper gives the workload its own SIGPIPE back). */
+static void perf_child_setup(void)
+{
+	proc_default_signals();
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* run_perf: runs perf to its end, passing stop signals on. 0 or 2. */
 static int run_perf(struct rec *r)
 {
 	int64_t t0;
@@ -442,9 +599,10 @@ static int run_perf(struct rec *r)
 		fprintf(stderr, "perfdb: %s\n", cmd ? cmd : r->perf_argv[0]);
 		free(cmd);
 	}
-	proc_on_signals(forward_to_perf);
+	snprintf(status_path, sizeof(status_path), "%s", r->status);
+	proc_on_stop_signals(on_stop);
 	t0 = proc_now_ns();
-	if ((e = proc_spawn(r->perf_argv, &perf_pid, proc_default_signals))) {
+	if ((e = proc_spawn(r->perf_argv, &perf_pid, perf_child_setup))) {
 		fprintf(stderr, "perfdb: cannot run %s: %s\n", r->perf, strerror(e));
 		if (perf_pid > 0)
 			proc_wait(perf_pid);
@@ -455,6 +613,9 @@ static int run_perf(struct rec *r)
 	arm_timeout(0);
 	r->wall_ns = proc_now_ns() - t0;
 	perf_pid = 0;
+	signal(SIGPIPE, SIG_IGN);
+	if (r->in.perf_data)	/* perf made it 0600 less the umask */
+		chmod(r->data, 0600);
 	return 0;
 }
 
@@ -589,21 +750,16 @@ static int store_layouts(struct rec *r, int64_t id, char *err, size_t errlen)
 	return 0;
 }
 
-/* finish_session: what only record knows, in its own transaction (the
- * import's is committed by then). */
-static int finish_session(struct rec *r, int64_t id)
+/* finish_session: what only record knows, in the import's transaction
+ * (ingest_opts.before_commit): the session is complete or absent. */
+static int finish_session(sqlite3 *db, int64_t id, void *arg, char *err, size_t errlen)
 {
-	char err[1024];
-	if (db_exec(r->db, "BEGIN IMMEDIATE", err, sizeof(err)) ||
-	    update_session(r, id, err, sizeof(err)) || store_layouts(r, id, err, sizeof(err)) ||
-	    store_metrics(r, id, err, sizeof(err)) ||
-	    (r->in.watch.n && watch_store(r->db, id, &r->in.watch, err, sizeof(err))) ||
-	    db_exec(r->db, "COMMIT", err, sizeof(err))) {
-		db_exec(r->db, "ROLLBACK", NULL, 0);
-		fprintf(stderr, "perfdb: session %lld imported, but its workload and layouts "
-			"could not be stored: %s\n", (long long)id, err);
-		return EXIT_FAIL;
-	}
+	struct rec *r = arg;
+	(void)db;
+	if (update_session(r, id, err, errlen) || store_layouts(r, id, err, errlen) ||
+	    store_metrics(r, id, err, errlen) ||
+	    (r->in.watch.n && watch_store(r->db, id, &r->in.watch, err, errlen)))
+		return -1;
 	return 0;
 }
 
@@ -646,10 +802,29 @@ static void arm_cleanup(struct rec *r)
 	proc_on_signals(cleanup_and_die);
 }
 
+/* keep_recording(r): a recording that failed to import is kept for a
+ * look, out of the temporary directory (which the next record would
+ * remove): moved to perfdb-record-PID.data beside the database. */
+static void keep_recording(struct rec *r)
+{
+	char kept[PATH_MAX];
+	const char *slash = strrchr(r->tmpdir, '/');
+	if (r->in.perf_data)
+		return;
+	snprintf(kept, sizeof(kept), "%.*sperfdb-record-%d.data", slash ? (int)(slash - r->tmpdir + 1) : 0,
+		 r->tmpdir, (int)getpid());
+	if (rename(r->data, kept) == 0)
+		snprintf(r->data, sizeof(r->data), "%s", kept);
+	else
+		r->keep_data = true;
+	fprintf(stderr, "perfdb: the recording is kept in %s\n", r->data);
+}
+
 /* import: the recording into the database as a new session. */
 static int import(struct rec *r)
 {
-	struct ingest_opts o = { .label = r->in.label, .progress = !r->in.quiet };
+	struct ingest_opts o = { .label = r->in.label, .progress = !r->in.quiet,
+				 .before_commit = finish_session, .arg = r };
 	char err[1024];
 	int64_t id;
 	int rc;
@@ -657,13 +832,9 @@ static int import(struct rec *r)
 		o.kallsyms = r->ksyms;
 	if (ingest_file(r->db, r->data, &o, &id, err, sizeof(err))) {
 		fprintf(stderr, "perfdb: import failed: %s\n", err);
-		if (!r->in.perf_data)
-			fprintf(stderr, "perfdb: the recording is kept in %s\n", r->data);
-		r->keep_data = true;
+		keep_recording(r);
 		return EXIT_FAIL;
 	}
-	if ((rc = finish_session(r, id)))
-		return rc;
 	r->in.session = id;
 	if (r->in.describe && (rc = describe_new(r, id)))
 		return rc;
@@ -687,6 +858,8 @@ static void remove_tmp(struct rec *r)
 	if (!r->in.perf_data && !r->keep_data)
 		unlink(r->data);
 	rmdir(r->tmpdir);
+	if (r->tmpdir_fd >= 0)
+		close(r->tmpdir_fd);
 }
 
 /* rec_free: everything r holds. */
@@ -699,8 +872,12 @@ static void rec_free(struct rec *r)
 		btf_layout_free(&r->layouts[i]);
 	watch_set_free(&r->in.watch);
 	wrapper_status_free(&r->st);
-	if (r->db)
-		sqlite3_close(r->db);
+	if (r->db) {
+		bool created = db_created(r->db);
+		db_close(r->db);
+		if (created && !r->in.session)	/* made for nothing: gone again */
+			db_remove_if_unused(r->in.db_path);
+	}
 }
 
 /* record: plan, prepare, run, judge, import. Returns the exit status. */
@@ -724,11 +901,15 @@ void record_args_init(struct record_args *a, const char *db_path)
 /* record_run: see record.h. */
 int record_run(struct record_args *a)
 {
-	struct rec r = { .in = *a };
+	struct rec r = { .in = *a, .tmpdir_fd = -1 };
+	struct sigaction old_pipe, ign = { .sa_handler = SIG_IGN };
 	int rc;
 	got_signal = 0;
 	timed_out = 0;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old_pipe);	/* a closed stderr loses messages only */
 	rc = record(&r);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	a->session = r.in.session;
 	a->interrupted = got_signal != 0;
 	a->timed_out = timed_out != 0;

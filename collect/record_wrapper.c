@@ -14,33 +14,45 @@
 #include "lib/alloc.h"
 
 static volatile pid_t workload_pid;
+static volatile sig_atomic_t passed;	/* the workload was given a stop signal */
 
-/* forward: perf's SIGTERM (or a SIGHUP) goes on to the workload. */
-static void forward(int sig)
+/* on_signal: a stop signal goes on to the workload, as the workload would
+ * have got it without perf and perfdb between: one from the terminal
+ * (the kernel's: Ctrl-C, a hangup) reached it already; one sent by a
+ * process (perfdb passing on what it got, or kill) is passed on; perf's
+ * SIGTERM, which perf sends when it stops, is passed on only when the
+ * workload has been given no stop signal yet (perfdb's --timeout, perf
+ * failing), so that a workload told SIGINT gets SIGINT alone. */
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	if (workload_pid > 0)
+	(void)uc;
+	if (si->si_code == SI_KERNEL) {
+		passed = 1;
+		return;
+	}
+	if (sig == SIGPIPE && si->si_pid == getpid())	/* a write of ours: EPIPE says it */
+		return;
+	if (sig == SIGTERM && si->si_pid == getppid() && passed)
+		return;
+	if (workload_pid > 0) {
 		kill(workload_pid, sig);
+		passed = 1;
+	}
 }
 
-/* ignore: SIGINT and SIGQUIT come from the terminal, which sends them to
- * the workload too; the wrapper waits for the workload instead. */
-static void ignore(int sig)
-{
-	(void)sig;
-}
-
-/* handlers: the wrapper's signal handlers. */
+/* handlers: the wrapper's signal handlers (a SIGHUP ignored under nohup
+ * stays ignored); a write to a stdout or stderr whose reader has gone
+ * fails with EPIPE (and the workload then gets the SIGPIPE). */
 static void handlers(void)
 {
-	struct sigaction fwd = { 0 }, ign = { 0 };
-	fwd.sa_handler = forward;
-	ign.sa_handler = ignore;
-	sigemptyset(&fwd.sa_mask);
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGTERM, &fwd, NULL);
-	sigaction(SIGHUP, &fwd, NULL);
-	sigaction(SIGINT, &ign, NULL);
-	sigaction(SIGQUIT, &ign, NULL);
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	struct sigaction sa = { 0 }, old;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		if (sigs[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) || old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
 }
 
 /* note_metric(m, arg): a metric line, into the status file (*arg). */
@@ -98,9 +110,9 @@ int record_exec_wrapper(int argc, char **argv)
 		return 127;
 	}
 	handlers();
-	dprintf(fd, "started\n");
+	dprintf(fd, "started %d\n", (int)getpid());
 	struct wl_opts o = { .out_fd = 1, .err_fd = mute ? -1 : 2, .echo_metrics = !quiet, .on_metric = note_metric,
-			     .arg = &fd, .pidp = &workload_pid };
+			     .arg = &fd, .pidp = &workload_pid, .pass_epipe = true };
 	if (workload_run(argv + 3, &o, &r)) {
 		dprintf(fd, "exec %d\n", r.exec_errno ? r.exec_errno : errno);
 		close(fd);
@@ -144,7 +156,7 @@ static void one_line(struct wrapper_status *s, char *line)
 	long long v[6];
 	int n;
 	line[strcspn(line, "\n")] = 0;
-	if (!strcmp(line, "started"))
+	if (!strncmp(line, "started", 7) && (!line[7] || line[7] == ' '))
 		s->kind = WL_STARTED;
 	else if (!strncmp(line, "metric ", 7))
 		add_metric(s, line + 7);

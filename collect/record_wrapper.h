@@ -7,7 +7,7 @@
  * runs CMD (collect/workload.h: stdout and stderr pass through, metric
  * lines are noted; quiet-metrics keeps the metric lines off stdout,
  * quiet-output also its stderr), then ends the way CMD ended. The file's lines:
- *   started
+ *   started PID                 the wrapper's pid (perfdb passes stop signals to it)
  *   metric LINE                 each metric line CMD printed
  *   metric-error TEXT           a malformed or repeated metric line
  *   usage USER SYS WALL MAXRSS NVCSW NIVCSW   (ns, ns, ns, KiB, counts)

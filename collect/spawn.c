@@ -28,6 +28,20 @@ void proc_on_signals(void (*handler)(int))
 			sigaction(sigs[i], &sa, NULL);
 }
 
+/* proc_on_stop_signals: see spawn.h. */
+void proc_on_stop_signals(void (*handler)(int, siginfo_t *, void *))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa = { 0 }, old;
+	proc_on_signals(SIG_DFL);	/* notes whether SIGHUP was ignored */
+	sa.sa_sigaction = handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < 4; i++)
+		if (sigs[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) || old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
 /* proc_block_signals: see spawn.h. */
 void proc_block_signals(bool block)
 {
@@ -45,6 +59,7 @@ void proc_default_signals(void)
 {
 	proc_on_signals(SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);	/* perfdb record ignores it, and its perf */
 }
 
 /* exec_child: in the forked child: unblock signals and exec argv; an

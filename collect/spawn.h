@@ -5,6 +5,7 @@
 #ifndef PERFDB_SPAWN_H
 #define PERFDB_SPAWN_H
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -14,11 +15,16 @@
  * still handled: kill -INT is how such a bench is stopped.) */
 void proc_on_signals(void (*handler)(int));
 
+/* proc_on_stop_signals(handler): handler, with the sender's siginfo, for
+ * SIGINT, SIGTERM, SIGHUP (kept ignored under nohup, as above) and
+ * SIGPIPE. */
+void proc_on_stop_signals(void (*handler)(int, siginfo_t *, void *));
+
 /* proc_block_signals(block): blocks (true) or unblocks the stop signals. */
 void proc_block_signals(bool block);
 
-/* proc_default_signals(): default handling of the stop signals and
- * SIGQUIT (for a child before exec). */
+/* proc_default_signals(): default handling of the stop signals, SIGQUIT
+ * and SIGPIPE (for a child before exec). */
 void proc_default_signals(void);
 
 /* proc_spawn(argv, pidp, child_setup): forks and execvp's argv (no

@@ -46,6 +46,7 @@ struct stream {
 	size_t len;
 	char *tail;
 	size_t tail_len;
+	bool gone;		/* pass_epipe: the reader of its copy went away */
 };
 
 /* keep_tail(s, p, n): the last WL_TAIL bytes seen. */
@@ -63,18 +64,28 @@ static void keep_tail(struct stream *s, const char *p, size_t n)
 	s->tail[s->tail_len] = 0;
 }
 
-/* write_all(fd, p, n): writes p to fd (when fd >= 0), ignoring errors. */
-static void write_all(int fd, const char *p, size_t n)
+/* write_all(fd, p, n): writes p to fd (when fd >= 0); false when the
+ * reader of fd has gone (EPIPE); other errors are ignored. */
+static bool write_all(int fd, const char *p, size_t n)
 {
 	while (fd >= 0 && n) {
 		ssize_t w = write(fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return;
+			return !(w < 0 && errno == EPIPE);
 		p += w;
 		n -= (size_t)w;
 	}
+	return true;
+}
+
+/* copy_out(o, s, fd, p, n): s's bytes to fd; with pass_epipe, a reader
+ * gone marks s gone (drain then closes the run's end). */
+static void copy_out(const struct wl_opts *o, struct stream *s, int fd, const char *p, size_t n)
+{
+	if (!write_all(fd, p, n) && o->pass_epipe)
+		s->gone = true;
 }
 
 /* add_metric(o, r, m): a metric line seen; a second one of a name is an
@@ -105,11 +116,11 @@ static void out_line(const struct wl_opts *o, struct wl_result *r, struct stream
 	if (k > 0) {
 		add_metric(o, r, &m);
 		if (o->echo_metrics)
-			write_all(o->out_fd, s->line, s->len);
+			copy_out(o, s, o->out_fd, s->line, s->len);
 	} else {
 		if (k < 0 && !r->metric_error[0])
 			snprintf(r->metric_error, sizeof(r->metric_error), "%s", err);
-		write_all(o->out_fd, s->line, s->len);	/* a malformed metric line shows as it was */
+		copy_out(o, s, o->out_fd, s->line, s->len);	/* a malformed metric line shows as it was */
 	}
 	s->len = 0;
 }
@@ -119,7 +130,7 @@ static void take(const struct wl_opts *o, struct wl_result *r, struct stream *s,
 {
 	keep_tail(s, p, n);
 	if (!s->is_out) {
-		write_all(o->err_fd, p, n);
+		copy_out(o, s, o->err_fd, p, n);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -139,6 +150,11 @@ static bool drain(const struct wl_opts *o, struct wl_result *r, struct stream *s
 	if (n <= 0)
 		return false;
 	take(o, r, s, buf, (size_t)n);
+	if (s->gone) {	/* as a pipe whose reader exited: its next write gets SIGPIPE */
+		close(s->fd);
+		s->fd = -1;
+		return false;
+	}
 	return true;
 }
 
@@ -306,8 +322,9 @@ int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *
 	} else {
 		pump(o, r, s, pid);
 	}
-	close(out[0]);
-	close(err[0]);
+	for (int i = 0; i < 2; i++)
+		if (s[i].fd >= 0)
+			close(s[i].fd);
 	return e ? -1 : 0;
 }
 

@@ -24,6 +24,9 @@ struct wl_opts {
 	int out_fd;		/* where its non-metric stdout lines go; -1: nowhere */
 	int err_fd;		/* where its stderr goes; -1: nowhere */
 	bool echo_metrics;	/* metric lines go to out_fd too */
+	bool pass_epipe;	/* once out_fd's (err_fd's) reader is gone (EPIPE), the
+				 * run's own stdout (stderr) is closed too, so that it
+				 * gets SIGPIPE as if it wrote to that pipe itself */
 	/* on_metric(m, arg): called for each metric line as it comes (may be NULL) */
 	void (*on_metric)(const struct metric *m, void *arg);
 	void *arg;

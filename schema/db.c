@@ -1,9 +1,12 @@
 /* The perfdb database: opening it, creating or checking the schema, and the
  * statement helpers every module uses. */
 #include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
@@ -80,14 +83,21 @@ static int table_count(sqlite3 *db)
 	return probe_int(db, "SELECT count(*) FROM sqlite_master");
 }
 
-/* create_schema: creates every table and view of a new database, with
- * 16 KiB pages (a bulk import writes ~10% faster than with 4 KiB ones). */
+/* create_schema: creates every table and view of a database that is still
+ * empty, with 16 KiB pages (a bulk import writes ~10% faster than with 4
+ * KiB ones), in an immediate transaction: of several processes creating
+ * one database at once, the first creates the schema and the others,
+ * waiting for its lock, find it made. */
 static int create_schema(sqlite3 *db, char *err, size_t errlen)
 {
 	char sql[64];
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", PERFDB_SCHEMA_VERSION);
-	if (db_exec(db, "PRAGMA page_size = 16384", err, errlen) || db_exec(db, "BEGIN", err, errlen))
+	/* Before the transaction: the page size is fixed once one begins. */
+	if (db_exec(db, "PRAGMA page_size = 16384", err, errlen) ||
+	    db_exec(db, "BEGIN IMMEDIATE", err, errlen))
 		return -1;
+	if (user_version(db) != 0 || table_count(db) != 0)	/* made meanwhile */
+		return db_exec(db, "COMMIT", err, errlen);
 	if (db_exec(db, perfdb_schema_sql, err, errlen) ||
 	    db_exec(db, perfdb_index_sql, err, errlen) ||
 	    db_exec(db, sql, err, errlen)) {
@@ -112,7 +122,8 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: cannot create schema: %s", path, why);
 			return -1;
 		}
-		return 0;
+		v = user_version(db);	/* ours, or the one another process made */
+		n = table_count(db);
 	}
 	if (v == 0) {
 		snprintf(err, errlen, "%s: not a perfdb database (it has tables but no perfdb schema version)", path);
@@ -171,22 +182,121 @@ static int file_kind(const char *path, bool must_exist, char *err, size_t errlen
 	return 0;
 }
 
+/* How long a writer waits for another one (an import of millions of
+ * samples takes seconds; several queue up), and a reader for a commit. */
+#define WRITER_BUSY_MS (10 * 60 * 1000)
+#define READER_BUSY_MS (2 * 60 * 1000)
+
+/* The writers' holds: each connection db_open made keeps a shared flock
+ * on its file, so that db_remove_if_unused never removes a database
+ * another process is writing to. */
+static struct hold {
+	sqlite3 *db;
+	int fd;
+	bool created;
+} holds[8];
+
+/* create_private(path): creates path empty with mode 0600 whatever the
+ * umask (it will hold kernel addresses). 1 created, 0 it existed, -1. */
+static int create_private(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -1;
+	if (fchmod(fd, 0600)) {
+		int e = errno;
+		close(fd);
+		unlink(path);
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 1;
+}
+
+/* hold_file(path, create, created): a descriptor of path holding a shared
+ * flock, checked to still be the file at path (a db_remove_if_unused may
+ * have removed it meanwhile: then it is made again). -1 with errno. */
+static int hold_file(const char *path, bool create, bool *created)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		struct stat a, b;
+		int made = create ? create_private(path) : 0, fd;
+		if (made < 0 || (fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+			return -1;
+		*created |= made > 0;
+		if (flock(fd, LOCK_SH) == 0 && fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return fd;
+		close(fd);
+		if (!create) {
+			errno = ENOENT;
+			return -1;
+		}
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+/* remember(db, fd, created): db's hold (released by db_close). */
+static void remember(sqlite3 *db, int fd, bool created)
+{
+	struct hold *free_slot = NULL;
+	for (size_t i = 0; i < sizeof(holds) / sizeof(*holds); i++) {
+		if (holds[i].db == db) {	/* a stale entry (closed without db_close) */
+			close(holds[i].fd);
+			holds[i].db = NULL;
+		}
+		if (!holds[i].db && !free_slot)
+			free_slot = &holds[i];
+	}
+	if (free_slot)
+		*free_slot = (struct hold){ db, fd, created };
+	else
+		close(fd);	/* no room: no hold (never more than a few connections) */
+}
+
+/* find_hold(db): db's hold, or NULL. */
+static struct hold *find_hold(sqlite3 *db)
+{
+	for (size_t i = 0; db && i < sizeof(holds) / sizeof(*holds); i++)
+		if (holds[i].db == db)
+			return &holds[i];
+	return NULL;
+}
+
+/* warn_readable(path): one warning when others than the owner may read
+ * the database (it was not made by perfdb, or was chmod'ed since). */
+static void warn_readable(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) || !(st.st_mode & (S_IRGRP | S_IROTH)))
+		return;
+	fprintf(stderr, "perfdb: warning: %s is readable by %s (mode %04o); it holds kernel "
+		"addresses (each session's kallsyms snapshot, i.e. the recording boot's KASLR "
+		"base, and kernel pointers in samples): chmod 600 %s\n", path,
+		st.st_mode & S_IROTH ? "other users" : "its group", (unsigned)(st.st_mode & 07777), path);
+}
+
 /* db_open: see db.h. */
 sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-		    (create ? SQLITE_OPEN_CREATE : 0);
+	bool created = false;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, fd;
 	if (!create && access(path, F_OK)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (file_kind(path, false, err, errlen))
+	if (file_kind(path, !create, err, errlen))	/* refused before anything is created */
 		return NULL;
+	if ((fd = hold_file(path, create, &created)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
-		sqlite3_close(db);
-		return NULL;
+		goto fail;
 	}
 	/* SQLite opens a file it may not write read-only without a word: say
 	 * so now, before a verb that writes does anything (or, with nothing
@@ -194,17 +304,74 @@ sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 	if (sqlite3_db_readonly(db, "main") == 1) {
 		snprintf(err, errlen, "%s: cannot write to it: the file or its file system is read-only",
 			 path);
-		sqlite3_close(db);
-		return NULL;
+		goto fail;
 	}
-	sqlite3_busy_timeout(db, 5000);
-	if (check_schema(db, path, err, errlen)) {
-		sqlite3_close(db);
-		return NULL;
-	}
+	sqlite3_busy_timeout(db, WRITER_BUSY_MS);
+	if (check_schema(db, path, err, errlen))
+		goto fail;
 	db_exec(db, "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -32768;"
 		    "PRAGMA temp_store = MEMORY", NULL, 0);
+	if (!created)
+		warn_readable(path);
+	remember(db, fd, created);
 	return db;
+fail:
+	sqlite3_close(db);
+	close(fd);
+	if (created)
+		db_remove_if_unused(path);
+	return NULL;
+}
+
+/* db_created: see db.h. */
+bool db_created(sqlite3 *db)
+{
+	struct hold *h = find_hold(db);
+	return h && h->created;
+}
+
+/* db_close: see db.h. */
+void db_close(sqlite3 *db)
+{
+	struct hold *h = find_hold(db);
+	sqlite3_close(db);
+	if (h) {
+		close(h->fd);
+		h->db = NULL;
+	}
+}
+
+/* holds_nothing(path): whether the database at path has no session and
+ * no bench (only the schema, or not even that). */
+static bool holds_nothing(const char *path)
+{
+	sqlite3 *db = NULL;
+	bool empty = false;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		sqlite3_busy_timeout(db, READER_BUSY_MS);
+		empty = table_count(db) == 0 ||
+			(probe_int(db, "SELECT count(*) FROM session") == 0 &&
+			 probe_int(db, "SELECT count(*) FROM bench") == 0);
+	}
+	sqlite3_close(db);
+	return empty;
+}
+
+/* db_remove_if_unused: see db.h. */
+bool db_remove_if_unused(const char *path)
+{
+	char j[PATH_MAX + 16];
+	bool removed = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0 && holds_nothing(path)) {
+		snprintf(j, sizeof(j), "%s-journal", path);
+		if (access(j, F_OK))	/* a journal: a writer died mid-way, leave it */
+			removed = unlink(path) == 0;
+	}
+	close(fd);
+	return removed;
 }
 
 /* db_resolve_sessions: see db.h. */
@@ -267,7 +434,7 @@ sqlite3 *db_open_read(const char *path, char *err, size_t errlen)
 		sqlite3_close(db);
 		return NULL;
 	}
-	sqlite3_busy_timeout(db, 5000);
+	sqlite3_busy_timeout(db, READER_BUSY_MS);
 	v = user_version(db);
 	n = table_count(db);
 	if (v < 0 || n < 0)

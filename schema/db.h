@@ -16,8 +16,28 @@ extern const char perfdb_index_sql[];
 /* db_open: opens (create = true: creates if missing) the database at path
  * for writing, creating the schema in a new database, upgrading one of an
  * older schema version it knows how to upgrade (schema/migrate.h) and
- * refusing any other. Returns NULL with a one-line message in err. */
+ * refusing any other; without create, a missing or empty file is refused.
+ * A new file is made mode 0600 whatever the umask (SQLite gives its
+ * -journal the same mode); an existing one that its group or others may
+ * read gets one warning on stderr saying what it reveals. Several
+ * processes may open, create and write one database at once: the schema
+ * is created once, and writers wait for each other's transactions (up to
+ * minutes). The connection holds a shared flock on the file until
+ * db_close. Returns NULL with a one-line message in err. */
 sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen);
+
+/* db_created(db): whether db_open made db's file (it did not exist). */
+bool db_created(sqlite3 *db);
+
+/* db_close(db): closes a connection of db_open (or db_open_read) and
+ * releases its hold on the file. */
+void db_close(sqlite3 *db);
+
+/* db_remove_if_unused(path): removes the database at path when no
+ * connection of db_open holds it (in any process) and it has no session
+ * and no bench, as a verb that created it for nothing does; true when
+ * removed. */
+bool db_remove_if_unused(const char *path);
 
 /* db_open_read(path, err, errlen): opens an existing perfdb database for
  * reading only (SQLITE_OPEN_READONLY: the file is never created or
