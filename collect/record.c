@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -578,13 +579,15 @@ static int run_watch(struct rec *r)
 	return rc;
 }
 
-/* perf_child_setup: perf's signals: the default ones, and SIGPIPE
- * ignored (a message to a closed stderr must not kill the recording;
- * the wrapper gives the workload its own SIGPIPE back). */
+/* perf_child_setup: perf's signals: the default ones, SIGPIPE ignored
+ * (a message to a closed stderr must not kill the recording; the
+ * wrapper gives the workload its own SIGPIPE back), and SIGINT when
+ * perfdb dies (SIGKILL): perf then stops, and stops the workload. */
 static void perf_child_setup(void)
 {
 	proc_default_signals();
 	signal(SIGPIPE, SIG_IGN);
+	prctl(PR_SET_PDEATHSIG, SIGINT);
 }
 
 /* run_perf: runs perf to its end, passing stop signals on. 0 or 2. */

@@ -77,6 +77,22 @@ static int user_version(sqlite3 *db)
 	return probe_int(db, "PRAGMA user_version");
 }
 
+/* read_state(db, v, n): the user_version and the number of tables and
+ * views, read in one statement (one read transaction: never one from
+ * before another process's schema commit and one from after). */
+static void read_state(sqlite3 *db, int *v, int *n)
+{
+	sqlite3_stmt *st = NULL;
+	*v = *n = -1;
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT user_version FROM pragma_user_version), "
+			       "(SELECT count(*) FROM sqlite_master)", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		*n = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+}
+
 /* table_count: how many tables and views the database has, or -1. */
 static int table_count(sqlite3 *db)
 {
@@ -111,8 +127,9 @@ static int create_schema(sqlite3 *db, char *err, size_t errlen)
  * existing one is a perfdb database of this version. */
 static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
-	int v = user_version(db), n = table_count(db);
+	int v, n;
 	char why[256];
+	read_state(db, &v, &n);
 	if (v < 0 || n < 0) {
 		snprintf(err, errlen, "%s: not an SQLite database", path);
 		return -1;
@@ -122,8 +139,7 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: cannot create schema: %s", path, why);
 			return -1;
 		}
-		v = user_version(db);	/* ours, or the one another process made */
-		n = table_count(db);
+		read_state(db, &v, &n);	/* ours, or the one another process made */
 	}
 	if (v == 0) {
 		snprintf(err, errlen, "%s: not a perfdb database (it has tables but no perfdb schema version)", path);
@@ -435,8 +451,7 @@ sqlite3 *db_open_read(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	sqlite3_busy_timeout(db, READER_BUSY_MS);
-	v = user_version(db);
-	n = table_count(db);
+	read_state(db, &v, &n);
 	if (v < 0 || n < 0)
 		snprintf(err, errlen, "%s: not an SQLite database", path);
 	else if (v == 0)

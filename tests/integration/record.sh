@@ -167,10 +167,10 @@ kill -INT $pid
 wait $pid
 rc=$?
 S=$(q "SELECT max(id) FROM session")
-check "SIGINT: perfdb imports what was recorded and exits with the workload's status (143)" \
-	eval '[ $rc = 143 ] && q "SELECT workload FROM session WHERE id = $S" | grep -q "^sleep 10.0417$"'
-check "SIGINT: the session is marked interrupted = 1, exit_status 143" \
-	eval '[ "$(q "SELECT interrupted, exit_status, nr_samples > 0 FROM session WHERE id = $S")" = "1|143|1" ]'
+check "SIGINT: perfdb imports what was recorded and exits with the workload's status (130: it got SIGINT too)" \
+	eval '[ $rc = 130 ] && q "SELECT workload FROM session WHERE id = $S" | grep -q "^sleep 10.0417$"'
+check "SIGINT: the session is marked interrupted = 1, exit_status 130" \
+	eval '[ "$(q "SELECT interrupted, exit_status, nr_samples > 0 FROM session WHERE id = $S")" = "1|130|1" ]'
 check "SIGINT: the workload is gone, the temporary files too" \
 	eval '! pgrep -f "sleep 10.0417" >/dev/null && no_tmp_left'
 

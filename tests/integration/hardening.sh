@@ -1,0 +1,309 @@
+#!/bin/sh
+# Hardening (issue 12), each case driven as a user would and checked by
+# exit status, message and what is on disk afterwards:
+# - private by default: databases (import, record, bench) and kept
+#   perf.data are 0600 under umask 000, 022 and 077, a hot -journal left by
+#   a killed import too, the temporary record directory 0700; an existing
+#   database its group or others can read gets one warning naming what it
+#   reveals; layout never creates a file;
+# - many writers: 6 imports and 2 records started at once into a NEW
+#   database all succeed, and each imported session equals a lone
+#   import's (per-event counts, and sched's json findings); a reader
+#   (sessions, sched) works while an import runs;
+# - nothing left behind: SIGINT, SIGTERM, SIGHUP and SIGPIPE to perfdb
+#   during record reach the workload as they are (it logs what it got),
+#   the session is complete and marked interrupted, no temporary
+#   directory or process is left; `record 2>&1 | head -1` and a workload
+#   writing forever into `| head -1` end cleanly; after a SIGKILL, perf and
+#   the workload stop and the next record removes the stale directory but
+#   not a live record's;
+# - refuse what would mislead: a missing --kallsyms, --btf or --dwarf file
+#   (import, record, layout) and an offline -C CPU give exit 2 and one line
+#   before anything is created or changed; readers refuse a missing or
+#   empty file without creating or changing it.
+# Prints TAP lines. Run from the repository root: sh tests/integration/hardening.sh
+# Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
+# shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+W=$(cd "$B/workloads" 2>/dev/null && pwd)
+LIB=$(dirname "$0")/lib
+T=$(mktemp -d) || exit 2
+trap '[ -n "$KEEP" ] || rm -rf "$T"' EXIT
+. "$LIB/tap.sh"
+[ -z "$KEEP" ] || echo "# kept: $T"
+# A private copy: perf starts perfdb again (the workload's wrapper).
+cp "$PERFDB" "$T/perfdb" && PERFDB=$T/perfdb
+
+mode() { stat -c %a "$1"; }
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+q() { sqlite3 "$1" "$2"; }
+no_tmp_left() { ! ls -a "$1" | grep -q '^\.perfdb-record-'; }
+lines() { grep -c '' "$1"; }
+# wait_started DIR: waits (at most 30 s) until a record in DIR runs its workload.
+wait_started() {
+	_i=0
+	while [ $_i -lt 300 ] && ! grep -qs '^started' "$1"/.perfdb-record-*/status; do
+		sleep 0.1; _i=$((_i + 1))
+	done
+}
+
+for tool in perf sqlite3 python3; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		skip "hardening: no $tool here"
+		echo "1..$n"
+		exit 0
+	fi
+done
+if ! perf record -q -a -e sched:sched_switch -o "$T/probe.data" -- true >/dev/null 2>&1; then
+	skip "perf cannot record sched tracepoints here"
+	echo "1..$n"
+	exit 0
+fi
+
+# --- private by default -----------------------------------------------------------------
+"$PERFDB" record -q -o "$T/c.db" -r sched --perf-data "$T/c.data" -- "$W/yield" --seconds 0.3 >/dev/null 2>"$T/err"
+check "a recording to import (record -r sched --perf-data)" [ -s "$T/c.data" ]
+for m in 000 022 077; do
+	mkdir "$T/u$m"
+	(umask $m && "$PERFDB" import -q -o "$T/u$m/i.db" "$T/c.data") 2>"$T/err"
+	(umask $m && "$PERFDB" record -q -o "$T/u$m/r.db" -r sched --perf-data "$T/u$m/kept.data" \
+		-- "$W/yield" --seconds 0.1 >/dev/null) 2>>"$T/err"
+	(umask $m && "$PERFDB" bench -q -o "$T/u$m/b.db" -l b --runs 1 -- "$W/yield" --seconds 0.05 >/dev/null) 2>>"$T/err"
+	check "umask $m: import, record, bench create their databases 0600, the kept perf.data 0600" \
+		eval '[ "$(mode "$T/u$m/i.db") $(mode "$T/u$m/r.db") $(mode "$T/u$m/b.db") $(mode "$T/u$m/kept.data")" = "600 600 600 600" ]'
+done
+check "... and said nothing (no warning about their own databases)" eval '! grep -v "^yield:" "$T/err"'
+
+# The temporary directory of a recording, seen while it runs.
+(umask 000 && "$PERFDB" record -q -o "$T/u000/r.db" -r sched -- sleep 2 >/dev/null 2>&1) &
+pid=$!
+wait_started "$T/u000"
+tmp=$(ls -d "$T"/u000/.perfdb-record-* 2>/dev/null | head -1)
+check "umask 000: the temporary record directory is 0700, its files 0600" \
+	eval '[ -n "$tmp" ] && [ "$(mode "$tmp")" = 700 ] && [ -z "$(find "$tmp" -type f ! -perm 600)" ]'
+wait $pid
+
+# A hot journal: an import killed in the middle (its journal has the database's mode).
+big=$T/big.data
+"$PERFDB" record -q -o "$T/big.db" -r sched --perf-data "$big" -- "$W/yield" --seconds 3 >/dev/null 2>&1
+cp "$T/u022/i.db" "$T/j.db"
+(umask 000 && exec "$PERFDB" import -q -o "$T/j.db" "$big") &
+pid=$!
+i=0
+while [ $i -lt 2000 ] && [ ! -e "$T/j.db-journal" ] && kill -0 $pid 2>/dev/null; do i=$((i + 1)); done
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+if [ -e "$T/j.db-journal" ]; then
+	check "an import SIGKILLed in its transaction leaves a -journal of mode 0600" [ "$(mode "$T/j.db-journal")" = 600 ]
+	"$PERFDB" import -q -o "$T/j.db" "$T/c.data" 2>"$T/err"
+	check "... the next import rolls it back and adds its own session alone" \
+		eval '[ "$(q "$T/j.db" "SELECT count(*) FROM session")" = 2 ] && [ ! -e "$T/j.db-journal" ]'
+else
+	skip "the import ended before its -journal was seen"
+	skip "... (rollback of a hot journal)"
+fi
+
+# An existing database others may read.
+cp "$T/u022/i.db" "$T/w.db"
+for m in 644:other 640:group; do
+	chmod "${m%%:*}" "$T/w.db"
+	"$PERFDB" import -q -o "$T/w.db" "$T/c.data" 2>"$T/err"
+	rc=$?
+	check "importing into a $m-readable (${m%%:*}) database: exit 0, one warning naming the mode, the KASLR base and kernel pointers" \
+		eval '[ $rc = 0 ] && [ "$(lines "$T/err")" = 1 ] &&
+			grep -q "warning: $T/w.db is readable by .*${m#*:}.* (mode 0${m%%:*}); it holds kernel addresses .*KASLR base.*kernel pointers.*chmod 600" "$T/err"'
+done
+chmod 600 "$T/w.db"
+"$PERFDB" import -q -o "$T/w.db" "$T/c.data" 2>"$T/err"
+check "... a 0600 one: no warning" [ ! -s "$T/err" ]
+
+"$PERFDB" layout "$T/none.db" -t mm_struct 2>"$T/err"
+rc=$?
+check "layout of a missing database: exit 2, one line, no file made" \
+	eval '[ $rc = 2 ] && [ "$(lines "$T/err")" = 1 ] && [ ! -e "$T/none.db" ]'
+
+# --- many writers ------------------------------------------------------------------------
+"$PERFDB" import -q -o "$T/lone.db" "$T/c.data"
+mkdir "$T/cc"
+for i in 1 2 3 4 5 6; do
+	("$PERFDB" import -q -o "$T/cc/new.db" -l imp "$T/c.data" 2>"$T/cc/err.i$i"; echo $? >"$T/cc/rc.i$i") &
+done
+for i in 1 2; do
+	("$PERFDB" record -q -o "$T/cc/new.db" -l rec -r sched -- "$W/yield" --seconds 0.2 \
+		>/dev/null 2>"$T/cc/err.r$i"; echo $? >"$T/cc/rc.r$i") &
+done
+wait
+check "6 imports and 2 records at once into a new database: all exit 0, nothing on stderr" \
+	eval '[ "$(cat "$T"/cc/rc.* | sort -u)" = 0 ] && ! cat "$T"/cc/err.* | grep -v "^yield:"'
+check "... 8 sessions: 6 imported, 2 recorded (each complete: workload, exit status 0, samples)" \
+	eval '[ "$(q "$T/cc/new.db" "SELECT label, count(*) FROM session GROUP BY label ORDER BY label" | tr "\n" " ")" = "imp|6 rec|2 " ] &&
+		[ "$(q "$T/cc/new.db" "SELECT count(*) FROM session WHERE label = '"'rec'"' AND exit_status = 0 AND workload LIKE '"'%yield%'"' AND nr_samples > 0")" = 2 ]'
+check "... no temporary directory left, the database 0600" eval 'no_tmp_left "$T/cc" && [ "$(mode "$T/cc/new.db")" = 600 ]'
+counts() { q "$1" "SELECT event, samples FROM event_counts WHERE session_id = $2 ORDER BY event"; }
+findings() {
+	"$PERFDB" sched "$1" -s "$2" --format json | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["findings"], sort_keys=True))'
+}
+counts "$T/lone.db" 1 >"$T/lone.counts"
+findings "$T/lone.db" 1 >"$T/lone.json"
+"$PERFDB" sched "$T/lone.db" -s 1 --format json >"$T/lone.json.full"
+same=0
+for s in $(q "$T/cc/new.db" "SELECT id FROM session WHERE label = 'imp'"); do
+	counts "$T/cc/new.db" "$s" | cmp -s - "$T/lone.counts" &&
+		findings "$T/cc/new.db" "$s" | cmp -s - "$T/lone.json" && same=$((same + 1))
+done
+echo "# lone import: $(tr '\n' ' ' <"$T/lone.counts")"
+check "... each imported session equals a lone import's (per-event counts, sched json findings): $same of 6" [ $same = 6 ]
+
+# Readers while an import runs (into an existing database).
+"$PERFDB" import -q -o "$T/lone.db" "$big" &
+pid=$!
+reads=0 bad=0 during=0
+while kill -0 $pid 2>/dev/null && [ $reads -lt 100 ]; do
+	if "$PERFDB" sessions "$T/lone.db" --format json >"$T/r.json" 2>"$T/r.err" &&
+		"$PERFDB" sched "$T/lone.db" -s 1 --format json | cmp -s - "$T/lone.json.full" 2>>"$T/r.err"; then
+		kill -0 $pid 2>/dev/null && during=$((during + 1))
+	else
+		bad=$((bad + 1)); sed 's/^/#   /' "$T/r.err" | head -3
+	fi
+	reads=$((reads + 1))
+done
+wait $pid
+rc=$?
+echo "# readers: $reads runs of sessions+sched, $during ended while the import still ran"
+check "readers (sessions, sched) during an import: every one exits 0, sched prints what it printed before; the import ends well" \
+	eval '[ $bad = 0 ] && [ $rc = 0 ] && [ "$(q "$T/lone.db" "SELECT count(*) FROM session")" = 2 ]'
+if [ $during -gt 0 ]; then ok "... at least one reader finished while the import ran ($during)"
+else skip "the import ended before a reader did"; fi
+
+# --- nothing left behind -------------------------------------------------------------------
+cat >"$T/sigwl" <<'EOF'
+#!/bin/sh
+# Logs each stop signal it gets into $1 and exits 128+N on the first.
+f=$1
+trap 'echo INT >>"$f"; exit 130' INT
+trap 'echo TERM >>"$f"; exit 143' TERM
+trap 'echo HUP >>"$f"; exit 129' HUP
+trap 'echo PIPE >>"$f"; exit 141' PIPE
+echo started >>"$f"
+i=0
+while [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+echo timeout >>"$f"
+EOF
+chmod +x "$T/sigwl"
+mkdir "$T/sig"
+S=$T/sig/s.db
+for sig in INT:130 TERM:143 HUP:129 PIPE:141; do
+	name=${sig%%:*} st=${sig#*:}
+	"$PERFDB" record -q -o "$S" -r sched -l "$name" -- "$T/sigwl" "$T/sig/log.$name" >/dev/null 2>"$T/sig/err.$name" &
+	pid=$!
+	wait_started "$T/sig"
+	sleep 0.5
+	kill -"$name" $pid
+	wait $pid
+	rc=$?
+	check "SIG$name to perfdb record: exit $st, the workload got SIG$name alone" \
+		eval '[ $rc = $st ] && [ "$(tr "\n" " " <"$T/sig/log.$name")" = "started $name " ]'
+	check "... the session is complete: interrupted, exit_status $st, samples; no temporary directory, no process left" \
+		eval '[ "$(q "$S" "SELECT interrupted, exit_status, nr_samples > 0, workload LIKE '"'%sigwl%'"' FROM session WHERE label = '"'$name'"'")" = "1|$st|1|1" ] &&
+			no_tmp_left "$T/sig" && ! pgrep -f "$T/sig/log.$name" >/dev/null'
+done
+
+mkdir "$T/pipe"
+P=$T/pipe/p.db
+("$PERFDB" record -o "$P" -r sched -- "$W/yield" --seconds 0.3 2>&1; echo $? >"$T/pipe/rc") | head -1 >"$T/pipe/out"
+check "record ... 2>&1 | head -1: perfdb exits 0 (the workload's), head got perf's command line" \
+	eval '[ "$(cat "$T/pipe/rc")" = 0 ] && grep -q "^perfdb: .*perf record" "$T/pipe/out"'
+check "... one complete session (exit_status 0, not interrupted), no temporary directory" \
+	eval '[ "$(q "$P" "SELECT count(*), exit_status, interrupted, nr_samples > 0 FROM session")" = "1|0|0|1" ] && no_tmp_left "$T/pipe"'
+(timeout 60 "$PERFDB" record -q -o "$P" -r sched -l yes -- sh -c 'while :; do echo y; done'; echo $? >"$T/pipe/rc") | head -1 >/dev/null
+check "a workload writing forever into | head -1: it gets SIGPIPE, perfdb exits 141, its session stored" \
+	eval '[ "$(cat "$T/pipe/rc")" = 141 ] && [ "$(q "$P" "SELECT exit_status, interrupted FROM session WHERE label = '"'yes'"'")" = "141|0" ] && no_tmp_left "$T/pipe"'
+
+mkdir "$T/kill"
+K=$T/kill/k.db
+# wait_log FILE: waits (at most 30 s) for a workload's "started" in FILE.
+wait_log() { _i=0; while [ $_i -lt 300 ] && ! grep -qs started "$1"; do sleep 0.1; _i=$((_i + 1)); done; }
+"$PERFDB" record -q -o "$K" -r sched -l live -- "$T/sigwl" "$T/kill/log.live" >/dev/null 2>"$T/kill/err.live" &
+live=$!
+wait_log "$T/kill/log.live"
+livedir=$(ls -a "$T/kill" | grep '^\.perfdb-record-')
+"$PERFDB" record -q -o "$K" -r sched -- "$T/sigwl" "$T/kill/log.k" >/dev/null 2>&1 &
+pid=$!
+wait_log "$T/kill/log.k"
+kill -KILL $pid
+wait $pid 2>/dev/null
+i=0
+while [ $i -lt 100 ] && pgrep -f "$T/kill/log.k" >/dev/null; do sleep 0.1; i=$((i + 1)); done
+check "SIGKILL of perfdb record: perf and the workload stop too (within 10 s; the workload got SIGTERM)" \
+	eval '! pgrep -f "$T/kill/log.k" >/dev/null && grep -q TERM "$T/kill/log.k"'
+stale=$(ls -a "$T/kill" | grep '^\.perfdb-record-' | grep -v "^$livedir\$")
+check "... its temporary directory is left" [ -n "$stale" ]
+"$PERFDB" record -o "$K" -r sched -l next -- true >/dev/null 2>"$T/kill/err"
+check "the next record removes the stale directory, saying so, and not a live record's" \
+	eval 'grep -q "removed $T/kill/$stale, left by a recording that did not end" "$T/kill/err" &&
+		[ ! -e "$T/kill/$stale" ] && [ -n "$livedir" ] && [ -d "$T/kill/$livedir" ]'
+kill -INT $live
+wait $live
+rc=$?
+check "... the live record goes on and ends with its session (exit 130), nothing left" \
+	eval '[ $rc = 130 ] && [ "$(q "$K" "SELECT label FROM session ORDER BY id" | tr "\n" " ")" = "next live " ] && no_tmp_left "$T/kill"'
+
+# --- refuse what would mislead -------------------------------------------------------------
+mkdir "$T/ref"
+cp "$T/lone.db" "$T/ref/e.db"
+before=$(sha "$T/ref/e.db")
+# one_line_2 DESC WHAT CMD...: CMD exits 2 with one line on stderr matching WHAT.
+one_line_2() {
+	_d=$1 _w=$2; shift 2
+	"$@" >/dev/null 2>"$T/ref/err"
+	_rc=$?
+	if [ $_rc = 2 ] && [ "$(lines "$T/ref/err")" = 1 ] && grep -q -- "$_w" "$T/ref/err"; then ok "$_d"
+	else not_ok "$_d (exit $_rc)"; sed 's/^/#   /' "$T/ref/err" | head -3; fi
+}
+one_line_2 "import --kallsyms /nonexistent into a new database: exit 2, one line" \
+	"perfdb import: --kallsyms /nonexistent: No such file or directory" \
+	"$PERFDB" import -o "$T/ref/n.db" --kallsyms /nonexistent "$T/c.data"
+one_line_2 "import --btf /nonexistent: exit 2, one line" "--btf /nonexistent: No such file" \
+	"$PERFDB" import -o "$T/ref/n.db" --btf /nonexistent "$T/c.data"
+one_line_2 "import --dwarf DIRECTORY: exit 2, one line" "--dwarf $T: Is a directory" \
+	"$PERFDB" import -o "$T/ref/n.db" --dwarf "$T" "$T/c.data"
+one_line_2 "import --kallsyms /nonexistent into an existing database: exit 2, one line" \
+	"--kallsyms /nonexistent" "$PERFDB" import -o "$T/ref/e.db" --kallsyms /nonexistent "$T/c.data"
+one_line_2 "record --btf /nonexistent: exit 2, one line" "perfdb record: --btf /nonexistent" \
+	"$PERFDB" record -o "$T/ref/n.db" -r sched --btf /nonexistent -- true
+one_line_2 "record --dwarf /nonexistent into an existing database: exit 2, one line" "--dwarf /nonexistent" \
+	"$PERFDB" record -o "$T/ref/e.db" -r sched --dwarf /nonexistent -- true
+one_line_2 "layout --btf /nonexistent: exit 2, one line" "perfdb layout: --btf /nonexistent" \
+	"$PERFDB" layout "$T/ref/e.db" --btf /nonexistent -t mm_struct
+off=$(($(sed 's/.*[-,]//' /sys/devices/system/cpu/online) + 1))
+one_line_2 "record -C $off (not online): exit 2, one line naming the online CPUs" \
+	"-C $off: CPU $off is not online (online CPUs: $(cat /sys/devices/system/cpu/online))" \
+	"$PERFDB" record -o "$T/ref/n.db" -r sched -C "$off" -- true
+one_line_2 "record -C 0,$off into an existing database: exit 2" "CPU $off is not online" \
+	"$PERFDB" record -o "$T/ref/e.db" -r sched -C "0,$off" -- true
+check "... none of them made a database, changed the existing one or left a directory" \
+	eval '[ ! -e "$T/ref/n.db" ] && [ "$(sha "$T/ref/e.db")" = "$before" ] && no_tmp_left "$T/ref" &&
+		[ "$(ls "$T/ref")" = "e.db
+err" ]'
+"$PERFDB" record -q -o "$T/ref/e.db" -r sched -C 0 -- true 2>"$T/ref/err"
+rc=$?
+check "record -C 0 (online) records: exit 0, a session more" \
+	eval '[ $rc = 0 ] && [ "$(q "$T/ref/e.db" "SELECT count(*) FROM session")" = 3 ]'
+: >"$T/ref/empty.db"
+for v in sessions "sched -s 1" "results" "layout -t mm_struct"; do
+	# shellcheck disable=SC2086 # the verb's words
+	one_line_2 "$v on an empty file: exit 2, one line saying so" "empty file, not a perfdb database" \
+		"$PERFDB" ${v%% *} "$T/ref/empty.db" $(echo "$v" | sed -n 's/^[a-z]* //p')
+	# shellcheck disable=SC2086
+	one_line_2 "$v on a missing file: exit 2, one line" "missing.db: No such file or directory" \
+		"$PERFDB" ${v%% *} "$T/ref/missing.db" $(echo "$v" | sed -n 's/^[a-z]* //p')
+done
+check "... the empty file stays empty, the missing one missing" \
+	eval '[ ! -s "$T/ref/empty.db" ] && [ ! -e "$T/ref/missing.db" ]'
+one_line_2 "sched on a perf.data file: exit 2, says so with the import command" \
+	"a perf.data recording, not a perfdb database; import it with: perfdb import" \
+	"$PERFDB" sched "$T/c.data"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
