@@ -124,8 +124,9 @@ const struct verb verb_record = {
 		"Runs CMD (an argv, never a shell string) under perf record with the events of the "
 		"chosen recipes and imports the recording as a new session. Tracepoints the running "
 		"kernel lacks are left out with one warning; where memory sampling is unsupported "
-		"-r c2c stops before anything runs. Ctrl-C stops perf and the workload; what was "
-		"recorded is imported and marked interrupted. The built-in workloads (yield, "
+		"-r c2c stops before anything runs. Ctrl-C (SIGINT, SIGTERM, SIGHUP, SIGPIPE) stops perf "
+		"and the workload, which gets the same signal; what was recorded is imported and marked "
+		"interrupted. The built-in workloads (yield, "
 		"tlbflush, falseshare) are found by name.\n\n"
 		"Exit status: the workload's (128+N when signal N killed it); 2 when perf, the "
 		"workload's start or the import failed (no session is added); 1 on a usage error.\n",
