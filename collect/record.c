@@ -11,7 +11,7 @@
  *     into a fresh directory next to the database (or --perf-data FILE).
  *     Its workload is perfdb itself in a hidden wrapper mode,
  *       perfdb record __exec STATUS -- CMD [ARG...]
- *     which forks CMD, waits for it and writes "started", then "exit N",
+ *     which forks CMD, waits for it and writes "started PID", then "exit N",
  *     "signal N" or "exec ERRNO" into STATUS, and ends the way CMD ended
  *     (same exit code, or the same signal raised on itself) so perf sees
  *     what it would have seen. perf 6.1 does pass a workload's exit code
