@@ -711,6 +711,7 @@ def worker():
         os.makedirs(w["in"])
     if not w["fresh"]:
         shutil.copyfile(BASE_DB, w["db"])
+        os.chmod(w["db"], 0o600)  # as perfdb makes it (else: a warning, a 2nd line)
         w["fresh"] = True
     return w
 
