@@ -164,7 +164,8 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 /* file_kind(path, must_exist, err, errlen): 0 for a file that may be an
  * SQLite database (or, unless must_exist, a missing or empty one that
  * becomes one); -1 with the reason in err for a directory, a perf.data
- * recording, or a missing or empty file when must_exist. */
+ * recording, anything but a regular file, or a missing or empty file
+ * when must_exist. */
 static int file_kind(const char *path, bool must_exist, char *err, size_t errlen)
 {
 	struct stat st;
@@ -179,6 +180,10 @@ static int file_kind(const char *path, bool must_exist, char *err, size_t errlen
 	}
 	if (S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: is a directory, not a perfdb database", path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {	/* a FIFO would block the open below */
+		snprintf(err, errlen, "%s: not a regular file, not a perfdb database", path);
 		return -1;
 	}
 	if ((f = fopen(path, "rb"))) {

@@ -20,7 +20,7 @@
 # - refuse what would mislead: a missing --kallsyms, --btf or --dwarf file
 #   (import, record, layout) and an offline -C CPU give exit 2 and one line
 #   before anything is created or changed; readers refuse a missing or
-#   empty file without creating or changing it.
+#   empty file without creating or changing it, and a FIFO at once.
 # Prints TAP lines. Run from the repository root: sh tests/integration/hardening.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
@@ -301,6 +301,11 @@ for v in sessions "sched -s 1" "results" "layout -t mm_struct"; do
 done
 check "... the empty file stays empty, the missing one missing" \
 	eval '[ ! -s "$T/ref/empty.db" ] && [ ! -e "$T/ref/missing.db" ]'
+mkfifo "$T/ref/fifo.db"
+one_line_2 "sessions on a FIFO: exit 2 at once (no writer awaited), one line" "not a regular file" \
+	timeout 20 "$PERFDB" sessions "$T/ref/fifo.db"
+one_line_2 "import -o a FIFO: exit 2 at once, one line" "not a regular file" \
+	timeout 20 "$PERFDB" import -o "$T/ref/fifo.db" "$T/c.data"
 one_line_2 "sched on a perf.data file: exit 2, says so with the import command" \
 	"a perf.data recording, not a perfdb database; import it with: perfdb import" \
 	"$PERFDB" sched "$T/c.data"
