@@ -816,10 +816,10 @@ static void keep_recording(struct rec *r)
 		return;
 	snprintf(kept, sizeof(kept), "%.*sperfdb-record-%d.data", slash ? (int)(slash - r->tmpdir + 1) : 0,
 		 r->tmpdir, (int)getpid());
+	r->keep_data = true;
 	if (rename(r->data, kept) == 0)
 		snprintf(r->data, sizeof(r->data), "%s", kept);
-	else
-		r->keep_data = true;
+	chmod(r->data, 0600);
 	fprintf(stderr, "perfdb: the recording is kept in %s\n", r->data);
 }
 

@@ -220,6 +220,24 @@ check "... one complete session (exit_status 0, not interrupted), no temporary d
 check "a workload writing forever into | head -1: it gets SIGPIPE, perfdb exits 141, its session stored" \
 	eval '[ "$(cat "$T/pipe/rc")" = 141 ] && [ "$(q "$P" "SELECT exit_status, interrupted FROM session WHERE label = '"'yes'"'")" = "141|0" ] && no_tmp_left "$T/pipe"'
 
+# A recording that cannot be imported (a perf that writes a broken file).
+mkdir "$T/bad"
+cat >"$T/bad/perf" <<'EOF'
+#!/bin/sh
+# perf record -o FILE ... -- CMD...: a broken FILE, then CMD.
+while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift 2 ;; --) shift; break ;; *) shift ;; esac; done
+printf 'PERFILE2 but nothing else' >"$out"
+"$@"
+EOF
+chmod +x "$T/bad/perf"
+PERFDB_PERF=$T/bad/perf "$PERFDB" record -q -o "$T/bad/b.db" -r sched -- true >/dev/null 2>"$T/bad/err"
+rc=$?
+kept=$(ls "$T"/bad/perfdb-record-*.data 2>/dev/null)
+check "a recording that fails to import: exit 2, kept as perfdb-record-PID.data (0600) beside the database, said so" \
+	eval '[ $rc = 2 ] && [ -n "$kept" ] && [ "$(mode "$kept")" = 600 ] && grep -q "the recording is kept in $kept" "$T/bad/err"'
+check "... no temporary directory left, and no database (it was made for nothing)" \
+	eval 'no_tmp_left "$T/bad" && [ ! -e "$T/bad/b.db" ]'
+
 mkdir "$T/kill"
 K=$T/kill/k.db
 # wait_log FILE: waits (at most 30 s) for a workload's "started" in FILE.
