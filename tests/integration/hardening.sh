@@ -6,8 +6,8 @@
 #   a killed import too, the temporary record directory 0700; an existing
 #   database its group or others can read gets one warning naming what it
 #   reveals; layout never creates a file;
-# - many writers: 6 imports and 2 records started at once into a NEW
-#   database all succeed, and each imported session equals a lone
+# - many writers: 6 imports, 2 records and a bench started at once into a
+#   NEW database all succeed, and each imported session equals a lone
 #   import's (per-event counts, and sched's json findings); a reader
 #   (sessions, sched) works while an import runs;
 # - nothing left behind: SIGINT, SIGTERM, SIGHUP and SIGPIPE to perfdb
@@ -133,11 +133,14 @@ for i in 1 2; do
 	("$PERFDB" record -q -o "$T/cc/new.db" -l rec -r sched -- "$W/yield" --seconds 0.2 \
 		>/dev/null 2>"$T/cc/err.r$i"; echo $? >"$T/cc/rc.r$i") &
 done
+("$PERFDB" bench -q -o "$T/cc/new.db" -l ben --runs 2 -r sched --record-every 2 -- "$W/yield" --seconds 0.1 \
+	>/dev/null 2>"$T/cc/err.b"; echo $? >"$T/cc/rc.b") &
 wait
-check "6 imports and 2 records at once into a new database: all exit 0, nothing on stderr" \
+check "6 imports, 2 records and a bench at once into a new database: all exit 0, nothing on stderr" \
 	eval '[ "$(cat "$T"/cc/rc.* | sort -u)" = 0 ] && ! cat "$T"/cc/err.* | grep -v "^yield:"'
-check "... 8 sessions: 6 imported, 2 recorded (each complete: workload, exit status 0, samples)" \
-	eval '[ "$(q "$T/cc/new.db" "SELECT label, count(*) FROM session GROUP BY label ORDER BY label" | tr "\n" " ")" = "imp|6 rec|2 " ] &&
+check "... 9 sessions: 6 imported, 2 recorded (each complete: workload, exit status 0, samples), the bench's recorded run" \
+	eval '[ "$(q "$T/cc/new.db" "SELECT label, count(*) FROM session GROUP BY label ORDER BY label" | tr "\n" " ")" = "ben|1 imp|6 rec|2 " ] &&
+		[ "$(q "$T/cc/new.db" "SELECT kind, count(*), count(session_id) FROM bench_run GROUP BY kind ORDER BY kind" | tr "\n" " ")" = "bare|2|0 recorded|1|1 " ] &&
 		[ "$(q "$T/cc/new.db" "SELECT count(*) FROM session WHERE label = '"'rec'"' AND exit_status = 0 AND workload LIKE '"'%yield%'"' AND nr_samples > 0")" = 2 ]'
 check "... no temporary directory left, the database 0600" eval 'no_tmp_left "$T/cc" && [ "$(mode "$T/cc/new.db")" = 600 ]'
 counts() { q "$1" "SELECT event, samples FROM event_counts WHERE session_id = $2 ORDER BY event"; }
