@@ -13,18 +13,26 @@
 #include <unistd.h>
 #include "collect/spawn.h"
 
+/* hup_ignored(): whether SIGHUP was ignored when first asked (nohup). */
+static bool hup_ignored(void)
+{
+	static int ignored = -1;
+	struct sigaction old;
+	if (ignored < 0)
+		ignored = !sigaction(SIGHUP, NULL, &old) && old.sa_handler == SIG_IGN;
+	return ignored;
+}
+
 /* proc_on_signals: see spawn.h. */
 void proc_on_signals(void (*handler)(int))
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	static int hup_ignored = -1;	/* SIGHUP was ignored at the first call */
-	struct sigaction sa = { 0 }, old;
-	if (hup_ignored < 0)
-		hup_ignored = !sigaction(SIGHUP, NULL, &old) && old.sa_handler == SIG_IGN;
+	struct sigaction sa = { 0 };
+	bool hup_ign = hup_ignored();
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < 3; i++)
-		if (sigs[i] != SIGHUP || !hup_ignored)
+		if (sigs[i] != SIGHUP || !hup_ign)
 			sigaction(sigs[i], &sa, NULL);
 }
 
@@ -32,13 +40,13 @@ void proc_on_signals(void (*handler)(int))
 void proc_on_stop_signals(void (*handler)(int, siginfo_t *, void *))
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-	struct sigaction sa = { 0 }, old;
-	proc_on_signals(SIG_DFL);	/* notes whether SIGHUP was ignored */
+	struct sigaction sa = { 0 };
+	bool hup_ign = hup_ignored();
 	sa.sa_sigaction = handler;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < 4; i++)
-		if (sigs[i] != SIGHUP || sigaction(SIGHUP, NULL, &old) || old.sa_handler != SIG_IGN)
+		if (sigs[i] != SIGHUP || !hup_ign)
 			sigaction(sigs[i], &sa, NULL);
 }
 
