@@ -3,12 +3,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze/lost_note.h"
 #include "analyze/sched.h"
 #include "analyze/sched_findings.h"
 #include "analyze/session_info.h"
 #include "analyze/tl_load.h"
 #include "lib/alloc.h"
 #include "lib/stats.h"
+
+/* What lost events make of sched's figures. */
+#define SCHED_DOUBTFUL "switch counts and rates are lower bounds on the CPUs that lost events, " \
+	"run, idle times and CPU shares there are unknown (a lost switch leaves the time with the task " \
+	"before it), wakeup latencies whose wakeup or switch-in was lost are missing or too long"
 
 /* The per-CPU rate columns, in order. */
 static const char *const rate_cols[] = { "per_sec", "same_mm_per_sec", "other_mm_per_sec",
@@ -262,10 +268,6 @@ static void scalars(const struct single *g, struct doc *d)
 static void notes(const struct single *g, struct doc *d)
 {
 	struct sched_cpu s = sum_of(g->cpus.cpus, g->cpus.ncpus);
-	if (g->lost_events || g->lost_samples)
-		doc_warn(d, "the recording lost %lld events and %lld samples (perf's LOST and "
-			 "LOST_SAMPLES records): switch counts and rates are lower bounds",
-			 g->lost_events, g->lost_samples);
 	if (s.untraced)
 		doc_note(d, "%lld switches the kernel did not trace were inferred from samples (a "
 			 "CPU's sample of another task than the one it last switched to): they are "
@@ -306,6 +308,7 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 	dv_table(doc_findings(d), cpu_table(&g.cpus, title));
 	dv_table(doc_findings(d), proc_table(g.rows, g.nrows, o->rows, n > 1));
 	doc_set_main(d, "cpus");
+	lost_note(db, ids, n, o->t0, o->t1, SCHED_DOUBTFUL, d);
 	notes(&g, d);
 	free(title);
 	free(desc);

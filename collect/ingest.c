@@ -51,6 +51,8 @@ struct ingest {
 	uint64_t corrupt_callchains;
 	struct unwinder *unw;		/* x86-64 recordings only */
 	uint64_t not_unwound;		/* dwarf samples without user frames */
+	struct lost_rec *lost;		/* LOST and LOST_SAMPLES records */
+	size_t nlost, lost_cap;
 	char *err;
 	size_t errlen;
 	bool tty;
@@ -410,12 +412,35 @@ static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_ev
 	}
 }
 
+/* on_lost: keeps a LOST or LOST_SAMPLES record for the lost table. A
+ * LOST record's trailer names the CPU whose buffer overflowed; perf's
+ * LOST_SAMPLES records (written at the end) carry CPU 0 in theirs, so
+ * their CPU is the one ID_INDEX gives their event id. */
+static void on_lost(struct ingest *g, struct pd_reader *r, const struct pd_event *ev)
+{
+	const struct pd_sample *t = &ev->sample;
+	const struct ev_state *es = ev->evsel ? ev->evsel->user : NULL;
+	struct lost_rec *l;
+	ALLOC_GROW(g->lost, g->nlost + 1, g->lost_cap);
+	l = &g->lost[g->nlost++];
+	*l = (struct lost_rec){ .samples = ev->type == PD_LOST_SAMPLES, .cpu = -1, .time = -1,
+		.event = es ? es->row : 0, .n = ev->sb.lost, .file_offset = ev->file_offset };
+	if (l->samples)
+		l->cpu = pd_id_cpu(r, t->id);
+	else if (t->has_cpu)
+		l->cpu = (int)t->cpu;
+	if (!l->samples && t->has_time && t->time <= INT64_MAX)
+		l->time = (int64_t)t->time;
+}
+
 /* on_event: the reader's callback for every record, in time order. */
 static int on_event(void *ctx, struct pd_reader *r, const struct pd_event *ev)
 {
 	struct ingest *g = ctx;
 	if (ev->type == PD_SAMPLE)
 		return on_sample(g, r, ev);
+	if (ev->type == PD_LOST || ev->type == PD_LOST_SAMPLES)
+		on_lost(g, r, ev);
 	return on_sideband(g, r, ev);
 }
 
@@ -511,7 +536,8 @@ static int finish_session(struct ingest *g, struct pd_reader *r)
 				 g->not_unwound, g->err, g->errlen) || threads_write(g->thr, g->err, g->errlen) ||
 	    resolver_finish(g->res, g->err, g->errlen) ||
 	    session_write_meta(g->db, g->session, r, g->first_time, g->last_time,
-			       g->err, g->errlen))
+			       g->err, g->errlen) ||
+	    session_write_lost(g->db, g->session, g->lost, g->nlost, g->err, g->errlen))
 		return -1;
 	return db_exec(g->db, perfdb_index_sql, g->err, g->errlen);
 }
@@ -538,6 +564,7 @@ static void cleanup(struct ingest *g)
 	for (size_t i = 0; i < g->nevs; i++)
 		tp_sink_free(g->evs[i].sink);
 	free(g->evs);
+	free(g->lost);
 	threads_free(g->thr);
 	unwinder_free(g->unw);
 	resolver_free(g->res);

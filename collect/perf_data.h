@@ -112,6 +112,7 @@ struct pd_reader {
 	struct pd_features features;
 	struct tep_handle *tep;		/* from TRACING_DATA, or NULL */
 	uint64_t nr_records, nr_samples, nr_lost, nr_lost_samples;
+	uint64_t nr_lost_records;	/* LOST records (nr_lost: their counts) */
 	uint64_t nr_unordered;		/* records older than the last flush */
 	uint64_t nr_unknown_id;		/* samples whose id matched no attr */
 	uint64_t bytes_done;		/* progress, in file bytes */
@@ -143,6 +144,12 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 
 /* pd_close: frees the reader and everything it owns. NULL is a no-op. */
 void pd_close(struct pd_reader *r);
+
+/* pd_id_cpu(r, id): the CPU whose ring buffer sample id id wrote to, as
+ * the recording's ID_INDEX says, or -1 (no ID_INDEX entry, or a per-thread
+ * buffer). Known once the ID_INDEX record was read (perf writes it before
+ * the samples). */
+int pd_id_cpu(const struct pd_reader *r, uint64_t id);
 
 /* pd_callchain_at: the i-th callchain entry of s, in host byte order. */
 uint64_t pd_callchain_at(const struct pd_reader *r, const struct pd_sample *s, uint64_t i);

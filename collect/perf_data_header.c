@@ -369,6 +369,7 @@ void pd_close(struct pd_reader *r)
 		free(r->in->rec);
 		free(r->in->ibuf);
 		hm_free(&r->in->read_last);
+		hm_free(&r->in->id_cpu);
 		free(r->in);
 	}
 	free(r);

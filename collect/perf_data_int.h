@@ -44,6 +44,7 @@ struct pd_internal {
 	size_t ipos, ilen;
 	bool ieof;
 	struct hashmap read_last;	/* READ: id -> last counter value */
+	struct hashmap id_cpu;		/* ID_INDEX: id -> cpu + 1 */
 	bool begun;
 	const struct pd_ops *ops;
 	char *err;

@@ -82,6 +82,7 @@ int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		break;
 	case PD_LOST:
 		r->nr_lost += ev.sb.lost;
+		r->nr_lost_records++;
 		break;
 	default:
 		if (ev.type < PD_HEADER_ATTR && !ev.evsel) {
@@ -123,7 +124,8 @@ static int header_attr(struct pd_reader *r, const uint8_t *rec, size_t size,
 
 /* id_index: ID_INDEX entries {id, idx, cpu, tid} tie ids to ring buffers
  * (idx is the mmap index, not an evsel): ids already name their evsel
- * through the attrs, so the record is only checked for consistency. */
+ * through the attrs; the CPU of each id is kept for pd_id_cpu (the
+ * LOST_SAMPLES records perf writes at the end carry no CPU of their own). */
 static int id_index(struct pd_reader *r, const uint8_t *rec, size_t size,
 		    uint64_t off)
 {
@@ -134,7 +136,20 @@ static int id_index(struct pd_reader *r, const uint8_t *rec, size_t size,
 	if (nr > (size - 16) / 32)
 		return pd_errorf(r, off, "ID_INDEX claims %llu entries in %zu bytes",
 				 (unsigned long long)nr, size);
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint8_t *e = rec + 16 + 32 * i;
+		uint64_t cpu = rd64(e + 16, r->swap);
+		if (cpu < (1u << 20))	/* (u64)-1: a per-thread buffer */
+			hm_put(&r->in->id_cpu, rd64(e, r->swap), 0, cpu + 1);
+	}
 	return 0;
+}
+
+/* pd_id_cpu: see perf_data.h. */
+int pd_id_cpu(const struct pd_reader *r, uint64_t id)
+{
+	uint64_t v;
+	return hm_get(&r->in->id_cpu, id, 0, &v) ? (int)v - 1 : -1;
 }
 
 /* event_update: EVENT_UPDATE of type NAME renames the evsel of an id. */

@@ -23,8 +23,8 @@ static int write_session_row(sqlite3 *db, int64_t session, const struct pd_reade
 		"os_release=?, arch=?, cpu_desc=?, cpuid=?, nr_cpus_online=?, nr_cpus_avail=?, "
 		"total_mem_kb=?, perf_cmdline=?, pipe_mode=?, big_endian=?, first_time=?, "
 		"last_time=?, duration_ns=?, nr_records=?, nr_samples=?, nr_lost=?, "
-		"nr_lost_samples=?, nr_unordered=?, clock_id=?, clock_wall_ns=?, clock_ref_ns=? "
-		"WHERE id=?");
+		"nr_lost_samples=?, nr_unordered=?, clock_id=?, clock_wall_ns=?, clock_ref_ns=?, "
+		"nr_lost_records=? WHERE id=?");
 	bool clk = pd_feature_has(f, FEAT_CLOCK_DATA);
 	int rc;
 	if (!st)
@@ -55,8 +55,39 @@ static int write_session_row(sqlite3 *db, int64_t session, const struct pd_reade
 		sqlite3_bind_null(st, 21);
 	bind_nz(st, 22, clk ? f->clock_data.wall_clock_ns : 0);
 	bind_nz(st, 23, clk ? f->clock_data.clockid_time_ns : 0);
-	sqlite3_bind_int64(st, 24, session);
+	sqlite3_bind_int64(st, 24, (int64_t)r->nr_lost_records);
+	sqlite3_bind_int64(st, 25, session);
 	rc = db_step_done(st, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* session_write_lost: see session_meta.h. */
+int session_write_lost(sqlite3 *db, int64_t session, const struct lost_rec *v, size_t n,
+		       char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO lost(session_id, kind, time, cpu, event_id, n, "
+				      "file_offset) VALUES (?,?,?,?,?,?,?)");
+	int rc = st ? 0 : -1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		sqlite3_bind_int64(st, 1, session);
+		sqlite3_bind_text(st, 2, v[i].samples ? "lost_samples" : "lost", -1, SQLITE_STATIC);
+		if (v[i].time >= 0)
+			sqlite3_bind_int64(st, 3, v[i].time);
+		else
+			sqlite3_bind_null(st, 3);
+		if (v[i].cpu >= 0)
+			sqlite3_bind_int(st, 4, v[i].cpu);
+		else
+			sqlite3_bind_null(st, 4);
+		if (v[i].event)
+			sqlite3_bind_int64(st, 5, v[i].event);
+		else
+			sqlite3_bind_null(st, 5);
+		sqlite3_bind_int64(st, 6, (int64_t)v[i].n);
+		sqlite3_bind_int64(st, 7, (int64_t)v[i].file_offset);
+		rc = db_step_done(st, err, errlen);
+	}
 	sqlite3_finalize(st);
 	return rc;
 }

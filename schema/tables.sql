@@ -25,8 +25,8 @@ CREATE TABLE session (
   first_sample_id INTEGER,  -- the session's samples are the ids between
   last_sample_id  INTEGER,  -- these two, in time order
   nr_samples      INTEGER,
-  nr_lost         INTEGER,  -- events lost in LOST records
-  nr_lost_samples INTEGER,  -- samples lost in LOST_SAMPLES records
+  nr_lost         INTEGER,  -- records lost: the LOST records' counts added up
+  nr_lost_samples INTEGER,  -- samples lost: the LOST_SAMPLES records' counts
   nr_unordered    INTEGER,  -- records that came behind the ordering window
   clock_id        INTEGER,
   clock_wall_ns   INTEGER,  -- CLOCK_DATA: wall time at clock_ref_ns
@@ -35,7 +35,8 @@ CREATE TABLE session (
   workload        TEXT,     -- perfdb record: the workload's argv
   exit_status     INTEGER,  -- perfdb record: the workload's exit status
   wall_ns         INTEGER,  -- perfdb record: wall time of the recording
-  interrupted     INTEGER NOT NULL DEFAULT 0
+  interrupted     INTEGER NOT NULL DEFAULT 0,
+  nr_lost_records INTEGER   -- LOST records (perf report --stats' "LOST events")
 );
 
 -- CPU topology (CPU_TOPOLOGY, NUMA_TOPOLOGY features).

@@ -110,7 +110,8 @@ def load_sessions(path):
     """The sessions of `perfdb sessions --format json` (the common
     envelope: findings.sessions rows and findings.events rows) as a list
     of session objects, each with an "events" object {name: samples} and
-    "lost" (lost events + lost samples)."""
+    "lost" (the events perf's LOST records lost; LOST_SAMPLES count the
+    same losses again, per event)."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     if not isinstance(doc, dict) or doc.get("verb") != "sessions":
@@ -119,7 +120,7 @@ def load_sessions(path):
     for r in rows:
         r["events"] = {e["event"]: e["samples"] for e in doc["findings"]["events"]
                        if e["session"] == r["id"]}
-        r["lost"] = r["lost_events"] + r["lost_samples"]
+        r["lost"] = r["lost_events"]
     return rows
 
 
