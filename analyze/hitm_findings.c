@@ -3,8 +3,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "analyze/hitm_findings.h"
+#include "analyze/lost_note.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
+
+/* What lost events make of hitm's and watch's figures. */
+#define HITM_DOUBTFUL "sample, HITM and trap counts are lower bounds, and per-line, per-field " \
+	"and per-CPU shares unknown (a burst of lost samples may all be one line's)"
 
 /* has_mem_samples(db, session): whether the session has memory samples. */
 static bool has_mem_samples(sqlite3 *db, int64_t session)
@@ -93,6 +98,8 @@ int hitm_findings(sqlite3 *db, const int64_t *ids, int n, const struct hitm_opts
 		assemble(d, &hd, n, &ct, &wt);
 	else
 		free_tables(&ct, &wt);
+	if (!rc)
+		lost_note(db, ids, n, INT64_MIN, INT64_MAX, HITM_DOUBTFUL, d);
 	hitm_doc_free(&hd);
 	free(c2c);
 	free(watch);
@@ -113,6 +120,8 @@ int watch_findings(sqlite3 *db, const int64_t *ids, int n, const struct hitm_wat
 		assemble(d, &hd, n, &ct, &wt);
 	else
 		free_tables(&ct, &wt);
+	if (!rc)
+		lost_note(db, ids, n, INT64_MIN, INT64_MAX, HITM_DOUBTFUL, d);
 	hitm_doc_free(&hd);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "analyze/ipis.h"
 #include "analyze/ipis_findings.h"
+#include "analyze/lost_note.h"
 #include "analyze/session_info.h"
 #include "analyze/tl_load.h"
 #include "lib/alloc.h"
@@ -636,10 +637,6 @@ static void unverified_note(const struct acc *a, struct doc *d)
 /* caveats(a, o, d): the data-quality warning and the notes. */
 static void caveats(const struct acc *a, const struct ipis_opts *o, struct doc *d)
 {
-	if (a->lost_events || a->lost_samples)
-		doc_warn(d, "the recording lost %lld events and %lld samples (perf's LOST and "
-			 "LOST_SAMPLES records): IPI and attempt counts are lower bounds, and IPIs "
-			 "whose receiver was lost are unverified", a->lost_events, a->lost_samples);
 	unverified_note(a, d);
 	doc_note(d, "switched_near_send: the target's class for the flushed mm changed in the "
 		 "%g us before the send (-w), the sender's view of why it sent; each such IPI "
@@ -697,6 +694,8 @@ int ipis_findings(sqlite3 *db, const int64_t *ids, int n, const struct ipis_opts
 	}
 	char *desc = session_desc(db, ids, n);
 	fill(&a, o, desc, d);
+	lost_note(db, ids, n, INT64_MIN, INT64_MAX, "IPI and attempt counts are lower bounds, and IPIs "
+		  "whose receiver was lost are unverified", d);
 	free(desc);
 	acc_free(&a);
 	return 0;

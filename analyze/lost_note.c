@@ -186,3 +186,18 @@ bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
 	free(s.k);
 	return lost;
 }
+
+/* lost_note_sides: see lost_note.h. */
+bool lost_note_sides(sqlite3 *db, const int64_t *a, int na, const int64_t *b, int nb,
+		     int64_t t0, int64_t t1, const char *doubtful, struct doc *d)
+{
+	int64_t *ids = xcalloc((size_t)na + (size_t)nb + 1, sizeof(*ids));
+	bool lost;
+	if (na)
+		memcpy(ids, a, (size_t)na * sizeof(*ids));
+	if (nb)
+		memcpy(ids + na, b, (size_t)nb * sizeof(*ids));
+	lost = lost_note(db, ids, na + nb, t0, t1, doubtful, d);
+	free(ids);
+	return lost;
+}

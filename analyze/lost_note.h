@@ -31,4 +31,8 @@
  * lost anything. */
 bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
 	       const char *doubtful, struct doc *d);
+/* lost_note_sides(db, a, na, b, nb, t0, t1, doubtful, d): lost_note over
+ * the sessions of both sides of a comparison (a[0..na) and b[0..nb)). */
+bool lost_note_sides(sqlite3 *db, const int64_t *a, int na, const int64_t *b, int nb,
+		     int64_t t0, int64_t t1, const char *doubtful, struct doc *d);
 #endif

@@ -75,7 +75,7 @@ int64_t ident_mm(const struct ident *id, int64_t tid, int64_t t);
 
 /* Events, one per tracepoint sample (ipi_send_cpumask: one per target). */
 enum tl_kind {
-	TL_SWITCH,    /* sched_switch: a = next tid, b = prev tid */
+	TL_SWITCH,    /* sched_switch: a = next tid, b = prev tid, arg = prev_state */
 	TL_EXEC,      /* sched_process_exec: tid execs (a = pid, b = old pid) */
 	TL_EXIT,      /* sched_process_exit: tid exits (a = pid field) */
 	TL_FORK,      /* sched_process_fork: a = child tid */
@@ -85,7 +85,9 @@ enum tl_kind {
 	TL_CSD_ENTRY, /* csd_function_entry: a = csd */
 	TL_CSD_EXIT,  /* csd_function_exit: a = csd */
 	TL_IPI_SEND,  /* ipi_send_cpu/cpumask: arg = target cpu, site */
-	TL_SAMPLE,    /* any other sample: only says who runs on cpu */
+	TL_SAMPLE,    /* any other sample: says who runs on cpu; a wakeup's
+		       * a = the woken tid, b = TL_WAKING, TL_WAKEUP or
+		       * TL_WAKEUP_NEW (sched_waking, _wakeup, _wakeup_new) */
 };
 
 struct tl_event {
@@ -110,6 +112,9 @@ enum { SEG_RUNNING, SEG_LAZY, SEG_UNSURE };
 /* tl_seg.cause besides the tl_kinds: the unsure stretch before a switch
  * the kernel did not trace (see timeline_build). */
 #define TL_CAUSE_UNTRACED (TL_SAMPLE + 1)
+
+/* Which wakeup a TL_SAMPLE is (its b; other samples: -1). */
+enum { TL_WAKING = 1, TL_WAKEUP = 2, TL_WAKEUP_NEW = 3 };
 
 /* One stretch of a CPU's timeline: from start until the next segment, the
  * CPU holds mm (a process row id, MM_INIT or MM_UNKNOWN) as lazy says. */

@@ -3,9 +3,11 @@
  * samples without symbols, flush IPIs without a recorded receiver, and what
  * recording costs the metrics (recorded against bare runs). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze/lost_note.h"
 #include "analyze/report_int.h"
 #include "lib/alloc.h"
 #include "lib/stats.h"
@@ -56,8 +58,6 @@ static void session_rows(struct rep *r, int k, struct table *t)
 			if (le || ls) {
 				row(t, r->side[k].name, id, "lost events", (double)le, "perf's LOST records");
 				row(t, r->side[k].name, id, "lost samples", (double)ls, "perf's LOST_SAMPLES records");
-				doc_warn(r->d, "session %lld (%s) lost %lld events and %lld samples: its counts "
-					 "are lower bounds", (long long)id, r->side[k].label, le, ls);
 			}
 			sqlite3_bind_int64(sym, 1, sqlite3_column_int64(lost, 2));
 			sqlite3_bind_int64(sym, 2, sqlite3_column_int64(lost, 3));
@@ -121,6 +121,9 @@ void report_quality(struct rep *r)
 			row(t, r->side[k].name, 0, "unverified flush IPIs", (double)r->unverified[k],
 			    "no receiver recorded: in no class, wasted is a lower bound");
 	}
+	lost_note_sides(r->db, r->side[0].sessions, r->side[0].nsessions, r->side[1].sessions,
+			r->side[1].nsessions, INT64_MIN, INT64_MAX, "every count and rate taken from "
+			"the recordings is a lower bound, and shares of the lost parts unknown", r->d);
 	if (!table_nrows(t))
 		row(t, "both", 0, "nothing doubtful seen", NAN, "no failed runs, no lost events");
 	dv_table(doc_findings(r->d), t);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "analyze/lost_note.h"
 #include "analyze/sched.h"
+#include "analyze/sched_lat_findings.h"
 #include "analyze/sched_findings.h"
 #include "analyze/session_info.h"
 #include "analyze/tl_load.h"
@@ -308,6 +309,10 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 	dv_table(doc_findings(d), cpu_table(&g.cpus, title));
 	dv_table(doc_findings(d), proc_table(g.rows, g.nrows, o->rows, n > 1));
 	doc_set_main(d, "cpus");
+	if (o->latency) {
+		sched_latency_tables(doc_findings(d), g.s, g.n, o->t0, o->t1, o->rows);
+		doc_set_main(d, "latency");
+	}
 	lost_note(db, ids, n, o->t0, o->t1, SCHED_DOUBTFUL, d);
 	notes(&g, d);
 	free(title);

@@ -5,6 +5,7 @@
 #ifndef PERFDB_SCHED_FINDINGS_H
 #define PERFDB_SCHED_FINDINGS_H
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/doc.h"
@@ -12,12 +13,15 @@
 struct sched_opts {
 	int64_t t0, t1;		/* the window (perf clock, ns); INT64_MIN/MAX: all */
 	long long rows;		/* process rows at most (0: all) */
+	bool latency;		/* add the wakeup-latency tables (main: "latency") */
 };
 
 /* sched_findings(db, ids, n, o, d, err, errlen): the sessions ids[0..n)
  * added up into d's findings: scalars seconds, start_ns, end_ns, lost,
  * mean_per_cpu {switches, untraced, per_sec, same_mm_per_sec, ...}; the
  * table "cpus" (main; a human-only "mean" row last) and "processes";
+ * with o->latency the tables of analyze/sched_lat_findings.h ("latency"
+ * main);
  * warnings for lost events, a note for untraced switches. Returns 0, or
  * -1 with one line in err (a database error). */
 int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_opts *o,

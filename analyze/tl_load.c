@@ -26,7 +26,7 @@ struct evq {
 
 static const struct evq queries[] = {
 	{ LOAD_SCHED | LOAD_TLB, TL_SWITCH, "sched_switch", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "w.next_pid, w.prev_pid, NULL, NULL, 0" EVQ_FROM("sched_switch", "w") },
+	  "w.next_pid, w.prev_pid, w.prev_state, NULL, 0" EVQ_FROM("sched_switch", "w") },
 	{ LOAD_SCHED | LOAD_TLB, TL_EXEC, "sched_process_exec", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.pid, e.old_pid, NULL, NULL, 0" EVQ_FROM("sched_process_exec", "e") },
 	{ LOAD_SCHED | LOAD_TLB, TL_EXIT, "sched_process_exit", "SELECT s.id, s.time, s.cpu, t.tid, "
@@ -35,13 +35,15 @@ static const struct evq queries[] = {
 	  "e.child_pid, e.parent_pid, NULL, NULL, 0" EVQ_FROM("sched_process_fork", "e") },
 	{ LOAD_SCHED, TL_MIGRATE, "sched_migrate_task", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "e.pid, e.orig_cpu, e.dest_cpu, NULL, 0" EVQ_FROM("sched_migrate_task", "e") },
-	/* wakeups only say who runs on the waker's CPU (see tl_sample_task) */
+	/* wakeups say who runs on the waker's CPU (see tl_sample_task) and, in
+	 * a, whom they wake, in b which event (the wakeup latencies of
+	 * analyze/sched_latency.h) */
 	{ LOAD_SCHED, TL_SAMPLE, "sched_waking", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_waking", "e") },
+	  "e.pid, 1, NULL, NULL, 0" EVQ_FROM("sched_waking", "e") },
 	{ LOAD_SCHED, TL_SAMPLE, "sched_wakeup", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_wakeup", "e") },
+	  "e.pid, 2, NULL, NULL, 0" EVQ_FROM("sched_wakeup", "e") },
 	{ LOAD_SCHED, TL_SAMPLE, "sched_wakeup_new", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "NULL, NULL, NULL, NULL, 0" EVQ_FROM("sched_wakeup_new", "e") },
+	  "e.pid, 3, NULL, NULL, 0" EVQ_FROM("sched_wakeup_new", "e") },
 	{ LOAD_TLB, TL_FLUSH, "tlb_flush", "SELECT s.id, s.time, s.cpu, t.tid, "
 	  "NULL, NULL, f.reason, NULL, 0" EVQ_FROM("tlb_flush", "f") },
 	{ LOAD_TLB, TL_CSD_QUEUE, "csd_queue_cpu", "SELECT s.id, s.time, s.cpu, t.tid, "
@@ -215,6 +217,7 @@ static void load_event_names(sqlite3 *db, struct tl_session *s)
 		if (!n)
 			continue;
 		s->has_switch |= !strcmp(n, "sched:sched_switch");
+		s->has_waking |= !strcmp(n, "sched:sched_waking");
 		s->has_tlb_flush |= !strcmp(n, "tlb:tlb_flush");
 		s->has_csd |= !strcmp(n, "csd:csd_queue_cpu");
 		s->has_ipi_send |= !strcmp(n, "ipi:ipi_send_cpu") || !strcmp(n, "ipi:ipi_send_cpumask");

@@ -28,6 +28,7 @@ struct tl_session {
 	char **sites;               /* callsite names, by tl_event.site */
 	size_t nsites;
 	bool has_switch, has_tlb_flush, has_csd, has_ipi_send; /* events recorded */
+	bool has_waking;            /* sched:sched_waking recorded */
 	long long csd_unnamed;      /* csd queues whose function has no symbol */
 };
 

@@ -6,6 +6,11 @@
 #include "analyze/cgdiff.h"
 #include "builtin/builtin.h"
 
+/* What lost samples make of cgdiff's, tree's and folded's figures (the
+ * warning of analyze/lost_note.h). */
+#define CG_LOST_DOUBTFUL "sample counts are lower bounds, shares (and their intervals) " \
+	"unknown: perf loses samples in bursts, of whatever ran then"
+
 /* cg_limit_renamed: an option callback refusing --limit with one line
  * saying it is --percent-limit now. */
 int cg_limit_renamed(const struct opt *opt, const char *arg, struct strbuf *err);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "analyze/cgdiff.h"
 #include "analyze/cgdiff_findings.h"
+#include "analyze/lost_note.h"
 #include "builtin/builtin.h"
 #include "builtin/callgraph_opts.h"
 #include "lib/outfile.h"
@@ -120,6 +121,8 @@ static int run(struct verb_ctx *ctx)
 		return EXIT_FAIL;
 	}
 	cgdiff_findings(d, ctx->doc);
+	lost_note_sides(ctx->db, ctx->base.ids, ctx->base.n, ctx->new.ids, ctx->new.n, INT64_MIN,
+			INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	rc = svg ? write_svg(ctx, d) : EXIT_OK;
 	cgdiff_free(d);
 	return rc;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include "analyze/cgdiff.h"
 #include "analyze/cgdiff_findings.h"
+#include "analyze/lost_note.h"
 #include "builtin/builtin.h"
 #include "builtin/callgraph_opts.h"
 
@@ -47,6 +48,7 @@ static int run(struct verb_ctx *ctx)
 		return EXIT_FAIL;
 	}
 	cgdiff_folded_findings(d, period, ctx->doc);
+	lost_note(ctx->db, ctx->sessions.ids, ctx->sessions.n, INT64_MIN, INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	cgdiff_free(d);
 	return EXIT_OK;
 }

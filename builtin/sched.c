@@ -44,6 +44,9 @@ static const struct opt options[] = {
 	OPT_CALLBACK(0, "time", NULL, "START,END", parse_window,
 		     "count only [START, END], in seconds on the perf clock (as perf script prints "
 		     "them); either side may be empty"),
+	OPT_BOOL_F(0, "latency", &o.latency, "wakeup latency per task and per process (the tables "
+		   "latency, latency_processes; csv prints latency): count, mean and max from runnable "
+		   "to switch-in, as perf sched latency -p", PO_NONEG),
 	OPT_BASE_NEW(),
 	OPT_ROWS("process rows (default 20, 0: all); with --base/--new: processes compared"),
 	OPT_FORMAT(),

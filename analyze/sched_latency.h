@@ -1,0 +1,48 @@
+/* Wakeup latency per task, as `perf sched latency` measures it: the time
+ * from a task becoming runnable to its switch-in on a CPU. Pure functions
+ * over a session's events (analyze/mm_timeline.h), so the unit tests feed
+ * hand-written sequences.
+ *
+ * Per task (tid), the state of its latest scheduling "atom":
+ *  - a sched_switch away from it starts an atom: waiting for a CPU since
+ *    then when prev_state is 0 (it was still runnable: a yield or, to this
+ *    rule, nothing else; perf 6.1 reads a preempted task's prev_state as a
+ *    sleep too), else sleeping;
+ *  - a wakeup of a sleeping task makes it wait since the wakeup (one at or
+ *    before the switch away is ignored): sched_wakeup_new, and
+ *    sched_waking when the session recorded it, else sched_wakeup (as perf
+ *    6.4 and later; perf 6.1 to 6.3 ignore sched_waking);
+ *  - a switch to a waiting task ends the wait: one latency, switch-in time
+ *    minus wait start;
+ *  - a task first seen being switched in waits since that switch (a
+ *    latency of 0), one first seen woken sleeps until that wakeup.
+ * The idle task (tid 0) is left out. Only switch-ins inside [t0, t1] count;
+ * earlier events set the state. */
+#ifndef PERFDB_SCHED_LATENCY_H
+#define PERFDB_SCHED_LATENCY_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "analyze/mm_timeline.h"
+
+/* One task's latencies: how many, their sum and the largest, with when
+ * that wait started (the wakeup) and ended (the switch-in), perf clock ns. */
+struct lat_task {
+	int64_t tid;
+	long long count;
+	int64_t total_ns, max_ns, max_start, max_end;
+};
+
+/* sched_latency(ev, n, waking, t0, t1, out): the latencies of every task
+ * with at least one in [t0, t1], in tid order, into *out (malloc'ed);
+ * waking: the session recorded sched_waking (its sched_wakeup events are
+ * then left out). Returns how many tasks. Never fails (allocation follows
+ * lib/alloc.h). */
+size_t sched_latency(const struct tl_event *ev, size_t n, bool waking, int64_t t0, int64_t t1,
+		     struct lat_task **out);
+
+/* lat_merge(into, t): adds task t's latencies to into (a process's, or
+ * several sessions'): counts and sums added, the larger max kept (the
+ * earlier one on a tie). */
+void lat_merge(struct lat_task *into, const struct lat_task *t);
+#endif
