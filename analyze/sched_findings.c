@@ -422,26 +422,109 @@ struct what {
 	bool run;
 };
 
+/* values_of(sd, w, v): metric w of each of sd's sessions into v. */
+static void values_of(const struct side *sd, struct what w, double *v)
+{
+	for (int i = 0; i < sd->n; i++)
+		v[i] = w.k >= 0 ? sd->m[i].cpu[w.k] : comm_value(&sd->m[i], w.comm, w.run);
+}
+
 /* median_of(sd, w): the median over sd's sessions of metric w. */
 static double median_of(const struct side *sd, struct what w)
 {
 	double *v = xcalloc((size_t)sd->n + 1, sizeof(*v)), med;
-	for (int i = 0; i < sd->n; i++)
-		v[i] = w.k >= 0 ? sd->m[i].cpu[w.k] : comm_value(&sd->m[i], w.comm, w.run);
+	values_of(sd, w, v);
 	med = sd->n ? stats_median(v, (size_t)sd->n) : 0;
 	free(v);
 	return med;
 }
 
-/* compare_row(t, what, b, n): a row: metric, base, new, % change. */
-static void compare_row(struct table *t, const char *what, double b, double n)
+/* The runs a side needs for an interval of a difference. */
+#define SCHED_MIN_RUNS 3
+
+/* The columns of the compare table. */
+enum { C_METRIC, C_BASE, C_BMIN, C_BMAX, C_NEW, C_NMIN, C_NMAX, C_CHANGE, C_LO, C_HI, C_CI,
+       C_SIG, C_STAR };
+
+/* range_of(v, n, lo, hi): the smallest and largest of v[0..n). */
+static void range_of(const double *v, int n, double *lo, double *hi)
 {
+	*lo = *hi = n ? v[0] : 0;
+	for (int i = 1; i < n; i++) {
+		*lo = v[i] < *lo ? v[i] : *lo;
+		*hi = v[i] > *hi ? v[i] : *hi;
+	}
+}
+
+/* decimals_for(x): decimals that show x with 3 significant digits, 1 to 6. */
+static int decimals_for(double x)
+{
+	int d = x > 0 ? 3 - (int)ceil(log10(x)) : 1;
+	return d < 1 ? 1 : d > 6 ? 6 : d;
+}
+
+/* idle(b, nw, w): whether metric w is 0 in every run of both sides. */
+static bool idle(const struct side *b, const struct side *nw, struct what w)
+{
+	const struct side *sides[2] = { b, nw };
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < sides[k]->n; i++)
+			if ((w.k >= 0 ? sides[k]->m[i].cpu[w.k] : comm_value(&sides[k]->m[i], w.comm, w.run)) != 0)
+				return false;
+	return true;
+}
+
+/* compare_row(t, what, b, nw, w, conf): a row: metric, each side's median
+ * and range over its runs, the % change of the medians and, with
+ * SCHED_MIN_RUNS runs a side, the t interval of the difference of the
+ * means at level conf and the significance mark; nothing (false) when
+ * every run of both sides is 0. */
+static bool compare_row(struct table *t, const char *what, const struct side *b,
+			const struct side *nw, struct what w, double conf)
+{
+	double *vb = xcalloc((size_t)b->n + 1, sizeof(double)), *vn = xcalloc((size_t)nw->n + 1, sizeof(double));
+	double bmin, bmax, nmin, nmax, mb, mn;
+	if (idle(b, nw, w)) {
+		free(vb);
+		free(vn);
+		return false;
+	}
+	values_of(b, w, vb);
+	values_of(nw, w, vn);
+	range_of(vb, b->n, &bmin, &bmax);
+	range_of(vn, nw->n, &nmin, &nmax);
+	mb = b->n ? stats_median(vb, (size_t)b->n) : 0;
+	mn = nw->n ? stats_median(vn, (size_t)nw->n) : 0;
 	table_add_row(t);
-	table_set_str(t, 0, what);
-	table_set_real(t, 1, b);
-	table_set_real(t, 2, n);
-	if (b != 0)
-		table_set_real(t, 3, 100.0 * (n - b) / b);
+	table_set_str(t, C_METRIC, what);
+	table_set_real(t, C_BASE, mb);
+	table_set_real(t, C_BMIN, bmin);
+	table_set_real(t, C_BMAX, bmax);
+	table_set_real(t, C_NEW, mn);
+	table_set_real(t, C_NMIN, nmin);
+	table_set_real(t, C_NMAX, nmax);
+	if (mb != 0)
+		table_set_real(t, C_CHANGE, 100.0 * (mn - mb) / mb);
+	if (b->n >= SCHED_MIN_RUNS && nw->n >= SCHED_MIN_RUNS) {
+		struct summary sb = stats_summary(vb, (size_t)b->n), sn = stats_summary(vn, (size_t)nw->n);
+		if (sb.var > 0 || sn.var > 0) {
+			struct interval ci = stats_t_diff(sb, sn, b->n == nw->n, conf);
+			bool sig = stats_excludes(ci, 0);
+			table_set_real(t, C_LO, ci.lo);
+			table_set_real(t, C_HI, ci.hi);
+			int dec = decimals_for(fmax(fabs(ci.lo), fabs(ci.hi)));
+			table_set_strf(t, C_CI, "[%+.*f, %+.*f]", dec, ci.lo, dec, ci.hi);
+			table_set_int(t, C_SIG, sig);
+			if (sig)
+				table_set_str(t, C_STAR, "*");
+		} else {
+			table_set_str(t, C_CI, "no spread");
+			table_set_int(t, C_SIG, 0);
+		}
+	}
+	free(vb);
+	free(vn);
+	return true;
 }
 
 /* A comm and its score, for top_comms. */
@@ -484,38 +567,68 @@ static size_t top_comms(const struct side *b, const struct side *nw, long long l
 	return limit && (size_t)limit < n ? (size_t)limit : n;
 }
 
-/* compare_table(b, nw, o): the side-by-side table. */
+/* compare_cols(t): the compare table's columns (C_*). */
+static void compare_cols(struct table *t)
+{
+	table_col(t, "metric", COL_STR, 0);
+	for (int c = C_BASE; c <= C_NMAX; c++) {
+		static const char *const names[] = { "base", "base_min", "base_max", "new", "new_min",
+			"new_max" };
+		table_col_digits(t, table_col(t, names[c - C_BASE], COL_REAL, 1), 2);
+	}
+	table_col(t, "change_pct", COL_PCT, 2);
+	table_col_show(t, table_col(t, "ci95_low", COL_REAL, -1), SHOW_DATA);
+	table_col_show(t, table_col(t, "ci95_high", COL_REAL, -1), SHOW_DATA);
+	table_col_show(t, table_col(t, "interval", COL_STR, 0), SHOW_HUMAN);
+	table_col_show(t, table_col(t, "significant", COL_INT, 0), SHOW_DATA);
+	table_col_show(t, table_col(t, "star", COL_STR, 0), SHOW_HUMAN);
+	table_col_label(t, C_CI, "95% interval new-base");
+	table_col_label(t, C_STAR, "");
+	table_null_text(t, "-");
+}
+
+/* compare_table(b, nw, o): the side-by-side table. The intervals are
+ * simultaneous over the metrics compared (Bonferroni: each at level
+ * 1 - 0.05 / rows). */
 static struct table *compare_table(const struct side *b, const struct side *nw, const struct sched_opts *o)
 {
 	static const char *const cpu_names[] = { "switches/s per CPU", "same-mm switches/s per CPU",
 		"other-mm switches/s per CPU", "idle/kthread switches/s per CPU",
 		"unknown-task switches/s per CPU", "migrations/s per CPU" };
-	char *title = xasprintf("Context switches: base %s (%d run%s) vs new %s (%d run%s), medians",
-				b->in->label, b->n, b->n == 1 ? "" : "s", nw->in->label, nw->n,
-				nw->n == 1 ? "" : "s");
+	char *title = xasprintf("Context switches: base %s (%d run%s) vs new %s (%d run%s), medians "
+				"and ranges over the runs", b->in->label, b->n, b->n == 1 ? "" : "s",
+				nw->in->label, nw->n, nw->n == 1 ? "" : "s");
 	struct table *t = table_new("compare", title);
 	struct scored *comms;
 	free(title);
-	table_col(t, "metric", COL_STR, 0);
-	table_col(t, "base", COL_REAL, 1);
-	table_col(t, "new", COL_REAL, 1);
-	table_col(t, "change_pct", COL_PCT, 2);
-	table_null_text(t, "-");
+	compare_cols(t);
+	size_t nc = top_comms(b, nw, o->rows, &comms), rows = 0;
+	for (int k = 0; k < SW_N + 2; k++)
+		rows += !idle(b, nw, (struct what){ k, NULL, false });
+	for (size_t i = 0; i < nc; i++)
+		rows += !idle(b, nw, (struct what){ -1, comms[i].name, false }) +
+			!idle(b, nw, (struct what){ -1, comms[i].name, true });
+	double conf = 1 - 0.05 / (double)(rows ? rows : 1);
 	for (int k = 0; k < SW_N + 2; k++) {
 		struct what w = { k, NULL, false };
-		compare_row(t, cpu_names[k], median_of(b, w), median_of(nw, w));
+		compare_row(t, cpu_names[k], b, nw, w, conf);
 	}
-	size_t nc = top_comms(b, nw, o->rows, &comms);
 	for (size_t i = 0; i < nc; i++) {
 		char *what = xasprintf("%s switches/s", comms[i].name);
 		struct what rate = { -1, comms[i].name, false }, run = { -1, comms[i].name, true };
-		compare_row(t, what, median_of(b, rate), median_of(nw, rate));
+		compare_row(t, what, b, nw, rate, conf);
 		free(what);
 		what = xasprintf("%s run s", comms[i].name);
-		compare_row(t, what, median_of(b, run), median_of(nw, run));
+		compare_row(t, what, b, nw, run, conf);
 		free(what);
 	}
 	free(comms);
+	if (b->n >= SCHED_MIN_RUNS && nw->n >= SCHED_MIN_RUNS)
+		table_caption(t, "interval: Student's (equal run counts) or Welch's t interval of the "
+			      "difference of the means, simultaneous over the %zu metrics (Bonferroni); "
+			      "* where it excludes 0", rows);
+	else
+		table_caption(t, "no intervals: they need %d or more runs on each side", SCHED_MIN_RUNS);
 	return t;
 }
 

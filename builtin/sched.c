@@ -2,6 +2,7 @@
  * two labels' medians side by side (analyze/sched_findings.h). */
 #include <stdint.h>
 #include <string.h>
+#include "analyze/lost_note.h"
 #include "analyze/sched_findings.h"
 #include "analyze/tl_load.h"
 #include "builtin/builtin.h"
@@ -53,6 +54,10 @@ static const struct opt options[] = {
 	OPT_END(),
 };
 
+/* What lost events make of the comparison (analyze/lost_note.h). */
+#define SCHED_COMPARE_DOUBTFUL "the rates of the sessions that lost events are lower bounds, run " \
+	"times unknown, so their side's medians, ranges and intervals are doubtful"
+
 static const char *const need[] = { "sched:sched_switch", NULL };
 
 /* run: one mode or the other. */
@@ -72,6 +77,9 @@ static int run(struct verb_ctx *ctx)
 		    !verb_need_events(ctx, &ctx->new, need, "sched"))
 			return EXIT_FAIL;
 		rc = sched_compare_findings(ctx->db, &b, &n, &o, ctx->doc, err, sizeof(err));
+		if (!rc)
+			lost_note_sides(ctx->db, b.ids, b.n, n.ids, n.n, o.t0, o.t1, SCHED_COMPARE_DOUBTFUL,
+					ctx->doc);
 	} else {
 		if (!verb_need_events(ctx, &ctx->sessions, need, "sched"))
 			return EXIT_FAIL;
