@@ -515,8 +515,7 @@ static bool compare_row(struct table *t, const char *what, const struct side *b,
 			int dec = decimals_for(fmax(fabs(ci.lo), fabs(ci.hi)));
 			table_set_strf(t, C_CI, "[%+.*f, %+.*f]", dec, ci.lo, dec, ci.hi);
 			table_set_int(t, C_SIG, sig);
-			if (sig)
-				table_set_str(t, C_STAR, "*");
+			table_set_str(t, C_STAR, sig ? "*" : "");
 		} else {
 			table_set_str(t, C_CI, "no spread");
 			table_set_int(t, C_SIG, 0);

@@ -5,9 +5,10 @@
  *
  * Per task (tid), the state of its latest scheduling "atom":
  *  - a sched_switch away from it starts an atom: waiting for a CPU since
- *    then when prev_state is 0 (it was still runnable: a yield or, to this
- *    rule, nothing else; perf 6.1 reads a preempted task's prev_state as a
- *    sleep too), else sleeping;
+ *    then when prev_state is 0 (still runnable, e.g. sched_yield), else
+ *    sleeping: as perf 6.1 reads the state, a preempted task (prev_state
+ *    TASK_REPORT_MAX, 0x100 on 6.x kernels) sleeps too, so its wait for the
+ *    CPU is not counted;
  *  - a wakeup of a sleeping task makes it wait since the wakeup (one at or
  *    before the switch away is ignored): sched_wakeup_new, and
  *    sched_waking when the session recorded it, else sched_wakeup (as perf

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Upgrading older databases (schema/migrate.c): a database of schema
+# version 6 (no lost table: what perf lost only as two totals), one of schema
 # version 4 (no bench tables; made here from a current one the way version
 # 4 was: the bench tables, views and workload_metric's unit and better
 # dropped) and one of version 5 (bench_metrics listing a cell's parameters
@@ -30,8 +31,16 @@ DB=$T/cur.db
 sqlite3 "$DB" "SELECT params FROM bench_metrics ORDER BY run_id" >"$T/params.cur"
 check "the current schema lists a cell's parameters in -p order" eval '[ "$(head -1 "$T/params.cur")" = "z=1 a=x" ]'
 
+# Version 6: no lost table, no session.nr_lost_records (what the
+# sessions lost only as the two totals).
+cp "$DB" "$T/v6.db"
+sqlite3 "$T/v6.db" <<'SQL'
+DROP TABLE lost;
+ALTER TABLE session DROP COLUMN nr_lost_records;
+PRAGMA user_version = 6;
+SQL
 # Version 5: the old bench_metrics (parameters by name).
-cp "$DB" "$T/v5.db"
+cp "$T/v6.db" "$T/v5.db"
 sqlite3 "$T/v5.db" <<'SQL'
 DROP VIEW bench_metrics;
 CREATE VIEW bench_metrics AS
@@ -44,7 +53,7 @@ FROM bench_run r JOIN bench b ON b.id = r.bench_id JOIN run_metric m ON m.run_id
 PRAGMA user_version = 5;
 SQL
 # Version 4: no bench at all.
-cp "$DB" "$T/v4.db"
+cp "$T/v6.db" "$T/v4.db"
 sqlite3 "$T/v4.db" <<'SQL'
 DROP VIEW bench_metrics;
 DROP TABLE run_metric; DROP TABLE bench_run; DROP TABLE bench_cell; DROP TABLE bench_param; DROP TABLE bench;
@@ -53,7 +62,7 @@ ALTER TABLE workload_metric DROP COLUMN better;
 PRAGMA user_version = 4;
 SQL
 
-for v in 4 5; do
+for v in 4 5 6; do
 	f=$T/v$v.db
 	"$PERFDB" sched "$f" --format json >"$T/out" 2>"$T/err"; rc=$?
 	check "v$v: an analyzer refuses it with one line naming the verbs that upgrade it" \
@@ -66,6 +75,9 @@ for v in 4 5; do
 	check "v$v: bench_metrics lists parameters in -p order" \
 		eval '[ "$(sqlite3 "$f" "SELECT params FROM bench_metrics WHERE label = '"'after'"'")" = "z=3 a=y" ]'
 done
+check "v6: the upgrade adds the lost table and session.nr_lost_records" \
+	eval '[ "$(sqlite3 "$T/v6.db" "SELECT count(*) FROM lost; SELECT count(nr_lost_records) FROM session")" = "0
+0" ]'
 "$PERFDB" results "$T/v5.db" -l b --format json >"$T/results.after" 2>&1
 check "v5: the bench's runs are kept: perfdb results -l b prints what it printed before" \
 	python3 - "$T/results.before" "$T/results.after" <<'PY'
