@@ -8,7 +8,7 @@
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {
-	"perfdb sched [DB] [-s SESSION] [--time START,END] [-n ROWS] [--format F]",
+	"perfdb sched [DB] [-s SESSION] [--time START,END] [--latency] [-n ROWS] [--format F]",
 	"perfdb sched [DB] --base LABEL --new LABEL [-n ROWS] [--format F]",
 	NULL,
 };
@@ -103,8 +103,16 @@ const struct verb verb_sched = {
 		"and switches the kernel did not trace (inferred from samples). Per process (mm): "
 		"switches away from its threads per second, over the window and per CPU it ran on, "
 		"and its run time. Several sessions (a label naming runs) are added up.\n\n"
+		"With --latency: the wakeup latency per task and per process, as perf sched latency -p "
+		"measures it (runnable to switch-in: count, mean, max and when the max began and "
+		"ended).\n\n"
 		"With --base and --new: the median over each label's sessions of every per-CPU rate "
-		"and of the busiest processes' rates and run times, side by side with the % change.\n",
+		"and of the busiest processes' rates and run times with their range over the runs, "
+		"the % change and, with 3 or more runs a side, the 95% interval of the difference "
+		"(simultaneous over the rows) and * where it excludes 0; rows 0 in every run of both "
+		"sides are left out.\n\n"
+		"When perf lost events in the window, a warning says how many, on which CPUs, and what "
+		"that makes doubtful.\n",
 	.options = options,
 	.run = run,
 };

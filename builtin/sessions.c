@@ -41,7 +41,11 @@ const struct verb verb_sessions = {
 	.usage = usage,
 	.description = "One row per session: its label, kernel, samples, lost events and samples "
 		       "(as perf counts them), length, and its events with their sample counts. "
-		       "The table \"events\" lists every event of every session.\n",
+		       "The table \"events\" lists every event of every session; the table \"lost\" "
+		       "what perf report --stats says was lost: perf's LOST records per CPU (lost_records "
+		       "is their number, lost_events the records they dropped) and its LOST_SAMPLES per "
+		       "event and CPU (lost_samples). The two describe the same losses: they are not "
+		       "added up.\n",
 	.options = options,
 	.run = run,
 };
