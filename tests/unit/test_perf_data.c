@@ -1348,6 +1348,10 @@ static void test_lost(void)
 	const char *path;
 	struct run u;
 	uint64_t off[6];
+	/* ID_INDEX {nr; {id, idx, cpu, tid}...}: id 901 on CPU 3, 902 a
+	 * per-thread buffer (cpu (u64)-1) */
+	uint64_t idx[1 + 2 * 4] = { 2, 901, 0, 3, (uint64_t)-1, 902, 1, (uint64_t)-1, 77 };
+	pdw_record(w, 69, 0, idx, sizeof(idx));
 	off[0] = pdw_pos(w);
 	pdw_lost(w, 0, 1, 5, &sid);
 	off[1] = pdw_pos(w);
@@ -1369,6 +1373,9 @@ static void test_lost(void)
 		is_int(u.r->nr_lost, 112, "LOST: total (plain and compressed)");
 		is_int(u.r->nr_lost_samples, 1000000000007LL, "LOST_SAMPLES: total");
 		is_int(count_type(&u, PD_LOST), 3, "LOST: records delivered");
+		is_int(u.r->nr_lost_records, 3, "LOST: records counted (perf report --stats' LOST events)");
+		ok(pd_id_cpu(u.r, 901) == 3 && pd_id_cpu(u.r, 902) == -1 && pd_id_cpu(u.r, 903) == -1,
+		   "ID_INDEX: an id's CPU; -1 for a per-thread buffer or an id it does not list");
 		for (size_t i = 0; offs && i < 6; i++)
 			offs = u.v[i].off == off[i];
 		ok(offs, "file_offset: each record's, or its COMPRESSED record's");
