@@ -8,7 +8,8 @@
 
 static const char info_sql[] =
 	"SELECT id, label, hostname, os_release, arch, cpu_desc, nr_cpus_online, perf_version, "
-	"source, workload, duration_ns, nr_samples, nr_lost, nr_lost_samples, interrupted "
+	"source, workload, duration_ns, nr_samples, nr_lost, nr_lost_samples, interrupted, "
+	"nr_lost_records "
 	"FROM session WHERE id = ?";
 
 /* column(o, st, i, key): result column i of st under key, with its type. */
@@ -42,6 +43,7 @@ void session_info_add(struct dval *arr, sqlite3 *db, const int64_t *ids, int n, 
 			dv_int(o, "lost_events", sqlite3_column_int64(st, 12));
 			dv_int(o, "lost_samples", sqlite3_column_int64(st, 13));
 			dv_bool(o, "interrupted", sqlite3_column_int(st, 14) != 0);
+			column(o, st, 15, "lost_records");
 		}
 		sqlite3_reset(st);
 	}

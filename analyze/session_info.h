@@ -10,7 +10,8 @@
 /* session_info_add(arr, db, ids, n, side): appends one object per session
  * to arr: id, label, side (when side is not NULL: "base" or "new"),
  * hostname, os_release, arch, cpu, cpus_online, perf_version, source,
- * workload, duration_s, samples, lost_events, lost_samples, interrupted. */
+ * workload, duration_s, samples, lost_events, lost_samples, interrupted,
+ * lost_records (null for a session imported before schema version 7). */
 void session_info_add(struct dval *arr, sqlite3 *db, const int64_t *ids, int n, const char *side);
 
 /* session_has_events(db, id, events): whether session id has a sample of
