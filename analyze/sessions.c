@@ -119,6 +119,8 @@ void sessions_findings(sqlite3 *db, const int64_t *ids, int n, struct doc *d)
 	sqlite3_finalize(st);
 	sqlite3_finalize(ev);
 	sqlite3_finalize(ls);
+	if (!table_nrows(lt))
+		table_caption(lt, "nothing lost");
 	dv_table(doc_findings(d), t);
 	dv_table(doc_findings(d), et);
 	dv_table(doc_findings(d), lt);

@@ -70,6 +70,10 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: --time does not go with --base/--new\n", ctx->prog);
 		return EXIT_USAGE;
 	}
+	if (ctx->compare && o.latency) {
+		fprintf(stderr, "%s: --latency does not go with --base/--new\n", ctx->prog);
+		return EXIT_USAGE;
+	}
 	if (ctx->compare) {
 		struct sched_side b = { ctx->base.spec, ctx->base.ids, ctx->base.n };
 		struct sched_side n = { ctx->new.spec, ctx->new.ids, ctx->new.n };
