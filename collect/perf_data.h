@@ -142,6 +142,21 @@ struct pd_reader *pd_open(const char *path, char *err, size_t errlen);
  * a callback's non-zero status, or -1 with a message in err (offset named). */
 int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t errlen);
 
+/* How a TRACING_DATA blob is vetted before libtraceevent parses it in
+ * this process. PD_VET_FORK (the default, what perfdb does): it is parsed
+ * in a child process first, and refused unless the child came back with
+ * its "ok" verdict (libtraceevent still crashes on some corrupted formats
+ * that tracing_data_parse's own checks let through). PD_VET_INPROCESS:
+ * parsed here at once, behind those checks only (the fuzzing harnesses,
+ * where a crash is what is looked for, and a fork per input too slow).
+ * PD_VET_SKIP: tracing data is ignored (r->tep stays NULL; the reader
+ * alone, with no tracepoint decoding). */
+enum pd_tracing_vet { PD_VET_FORK, PD_VET_INPROCESS, PD_VET_SKIP };
+
+/* pd_set_tracing_vet(v): sets how every later pd_open/pd_read vets
+ * tracing data (process-wide). */
+void pd_set_tracing_vet(enum pd_tracing_vet v);
+
 /* pd_close: frees the reader and everything it owns. NULL is a no-op. */
 void pd_close(struct pd_reader *r);
 

@@ -98,6 +98,15 @@ int pd_begin(struct pd_reader *r);
 int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 			uint64_t offset);
 
+/* pd_child_survives(fn, buf, len, why, whylen): runs fn(buf, len) in a
+ * child process (stderr silenced) and returns 0 when fn came back: the
+ * child then writes its verdict "ok" to a pipe and exits 0. Any other
+ * end is -1 with the reason in why ("it dies of signal 11", "it exits
+ * with status 1": a sanitizer that caught the fault, or no verdict), as
+ * is a failed fork. How tracing data is vetted (perf_data_header.c). */
+int pd_child_survives(void (*fn)(const uint8_t *, size_t), const uint8_t *buf, size_t len,
+		      char *why, size_t whylen);
+
 /* Zstd (perf_data_zstd.c): feeds one COMPRESSED payload, handing each
  * complete inner record to pd_handle_record. */
 int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,

@@ -395,13 +395,207 @@ static bool divides_by_zero(const uint8_t *p, size_t n)
 	return false;
 }
 
+/* field_decls_ok: whether each "field:" line of p[0..n) declares a type
+ * of more than one word: its first word is followed by a name or '*'.
+ * libtraceevent 1.7 leaks the first word of a line that has only one
+ * ("field:int;" or "field:int(x;": no type found). */
+static bool field_decls_ok(const uint8_t *p, size_t n)
+{
+	const char *text = (const char *)p, *end = text + n, *s = text;
+	while ((s = find(s, end, "field:", 6))) {
+		s += 6;
+		while (s < end && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == end || !is_ident(*s))
+			continue;	/* not a word: libtraceevent refuses it cleanly */
+		while (s < end && is_ident(*s))
+			s++;
+		while (s < end && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == end || (!is_ident(*s) && *s != '*'))
+			return false;
+	}
+	return true;
+}
+
+/* A token of a format's print args, classed as libtraceevent 1.7's
+ * tokenizer classes them: names and numbers, delimiters ( ) , and
+ * operators (every other printable character, some in pairs). */
+enum arg_tok { TOK_END, TOK_ITEM, TOK_DELIM, TOK_OP, TOK_STRING, TOK_UNTERMINATED };
+
+/* next_arg_token: the token at p[*i..n) (blanks skipped), its text at
+ * *s (*len bytes); *i moves past it. */
+static enum arg_tok next_arg_token(const uint8_t *p, size_t n, size_t *i,
+				   const uint8_t **s, size_t *len)
+{
+	size_t j;
+	*len = 0;
+	while (*i < n && (p[*i] == ' ' || p[*i] == '\t' || p[*i] == '\n'))
+		(*i)++;
+	j = *i;
+	*s = p + j;
+	if (j >= n)
+		return TOK_END;
+	if (is_ident((char)p[j])) {
+		while (j < n && is_ident((char)p[j]))
+			j++;
+	} else if (p[j] == '"' || p[j] == '\'') {
+		for (j++; j < n && p[j] != p[*i]; j++)
+			j += p[j] == '\\';
+		if (j >= n) {
+			*len = n - *i;
+			*i = n;
+			return TOK_UNTERMINATED;
+		}
+		j++;
+	} else if (p[j] == '(' || p[j] == ')' || p[j] == ',') {
+		j++;
+	} else if (p[j] == '-' && j + 1 < n && p[j + 1] == '>') {
+		j += 2;
+	} else if (strchr("+|&<>-", p[j]) && j + 1 < n && p[j + 1] == p[j]) {
+		j += 2;
+		if ((p[j - 1] == '<' || p[j - 1] == '>') && j < n && p[j] == '=')
+			j++;
+	} else {
+		j++;
+		if (strchr("+|&<>-!=", p[j - 1]) && j < n && p[j] == '=')
+			j++;
+	}
+	*len = j - *i;
+	*i = j;
+	if (is_ident((char)**s))
+		return TOK_ITEM;
+	if (**s == '"' || **s == '\'')
+		return TOK_STRING;
+	return **s == '(' || **s == ')' || **s == ',' ? TOK_DELIM : TOK_OP;
+}
+
+/* tok_is: whether the token s[0..len) is one of the space-separated words
+ * of list. */
+static bool tok_is(const uint8_t *s, size_t len, const char *list)
+{
+	for (const char *w = list; *w; w += strcspn(w, " "), w += *w == ' ') {
+		size_t wl = strcspn(w, " ");
+		if (wl == len && !memcmp(w, s, len))
+			return true;
+	}
+	return false;
+}
+
+/* The operators libtraceevent 1.7 gives a priority. */
+#define PRIO_OPS "~ ! * / % + - < > & ^ | ? ++ -- >> << >= <= == != && ||"
+#define MAX_NEST 64
+
+/* print_args_safe's walk over the print args: the nesting depth of ( [ {,
+ * for each level whether a conditional is open there and whether its ':'
+ * was seen, and the previous token. */
+struct args_walk {
+	bool cond[MAX_NEST + 1], cond_else[MAX_NEST + 1];
+	size_t depth;
+	enum arg_tok prev;
+	const uint8_t *prev_s;
+	size_t prev_len;
+};
+
+/* Verdicts of args_step. */
+enum { ARGS_CRASH, ARGS_GO_ON, ARGS_STOP };
+
+/* args_nest: the nesting part of args_step for token t (s[0..len)). */
+static int args_nest(struct args_walk *w, enum arg_tok t, const uint8_t *s)
+{
+	bool open = (t == TOK_DELIM && *s == '(') || (t == TOK_OP && (*s == '[' || *s == '{'));
+	bool close = (t == TOK_DELIM && *s == ')') || (t == TOK_OP && (*s == ']' || *s == '}'));
+	if (open) {
+		if (++w->depth > MAX_NEST)
+			return ARGS_CRASH;
+		w->cond[w->depth] = w->cond_else[w->depth] = false;
+	} else if (close) {
+		if (!w->depth || (*s != ')' && w->cond[w->depth]))
+			return ARGS_CRASH;	/* a conditional ends at ']' or '}' */
+		w->depth--;
+	} else if (t == TOK_DELIM && *s == ',') {
+		w->cond[w->depth] = w->cond_else[w->depth] = false;
+	}
+	return ARGS_GO_ON;
+}
+
+/* args_step: the verdict on token t (s[0..len)) of the walk w. */
+static int args_step(struct args_walk *w, enum arg_tok t, const uint8_t *s, size_t len)
+{
+	bool op = t == TOK_OP, after_rec = w->prev == TOK_ITEM &&
+					   tok_is(w->prev_s, w->prev_len, "REC");
+	size_t d = w->depth;
+	if (t == TOK_UNTERMINATED)
+		return ARGS_CRASH;	/* it leaks the string's text */
+	if (op && *s == '{' && w->prev == TOK_DELIM && *w->prev_s == '(')
+		return ARGS_STOP;	/* "({": a statement expression it refuses */
+	if (op && w->prev == TOK_OP && tok_is(w->prev_s, w->prev_len, "]") &&
+	    !tok_is(s, len, PRIO_OPS " :"))
+		return ARGS_CRASH;
+	if (op && w->cond_else[d] && !tok_is(s, len, PRIO_OPS) && !(after_rec && tok_is(s, len, "->")))
+		return ARGS_CRASH;
+	if (op && w->cond[d] && *s == '{')
+		return ARGS_CRASH;
+	if (w->prev == TOK_OP && tok_is(w->prev_s, w->prev_len, PRIO_OPS) && *w->prev_s != '*' &&
+	    ((t == TOK_DELIM && *s != '(') || (t == TOK_STRING && *w->prev_s != '?')))
+		return ARGS_CRASH;	/* an operator without its operand: it leaks the operator */
+	if (op && tok_is(s, len, ":") && w->cond[d])
+		w->cond_else[d] = true;
+	if (op && tok_is(s, len, "?")) {
+		w->cond[d] = true;
+		w->cond_else[d] = false;
+	}
+	if (args_nest(w, t, s) == ARGS_CRASH)
+		return ARGS_CRASH;
+	w->prev = t;
+	w->prev_s = s;
+	w->prev_len = len;
+	return ARGS_GO_ON;
+}
+
+/* print_args_safe: whether the print args after the format string of
+ * p[0..n) (from "print fmt:") avoid libtraceevent 1.7's NULL dereference
+ * in process_op: it follows an index ("a[i]") or the last operand of a
+ * conditional ("a ? b : c") with an operator it gives no priority by
+ * calling itself on a NULL argument. So after ']' only a delimiter, a
+ * prioritised operator or ':' may come; after a conditional's ':' only
+ * prioritised operators (and REC->) until its level ends; a conditional
+ * may end only at ',' or ')' of its own level (not at ']' or '}') and
+ * meets no '{'; the nesting of ( [ { balances and stays below MAX_NEST.
+ * An operator (but '*', as in "(void *)") is followed by its operand,
+ * not ')' or ',', nor a string (but after '?'). The walk ends, safe, at "({" (libtraceevent gives up on the args
+ * there: kernel formats with statement expressions). A string left
+ * unterminated is refused too (libtraceevent leaks its text). */
+static bool print_args_safe(const uint8_t *p, size_t n)
+{
+	const uint8_t *f = (const uint8_t *)find((const char *)p, (const char *)p + n,
+						 "print fmt:", 10), *s;
+	struct args_walk w = { .prev = TOK_END };
+	enum arg_tok t;
+	size_t i, len;
+	int v;
+	if (!f)
+		return true;
+	i = (size_t)(f - p) + 10;
+	t = next_arg_token(p, n, &i, &s, &len);	/* the format string */
+	if (t != TOK_STRING)
+		return t == TOK_END;
+	while ((t = next_arg_token(p, n, &i, &s, &len)) != TOK_END) {
+		v = args_step(&w, t, s, len);
+		if (v != ARGS_GO_ON)
+			return v == ARGS_STOP;
+	}
+	return w.depth == 0 && !(w.prev == TOK_OP && tok_is(w.prev_s, w.prev_len, PRIO_OPS) &&
+				 *w.prev_s != '*');
+}
+
 /* format_ok: the sanity checks a format must pass before libtraceevent
  * sees it; each guards against a crash of libtraceevent 1.7 on a
  * corrupted format. */
 static bool format_ok(const uint8_t *p, size_t n)
 {
 	return format_text_sane(p, n) && format_refs_defined(p, n) &&
-	       !divides_by_zero(p, n);
+	       !divides_by_zero(p, n) && print_args_safe(p, n) && field_decls_ok(p, n);
 }
 
 /* td_formats: `count` format texts (u64 size + text each) of system sys.

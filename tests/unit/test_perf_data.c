@@ -7,12 +7,14 @@
  * declared sizes the file cannot hold and exact error offsets. A few fixtures are also read by the installed perf,
  * which checks the writer. */
 #include "collect/perf_data.h"
+#include "collect/perf_data_int.h"
 #include "tests/lib/pdwriter.h"
 #include "tap.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -1808,6 +1810,55 @@ static void test_with_perf(void)
 	}
 }
 
+/* Child bodies for test_child_survives: one that returns, and the ways
+ * a child can end without its verdict. */
+static void child_returns(const uint8_t *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+}
+
+static void child_segfaults(const uint8_t *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	signal(SIGSEGV, SIG_DFL);
+	raise(SIGSEGV);
+}
+
+static void child_exits_1(const uint8_t *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	fprintf(stderr, "==1==ERROR: AddressSanitizer: SEGV (what a sanitizer prints)\n");
+	_exit(1);	/* what ASan does once it caught the fault */
+}
+
+static void child_exits_0(const uint8_t *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	_exit(0);	/* a clean exit, but no verdict */
+}
+
+/* test_child_survives: the tracing-data vetting accepts only a child that
+ * came back from the parse; a sanitizer's exit 1 (the child caught its
+ * own SEGV) or an exit before the verdict are refusals too. */
+static void test_child_survives(void)
+{
+	static const struct { void (*fn)(const uint8_t *, size_t); int rc; const char *why, *what; } c[] = {
+		{ child_returns, 0, "", "a child that came back passes" },
+		{ child_segfaults, -1, "it dies of signal 11", "a child killed by SIGSEGV refuses" },
+		{ child_exits_1, -1, "it exits with status 1", "a child that exits 1 (a sanitizer) refuses" },
+		{ child_exits_0, -1, "it exits with status 0", "a child that exits 0 without its verdict refuses" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char why[256] = "";
+		int rc = pd_child_survives(c[i].fn, (const uint8_t *)"x", 1, why, sizeof(why));
+		ok(rc == c[i].rc && !strcmp(why, c[i].why), "%s (%d, '%s')", c[i].what, rc, why);
+	}
+}
+
 int main(void)
 {
 	/* fixtures are rewritten often: tmpfs when there is one */
@@ -1818,6 +1869,7 @@ int main(void)
 		return 1;
 	}
 	test_attr_layout();
+	test_child_survives();
 	{
 		static const uint32_t sizes[] = { 64, 72, 80, 96, 104, 112, 120, 128, 136, 144 };
 		for (int be = 0; be < 2; be++)
