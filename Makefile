@@ -29,7 +29,7 @@ SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/be
              schema/bench_views.sql schema/lost.sql
 
 .SILENT:
-.PHONY: all test asan bench deps install uninstall clean run FORCE
+.PHONY: all test asan bench deps install uninstall clean run fuzz fuzz-build fuzz-harnesses FORCE
 all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	@ln -sf $(BUILD)/perfdb perfdb
 
@@ -120,6 +120,28 @@ asan:
 	  LDFLAGS="-fsanitize=address,undefined" all
 	sh tests/run.sh build-asan
 
+# Fuzzing (tests/fuzz/README.md): libFuzzer harnesses, with perfdb built
+# into build-fuzz/ with ASan+UBSan and coverage instrumentation (clang).
+# make fuzz FUZZ_SECONDS=N runs each harness N seconds from its seed
+# corpus; any crash, leak, hang or out-of-memory fails it.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build-fuzz
+FUZZ_CFLAGS  := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer -DPERFDB_BATCH_ROWS=4
+FUZZ_NAMES   := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+	  fuzz-harnesses
+
+fuzz-harnesses: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/memfile.c tests/fuzz/memfile.h $(BUILD)/libperfdb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< tests/fuzz/memfile.c $(BUILD)/libperfdb.a $(LDLIBS)
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 bench: all
 	sh tests/bench/import.sh $(BUILD)
 	sh tests/bench/cgdiff.sh $(BUILD)
@@ -147,4 +169,4 @@ uninstall:
 	rmdir $(DESTDIR)$(PREFIX)/libexec/perfdb 2>/dev/null || true
 
 clean:
-	rm -rf build build-asan perfdb
+	rm -rf build build-asan build-fuzz perfdb

@@ -11,7 +11,14 @@
 #include "schema/db.h"
 #include "collect/sqlq.h"
 
-#define ROWS 256
+/* Rows a statement inserts at once. The fuzzing build makes it small
+ * (Makefile FUZZ_CFLAGS): preparing the 256-row statements of every
+ * batch is most of the cost of importing a small file, and small
+ * batches take the flush paths more often. */
+#ifndef PERFDB_BATCH_ROWS
+#define PERFDB_BATCH_ROWS 256
+#endif
+#define ROWS PERFDB_BATCH_ROWS
 
 struct batch {
 	struct sqlq *q;

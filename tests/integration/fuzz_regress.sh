@@ -1,0 +1,67 @@
+#!/bin/sh
+# The inputs coverage-guided fuzzing found (tests/fuzz/regress/, see
+# tests/fuzz/README.md), imported by the real binary: each perf.data file
+# there, and each raw TRACING_DATA blob of regress/tracing_data/ wrapped
+# in the smallest perf.data that carries it (tests/fuzz/wrap_tracing_data.py).
+# Each goes into a database already holding one good session. A case
+# passes when perfdb exits 0 or 2 within 120 s, prints no sanitizer report
+# (make asan runs this with the ASan+UBSan build: a crash, a leak or UB in
+# perfdb or the libraries it calls fails the case), and on 2 prints
+# exactly one line "perfdb: FILE: offset N: what" and leaves the database
+# byte for byte as it was (no journal); on 0 the database has one session
+# more.
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/tap.sh"
+R=$(cd "$(dirname "$0")/../fuzz" && pwd)
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+
+if [ ! -x "$PERFDB" ]; then
+	echo "not ok 1 - perfdb binary $PERFDB is missing (run make first)"
+	exit 1
+fi
+# the base database: one good session (a small recording of the corpus)
+if ! "$PERFDB" import -q -o "$T/base.db" "$R/corpus/perf_data/here-cpu-clock-fp.data" 2>"$T/err"; then
+	not_ok "base import of here-cpu-clock-fp.data: $(head -1 "$T/err")"
+	exit 1
+fi
+set --
+for f in "$R"/regress/*.data; do
+	[ -e "$f" ] && set -- "$@" "$f"
+done
+for f in "$R"/regress/tracing_data/*; do
+	[ -f "$f" ] || continue
+	w="$T/$(basename "$f").data"
+	python3 "$R/wrap_tracing_data.py" "$f" "$w" && set -- "$@" "$w"
+done
+[ $# -gt 0 ] || { not_ok "no inputs in $R/regress"; exit 1; }
+
+sessions() { sqlite3 "$1" 'SELECT count(*) FROM session'; }
+for f in "$@"; do
+	name=$(basename "$f")
+	cp "$T/base.db" "$T/db"
+	timeout 120 "$PERFDB" import -q -o "$T/db" "$f" >"$T/out" 2>"$T/err"
+	rc=$?
+	why=
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$T/err"; then
+		why="sanitizer report: $(grep -m1 -E 'ERROR|runtime error' "$T/err")"
+	elif [ $rc -eq 2 ]; then
+		if [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -qE "^perfdb: $f: offset [0-9]+: " "$T/err"; then
+			why="exit 2 without exactly one line 'perfdb: FILE: offset N: ...': $(head -3 "$T/err" | tr '\n' '|')"
+		elif ! cmp -s "$T/db" "$T/base.db" || [ -e "$T/db-journal" ]; then
+			why="exit 2 but the database changed"
+		fi
+	elif [ $rc -eq 0 ]; then
+		[ "$(sessions "$T/db")" = 2 ] || why="exit 0 without a new session"
+	else
+		why="exit $rc: $(grep -v '^ *#' "$T/err" | head -2 | tr '\n' '|')"
+	fi
+	if [ -n "$why" ]; then
+		not_ok "$name: $why"
+	else
+		ok "$name: exit $rc$( [ $rc -eq 2 ] && printf ' (%s)' "$(sed 's/^perfdb: [^:]*: //' "$T/err" | cut -c1-100)")"
+	fi
+	rm -f "$T/db" "$T/db-journal"
+done
+[ "$failed" -eq 0 ]
