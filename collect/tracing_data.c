@@ -532,6 +532,8 @@ static int args_step(struct args_walk *w, enum arg_tok t, const uint8_t *s, size
 	if (op && w->prev == TOK_OP && tok_is(w->prev_s, w->prev_len, "]") &&
 	    !tok_is(s, len, PRIO_OPS " :"))
 		return ARGS_CRASH;
+	if (op && tok_is(s, len, "->") && !after_rec && !(w->prev == TOK_DELIM && *w->prev_s == ')'))
+		return ARGS_CRASH;	/* neither REC->field nor (REC)->field */
 	if (op && w->cond_else[d] && !tok_is(s, len, PRIO_OPS) && !(after_rec && tok_is(s, len, "->")))
 		return ARGS_CRASH;
 	if (op && w->cond[d] && *s == '{')
@@ -555,17 +557,19 @@ static int args_step(struct args_walk *w, enum arg_tok t, const uint8_t *s, size
 
 /* print_args_safe: whether the print args after the format string of
  * p[0..n) (from "print fmt:") avoid libtraceevent 1.7's NULL dereference
- * in process_op: it follows an index ("a[i]") or the last operand of a
- * conditional ("a ? b : c") with an operator it gives no priority by
- * calling itself on a NULL argument. So after ']' only a delimiter, a
- * prioritised operator or ':' may come; after a conditional's ':' only
- * prioritised operators (and REC->) until its level ends; a conditional
- * may end only at ',' or ')' of its own level (not at ']' or '}') and
- * meets no '{'; the nesting of ( [ { balances and stays below MAX_NEST.
- * An operator (but '*', as in "(void *)") is followed by its operand,
- * not ')' or ',', nor a string (but after '?'). The walk ends, safe, at "({" (libtraceevent gives up on the args
- * there: kernel formats with statement expressions). A string left
- * unterminated is refused too (libtraceevent leaks its text). */
+ * in process_op (it follows an index "a[i]" or the last operand of a
+ * conditional "a ? b : c" with an operator it gives no priority by
+ * calling itself on a NULL argument) and its leaks on malformed args:
+ *  - after ']' only a delimiter, a prioritised operator or ':';
+ *  - after a conditional's ':' only prioritised operators (and REC->)
+ *    until its level ends; a conditional ends only at ',' or ')' of its
+ *    own level (not ']' or '}') and meets no '{';
+ *  - '->' only after REC or ')' (REC->field, (REC)->field);
+ *  - an operator (but '*', as in "(void *)") is followed by its operand:
+ *    not ')' or ',' or the end, nor a string (but after '?');
+ *  - no string left unterminated; ( [ { balance, nested below MAX_NEST.
+ * The walk ends, safe, at "({": libtraceevent gives up on the args there
+ * (kernel formats with statement expressions). */
 static bool print_args_safe(const uint8_t *p, size_t n)
 {
 	const uint8_t *f = (const uint8_t *)find((const char *)p, (const char *)p + n,
