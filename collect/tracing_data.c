@@ -346,16 +346,21 @@ static bool format_refs_defined(const uint8_t *p, size_t len)
 }
 
 /* divisor_ok: whether the operand at p[0..n) after a '/' or '%' is one
- * libtraceevent will not fold to zero: a parenthesis, a REC-> field, a
- * sizeof or __get_*() helper, or a literal whose value (read as C does:
- * 0x hex, 0 octal, else decimal) is nonzero. An unknown identifier
- * counts as 0. */
+ * libtraceevent will not fold to zero: a REC-> field, a sizeof or
+ * __get_*() helper, or a literal whose value (read as C does: 0x hex, 0
+ * octal, else decimal) is nonzero; a parenthesis is judged by what it
+ * starts with ("(comm)" folds to comm). An unknown identifier counts as
+ * 0. */
 static bool divisor_ok(const uint8_t *p, size_t n)
 {
 	bool hex = n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
 
-	if (n >= 1 && p[0] == '(')
-		return true;
+	if (n >= 1 && p[0] == '(') {	/* "(comm)" folds to comm's value: look inside */
+		size_t k = 1;
+		while (k < n && p[k] == ' ')
+			k++;
+		return divisor_ok(p + k, n - k);
+	}
 	if ((n >= 5 && !memcmp(p, "REC->", 5)) || (n >= 6 && !memcmp(p, "sizeof", 6)) ||
 	    (n >= 6 && !memcmp(p, "__get_", 6)))
 		return true;
