@@ -17,6 +17,13 @@
 #include "schema/db.h"
 
 /* A walk in progress. */
+/* Bounds of a walk whatever the file says: anonymous members nested
+ * deeper than LAYOUT_MAX_ANON (a type that contains itself anonymously
+ * would recurse for ever), and LAYOUT_MAX_VISITS members in all (types
+ * that share members fan out). Real structs stay far below both. */
+#define LAYOUT_MAX_ANON 16
+#define LAYOUT_MAX_VISITS (1u << 20)
+
 struct walk {
 	const struct btf *btf;
 	struct btf_dump *dump;
@@ -24,6 +31,8 @@ struct walk {
 	size_t cap;
 	char decl[1024];	/* btf_dump output of the current type */
 	size_t decl_len;
+	int anon;		/* anonymous members entered, nested */
+	size_t visits;		/* members walked so far */
 };
 
 /* libbpf's last warning, kept for error messages. */
@@ -35,6 +44,82 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	if (level == LIBBPF_WARN) {
 		vsnprintf(libbpf_msg, sizeof(libbpf_msg), fmt, ap);
 		libbpf_msg[strcspn(libbpf_msg, "\n")] = 0;
+	}
+	return 0;
+}
+
+/* ref_ok / name_ok: whether type id ref exists in btf (n types), and
+ * whether name offset off lies in its string section. */
+static bool ref_ok(__u32 ref, __u32 n)
+{
+	return ref < n;
+}
+
+static bool name_ok(const struct btf *btf, __u32 off)
+{
+	return btf__name_by_offset(btf, off) != NULL;
+}
+
+/* type_ok(btf, t, n): whether every type t refers to exists and every
+ * name it has is in the string section. */
+static bool type_ok(const struct btf *btf, const struct btf_type *t, __u32 n)
+{
+	__u16 vlen = btf_vlen(t);
+	if (!name_ok(btf, t->name_off))
+		return false;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT: case BTF_KIND_FWD: case BTF_KIND_FLOAT:
+		return true;
+	case BTF_KIND_ENUM:
+		for (__u16 i = 0; i < vlen; i++)
+			if (!name_ok(btf, btf_enum(t)[i].name_off))
+				return false;
+		return true;
+	case BTF_KIND_ENUM64:
+		for (__u16 i = 0; i < vlen; i++)
+			if (!name_ok(btf, btf_enum64(t)[i].name_off))
+				return false;
+		return true;
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_DECL_TAG:
+		return ref_ok(t->type, n);
+	case BTF_KIND_ARRAY:
+		return ref_ok(btf_array(t)->type, n) && ref_ok(btf_array(t)->index_type, n);
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+		for (__u16 i = 0; i < vlen; i++)
+			if (!ref_ok(btf_members(t)[i].type, n) || !name_ok(btf, btf_members(t)[i].name_off))
+				return false;
+		return true;
+	case BTF_KIND_FUNC_PROTO:
+		for (__u16 i = 0; i < vlen; i++)
+			if (!ref_ok(btf_params(t)[i].type, n) || !name_ok(btf, btf_params(t)[i].name_off))
+				return false;
+		return ref_ok(t->type, n);
+	case BTF_KIND_DATASEC:
+		for (__u16 i = 0; i < vlen; i++)
+			if (!ref_ok(btf_var_secinfos(t)[i].type, n))
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* btf_refs_ok(btf, path, err, errlen): 0 when every type of btf refers
+ * only to types and names it has, else -1 with the first bad type named.
+ * libbpf 1.1 parses BTF without checking that, and its btf_dump then
+ * reads through dangling type ids (a SIGSEGV on a corrupt file). */
+static int btf_refs_ok(const struct btf *btf, const char *path, char *err, size_t errlen)
+{
+	__u32 n = btf__type_cnt(btf);
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		if (!t || !type_ok(btf, t, n)) {
+			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) refers to a type or name "
+				 "the file does not have", path, id, t ? btf_kind(t) : 0);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -55,6 +140,10 @@ struct btf *btf_layout_open(const char *path, char *err, size_t errlen)
 			strcat(err, ")");
 	}
 	libbpf_set_print(old);
+	if (btf && btf_refs_ok(btf, path ? path : "vmlinux BTF", err, errlen)) {
+		btf__free(btf);
+		return NULL;
+	}
 	return btf;
 }
 
@@ -182,9 +271,14 @@ static void walk_one(struct walk *w, const struct btf_type *t, int i, const char
 	const struct btf_type *it = btf__type_by_id(w->btf, inner);
 	bool composite = it && btf_is_composite(it);
 	char full[512];
+	if (++w->visits > LAYOUT_MAX_VISITS)
+		return;
 	if (!name || !*name) {	/* anonymous: its members join this level */
-		if (composite)
+		if (composite && w->anon < LAYOUT_MAX_ANON) {
+			w->anon++;
 			walk_members(w, inner, prefix, bits, depth);
+			w->anon--;
+		}
 		return;
 	}
 	snprintf(full, sizeof(full), "%s%s", prefix, name);

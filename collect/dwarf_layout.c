@@ -15,9 +15,18 @@
 #include <unistd.h>
 
 /* A walk building one layout. */
+/* Bounds of a walk whatever the file says: anonymous members nested
+ * deeper than LAYOUT_MAX_ANON (a type that contains itself anonymously
+ * would recurse for ever), and LAYOUT_MAX_VISITS members in all (types
+ * that share members fan out). Real structs stay far below both. */
+#define LAYOUT_MAX_ANON 16
+#define LAYOUT_MAX_VISITS (1u << 20)
+
 struct dwalk {
 	struct layout *out;
 	size_t cap;
+	int anon;		/* anonymous members entered, nested */
+	size_t visits;		/* members walked so far */
 };
 
 /* type_of(die, out): the DIE of die's DW_AT_type (through
@@ -245,9 +254,14 @@ static void walk_one(struct dwalk *w, Dwarf_Die *m, const char *prefix, uint64_t
 	if (mtype)
 		inner = peel(mtype, &ibuf);
 	bool composite = inner && is_composite(inner);
+	if (++w->visits > LAYOUT_MAX_VISITS)
+		return;
 	if (!name || !*name) {	/* anonymous: its members join this level */
-		if (composite)
+		if (composite && w->anon < LAYOUT_MAX_ANON) {
+			w->anon++;
 			walk_members(w, inner, prefix, bits, depth);
+			w->anon--;
+		}
 		return;
 	}
 	snprintf(full, sizeof(full), "%s%s", prefix, name);

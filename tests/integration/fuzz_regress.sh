@@ -9,7 +9,8 @@
 # perfdb or the libraries it calls fails the case), and on 2 prints
 # exactly one line "perfdb: FILE: offset N: what" and leaves the database
 # byte for byte as it was (no journal); on 0 the database has one session
-# more.
+# more. The BTF and DWARF inputs (regress/btf/, regress/dwarf/) go to
+# perfdb layout --btf/--dwarf the same way.
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
 . "$(dirname "$0")/lib/tap.sh"
@@ -63,5 +64,29 @@ for f in "$@"; do
 		ok "$name: exit $rc$( [ $rc -eq 2 ] && printf ' (%s)' "$(sed 's/^perfdb: [^:]*: //' "$T/err" | cut -c1-100)")"
 	fi
 	rm -f "$T/db" "$T/db-journal"
+done
+# BTF and DWARF inputs: perfdb layout --btf/--dwarf FILE on the base
+# database: exit 0 or 2 (one line, the database unchanged), no sanitizer
+# report.
+for f in "$R"/regress/btf/* "$R"/regress/dwarf/*; do
+	[ -f "$f" ] || continue
+	case $f in */btf/*) opt=--btf ;; *) opt=--dwarf ;; esac
+	cp "$T/base.db" "$T/db"
+	timeout 120 "$PERFDB" layout "$T/db" "$opt" "$f" -t seed >"$T/out" 2>"$T/err"
+	rc=$?
+	why=
+	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$T/err"; then
+		why="sanitizer report: $(grep -m1 -E 'ERROR|runtime error' "$T/err")"
+	elif [ $rc -eq 2 ]; then
+		[ "$(wc -l <"$T/err")" -eq 1 ] || why="exit 2 without exactly one line: $(head -3 "$T/err" | tr '\n' '|')"
+		cmp -s "$T/db" "$T/base.db" || why="exit 2 but the database changed"
+	elif [ $rc -ne 0 ]; then
+		why="exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
+	fi
+	if [ -n "$why" ]; then
+		not_ok "layout $opt $(basename "$f"): $why"
+	else
+		ok "layout $opt $(basename "$f"): exit $rc"
+	fi
 done
 [ "$failed" -eq 0 ]
