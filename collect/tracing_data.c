@@ -400,8 +400,24 @@ static bool divides_by_zero(const uint8_t *p, size_t n)
 	return false;
 }
 
+/* field_line_closed: whether the rest of a field line [s, end) has its
+ * ';' and every '[' before it closed (libtraceevent 1.7 passes NULL to
+ * strcmp when the text ends inside "field:T m["). */
+static bool field_line_closed(const char *s, const char *end)
+{
+	int open = 0;
+	for (; s < end && *s != ';' && *s != '\n'; s++) {
+		if (*s == '[')
+			open++;
+		else if (*s == ']' && --open < 0)
+			return false;
+	}
+	return s < end && *s == ';' && open == 0;
+}
+
 /* field_decls_ok: whether each "field:" line of p[0..n) declares a type
- * of more than one word: its first word is followed by a name or '*'.
+ * of more than one word (its first word is followed by a name or '*')
+ * and ends at a ';' with its brackets closed.
  * libtraceevent 1.7 leaks the first word of a line that has only one
  * ("field:int;" or "field:int(x;": no type found). */
 static bool field_decls_ok(const uint8_t *p, size_t n)
@@ -417,7 +433,7 @@ static bool field_decls_ok(const uint8_t *p, size_t n)
 			s++;
 		while (s < end && (*s == ' ' || *s == '\t'))
 			s++;
-		if (s == end || (!is_ident(*s) && *s != '*'))
+		if (s == end || (!is_ident(*s) && *s != '*') || !field_line_closed(s, end))
 			return false;
 	}
 	return true;
