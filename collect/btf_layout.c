@@ -106,6 +106,39 @@ static bool type_ok(const struct btf *btf, const struct btf_type *t, __u32 n)
 	}
 }
 
+/* Longest chain of pointers, modifiers, typedefs, arrays and function
+ * prototypes a type may be declared through (kernels: under 20). */
+#define DECL_CHAIN_MAX 256
+
+/* decl_chain_ok(btf, id, left): whether type id's declaration reaches a
+ * base, struct, union, enum or forward type within left steps, through
+ * whatever it is declared with (a prototype: its return and parameter
+ * types). libbpf 1.1's btf_dump follows a cycle among those (a pointer
+ * to itself) until it runs out of memory. */
+static bool decl_chain_ok(const struct btf *btf, __u32 id, int left)
+{
+	const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
+	if (!t)
+		return true;	/* void (ids are checked by type_ok) */
+	if (left <= 0)
+		return false;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_FUNC: case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return decl_chain_ok(btf, t->type, left - 1);
+	case BTF_KIND_ARRAY:
+		return decl_chain_ok(btf, btf_array(t)->type, left - 1);
+	case BTF_KIND_FUNC_PROTO:
+		for (__u16 i = 0; i < btf_vlen(t); i++)
+			if (!decl_chain_ok(btf, btf_params(t)[i].type, left - 1))
+				return false;
+		return decl_chain_ok(btf, t->type, left - 1);
+	default:
+		return true;
+	}
+}
+
 /* btf_refs_ok(btf, path, err, errlen): 0 when every type of btf refers
  * only to types and names it has, else -1 with the first bad type named.
  * libbpf 1.1 parses BTF without checking that, and its btf_dump then
@@ -115,9 +148,9 @@ static int btf_refs_ok(const struct btf *btf, const char *path, char *err, size_
 	__u32 n = btf__type_cnt(btf);
 	for (__u32 id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
-		if (!t || !type_ok(btf, t, n)) {
+		if (!t || !type_ok(btf, t, n) || !decl_chain_ok(btf, id, DECL_CHAIN_MAX)) {
 			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) refers to a type or name "
-				 "the file does not have", path, id, t ? btf_kind(t) : 0);
+				 "the file does not have, or is declared through a cycle", path, id, t ? btf_kind(t) : 0);
 			return -1;
 		}
 	}
