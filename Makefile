@@ -3,7 +3,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
-PKGS    := libtraceevent libbpf libdw libelf sqlite3 libzstd
+PKGS    := libtraceevent libbpf libdw libelf sqlite3 libzstd libpq
 CFLAGS  ?= -O2 -g
 # The project's own flags stay even when CFLAGS is given on the command line.
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
@@ -59,10 +59,11 @@ $(COMPLETION): $(BUILD)/perfdb
 
 # The schema files become two C strings: the tables and views, created when
 # a database is made, and the indexes, built after each bulk load.
-$(BUILD)/schema_sql.c: $(SCHEMA) schema/indexes.sql schema/migrate5.sql schema/migrate6.sql schema/migrate7.sql schema/embed.sh
+$(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/migrate5.sql schema/migrate6.sql schema/migrate7.sql schema/embed.sh
 	@mkdir -p $(BUILD)
 	{ sh schema/embed.sh perfdb_schema_sql $(SCHEMA); \
 	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql; \
+	  sh schema/embed.sh perfdb_pg_views_sql schema/pg_views.sql; \
 	  sh schema/embed.sh perfdb_migrate5_sql schema/migrate5.sql schema/bench.sql; \
 	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql; \
 	  sh schema/embed.sh perfdb_migrate7_sql schema/migrate7.sql schema/lost.sql; } > $@

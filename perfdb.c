@@ -32,6 +32,8 @@ static const struct entry verbs[] = {
 	{ &verb_cgdiff, FINDINGS | RUN_COMPARE_ONLY },
 	{ &verb_tree, FINDINGS | RUN_SESSIONS },
 	{ &verb_folded, FINDINGS | RUN_SESSIONS },
+	{ &verb_push, RUN_DB_READ },
+	{ &verb_pull, 0 },
 	{ &verb_doctor, RUN_FINDINGS },
 };
 #define NVERBS (sizeof(verbs) / sizeof(*verbs))

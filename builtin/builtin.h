@@ -125,5 +125,5 @@ bool verb_need_events(const struct verb_ctx *ctx, const struct verb_side *s,
 /* The verbs (builtin/<name>.c). */
 extern const struct verb verb_record, verb_import, verb_bench, verb_layout, verb_sessions,
 	verb_results, verb_report, verb_sched, verb_ipis, verb_hitm, verb_watch, verb_cgdiff,
-	verb_tree, verb_folded, verb_doctor;
+	verb_tree, verb_folded, verb_doctor, verb_push, verb_pull;
 #endif

@@ -1,0 +1,458 @@
+/* Pulling sessions and benches from PostgreSQL: see fleet_pull.h. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "collect/fleet_pull.h"
+#include "collect/fleet_xfer.h"
+#include "schema/db.h"
+#include "schema/pg_conn.h"
+#include "schema/pg_schema.h"
+
+/* PostgreSQL type oids (pg_type.h) of the columns perfdb's schema has. */
+enum { OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_FLOAT4 = 700,
+       OID_FLOAT8 = 701 };
+
+/* An id list. */
+struct ids {
+	int64_t *v;
+	size_t n, cap;
+};
+
+/* An event of the session being pulled: which of f1..f7 hold text. */
+struct evtype {
+	int64_t id;
+	bool text[7];
+};
+
+/* One pull. */
+struct pull {
+	PGconn *c;
+	sqlite3 *db;
+	char *err;
+	size_t errlen;
+	struct ids rs, ls;	/* server session -> local session, pulled or found */
+	struct evtype *ev;
+	size_t nev, evcap;
+	long long rows;
+};
+
+/* fail(p, fmt, ...): the error line; -1. */
+__attribute__((format(printf, 2, 3))) static int fail(struct pull *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ids_add(l, v): appends v unless l has it. */
+static void ids_add(struct ids *l, int64_t v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return;
+	ALLOC_GROW(l->v, l->n + 1, l->cap);
+	l->v[l->n++] = v;
+}
+
+/* cmp_id: ascending int64_t for qsort. */
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* query_ids(p, sql, arg, l): the ids the server query gives, into l;
+ * their number, or -1. */
+static int query_ids(struct pull *p, const char *sql, const char *arg, struct ids *l)
+{
+	const char *params[] = { arg };
+	PGresult *r = pg_exec(p->c, sql, arg ? 1 : 0, params, p->err, p->errlen);
+	int n;
+	if (!r)
+		return -1;
+	n = PQntuples(r);
+	for (int i = 0; i < n; i++)
+		ids_add(l, strtoll(PQgetvalue(r, i, 0), NULL, 10));
+	PQclear(r);
+	return n;
+}
+
+/* select_units(p, sel, sessions, benches): the server's sessions and
+ * benches sel names, and the sessions of those benches' runs. */
+static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *s, struct ids *b)
+{
+	int rc = 0;
+	if (!sel->nspecs && !sel->nlabels && !sel->nhosts) {
+		rc = query_ids(p, "SELECT id FROM session ORDER BY id", NULL, s) < 0 ||
+		     query_ids(p, "SELECT id FROM bench ORDER BY id", NULL, b) < 0 ? -1 : 0;
+	}
+	for (size_t i = 0; !rc && i < sel->nspecs; i++) {
+		int n = query_ids(p, "SELECT id FROM session WHERE id::text = $1 OR label = $1", sel->specs[i], s);
+		int m = n < 0 ? -1 : query_ids(p, "SELECT id FROM bench WHERE label = $1", sel->specs[i], b);
+		if (n < 0 || m < 0)
+			rc = -1;
+		else if (n + m == 0)
+			rc = fail(p, "no session or bench '%s' on the server", sel->specs[i]);
+	}
+	for (size_t i = 0; !rc && i < sel->nlabels; i++) {
+		int n = query_ids(p, "SELECT id FROM session WHERE label = $1", sel->labels[i], s);
+		int m = n < 0 ? -1 : query_ids(p, "SELECT id FROM bench WHERE label = $1", sel->labels[i], b);
+		if (n < 0 || m < 0)
+			rc = -1;
+		else if (n + m == 0)
+			rc = fail(p, "no session or bench labelled '%s' on the server", sel->labels[i]);
+	}
+	for (size_t i = 0; !rc && i < sel->nhosts; i++) {
+		int n = query_ids(p, "SELECT id FROM session WHERE hostname = $1", sel->hosts[i], s);
+		int m = n < 0 ? -1 : query_ids(p, "SELECT id FROM bench WHERE hostname = $1", sel->hosts[i], b);
+		if (n < 0 || m < 0)
+			rc = -1;
+		else if (n + m == 0)
+			rc = fail(p, "no session or bench of host '%s' on the server", sel->hosts[i]);
+	}
+	for (size_t i = 0; !rc && i < b->n; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "%" PRId64, b->v[i]);
+		if (query_ids(p, "SELECT DISTINCT session_id FROM bench_run WHERE bench_id = $1 AND "
+			      "session_id IS NOT NULL", id, s) < 0)
+			rc = -1;
+	}
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_id);
+	if (b->n)
+		qsort(b->v, b->n, sizeof(*b->v), cmp_id);
+	return rc;
+}
+
+/* remote_identity(p, rid, b, label): a server session's identity text
+ * and a description of it ("server session 7 (label base, host h)"). */
+static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, struct strbuf *what)
+{
+	char id[32], *sql = xasprintf("SELECT %s, label FROM session WHERE id = $1", fleet_identity_cols);
+	const char *params[] = { id }, *vals[FLEET_IDENTITY_NCOLS];
+	PGresult *r;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
+	free(sql);
+	if (!r)
+		return -1;
+	if (!PQntuples(r)) {
+		PQclear(r);
+		return fail(p, "no session %" PRId64 " on the server", rid);
+	}
+	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
+		vals[i] = PQgetisnull(r, 0, i) ? NULL : PQgetvalue(r, 0, i);
+	fleet_identity(key, vals);
+	sb_printf(what, "server session %" PRId64 " (%s%s, host %s)", rid,
+		  PQgetisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "no label" : "label ",
+		  PQgetisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "" : PQgetvalue(r, 0, FLEET_IDENTITY_NCOLS),
+		  vals[0] ? vals[0] : "unknown");
+	PQclear(r);
+	return 0;
+}
+
+/* local_session(p, key): the local session of this identity, or 0. */
+static int64_t local_session(struct pull *p, const char *key)
+{
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT id FROM session ORDER BY id");
+	int64_t found = 0;
+	while (st && !found && sqlite3_step(st) == SQLITE_ROW) {
+		struct strbuf b = STRBUF_INIT;
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (!xfer_local_identity(p->db, id, &b) && !strcmp(sb_str(&b), key))
+			found = id;
+		sb_free(&b);
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* remote_ranges(p, tables, nt, rid, x): the unit's id range of each key
+ * table on the server, and the offsets that move them after the local
+ * database's largest ids. */
+static int remote_ranges(struct pull *p, const struct fleet_table *tables, size_t nt, int64_t rid,
+			 struct xfer *x)
+{
+	char id[32];
+	const char *params[] = { id };
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	for (size_t i = 0; i < nt; i++) {
+		enum fleet_key k = tables[i].own;
+		if (k == FK_NONE)
+			continue;
+		char *sql = xasprintf("SELECT min(id), max(id) FROM %s WHERE %s", tables[i].name,
+				      tables[i].filter);
+		PGresult *r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
+		free(sql);
+		if (!r)
+			return -1;
+		if (!PQgetisnull(r, 0, 0)) {
+			x->has[k] = true;
+			x->lo[k] = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+			x->hi[k] = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+			x->off[k] = db_next_id(p->db, tables[i].name) - x->lo[k];
+		}
+		PQclear(r);
+	}
+	return 0;
+}
+
+/* event_types(p, rid): which f columns of each server event of session
+ * rid hold text, from its typed view's column names (event.tp_table). */
+static int event_types(struct pull *p, int64_t rid)
+{
+	char id[32];
+	const char *params[] = { id };
+	PGresult *r;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	p->nev = 0;
+	if (!(r = pg_exec(p->c, "SELECT id, tp_table FROM event WHERE session_id = $1", 1, params,
+			  p->err, p->errlen)))
+		return -1;
+	for (int i = 0; i < PQntuples(r); i++) {
+		struct evtype e = { .id = strtoll(PQgetvalue(r, i, 0), NULL, 10) };
+		if (!PQgetisnull(r, i, 1)) {
+			char **cols;
+			int n = xfer_columns(p->db, PQgetvalue(r, i, 1), &cols);
+			for (int j = 1; j < n && j <= 7; j++)
+				e.text[j - 1] = pg_view_column_is_text(cols[j]);
+			xfer_columns_free(cols, n);
+		}
+		ALLOC_GROW(p->ev, p->nev + 1, p->evcap);
+		p->ev[p->nev++] = e;
+	}
+	PQclear(r);
+	return 0;
+}
+
+/* f_is_text(p, event): the text flags of f1..f7 of a server event. */
+static const bool *f_is_text(const struct pull *p, int64_t event)
+{
+	static const bool none[7];
+	for (size_t i = 0; i < p->nev; i++)
+		if (p->ev[i].id == event)
+			return p->ev[i].text;
+	return none;
+}
+
+/* bind_value(p, st, r, i, key, x, text): column i of the server row r
+ * bound to parameter i + 1 of st. */
+static void bind_value(sqlite3_stmt *st, PGresult *r, int i, enum fleet_key k, const struct xfer *x,
+		       int ftext)
+{
+	const char *v = PQgetvalue(r, 0, i);
+	int64_t n;
+	if (PQgetisnull(r, 0, i)) {
+		sqlite3_bind_null(st, i + 1);
+	} else if (k != FK_NONE) {
+		if (xfer_remap(x, k, strtoll(v, NULL, 10), &n))
+			sqlite3_bind_int64(st, i + 1, n);
+		else
+			sqlite3_bind_null(st, i + 1);
+	} else if (ftext == 0) {
+		sqlite3_bind_int64(st, i + 1, strtoll(v, NULL, 10));
+	} else if (ftext > 0) {
+		sqlite3_bind_text(st, i + 1, v, PQgetlength(r, 0, i), SQLITE_TRANSIENT);
+	} else {
+		switch (PQftype(r, i)) {
+		case OID_INT8: case OID_INT4: case OID_INT2:
+			sqlite3_bind_int64(st, i + 1, strtoll(v, NULL, 10));
+			break;
+		case OID_FLOAT8: case OID_FLOAT4:
+			sqlite3_bind_double(st, i + 1, strtod(v, NULL));
+			break;
+		case OID_BYTEA: {
+			size_t len = 0;
+			unsigned char *b = PQunescapeBytea((const unsigned char *)v, &len);
+			sqlite3_bind_blob64(st, i + 1, b ? b : (const unsigned char *)"", b ? len : 0,
+					    SQLITE_TRANSIENT);
+			PQfreemem(b);
+			break;
+		}
+		default:
+			sqlite3_bind_text(st, i + 1, v, PQgetlength(r, 0, i), SQLITE_TRANSIENT);
+		}
+	}
+}
+
+/* pull_table(p, t, rid, x): the unit's rows of server table t into the
+ * local table, row by row (single-row mode). */
+static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, const struct xfer *x)
+{
+	char **cols, id[32], why[512];
+	int n = xfer_columns(p->db, t->name, &cols), rc = 0, evcol = -1, f1 = -1;
+	struct strbuf sel = STRBUF_INIT, ins = STRBUF_INIT;
+	enum fleet_key keys[64];
+	const char *params[] = { id };
+	sqlite3_stmt *st;
+	PGresult *r;
+	if (n <= 0 || n > 64)
+		return xfer_columns_free(cols, n), 0;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	sb_puts(&sel, "SELECT ");
+	sb_printf(&ins, "INSERT INTO %s VALUES (", t->name);
+	for (int i = 0; i < n; i++) {
+		keys[i] = fleet_column_key(t->name, cols[i]);
+		sb_printf(&sel, "%s\"%s\"", i ? ", " : "", cols[i]);
+		sb_printf(&ins, "%s?", i ? ", " : "");
+		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "event_id"))
+			evcol = i;
+		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "f1"))
+			f1 = i;
+	}
+	sb_printf(&sel, " FROM %s WHERE %s", t->name, t->filter);
+	sb_puts(&ins, ")");
+	st = db_prepare(p->db, sb_str(&ins));
+	if (!st || !PQsendQueryParams(p->c, sb_str(&sel), 1, NULL, params, NULL, NULL, 0) ||
+	    !PQsetSingleRowMode(p->c)) {
+		pg_error_line(p->c, why, sizeof(why));
+		rc = fail(p, "reading %s: %s", t->name, why);
+	}
+	while (!rc && (r = PQgetResult(p->c))) {
+		ExecStatusType s = PQresultStatus(r);
+		if (s == PGRES_SINGLE_TUPLE) {
+			const bool *text = evcol >= 0 && f1 >= 0 ?
+				f_is_text(p, strtoll(PQgetvalue(r, 0, evcol), NULL, 10)) : NULL;
+			for (int i = 0; i < n; i++)
+				bind_value(st, r, i, keys[i], x, text && i >= f1 && i < f1 + 7 ?
+					   text[i - f1] : -1);
+			if (db_step_done(st, why, sizeof(why)))
+				rc = fail(p, "storing %s: %s", t->name, why);
+			p->rows++;
+		} else if (s != PGRES_TUPLES_OK) {
+			snprintf(why, sizeof(why), "%s", PQresultErrorMessage(r));
+			why[strcspn(why, "\n")] = 0;
+			rc = fail(p, "reading %s: %s", t->name, why);
+		}
+		PQclear(r);
+	}
+	while (rc && (r = PQgetResult(p->c)))	/* drain what is left */
+		PQclear(r);
+	sqlite3_finalize(st);
+	sb_free(&sel);
+	sb_free(&ins);
+	xfer_columns_free(cols, n);
+	return rc;
+}
+
+/* pull_unit(p, tables, nt, rid, x, what, out): one unit in one local
+ * transaction. */
+static int pull_unit(struct pull *p, const struct fleet_table *tables, size_t nt, int64_t rid,
+		     struct xfer *x)
+{
+	char why[512];
+	if (db_exec(p->db, "BEGIN IMMEDIATE", why, sizeof(why)))
+		return fail(p, "cannot write to the database: %s", why);
+	int rc = remote_ranges(p, tables, nt, rid, x);
+	for (size_t i = 0; !rc && i < nt; i++)
+		rc = pull_table(p, &tables[i], rid, x);
+	if (!rc && db_exec(p->db, "COMMIT", why, sizeof(why)))
+		rc = fail(p, "cannot commit: %s", why);
+	if (rc)
+		db_exec(p->db, "ROLLBACK", NULL, 0);
+	return rc;
+}
+
+/* pull_session(p, rid, out): one server session, unless the database has
+ * it; notes its local id in the session map. */
+static int pull_session(struct pull *p, int64_t rid, FILE *out)
+{
+	struct strbuf key = STRBUF_INIT, what = STRBUF_INIT;
+	struct xfer x = { 0 };
+	long long rows0 = p->rows;
+	int rc = remote_identity(p, rid, &key, &what);
+	int64_t local = rc ? 0 : local_session(p, sb_str(&key));
+	if (!rc && local) {
+		fprintf(out, "%s: already here as session %" PRId64 ", not pulled again\n", sb_str(&what),
+			local);
+	} else if (!rc && !(rc = event_types(p, rid)) &&
+		   !(rc = pull_unit(p, fleet_session_tables, fleet_nsession_tables, rid, &x))) {
+		local = rid + x.off[FK_SESSION];
+		fprintf(out, "%s: pulled as session %" PRId64 ", %lld rows\n", sb_str(&what), local,
+			p->rows - rows0);
+	} else if (rc) {
+		char e[1024];
+		snprintf(e, sizeof(e), "%s", p->err);
+		fail(p, "%s: %s (nothing of it was stored)", sb_str(&what), e);
+	}
+	if (!rc) {
+		ALLOC_GROW(p->rs.v, p->rs.n + 1, p->rs.cap);
+		ALLOC_GROW(p->ls.v, p->ls.n + 1, p->ls.cap);
+		p->rs.v[p->rs.n++] = rid;
+		p->ls.v[p->ls.n++] = local;
+	}
+	sb_free(&key);
+	sb_free(&what);
+	return rc;
+}
+
+/* pull_bench(p, rid, out): one server bench (its sessions pulled
+ * before), unless the database has its label on that boot. */
+static int pull_bench(struct pull *p, int64_t rid, FILE *out)
+{
+	char id[32], label[256], boot[64];
+	const char *params[] = { id };
+	struct xfer x = { 0 };
+	long long rows0 = p->rows;
+	sqlite3_stmt *st;
+	PGresult *r;
+	bool here;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	if (!(r = pg_exec(p->c, "SELECT label, boot_id FROM bench WHERE id = $1", 1, params, p->err,
+			  p->errlen)))
+		return -1;
+	if (!PQntuples(r)) {
+		PQclear(r);
+		return fail(p, "no bench %" PRId64 " on the server", rid);
+	}
+	snprintf(label, sizeof(label), "%s", PQgetvalue(r, 0, 0));
+	snprintf(boot, sizeof(boot), "%s", PQgetvalue(r, 0, 1));
+	PQclear(r);
+	if (!(st = db_prepare(p->db, "SELECT 1 FROM bench WHERE label = ? AND boot_id = ?")))
+		return -1;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, boot, -1, SQLITE_STATIC);
+	here = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (here) {
+		fprintf(out, "bench %s (boot %s): already here, not pulled again\n", label, boot);
+		return 0;
+	}
+	x.from = p->rs.v;
+	x.to = p->ls.v;
+	x.nmap = (int)p->rs.n;
+	if (pull_unit(p, fleet_bench_tables, fleet_nbench_tables, rid, &x)) {
+		char e[1024];
+		snprintf(e, sizeof(e), "%s", p->err);
+		return fail(p, "bench %s (boot %s): %s (nothing of it was stored)", label, boot, e);
+	}
+	fprintf(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows\n", label, boot,
+		rid + x.off[FK_BENCH], p->rows - rows0);
+	return 0;
+}
+
+/* fleet_pull: see fleet_pull.h. */
+int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, char *err,
+	       size_t errlen)
+{
+	struct pull p = { .c = c, .db = db, .err = err, .errlen = errlen };
+	struct ids s = { 0 }, b = { 0 };
+	int rc = pg_ensure_schema(c, false, err, errlen) || select_units(&p, sel, &s, &b) ? -1 : 0;
+	if (!rc && !s.n && !b.n)
+		rc = fail(&p, "the server has no sessions or benches");
+	for (size_t i = 0; !rc && i < s.n; i++)
+		rc = pull_session(&p, s.v[i], out);
+	for (size_t i = 0; !rc && i < b.n; i++)
+		rc = pull_bench(&p, b.v[i], out);
+	free(s.v);
+	free(b.v);
+	free(p.rs.v);
+	free(p.ls.v);
+	free(p.ev);
+	return rc;
+}

@@ -1,0 +1,35 @@
+/* What perfdb push and pull share: the id remapping of one transfer unit
+ * (a session or a bench), the column lists, and the identity of a local
+ * session (schema/fleet.h says what moves). */
+#ifndef PERFDB_FLEET_XFER_H
+#define PERFDB_FLEET_XFER_H
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "schema/fleet.h"
+
+/* The remapping of one unit: each key table's ids move by off[k] (the
+ * unit's ids lo[k]..hi[k] on the source side, when has[k]); with nmap >
+ * 0, session ids go through the map from[i] -> to[i] instead (a bench's
+ * runs refer to many sessions). */
+struct xfer {
+	int64_t off[FK_N], lo[FK_N], hi[FK_N];
+	bool has[FK_N];
+	const int64_t *from, *to;
+	int nmap;
+};
+
+/* xfer_remap(x, k, v, out): v's id on the other side; false when v is a
+ * session id the map lacks (the reference is dropped: NULL). */
+bool xfer_remap(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out);
+
+/* xfer_columns(db, table, cols): the columns of table in the local
+ * database, in order, as a malloc'd array of malloc'd names; their
+ * number (0 for a table it lacks). xfer_columns_free frees them. */
+int xfer_columns(sqlite3 *db, const char *table, char ***cols);
+void xfer_columns_free(char **cols, int n);
+
+/* xfer_local_identity(db, id, b): the identity text (schema/fleet.h) of
+ * local session id into b; -1 when there is no such session. */
+int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b);
+#endif

@@ -1,0 +1,143 @@
+/* The PostgreSQL connection: see pg_conn.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "schema/db.h"
+#include "schema/pg_conn.h"
+#include "schema/pg_schema.h"
+
+/* A key for the advisory lock that serializes schema creation. */
+#define SCHEMA_LOCK "7405160001"
+
+/* first_line(msg, err, errlen): msg up to its first newline, without
+ * libpq's "ERROR:  " style prefix spacing changed. */
+static void first_line(const char *msg, char *err, size_t errlen)
+{
+	size_t n = strcspn(msg ? msg : "", "\n");
+	snprintf(err, errlen, "%.*s", (int)n, msg ? msg : "");
+}
+
+/* pg_error_line: see pg_conn.h. */
+void pg_error_line(PGconn *c, char *err, size_t errlen)
+{
+	first_line(PQerrorMessage(c), err, errlen);
+}
+
+/* pg_check_conninfo: see pg_conn.h. */
+int pg_check_conninfo(const char *conninfo, char *err, size_t errlen)
+{
+	char *why = NULL;
+	PQconninfoOption *opts = PQconninfoParse(conninfo, &why);
+	int rc = 0;
+	if (!opts) {
+		char line[256];
+		first_line(why ? why : "cannot parse it", line, sizeof(line));
+		snprintf(err, errlen, "bad connection string: %s", line);
+		PQfreemem(why);
+		return -1;
+	}
+	for (PQconninfoOption *o = opts; o->keyword; o++)
+		if (!strcmp(o->keyword, "password") && o->val && *o->val) {
+			snprintf(err, errlen, "the connection string has a password: give it the libpq "
+				 "ways instead (a ~/.pgpass or PGPASSFILE line, a service file), not on "
+				 "the command line");
+			rc = -1;
+		}
+	PQconninfoFree(opts);
+	return rc;
+}
+
+/* pg_connect: see pg_conn.h. */
+PGconn *pg_connect(const char *conninfo, char *err, size_t errlen)
+{
+	char line[512];
+	PGconn *c;
+	if (pg_check_conninfo(conninfo, err, errlen))
+		return NULL;
+	c = PQconnectdb(conninfo);
+	if (!c || PQstatus(c) != CONNECTION_OK) {
+		if (c)
+			pg_error_line(c, line, sizeof(line));
+		snprintf(err, errlen, "cannot connect to the server: %s", c ? line : "out of memory");
+		PQfinish(c);
+		return NULL;
+	}
+	PQsetClientEncoding(c, "UTF8");
+	return c;
+}
+
+/* pg_exec: see pg_conn.h. */
+PGresult *pg_exec(PGconn *c, const char *sql, int n, const char *const *params, char *err,
+		  size_t errlen)
+{
+	PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+	ExecStatusType s = PQresultStatus(r);
+	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
+		return r;
+	first_line(r ? PQresultErrorMessage(r) : PQerrorMessage(c), err, errlen);
+	PQclear(r);
+	return NULL;
+}
+
+/* pg_cmd: see pg_conn.h. */
+int pg_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
+{
+	PGresult *r = PQexec(c, sql);
+	ExecStatusType s = PQresultStatus(r);
+	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
+		PQclear(r);
+		return 0;
+	}
+	first_line(r ? PQresultErrorMessage(r) : PQerrorMessage(c), err, errlen);
+	PQclear(r);
+	return -1;
+}
+
+/* server_version(c, err, errlen): the schema version of the server
+ * database, 0 when it has no perfdb schema, -1 on error. */
+static int server_version(PGconn *c, char *err, size_t errlen)
+{
+	PGresult *r = pg_exec(c, "SELECT to_regclass('perfdb_meta') IS NOT NULL", 0, NULL, err, errlen);
+	int v = -1;
+	if (!r)
+		return -1;
+	bool has = !strcmp(PQgetvalue(r, 0, 0), "t");
+	PQclear(r);
+	if (!has)
+		return 0;
+	if ((r = pg_exec(c, "SELECT max(schema_version) FROM perfdb_meta", 0, NULL, err, errlen))) {
+		v = atoi(PQgetvalue(r, 0, 0));
+		PQclear(r);
+	}
+	return v;
+}
+
+/* pg_ensure_schema: see pg_conn.h. */
+int pg_ensure_schema(PGconn *c, bool create, char *err, size_t errlen)
+{
+	char why[512];
+	int v = server_version(c, why, sizeof(why));
+	if (v == 0 && create) {
+		char *ddl = pg_schema_ddl();
+		int bad = pg_cmd(c, "BEGIN", why, sizeof(why)) ||
+			  pg_cmd(c, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", why, sizeof(why));
+		if (!bad && (v = server_version(c, why, sizeof(why))) == 0)	/* not made meanwhile */
+			bad = pg_cmd(c, ddl, why, sizeof(why));
+		bad = bad || pg_cmd(c, "COMMIT", why, sizeof(why));
+		free(ddl);
+		if (bad) {
+			pg_cmd(c, "ROLLBACK", NULL, 0);
+			snprintf(err, errlen, "cannot create perfdb's schema on the server: %s", why);
+			return -1;
+		}
+		v = server_version(c, why, sizeof(why));
+	}
+	if (v < 0)
+		snprintf(err, errlen, "cannot read the server's perfdb schema version: %s", why);
+	else if (v == 0)
+		snprintf(err, errlen, "the server database has no perfdb schema (perfdb push makes it)");
+	else if (v != PERFDB_SCHEMA_VERSION)
+		snprintf(err, errlen, "the server database has perfdb schema version %d, this perfdb "
+			 "uses %d", v, PERFDB_SCHEMA_VERSION);
+	return v == PERFDB_SCHEMA_VERSION ? 0 : -1;
+}

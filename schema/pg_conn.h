@@ -1,0 +1,40 @@
+/* The connection to a PostgreSQL server (libpq) for perfdb push and pull:
+ * connecting from a conninfo string or URI, one-line errors, statements
+ * with bound parameters, and creating or checking perfdb's schema there. */
+#ifndef PERFDB_PG_CONN_H
+#define PERFDB_PG_CONN_H
+#include <libpq-fe.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* pg_check_conninfo(conninfo, err, errlen): 0 when conninfo parses as a
+ * libpq connection string or URI and carries no password (passwords come
+ * the libpq ways: PGPASSFILE / ~/.pgpass, a service file, PGPASSWORD);
+ * -1 with one line in err otherwise. */
+int pg_check_conninfo(const char *conninfo, char *err, size_t errlen);
+
+/* pg_connect(conninfo, err, errlen): a connection, or NULL with one line
+ * in err ("cannot connect to the server: ..."). Checks the conninfo
+ * first (pg_check_conninfo). */
+PGconn *pg_connect(const char *conninfo, char *err, size_t errlen);
+
+/* pg_error_line(c, err, errlen): the first line of the connection's last
+ * error message into err. */
+void pg_error_line(PGconn *c, char *err, size_t errlen);
+
+/* pg_exec(c, sql, n, params, err, errlen): runs sql with n text
+ * parameters ($1..$n); the result when it succeeded (PQclear it), else
+ * NULL with one line in err. */
+PGresult *pg_exec(PGconn *c, const char *sql, int n, const char *const *params, char *err,
+		  size_t errlen);
+
+/* pg_cmd(c, sql, err, errlen): runs sql (several statements allowed, no
+ * parameters), its result discarded; 0, or -1 with one line in err. */
+int pg_cmd(PGconn *c, const char *sql, char *err, size_t errlen);
+
+/* pg_ensure_schema(c, create, err, errlen): 0 when the server database
+ * has perfdb's schema of this version; when it has none and create is
+ * set, creates it (pg_schema.h) in one transaction first. -1 with one
+ * line in err otherwise (no schema and !create; another version). */
+int pg_ensure_schema(PGconn *c, bool create, char *err, size_t errlen);
+#endif
