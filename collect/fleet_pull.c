@@ -305,7 +305,8 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "f1"))
 			f1 = i;
 	}
-	sb_printf(&sel, " FROM %s WHERE %s", t->name, t->filter);
+	sb_printf(&sel, " FROM %s WHERE %s%s", t->name, t->filter,
+		  xfer_has_key(p->db, t->name) ? "" : " ORDER BY ctid");
 	sb_puts(&ins, ")");
 	st = db_prepare(p->db, sb_str(&ins));
 	if (!st || !PQsendQueryParams(p->c, sb_str(&sel), 1, NULL, params, NULL, NULL, 0) ||

@@ -226,7 +226,8 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 	sb_reset(&q);
 	for (int i = 0; i < n; i++)
 		sb_printf(&q, "%s\"%s\"", i ? ", " : "", cols[i]);
-	sql = xasprintf("SELECT %s FROM %s WHERE %s", sb_str(&q), t->name, t->filter);
+	sql = xasprintf("SELECT %s FROM %s WHERE %s%s", sb_str(&q), t->name, t->filter,
+			xfer_has_key(p->db, t->name) ? "" : " ORDER BY rowid");
 	st = db_prepare(p->db, sql);
 	if (st)
 		sqlite3_bind_int64(st, 1, id);

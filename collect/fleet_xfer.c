@@ -44,6 +44,17 @@ void xfer_columns_free(char **cols, int n)
 	free(cols);
 }
 
+/* xfer_has_key: see fleet_xfer.h. */
+bool xfer_has_key(sqlite3 *db, const char *table)
+{
+	char *sql = xasprintf("SELECT count(*) FROM pragma_table_info('%s') WHERE pk > 0", table);
+	sqlite3_stmt *st = db_prepare(db, sql);
+	bool yes = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+	sqlite3_finalize(st);
+	free(sql);
+	return yes;
+}
+
 /* xfer_local_identity: see fleet_xfer.h. */
 int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b)
 {

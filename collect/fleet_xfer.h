@@ -29,6 +29,12 @@ bool xfer_remap(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out)
 int xfer_columns(sqlite3 *db, const char *table, char ***cols);
 void xfer_columns_free(char **cols, int n);
 
+/* xfer_has_key(db, table): whether table has a primary key in the local
+ * database. The rows of one without (comm, mmap, run_metric, ...) keep
+ * their order: push sends them in rowid order and pull reads them in the
+ * order the server stored them (ctid: COPY's order). */
+bool xfer_has_key(sqlite3 *db, const char *table);
+
 /* xfer_local_identity(db, id, b): the identity text (schema/fleet.h) of
  * local session id into b; -1 when there is no such session. */
 int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b);

@@ -1,0 +1,196 @@
+#!/bin/sh
+# perfdb push and pull against a throwaway PostgreSQL 15 cluster started
+# here (tests/integration/lib/pgcluster.sh: initdb and pg_ctl in a
+# temporary directory, unix socket only, as an unprivileged user). A
+# database of real recordings (tracepoints with callchains and cpumask
+# IPIs, a watch session, a bench with a recorded run, and the shared
+# files: AMD IBS c2c, mem-loads, zstd+dwarf sched_switch, callchains +
+# branch stacks) is pushed and pulled into a new file, which must be the
+# same database (sqlite3's .dump of both, byte for byte) and give every
+# verb's JSON output unchanged; pushing twice and pulling twice add
+# nothing; without --with-kallsyms no kallsyms text reaches the server;
+# a push killed with SIGKILL in the middle of its COPY leaves no part of
+# its session on the server, and the push after it works; a server that
+# is down, a role it refuses and a password in the conninfo give one
+# line, exit 2 (1 for the password), and change nothing locally.
+# Run from the repository root. Env: PERFDB, PERFDB_BUILD, PERFDB_SHARED.
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+W=$(cd "$B/workloads" 2>/dev/null && pwd)
+SHARED=${PERFDB_SHARED:-$(pwd)/../shared}/perfdata
+. tests/integration/lib/pgcluster.sh
+T=$(mktemp -d) || exit 2
+trap 'pg_stop; rm -rf "$T"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
+end() { echo "1..$n"; exit 0; }
+check() { # check DESCRIPTION COMMAND...
+	desc=$1; shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; sed 's/^/#   /' "$T/err" 2>/dev/null | tail -4; fi
+}
+for tool in perf sqlite3 psql; do
+	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; end; }
+done
+[ "$(id -u)" = 0 ] || { skip "needs root (system-wide recordings)"; end; }
+pg_start "$T/pg"
+case $? in
+0) ok "a PostgreSQL 15 cluster started on a unix socket" ;;
+1) skip "$PG_SKIP"; end ;;
+*) not_ok "the PostgreSQL cluster starts: $PG_SKIP"; end ;;
+esac
+A=$T/a.db
+now_ms() { date +%s%3N; }
+
+# --- the recordings ----------------------------------------------------------
+ev=sched:sched_switch,sched:sched_waking,sched:sched_process_exit,tlb:tlb_flush,ipi:ipi_send_cpu,ipi:ipi_send_cpumask,csd:csd_queue_cpu,csd:csd_function_entry,csd:csd_function_exit
+perf record -q -a -g -m 1024 -e "$ev" -o "$T/tlb.data" -- "$W/tlbflush" --seconds 0.3 >/dev/null 2>"$T/err"
+check "a tracepoint recording with callchains" [ -s "$T/tlb.data" ]
+"$PERFDB" import -q -o "$A" -l tlb "$T/tlb.data" 2>"$T/err"
+check "imported" [ $? = 0 ]
+"$PERFDB" record -q -o "$A" -l watch -r watch --watch fs_shared.packed.bitmap_a,fs_shared.packed.bitmap_b \
+	-- "$W/falseshare" --threads 2 --layout packed --store always --seconds 0.2 >/dev/null 2>"$T/err"
+check "a watch session" [ "$(sqlite3 "$A" "SELECT count(*) FROM watch")" -ge 1 ]
+"$PERFDB" bench -q -o "$A" -l benchy --runs 2 -p cpus=1,2 -r sched --record-every 2 \
+	-- "$W/yield" --cpus '{cpus}' --seconds 0.05 >/dev/null 2>"$T/err"
+check "a bench with recorded runs" [ "$(sqlite3 "$A" "SELECT count(session_id) FROM bench_run")" -ge 1 ]
+nshared=0
+for f in x86_64-perf6.8-c2c-amd_ibs_op-datasrc x86_64-perf4.4-mem-loads-datasrc \
+	 x86_64-perf5.18-zstd-dwarf-cycles-sched_switch x86_64-perf3.4-cycles-callchain-branchstack; do
+	[ -f "$SHARED/$f.data" ] || continue
+	"$PERFDB" import -q -o "$A" -l "$f" "$SHARED/$f.data" 2>/dev/null && nshared=$((nshared + 1))
+done
+[ $nshared -gt 0 ] && ok "$nshared shared recordings imported (c2c, mem, dwarf, branch stacks)" ||
+	skip "no shared recordings in $SHARED"
+check "memory samples and cpumask IPIs are in it" \
+	[ "$(sqlite3 "$A" "SELECT (SELECT count(*) FROM mem_sample) > 0 OR $nshared = 0")" = 1 ]
+if [ "$(sqlite3 "$A" "SELECT count(*) FROM ipi_send_cpumask")" -gt 0 ]; then ok "ipi_send_cpumask rows are in it"
+else skip "no ipi_send_cpumask rows in this recording (IPIs to one CPU at a time here)"; fi
+sqlite3 "$A" .dump > "$T/a.sql"
+
+# --- push, pull, compare -----------------------------------------------------
+"$PERFDB" push "$A" --to "$PGCONN" --with-kallsyms >"$T/push1" 2>"$T/err"
+check "push: exit 0" [ $? = 0 ]
+ns=$(sqlite3 "$A" "SELECT count(*) FROM session")
+check "push: one 'pushed as' line per session ($ns)" [ "$(grep -c 'pushed as session' "$T/push1")" -eq "$ns" ]
+check "the server has the $ns sessions" [ "$(psqlq "SELECT count(*) FROM session")" -eq "$ns" ]
+check "each session with samples has its own partition of sample" \
+	[ "$(psqlq "SELECT count(*) FROM pg_inherits WHERE inhparent = 'sample'::regclass")" -eq \
+	  "$(sqlite3 "$A" "SELECT count(*) FROM session WHERE nr_samples > 0 AND first_sample_id IS NOT NULL")" ]
+psqlq "EXPLAIN SELECT count(*) FROM sample WHERE session_id = $(sqlite3 "$A" "SELECT min(id) FROM session WHERE nr_samples > 0")" >"$T/plan"
+check "partition pruning: one session's samples read one partition" \
+	[ "$(grep -o ' on sample_s[0-9]* ' "$T/plan" | sort -u | wc -l)" = 1 ]
+"$PERFDB" push "$A" --to "$PGCONN" --with-kallsyms >"$T/push2" 2>"$T/err"
+check "push twice: exit 0, every session 'already on the server'" \
+	eval '[ $? = 0 ] && [ "$(grep -c "already on the server" "$T/push2")" -eq "$(wc -l < "$T/push2")" ]'
+check "push twice: still $ns sessions, no duplicate rows" \
+	[ "$(psqlq "SELECT count(*) || ' ' || (SELECT count(*) FROM sample) || ' ' || (SELECT count(*) FROM bench_run) FROM session")" = \
+	  "$(sqlite3 "$A" "SELECT count(*) || ' ' || (SELECT count(*) FROM sample) || ' ' || (SELECT count(*) FROM bench_run) FROM session")" ]
+
+"$PERFDB" pull --from "$PGCONN" -o "$T/b.db" >"$T/pull1" 2>"$T/err"
+check "pull into a new file: exit 0" [ $? = 0 ]
+sqlite3 "$T/b.db" .dump > "$T/b.sql"
+check "the pulled database is the pushed one (sqlite3 .dump byte for byte: every row, id and type)" \
+	cmp -s "$T/a.sql" "$T/b.sql"
+cmp -s "$T/a.sql" "$T/b.sql" || diff "$T/a.sql" "$T/b.sql" | head -5 | sed 's/^/#   /'
+"$PERFDB" pull --from "$PGCONN" -o "$T/b.db" >"$T/pull2" 2>"$T/err"
+check "pull twice: nothing added" eval 'sqlite3 "$T/b.db" .dump | cmp -s - "$T/a.sql" && ! grep -q "pulled as" "$T/pull2"'
+
+# every verb, JSON, on both
+tlb=$(sqlite3 "$A" "SELECT id FROM session WHERE label = 'tlb'")
+wat=$(sqlite3 "$A" "SELECT id FROM session WHERE label = 'watch'")
+c2c=$(sqlite3 "$A" "SELECT id FROM session WHERE label LIKE '%c2c%'")
+cg=$(sqlite3 "$A" "SELECT id FROM session WHERE label LIKE '%branchstack%'")
+same=0 differ=""
+verbs() { # verbs DB: each verb's JSON of DB, one file per command in $T/out.DB.N
+	i=0
+	while read -r cmd; do
+		i=$((i + 1))
+		# shellcheck disable=SC2086 # the command's words
+		"$PERFDB" $cmd "$1" --format json 2>&1 | sed "s|$1|DB|g" >"$1.out$i"
+	done <<-VERBS
+	sessions
+	results
+	sched -s $tlb
+	sched --base $tlb --new benchy
+	ipis -s $tlb
+	tree -s $tlb
+	folded -s $tlb
+	hitm -s ${c2c:-$tlb}
+	watch -s $wat
+	hitm -s $wat
+	tree -s ${cg:-$tlb}
+	cgdiff --base $tlb --new ${cg:-$tlb}
+	sessions -s benchy
+	VERBS
+}
+verbs "$A"; verbs "$T/b.db"
+nv=0 nok=0
+for f in "$A".out*; do
+	nv=$((nv + 1))
+	g=$T/b.db.${f##*/a.db.}
+	grep -q '^{"perfdb"' "$f" && nok=$((nok + 1))
+	if cmp -s "$f" "$g"; then same=$((same + 1)); else differ="$differ $(head -c 80 "$f")"; fi
+done
+check "every verb's JSON output is the same on the pulled database ($same of $nv; $nok of them JSON, the others the same error)" \
+	[ "$same" = "$nv" ] && [ "$nok" -ge 10 ]
+[ -n "$differ" ] && echo "#   differ:$differ"
+
+# --- kallsyms only when asked -------------------------------------------------
+createdb -h "$PG_DIR/sock" -U perfdb nok
+NOK="host=$PG_DIR/sock user=perfdb dbname=nok"
+"$PERFDB" push "$A" -s tlb --to "$NOK" >/dev/null 2>"$T/err"
+check "-s LABEL pushes that label's session alone" [ "$(psql -X -A -t "$NOK" -c "SELECT count(*) FROM session")" = 1 ]
+check "without --with-kallsyms no kallsyms text reaches the server (it has $(sqlite3 "$A" "SELECT count(*) FROM kallsyms WHERE session_id = $tlb") here)" \
+	[ "$(psql -X -A -t "$NOK" -c "SELECT count(*) FROM kallsyms")" = 0 ]
+check "... but the resolved symbols do" [ "$(psql -X -A -t "$NOK" -c "SELECT count(*) FROM symbol")" -gt 0 ]
+"$PERFDB" push "$A" -s benchy --to "$NOK" >"$T/out" 2>"$T/err"
+check "-s a bench label: the bench with its recorded runs' sessions" \
+	[ "$(psql -X -A -t "$NOK" -c "SELECT count(*) FROM bench_run WHERE session_id IS NOT NULL AND session_id NOT IN (SELECT id FROM session)")" = 0 ]
+check "... each recorded run points at its session on the server" \
+	[ "$(psql -X -A -t "$NOK" -c "SELECT count(session_id) FROM bench_run")" = "$(sqlite3 "$A" "SELECT count(session_id) FROM bench_run")" ]
+
+# --- kill -9 during a push -----------------------------------------------------
+perf record -q -a -m 1024 -e sched:sched_switch -o "$T/big.data" -- "$W/yield" --cpus 2 --seconds 1.5 >/dev/null 2>&1
+"$PERFDB" import -q -o "$T/big.db" -l big "$T/big.data"
+nbig=$(sqlite3 "$T/big.db" "SELECT nr_samples FROM session")
+t0=$(now_ms); "$PERFDB" import -q -o "$T/big2.db" "$T/big.data"; t1=$(now_ms)
+before=$(psqlq "SELECT count(*) || ' ' || (SELECT count(*) FROM sample) || ' ' || (SELECT count(*) FROM perfdb_pushed) || ' ' || (SELECT count(*) FROM pg_class WHERE relname LIKE 'sample_s%') FROM session")
+"$PERFDB" push "$T/big.db" --to "$PGCONN" >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ $i -lt 200 ] && [ "$(psqlq "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY sample_s%'")" = 0 ]; do
+	sleep 0.02; i=$((i + 1))
+done
+copying=$(psqlq "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY sample_s%'")
+kill -9 $pid; wait $pid 2>/dev/null
+i=0
+while [ $i -lt 100 ] && [ "$(psqlq "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY%' AND pid <> pg_backend_pid()")" != 0 ]; do
+	sleep 0.05; i=$((i + 1))
+done
+after=$(psqlq "SELECT count(*) || ' ' || (SELECT count(*) FROM sample) || ' ' || (SELECT count(*) FROM perfdb_pushed) || ' ' || (SELECT count(*) FROM pg_class WHERE relname LIKE 'sample_s%') FROM session")
+check "kill -9 during the COPY of samples ($copying copying when killed): the server has nothing of that session (sessions, samples, pushed, partitions: $after)" \
+	[ "$copying" = 1 ] && [ "$before" = "$after" ]
+t2=$(now_ms); "$PERFDB" push "$T/big.db" --to "$PGCONN" >"$T/out" 2>"$T/err"; rc=$?; t3=$(now_ms)
+check "the push after it succeeds" eval '[ $rc = 0 ] && grep -q "pushed as" "$T/out"'
+echo "# $nbig samples: import $((t1 - t0)) ms, push $((t3 - t2)) ms ($(sed 's/.*(//; s/).*//' "$T/out"))"
+
+# --- a server that is down, refused credentials, a password ----------------------
+cp "$A" "$T/c.db"; sum=$(md5sum < "$T/c.db")
+"$PERFDB" push "$T/c.db" --to "host=$T/nowhere dbname=x" >"$T/out" 2>"$T/err"; rc=$?
+check "push to a server that is down: exit 2, one line, nothing on stdout" \
+	eval '[ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q "cannot connect to the server" "$T/err" && [ ! -s "$T/out" ]'
+"$PERFDB" pull --from "host=$T/nowhere dbname=x" -o "$T/new.db" >"$T/out" 2>"$T/err"; rc=$?
+check "pull from a server that is down: exit 2, one line, no database made" \
+	eval '[ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && [ ! -e "$T/new.db" ]'
+"$PERFDB" pull --from "host=$PG_DIR/sock user=nosuchrole dbname=perfdb" -o "$T/c.db" >"$T/out" 2>"$T/err"; rc=$?
+check "pull as a role the server refuses: exit 2, one line, the database unchanged" \
+	eval '[ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q nosuchrole "$T/err" && [ "$(md5sum < "$T/c.db")" = "$sum" ]'
+"$PERFDB" push "$T/c.db" --to "host=$PG_DIR/sock user=perfdb password=secret dbname=perfdb" >"$T/out" 2>"$T/err"; rc=$?
+check "a password in the conninfo: refused, exit 1, pointing at .pgpass" \
+	eval '[ $rc = 1 ] && grep -q pgpass "$T/err"'
+"$PERFDB" push "$T/c.db" --to "postgresql://perfdb:secret@localhost/perfdb" >"$T/out" 2>"$T/err"; rc=$?
+check "... also in a URI" [ $rc = 1 ]
+check "the local database is unchanged by all of it" [ "$(md5sum < "$T/c.db")" = "$sum" ]
+end
