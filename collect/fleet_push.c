@@ -118,6 +118,20 @@ static void put_text(struct strbuf *b, const unsigned char *s, int n)
 		}
 }
 
+/* put_int(b, v): v in decimal (a sample row is mostly integers: this is
+ * the hot path of a push, and printf's is several times slower). */
+static void put_int(struct strbuf *b, int64_t v)
+{
+	char buf[24], *e = buf + sizeof(buf), *p = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	sb_putn(b, p, (size_t)(e - p));
+}
+
 /* put_value(b, st, i, k, x): column i of the current row in COPY text
  * form, remapped when it is an id of key table k. */
 static void put_value(struct strbuf *b, sqlite3_stmt *st, int i, enum fleet_key k, const struct xfer *x)
@@ -134,7 +148,7 @@ static void put_value(struct strbuf *b, sqlite3_stmt *st, int i, enum fleet_key 
 		if (k != FK_NONE && !xfer_remap(x, k, v, &v))
 			sb_puts(b, "\\N");
 		else
-			sb_printf(b, "%" PRId64, v);
+			put_int(b, v);
 		break;
 	case SQLITE_FLOAT:
 		d = sqlite3_column_double(st, i);
@@ -211,7 +225,9 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 		keys[i] = fleet_column_key(t->name, cols[i]);
 		sb_printf(&q, "%s%s", i ? ", " : "", pg_quote_ident(cols[i]));
 	}
-	sb_puts(&q, ") FROM STDIN");
+	/* a partition made in this transaction takes frozen rows (no later
+	 * vacuum pass over them) */
+	sb_puts(&q, strcmp(target, t->name) ? ") FROM STDIN WITH (FREEZE)" : ") FROM STDIN");
 	PGresult *r = PQexec(p->c, sb_str(&q));
 	if (PQresultStatus(r) != PGRES_COPY_IN) {
 		char line[512];
