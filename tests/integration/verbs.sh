@@ -549,11 +549,11 @@ py formats doctor "$VERSION" "" doctor
 py formats report "$VERSION" - report "$DB" --base p1 --new p2
 
 # --- options: --help, the parser and the source agree ---------------------------------
-for v in record import bench layout sessions results report sched ipis hitm watch cgdiff tree folded doctor; do
+for v in record import bench layout sessions results report sched ipis hitm watch cgdiff tree folded push pull doctor; do
 	py options "$v" "$SRC" "$T/scratch"
 done
-check "perfdb --help lists exactly the 15 verbs" eval \
-	'[ "$("$PERFDB" --help | sed -n "/^verbs:/,/^\$/s/^  \([a-z]*\) .*/\1/p" | tr "\n" " ")" = "record import bench layout sessions results report sched ipis hitm watch cgdiff tree folded doctor " ]'
+check "perfdb --help lists exactly the 17 verbs" eval \
+	'[ "$("$PERFDB" --help | sed -n "/^verbs:/,/^\$/s/^  \([a-z]*\) .*/\1/p" | tr "\n" " ")" = "record import bench layout sessions results report sched ipis hitm watch cgdiff tree folded push pull doctor " ]'
 check "perfdb help sched is perfdb sched --help" eval \
 	'[ "$("$PERFDB" help sched)" = "$("$PERFDB" sched --help)" ]'
 

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The README's SQL examples run unchanged on PostgreSQL too: the
+# recording and bench of readme_sql.sh, pushed to a throwaway PostgreSQL
+# 15 cluster (tests/integration/lib/pgcluster.sh), and every ```sql block
+# of README.md run with psql and with sqlite3; each must run without error
+# on both and give the same rows (compared as sorted sets of lines after
+# one rule: a real number is printed with its trailing .0 and zeros
+# dropped on both, since sqlite3 prints 12.0 where PostgreSQL's numeric
+# prints 12; LIMIT queries with ties may pick other rows, so for those the
+# row count is compared). Run from the repository root.
+set -u
+PERFDB=${PERFDB:-$(pwd)/build/perfdb}
+B=${PERFDB_BUILD:-build}
+. tests/integration/lib/pgcluster.sh
+tmp=$(mktemp -d); trap 'pg_stop; rm -rf "$tmp"' EXIT
+n=0
+say() { n=$((n + 1)); echo "$1 $n - $2"; }
+for tool in perf sqlite3 psql; do
+	command -v $tool >/dev/null 2>&1 || { say ok "# SKIP no $tool here"; echo "1..$n"; exit 0; }
+done
+pg_start "$tmp/pg"
+case $? in
+0) ;;
+1) say ok "# SKIP $PG_SKIP"; echo "1..$n"; exit 0 ;;
+*) say "not ok" "the PostgreSQL cluster starts: $PG_SKIP"; echo "1..$n"; exit 0 ;;
+esac
+ev=sched:sched_switch,tlb:tlb_flush,csd:csd_queue_cpu
+if ! perf record -q -a -m 1024 -e "$ev" -o "$tmp/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
+	say ok "# SKIP perf record failed"; echo "1..$n"; exit 0
+fi
+"$PERFDB" import -q -o "$tmp/r.db" "$tmp/r.data" || { say "not ok" "import"; exit 1; }
+"$PERFDB" bench -q -o "$tmp/r.db" -l readme --runs 2 -p cpus=1,2 -- "$B/workloads/yield" --cpus '{cpus}' --seconds 0.05 \
+	>/dev/null 2>&1 || { say "not ok" "bench"; exit 1; }
+"$PERFDB" push "$tmp/r.db" --to "$PGCONN" >/dev/null || { say "not ok" "push"; exit 1; }
+awk -v dir="$tmp" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
+	/^```/ { on = 0 } on { print > f }' README.md
+norm() { sed -E ':a; s/(^|\|)(-?[0-9]+)\.0+(\||$)/\1\2\3/; ta; :b; s/(^|\|)(-?[0-9]+\.[0-9]*[1-9])0+(\||$)/\1\2\3/; tb' | sort; }
+count=0
+for q in "$tmp"/q*.sql; do
+	[ -e "$q" ] || continue
+	count=$((count + 1))
+	title=$(head -1 "$q" | sed 's/^-- //')
+	lite=$(sqlite3 -bail "$tmp/r.db" < "$q" 2>&1); lrc=$?
+	pg=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$PGCONN" -f "$q" 2>&1); prc=$?
+	if [ $prc -ne 0 ] || [ -z "$pg" ]; then
+		say "not ok" "PostgreSQL runs README query: $title"; echo "$pg" | sed 's/^/# /' | head -5; continue
+	fi
+	[ $lrc -eq 0 ] || { say "not ok" "sqlite3 runs README query: $title"; continue; }
+	if grep -qi 'limit' "$q"; then
+		[ "$(echo "$lite" | wc -l)" = "$(echo "$pg" | wc -l)" ] && same=1 || same=0
+	else
+		[ "$(echo "$lite" | norm)" = "$(echo "$pg" | norm)" ] && same=1 || same=0
+	fi
+	if [ $same = 1 ]; then
+		say ok "README query on PostgreSQL, the same rows as on SQLite: $title"
+	else
+		say "not ok" "README query on PostgreSQL, the same rows as on SQLite: $title"
+		echo "$lite" | norm | head -3 | sed 's/^/# sqlite: /'; echo "$pg" | norm | head -3 | sed 's/^/# pg:     /'
+	fi
+done
+[ "$count" -ge 3 ] && say ok "README has $count SQL examples" || say "not ok" "README has only $count SQL examples"
+echo "1..$n"
