@@ -22,8 +22,8 @@ static const struct opt options[] = {
 			"this session id or label (repeatable; a label also names its benches); "
 			"default: every session and bench"),
 	OPT_STRING(0, "to", &to, "CONNINFO",
-		   "the server: a libpq connection string or URI, e.g. host=H dbname=D or "
-		   "postgresql://H/D; no password in it"),
+		   "the server: a libpq connection string or URI, e.g. host=H dbname=D, or a "
+		   "postgresql URI; no password in it"),
 	OPT_BOOL(0, "with-kallsyms", &o.with_kallsyms,
 		 "push each session's kernel symbol table too (it shows the boot's KASLR base)"),
 	OPT_END(),
