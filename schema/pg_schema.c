@@ -7,7 +7,9 @@
  *   TABLE_id_seq that perfdb push reserves blocks of ids from;
  * - no REFERENCES (SQLite's are not enforced either: PRAGMA foreign_keys
  *   is off) and no WITHOUT ROWID;
- * - the tables that grow with samples are partitioned per session;
+ * - the tables that grow with samples are partitioned per session; a
+ *   sample's id, SQLite's rowid, gets an index of its own (sample_rowid)
+ *   since the primary key must start with the partition column;
  * - the typed tracepoint views cast their integer fields;
  * - schema/pg_views.sql replaces the views that do not port. */
 #include <ctype.h>
@@ -214,6 +216,8 @@ static void create_table(struct strbuf *b, const char *st, size_t n)
 	if (tp)
 		sb_printf(b, " PARTITION BY %s (%s)", tp->how == PG_PART_RANGE ? "RANGE" : "LIST", tp->col);
 	sb_puts(b, ";\n");
+	if (tp && tp->pk)	/* joins on sample.id (the views') need it */
+		sb_printf(b, "CREATE INDEX %s_rowid ON %s (id);\n", name, name);
 	if (has_id_key(st, n))
 		sb_printf(b, "CREATE SEQUENCE %s_id_seq;\n", name);
 	free(name);
