@@ -24,8 +24,14 @@ trap 'exit 1' HUP INT TERM
 pg_start "$T/pg" || die "no PostgreSQL cluster: $PG_SKIP"
 ms() { date +%s%3N; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-perf record -q -a -m 1024 -e sched:sched_switch -o "$T/big.data" -- "$B/workloads/yield" --cpus 2 --seconds 1.5 \
-	>/dev/null 2>&1 || die "perf record failed"
+secs=1.5
+for try in 1 2 3; do
+	perf record -q -a -m 1024 -e sched:sched_switch -o "$T/big.data" -- "$B/workloads/yield" --cpus 2 --seconds $secs \
+		>/dev/null 2>&1 || die "perf record failed"
+	rm -f "$T/a.db"; "$PERFDB" import -q -o "$T/a.db" "$T/big.data" || die "import failed"
+	[ "$(sqlite3 "$T/a.db" "SELECT nr_samples FROM session")" -ge 500000 ] && break
+	secs=$(echo "$secs * 3" | bc 2>/dev/null || echo 6)
+done
 : > "$T/imp"; : > "$T/push"; : > "$T/pull"
 for i in $(seq "$RUNS"); do
 	rm -f "$T/a.db" "$T/b.db"

@@ -58,5 +58,13 @@ for q in "$tmp"/q*.sql; do
 		echo "$lite" | norm | head -3 | sed 's/^/# sqlite: /'; echo "$pg" | norm | head -3 | sed 's/^/# pg:     /'
 	fi
 done
+# the first fleet query's IPI rate against perfdb ipis on the same session
+fq=$(grep -l -- '-- Fleet: TLB-flush IPIs' "$tmp"/q*.sql | head -1)
+if [ -n "$fq" ]; then
+	fleet=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$PGCONN" -f "$fq" | cut -d'|' -f4)
+	ipis=$("$PERFDB" ipis "$tmp/r.db" --format json 2>/dev/null | python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["findings"]["ipis_per_sec"])')
+	[ -n "$fleet" ] && [ "$fleet" = "$ipis" ] && say ok "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)" ||
+		say "not ok" "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)"
+fi
 [ "$count" -ge 3 ] && say ok "README has $count SQL examples" || say "not ok" "README has only $count SQL examples"
 echo "1..$n"
