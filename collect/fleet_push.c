@@ -323,6 +323,17 @@ static int attach_partition(struct push *p, const struct part *pt)
 	return rc;
 }
 
+/* analyze(p, table): statistics of a new partition now (autovacuum gets
+ * to it only later, and fleet queries right after a push would be
+ * planned without them). */
+static int analyze(struct push *p, const char *table)
+{
+	char *sql = xasprintf("ANALYZE %s", table);
+	int rc = pg_cmd(p->c, sql, p->err, p->errlen);
+	free(sql);
+	return rc;
+}
+
 /* copy_unit(p, tables, nt, id, sid, x): every table of the unit (in the
  * open transaction), partitions made and attached. */
 static int copy_unit(struct push *p, const struct fleet_table *tables, size_t nt, int64_t id,
@@ -347,7 +358,7 @@ static int copy_unit(struct push *p, const struct fleet_table *tables, size_t nt
 			parts[np++] = pt;
 	}
 	for (int i = 0; i < np; i++)
-		if (attach_partition(p, &parts[i]))
+		if (attach_partition(p, &parts[i]) || analyze(p, parts[i].name))
 			return -1;
 	return 0;
 }

@@ -7,7 +7,7 @@
 #      pgcluster.sh; fsync off, unix socket) and pulls it back, timed, 3
 #      runs each (a new server database per push), medians; rows per
 #      second of each;
-#   2. records 100 short sessions (sched_switch + csd_queue_cpu around
+#   2. records 100 (BENCH_SESSIONS) short sessions (sched_switch + csd_queue_cpu around
 #      tlbflush, 0.05 s each), pushes them, and times the README's first
 #      fleet query (TLB-flush IPIs per kernel and host) over them.
 # Usage: sh tests/bench/push.sh [BUILD_DIR]   (make bench)
@@ -56,7 +56,8 @@ echo "| perfdb pull (PostgreSQL -> SQLite) | $pull ms | $((rows * 1000 / (pull >
 echo
 createdb -h "$PG_DIR/sock" -U perfdb fleet
 F="host=$PG_DIR/sock user=perfdb dbname=fleet"
-for i in $(seq 100); do
+NS=${BENCH_SESSIONS:-100}
+for i in $(seq "$NS"); do
 	perf record -q -a -m 256 -e sched:sched_switch,csd:csd_queue_cpu -o "$T/s.data" -- "$B/workloads/tlbflush" --seconds 0.05 \
 		>/dev/null 2>&1 || die "perf record failed"
 	"$PERFDB" import -q -o "$T/f$((i % 10)).db" -l "s$i" "$T/s.data" || die "import failed"
@@ -71,4 +72,4 @@ for i in $(seq "$RUNS"); do
 	s2=$(ms); psql -X -q -A -t "$F" -f "$T/q.sql" >/dev/null || die "query failed"; e2=$(ms); echo $((e2 - s2)) >> "$T/q"
 done
 n=$(psql -X -A -t "$F" -c "SELECT count(*) || ' sessions, ' || (SELECT count(*) FROM sample) || ' samples' FROM session")
-echo "100 sessions pushed from 10 databases in $((e - s)) ms ($n); the README's TLB-flush IPI fleet query over them: $(median < "$T/q") ms (median of $RUNS)"
+echo "$NS sessions pushed from 10 databases in $((e - s)) ms ($n); the README's TLB-flush IPI fleet query over them: $(median < "$T/q") ms (median of $RUNS)"
