@@ -22,17 +22,17 @@ bool xfer_remap(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out)
 /* xfer_columns: see fleet_xfer.h. */
 int xfer_columns(sqlite3 *db, const char *table, char ***cols)
 {
-	char *sql = xasprintf("SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
-	sqlite3_stmt *st = db_prepare(db, sql);
+	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
 	size_t cap = 0;
 	int n = 0;
 	*cols = NULL;
+	if (st)	/* bound: pull passes names the server gives (event.tp_table) */
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
 		ALLOC_GROW(*cols, (size_t)n + 1, cap);
 		(*cols)[n++] = xstrdup((const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_finalize(st);
-	free(sql);
 	return n;
 }
 
@@ -47,11 +47,12 @@ void xfer_columns_free(char **cols, int n)
 /* xfer_has_key: see fleet_xfer.h. */
 bool xfer_has_key(sqlite3 *db, const char *table)
 {
-	char *sql = xasprintf("SELECT count(*) FROM pragma_table_info('%s') WHERE pk > 0", table);
-	sqlite3_stmt *st = db_prepare(db, sql);
-	bool yes = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+	sqlite3_stmt *st = db_prepare(db, "SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0");
+	bool yes;
+	if (st)
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	yes = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
 	sqlite3_finalize(st);
-	free(sql);
 	return yes;
 }
 
