@@ -19,7 +19,7 @@ static const struct opt options[] = {
 	OPT_STRING_LIST('s', "session", &specs, "SESSION",
 			"this server session id or label (repeatable; a label also names its benches)"),
 	OPT_STRING_LIST('l', "label", &labels, "LABEL", "the sessions and benches of this label"),
-	OPT_STRING_LIST(0, "host", &hosts, "HOST", "the sessions and benches recorded on this host"),
+	OPT_STRING_LIST(0, "host", &hosts, "HOST", "the sessions and benches recorded on host HOST"),
 	OPT_STRING('o', "output", &db_path, "DB", "database to add them to (default ./perfdb.db)"),
 	OPT_END(),
 };

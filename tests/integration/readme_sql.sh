@@ -112,6 +112,22 @@ for q in sorted(glob.glob(os.path.join(T, "q*.sql"))):
         want = {(p, str(k)): metrics for p in ("cpus=1", "cpus=2") for k in (1, 2)}
         check(dict(runs) == want, f"'{title}': 2 cells x 2 runs, each with the {metrics} metric lines yield prints",
               f"{dict(runs)} vs {want}")
+    elif low.startswith("fleet: tlb-flush ipis"):
+        import sqlite3
+        dur = sqlite3.connect(os.path.join(T, "r.db")).execute("SELECT duration_ns FROM session").fetchone()[0] / 1e9
+        n = sum(v for (c, f), v in csd.items() if f.startswith("flush_tlb_func"))
+        ok = len(R) == 1 and R[0][2] == "1" and abs(float(R[0][3]) - n / dur) <= 0.051 and \
+            0 <= float(R[0][4]) <= float(R[0][3])
+        check(ok, f"'{title}': one kernel and host, 1 session, IPIs per second = perf script's "
+              f"flush_tlb_func csd_queue_cpu count / the session's length, wasted <= all", f"{R} vs {n} / {dur}")
+    elif low.startswith("fleet: context switches per second"):
+        got = {r[0]: (int(r[4]), float(r[5]), float(r[6]), float(r[7])) for r in R}
+        check(sorted(got) == ["cpus=1", "cpus=2"] and all(v[0] == 2 and v[2] <= v[1] <= v[3] for v in got.values()),
+              f"'{title}': the 2 cells, 2 runs each, lowest <= mean <= highest", f"{got}")
+    elif low.startswith("fleet: every run of one bench cell"):
+        got = sorted((r[3], r[4], r[6]) for r in R)
+        check(got == [("readme", "1", "switches/s/CPU"), ("readme", "2", "switches/s/CPU")],
+              f"'{title}': the cell cpus=2's 2 runs, in switches/s/CPU", f"{got}")
     else:
         check(False, f"'{title}': no independent check in readme_sql.sh for this README query")
 PY
