@@ -43,6 +43,7 @@ const struct fleet_table fleet_session_tables[] = {
 	{ "c2c_object", "session_id = $1", FK_NONE },
 	{ "watch", "session_id = $1", FK_NONE },
 	{ "workload_metric", "session_id = $1", FK_NONE },
+	{ "lost", "session_id = $1", FK_NONE },
 };
 const size_t fleet_nsession_tables = sizeof(fleet_session_tables) / sizeof(*fleet_session_tables);
 

@@ -72,6 +72,8 @@ else	# this machine sent none: two rows written by hand, for the transfer of tha
 		(SELECT 0 AS c UNION ALL SELECT 1)"
 	ok "ipi_send_cpumask: none recorded here (IPIs to one CPU at a time), two rows written by hand"
 fi
+[ "$(sqlite3 "$A" "SELECT count(*) FROM lost")" -gt 0 ] ||	# nothing lost: one LOST record by hand
+	sqlite3 "$A" "INSERT INTO lost SELECT id, 'lost', first_time, 0, NULL, 5, 4096 FROM session WHERE label = 'tlb'"
 sqlite3 "$A" .dump > "$T/a.sql"
 
 # --- push, pull, compare -----------------------------------------------------
@@ -86,6 +88,12 @@ check "each session with samples has its own partition of sample" \
 psqlq "EXPLAIN SELECT count(*) FROM sample WHERE session_id = $(sqlite3 "$A" "SELECT min(id) FROM session WHERE nr_samples > 0")" >"$T/plan"
 check "partition pruning: one session's samples read one partition" \
 	[ "$(grep -o ' on sample_s[0-9]* ' "$T/plan" | sort -u | wc -l)" = 1 ]
+bad=""
+for t in $(sqlite3 "$A" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1"); do
+	[ "$(sqlite3 "$A" "SELECT count(*) FROM $t")" = "$(psqlq "SELECT count(*) FROM $t")" ] || bad="$bad $t"
+done
+check "every table has as many rows on the server as here (${bad:-all the same})" [ -z "$bad" ]
+check "... lost records among them (written by hand when nothing was lost)" [ "$(sqlite3 "$A" "SELECT count(*) FROM lost")" -gt 0 ]
 "$PERFDB" push "$A" --to "$PGCONN" --with-kallsyms >"$T/push2" 2>"$T/err"
 check "push twice: exit 0, every session 'already on the server'" \
 	eval '[ $? = 0 ] && [ "$(grep -c "already on the server" "$T/push2")" -eq "$(wc -l < "$T/push2")" ]'
