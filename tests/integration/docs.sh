@@ -4,7 +4,8 @@
 #    link must name a file or directory of the clone) or to public http(s)
 #    pages; nothing names ../shared or an absolute path of the machine the
 #    project was made on; the word "seed" appears only as bench's --seed
-#    (the random seed of a run order), never as a name for a case.
+#    (the random seed of a run order) and a fuzzer's seed corpus, never as
+#    a name for a case.
 #  - README names every Debian package of .ci/packages.
 #  - The binary's strings, perfdb --help, every verb's --help and every man
 #    page make no claim about one machine in prose: a kernel release next
@@ -49,7 +50,7 @@ hits=$(grep -nE '\.\./shared|/work/' $DOCS)
 [ -z "$hits" ] && ok "README and docs never name ../shared or a path of another machine" ||
 	{ not_ok "README and docs name paths outside the repository"; echo "$hits" | sed 's/^/# /'; }
 
-hits=$(grep -niwE 'seeds?' $DOCS | grep -viE -- '--seed|random seed|`seed`')
+hits=$(grep -niwE 'seeds?' $DOCS | grep -viE -- '--seed|random seed|`seed`|seed corpus')
 [ -z "$hits" ] && ok "README and docs speak of no 'seed' (but bench's --seed)" ||
 	{ not_ok "README and docs say 'seed' in prose"; echo "$hits" | sed 's/^/# /'; }
 
