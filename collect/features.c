@@ -20,7 +20,20 @@ struct fparse {
 	const char *name;
 	char *err;
 	size_t errlen;
+	bool limit;		/* failed on a limit, not on malformed bytes */
 };
+
+/* Item counts no real recording reaches: each list's items are few bytes
+ * in the file but a heap block each in memory, so a section of empty
+ * items would cost many times its size. exec(2) passes at most 6 MiB of
+ * arguments, 8 bytes of pointer each counted; perf.data has at most as
+ * many events as attrs (the reader keeps 65536) and ids as the attrs do;
+ * CPUs, NUMA nodes and PMUs number thousands at most. */
+#define MAX_ARGS	(1u << 20)
+#define MAX_EVENTS	65536u
+#define MAX_DESC_IDS	(1u << 21)
+#define MAX_LIST	65536u
+#define MAX_BUILD_IDS	(1u << 20)
 
 /* fail: writes "NAME: MSG at offset AT (section has LEN bytes)" into the
  * caller's err buffer; returns -1 so parsers can `return fail(...)`. */
@@ -94,12 +107,27 @@ static bool check_count(struct fparse *p, uint32_t n, size_t each, size_t at,
 	return true;
 }
 
-/* get_count: reads a u32 count and checks it with check_count. */
-static bool get_count(struct fparse *p, uint32_t *n, size_t each, const char *what)
+/* check_limit: whether n items (counted at `at`) stay within max. */
+static bool check_limit(struct fparse *p, uint64_t n, uint64_t max, size_t at,
+			const char *what)
+{
+	if (n <= max)
+		return true;
+	fail(p, at, "%llu %s are more than the %llu perfdb reads",
+	     (unsigned long long)n, what, (unsigned long long)max);
+	p->limit = true;
+	return false;
+}
+
+/* get_count: reads a u32 count and checks it with check_count and
+ * against max. */
+static bool get_count(struct fparse *p, uint32_t *n, size_t each, uint32_t max,
+		      const char *what)
 {
 	size_t at = p->c.pos;
 
-	return get_u32(p, n, what) && check_count(p, *n, each, at, what);
+	return get_u32(p, n, what) && check_count(p, *n, each, at, what) &&
+	       check_limit(p, *n, max, at, what);
 }
 
 /* str_field: where the string feature id lives in f, or NULL. */
@@ -170,7 +198,7 @@ static int parse_cmdline(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (!get_count(p, &n, 4, "arguments"))
+	if (!get_count(p, &n, 4, MAX_ARGS, "arguments"))
 		return -1;
 	t->argv = xcalloc(n, sizeof(char *));
 	t->argc = n;
@@ -196,7 +224,8 @@ static int parse_one_event(struct fparse *p, struct pd_event_desc *e, uint32_t s
 	e->config = rd64(attr + 8, p->c.swap);
 	if (!get_u32(p, &e->nr_ids, "id count") ||
 	    !(e->name = get_str(p, "event name")) ||
-	    !check_count(p, e->nr_ids, 8, at, "ids"))
+	    !check_count(p, e->nr_ids, 8, at, "ids") ||
+	    !check_limit(p, e->nr_ids, MAX_DESC_IDS, at, "event ids"))
 		return -1;
 	e->ids = xcalloc(e->nr_ids, sizeof(uint64_t));
 	for (i = 0; i < e->nr_ids; i++)
@@ -208,6 +237,7 @@ static int parse_one_event(struct fparse *p, struct pd_event_desc *e, uint32_t s
 static int parse_event_desc(struct fparse *p, struct pd_features *t, int id)
 {
 	uint32_t i, n, sz;
+	uint64_t ids = 0;
 	size_t at;
 
 	(void)id;
@@ -218,13 +248,18 @@ static int parse_event_desc(struct fparse *p, struct pd_features *t, int id)
 		return -1;
 	if (n && sz < 16)
 		return fail(p, at, "attr size %u is below 16", sz);
-	if (!check_count(p, n, (size_t)sz + 8, at - 4, "events"))
+	if (!check_count(p, n, (size_t)sz + 8, at - 4, "events") ||
+	    !check_limit(p, n, MAX_EVENTS, at - 4, "events"))
 		return -1;
 	t->events = xcalloc(n, sizeof(*t->events));
 	t->nr_events = n;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (parse_one_event(p, &t->events[i], sz))
 			return -1;
+		ids += t->events[i].nr_ids;
+		if (!check_limit(p, ids, MAX_DESC_IDS, p->c.pos, "event ids"))
+			return -1;
+	}
 	return 0;
 }
 
@@ -233,7 +268,7 @@ static int get_str_list(struct fparse *p, char ***v, uint32_t *n, const char *wh
 {
 	uint32_t i, cnt;
 
-	if (!get_count(p, &cnt, 4, what))
+	if (!get_count(p, &cnt, 4, MAX_LIST, what))
 		return -1;
 	*v = xcalloc(cnt, sizeof(char *));
 	*n = cnt;
@@ -296,7 +331,7 @@ static int parse_numa_topology(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (!get_count(p, &n, 24, "NUMA nodes"))
+	if (!get_count(p, &n, 24, MAX_LIST, "NUMA nodes"))
 		return -1;
 	t->numa_nodes = xcalloc(n, sizeof(*t->numa_nodes));
 	t->nr_numa_nodes = n;
@@ -318,7 +353,7 @@ static int parse_pmu_mappings(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (!get_count(p, &n, 8, "PMUs"))
+	if (!get_count(p, &n, 8, MAX_LIST, "PMUs"))
 		return -1;
 	t->pmus = xcalloc(n, sizeof(*t->pmus));
 	t->nr_pmus = n;
@@ -418,7 +453,7 @@ static int parse_build_id(struct fparse *p, struct pd_features *t, int id)
 	uint32_t i, n;
 
 	(void)id;
-	if (count_build_ids(p, fixed, &n))
+	if (count_build_ids(p, fixed, &n) || !check_limit(p, n, MAX_BUILD_IDS, 0, "build ids"))
 		return -1;
 	t->build_ids = xcalloc(n, sizeof(*t->build_ids));
 	t->nr_build_ids = n;
@@ -650,6 +685,8 @@ int pd_feature_parse(struct pd_features *f, int id, const void *buf, size_t len,
 	pd_features_init(&t);
 	t.nr_cpus_avail = f->nr_cpus_avail;	/* sizes CPU_TOPOLOGY's per-CPU part */
 	rc = feats[id].parse(&p, &t, id);
+	if (rc && p.limit)
+		rc = -2;
 	if (!rc)
 		take(f, &t, id);
 	pd_features_free(&t);

@@ -198,7 +198,10 @@ void pd_features_free(struct pd_features *f);
  * "hostname: string of 300 bytes overruns the 64 bytes left at offset 0
  * (section has 68 bytes)".
  * Never reads outside buf; counts are checked against the bytes left
- * before anything is allocated.
+ * before anything is allocated. Returns -2 (err set the same way) when a
+ * count fits the bytes but passes a limit no real recording reaches
+ * (arguments, events, ids, CPU lists, NUMA nodes, PMUs, build ids): the
+ * caller should refuse the file rather than go on without the feature.
  */
 int pd_feature_parse(struct pd_features *f, int id, const void *buf, size_t len,
 		     bool swap, char *err, size_t errlen);

@@ -97,6 +97,7 @@ struct pd_evsel *pd_evsel_add(struct pd_reader *r, const uint8_t *attr, size_t l
 void pd_evsel_add_ids(struct pd_reader *r, struct pd_evsel *e, const uint64_t *ids, size_t n)
 {
 	e->ids = xreallocarray(e->ids, e->nr_ids + n, sizeof(*e->ids));
+	r->in->ids_total += n;
 	for (size_t i = 0; i < n; i++) {
 		e->ids[e->nr_ids++] = ids[i];
 		pd_id_map(r, ids[i], e);
@@ -189,16 +190,29 @@ static void generic_name(const struct pd_reader *r, const struct pd_evsel *e,
 			 (unsigned long long)e->config);
 }
 
-/* desc_name: the EVENT_DESC name of e, matched by a shared id or by
- * position when the file lists no ids; NULL when there is none. */
-static const char *desc_name(const struct pd_reader *r, const struct pd_evsel *e)
+/* desc_by_id: maps every EVENT_DESC id to the first event listing it. */
+static void desc_by_id(const struct pd_features *f, struct hashmap *m)
 {
-	const struct pd_features *f = &r->features;
+	uint64_t have;
 	for (size_t i = 0; i < f->nr_events; i++)
 		for (size_t j = 0; j < f->events[i].nr_ids; j++)
-			for (size_t k = 0; k < e->nr_ids; k++)
-				if (f->events[i].ids[j] == e->ids[k])
-					return f->events[i].name;
+			if (!hm_get(m, f->events[i].ids[j], 0, &have))
+				hm_put(m, f->events[i].ids[j], 0, i);
+}
+
+/* desc_name: the EVENT_DESC name of e: of the first event sharing an id
+ * with it (by ids, the map of desc_by_id), or by position when the file
+ * lists no ids; NULL when there is none. */
+static const char *desc_name(const struct pd_reader *r, const struct pd_evsel *e,
+			     const struct hashmap *by_id)
+{
+	const struct pd_features *f = &r->features;
+	uint64_t idx, best = UINT64_MAX;
+	for (size_t k = 0; k < e->nr_ids; k++)
+		if (hm_get(by_id, e->ids[k], 0, &idx) && idx < best)
+			best = idx;
+	if (best != UINT64_MAX)
+		return f->events[best].name;
 	if (f->nr_events == r->nr_evsels && f->events[e->idx].name)
 		return f->events[e->idx].name;
 	return NULL;
@@ -207,19 +221,23 @@ static const char *desc_name(const struct pd_reader *r, const struct pd_evsel *e
 /* pd_evsels_name: names every evsel that has no name yet. */
 void pd_evsels_name(struct pd_reader *r)
 {
+	struct hashmap by_id;
 	char buf[256];
+	hm_init(&by_id);
+	desc_by_id(&r->features, &by_id);
 	for (size_t i = 0; i < r->nr_evsels; i++) {
 		struct pd_evsel *e = r->evsels[i];
 		const char *d;
 		if (e->name)
 			continue;
-		d = desc_name(r, e);
+		d = desc_name(r, e, &by_id);
 		if (!d || !*d) {
 			generic_name(r, e, buf, sizeof(buf));
 			d = buf;
 		}
 		e->name = xstrdup(d);
 	}
+	hm_free(&by_id);
 }
 
 /* pd_evsels_free: frees every evsel and the id map. */
@@ -238,6 +256,6 @@ void pd_evsels_free(struct pd_reader *r)
 		free(r->in->id_vals);
 		r->in->id_keys = NULL;
 		r->in->id_vals = NULL;
-		r->in->id_cap = r->in->id_count = 0;
+		r->in->id_cap = r->in->id_count = r->in->ids_total = 0;
 	}
 }

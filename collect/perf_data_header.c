@@ -21,7 +21,6 @@
 #define MAGIC1		"PERFFILE"
 #define FILE_HEADER_SIZE 104
 #define PIPE_HEADER_SIZE 16
-#define MAX_ATTRS	65536
 #define MAX_FEATURE	(256u << 20)
 #define FEAT_TRACING_DATA 1
 
@@ -126,69 +125,125 @@ static int detect_magic(struct pd_reader *r, const uint8_t *h)
 	return 0;
 }
 
-/* read_ids: reads an attr's ids section {offset, size} (the entry at
- * at) into e. *total counts the id bytes of the attrs read so far: the
- * sections of different attrs may not claim more bytes together than the
- * file has (a hostile file pointing every attr at one section would
- * otherwise be copied once per attr). */
-static int read_ids(struct pd_reader *r, struct pd_evsel *e, uint64_t off,
-		    uint64_t size, uint64_t at, uint64_t *total)
+/* One attr's ids section as the attr table gives it: at is the offset
+ * of its {offset, size} entry, named in messages. */
+struct ids_sec {
+	uint64_t off, size, at;
+};
+
+/* sec_cmp: orders ids sections by offset, then by entry. */
+static int sec_cmp(const void *a, const void *b)
 {
-	uint64_t n = size / 8, *ids;
-	uint8_t *raw;
-	if (size % 8 || n > (1u << 24))
-		return pd_errorf(r, at, "attr ids section size %llu is invalid",
-				 (unsigned long long)size);
-	if (!n)
-		return 0;
-	raw = read_alloc(r, at, off, size);
-	if (!raw)
-		return -1;
-	if (size > r->file_size - *total) {
-		free(raw);
-		return pd_errorf(r, at, "attr ids sections claim more than the file's %llu bytes",
-				 (unsigned long long)r->file_size);
+	const struct ids_sec *x = a, *y = b;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* check_ids_secs: the n ids sections lie in the file, hold at most
+ * PD_MAX_IDS ids together, and no two overlap (perf writes one section per
+ * attr; a hostile file pointing every attr at one section would otherwise
+ * cost the section's size once per attr). Sorts s. */
+static int check_ids_secs(struct pd_reader *r, struct ids_sec *s, size_t n)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].size % 8)
+			return pd_errorf(r, s[i].at, "attr ids section size %llu is not a multiple of 8",
+					 (unsigned long long)s[i].size);
+		if (in_file(r, s[i].at, s[i].off, s[i].size))
+			return -1;
+		total += s[i].size / 8;		/* <= file size / 8: no overflow */
+		if (total > PD_MAX_IDS)
+			return pd_errorf(r, s[i].at, "attrs declare more than %u sample ids together",
+					 PD_MAX_IDS);
 	}
-	*total += size;
-	ids = xreallocarray(NULL, (size_t)n, sizeof(*ids));
-	for (uint64_t i = 0; i < n; i++)
-		ids[i] = rd64(raw + 8 * i, r->swap);
-	pd_evsel_add_ids(r, e, ids, (size_t)n);
-	free(ids);
-	free(raw);
+	qsort(s, n, sizeof(*s), sec_cmp);
+	for (size_t i = 1, j = 0; i < n; i++) {
+		if (!s[i].size)
+			continue;
+		if (s[j].size && s[i].off < s[j].off + s[j].size)
+			return pd_errorf(r, s[i].at > s[j].at ? s[i].at : s[j].at,
+					 "attr ids section [%llu, +%llu) overlaps another attr's",
+					 (unsigned long long)s[i].off, (unsigned long long)s[i].size);
+		j = i;
+	}
 	return 0;
 }
 
-/* read_attrs: the attrs section: attr_size-byte entries, each an attr
- * followed by the {offset, size} of its ids. */
-static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
-		      uint64_t size)
+/* read_ids: reads the size bytes of ids at off (checked by
+ * check_ids_secs) into e; at is the attr's ids entry. */
+static int read_ids(struct pd_reader *r, struct pd_evsel *e, uint64_t off,
+		    uint64_t size, uint64_t at)
 {
-	uint64_t n, ids_total = 0;
-	uint8_t *sec;
+	size_t n = (size_t)(size / 8);
+	uint64_t *ids;
+	if (!n)
+		return 0;
+	ids = xreallocarray(NULL, n, sizeof(*ids));
+	if (read_at(r, at, off, ids, (size_t)size)) {
+		free(ids);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = rd64((const uint8_t *)&ids[i], r->swap);
+	pd_evsel_add_ids(r, e, ids, n);
+	free(ids);
+	return 0;
+}
+
+/* attrs_count: the number of attr_size-byte entries in the attrs section
+ * of size bytes at off, or -1 (an error) when it cannot be a table perfdb
+ * reads. */
+static int64_t attrs_count(struct pd_reader *r, uint64_t attr_size, uint64_t off,
+			   uint64_t size)
+{
 	if (attr_size < 64 + 16 || attr_size > 4096)
 		return pd_errorf(r, 16, "attr_size %llu is invalid",
 				 (unsigned long long)attr_size);
-	n = size / attr_size;
-	if (size % attr_size || n > MAX_ATTRS)
-		return pd_errorf(r, 32, "attrs section size %llu is not a multiple of %llu",
+	if (size % attr_size)
+		return pd_errorf(r, 32, "attrs section size %llu is not a multiple of attr_size %llu",
 				 (unsigned long long)size, (unsigned long long)attr_size);
-	sec = read_alloc(r, 24, off, size);
-	if (!sec)
+	if (size / attr_size > PD_MAX_ATTRS)
+		return pd_errorf(r, 32, "attrs section holds %llu attrs, more than the %d perfdb reads",
+				 (unsigned long long)(size / attr_size), PD_MAX_ATTRS);
+	if (in_file(r, 24, off, size))
 		return -1;
-	for (uint64_t i = 0; i < n; i++) {
-		const uint8_t *a = sec + i * attr_size;
-		struct pd_evsel *e = pd_evsel_add(r, a, (size_t)attr_size - 16);
-		uint64_t at = off + i * attr_size;
-		if (!e || read_ids(r, e, rd64(a + attr_size - 16, r->swap),
-				   rd64(a + attr_size - 8, r->swap), at + attr_size - 16,
-				   &ids_total)) {
-			free(sec);
-			return e ? -1 : pd_errorf(r, at, "attr is invalid");
-		}
+	return (int64_t)(size / attr_size);
+}
+
+/* read_attrs: the attrs section: attr_size-byte entries, each an attr
+ * followed by the {offset, size} of its ids. Read one entry at a time:
+ * memory follows the attrs the file holds, not the size it declares. */
+static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
+		      uint64_t size)
+{
+	int64_t n = attrs_count(r, attr_size, off, size);
+	struct ids_sec *secs;
+	uint8_t a[4096];
+	int rc = 0;
+	if (n <= 0)
+		return (int)n;
+	secs = xreallocarray(NULL, (size_t)n, sizeof(*secs));
+	for (int64_t i = 0; i < n && !rc; i++) {
+		uint64_t at = off + (uint64_t)i * attr_size + attr_size - 16;
+		rc = read_at(r, at, at, a, 16);
+		secs[i] = (struct ids_sec){ rd64(a, r->swap), rd64(a + 8, r->swap), at };
 	}
-	free(sec);
-	return 0;
+	if (!rc)
+		rc = check_ids_secs(r, secs, (size_t)n);
+	free(secs);
+	for (int64_t i = 0; i < n && !rc; i++) {
+		uint64_t at = off + (uint64_t)i * attr_size;
+		struct pd_evsel *e;
+		if (read_at(r, at, at, a, (size_t)attr_size))
+			return -1;
+		if (!(e = pd_evsel_add(r, a, (size_t)attr_size - 16)))
+			return pd_errorf(r, at, "attr is invalid");
+		rc = read_ids(r, e, rd64(a + attr_size - 16, r->swap),
+			      rd64(a + attr_size - 8, r->swap), at + attr_size - 16);
+	}
+	return rc;
 }
 
 /* How tracing data is vetted (pd_set_tracing_vet): fork by default. */
@@ -283,7 +338,7 @@ int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 
 /* parse_feature: hands one feature section (its {offset, size} entry at
  * entry) to its parser. A malformed descriptive section is a warning;
- * malformed tracing data is an error. */
+ * malformed tracing data, or a section past a limit, is an error. */
 static int parse_feature(struct pd_reader *r, int bit, uint64_t entry, uint64_t off,
 			 uint64_t size)
 {
@@ -292,11 +347,18 @@ static int parse_feature(struct pd_reader *r, int bit, uint64_t entry, uint64_t 
 	int rc = 0;
 	if (!buf)
 		return -1;
-	if (bit == FEAT_TRACING_DATA)
+	if (bit == FEAT_TRACING_DATA) {
 		rc = pd_set_tracing_data(r, buf, (size_t)size, off);
-	else if (pd_feature_parse(&r->features, bit, buf, (size_t)size, r->swap,
-				  why, sizeof(why)))
-		pd_warnf(r, off, "%s", why);
+	} else {
+		rc = pd_feature_parse(&r->features, bit, buf, (size_t)size, r->swap,
+				      why, sizeof(why));
+		if (rc == -2) {
+			rc = pd_errorf(r, off, "%s", why);	/* a limit passed */
+		} else if (rc) {
+			pd_warnf(r, off, "%s", why);
+			rc = 0;
+		}
+	}
 	free(buf);
 	return rc;
 }

@@ -28,11 +28,18 @@ struct order_queue {
 	uint64_t last_flushed;		/* time of the last delivered record */
 };
 
+/* What the reader keeps of a file's event selectors at most: attrs (file
+ * mode: the attrs section; pipe mode: HEADER_ATTR records) and sample ids
+ * over all of them (real recordings: events x CPUs or threads). */
+#define PD_MAX_ATTRS	65536
+#define PD_MAX_IDS	(1u << 21)
+
 struct pd_internal {
 	/* id -> evsel, open addressing on the id */
 	uint64_t *id_keys;
 	struct pd_evsel **id_vals;
 	size_t id_cap, id_count;
+	size_t ids_total;		/* ids added over all evsels */
 	struct order_queue q;
 	void *zds;			/* ZSTD_DStream * */
 	uint8_t *zout;			/* decompressed bytes not yet consumed */

@@ -112,8 +112,13 @@ static int header_attr(struct pd_reader *r, const uint8_t *rec, size_t size,
 		asz = 64;
 	if (asz < 64 || asz > size - 8)
 		return pd_errorf(r, off + 12, "attr size %u does not fit its record", asz);
-	e = pd_evsel_add(r, rec + 8, asz);	/* asz >= 64: never NULL */
 	nids = (size - 8 - asz) / 8;		/* what the record holds */
+	if (r->nr_evsels >= PD_MAX_ATTRS)
+		return pd_errorf(r, off, "more than %d HEADER_ATTR records", PD_MAX_ATTRS);
+	if (nids > PD_MAX_IDS - r->in->ids_total)
+		return pd_errorf(r, off, "HEADER_ATTR records declare more than %u sample ids together",
+				 PD_MAX_IDS);
+	e = pd_evsel_add(r, rec + 8, asz);	/* asz >= 64: never NULL */
 	ids = xreallocarray(NULL, nids, sizeof(*ids));
 	for (size_t i = 0; i < nids; i++)
 		ids[i] = rd64(rec + 8 + asz + 8 * i, r->swap);
@@ -171,11 +176,15 @@ static int header_feature(struct pd_reader *r, const uint8_t *rec, size_t size,
 {
 	char why[256];
 	uint64_t id;
+	int rc;
 	if (size < 16)
 		return pd_errorf(r, off, "HEADER_FEATURE record too short");
 	id = rd64(rec + 8, r->swap);
-	if (id < 256 && pd_feature_parse(&r->features, (int)id, rec + 16, size - 16,
-					 r->swap, why, sizeof(why)))
+	rc = id < 256 ? pd_feature_parse(&r->features, (int)id, rec + 16, size - 16,
+					 r->swap, why, sizeof(why)) : 0;
+	if (rc == -2)
+		return pd_errorf(r, off, "%s", why);	/* a limit passed: refused */
+	if (rc)
 		pd_warnf(r, off, "%s", why);
 	return 0;
 }

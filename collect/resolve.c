@@ -375,18 +375,32 @@ uint64_t resolver_maps_gen(struct resolver *res, int64_t proc)
 	return hm_get(&res->maps_by_proc, (uint64_t)proc, 0, &idx) ? res->maps[idx].gen : 0;
 }
 
+/* What user_map collects the maps of a process into. */
+struct umaps_ctx {
+	struct resolver *res;
+	const struct pd_reader *r;
+	struct umap *out;
+	long n;
+};
+
+/* user_map: adds m to the unwinder's list when its dso has a file. */
+static void user_map(void *ctx, const struct map *m)
+{
+	struct umaps_ctx *u = ctx;
+	struct dso *d = &u->res->dsos[m->dso];
+	if (!d->kernel && load_dso(u->res, u->r, d) && d->file)
+		u->out[u->n++] = (struct umap){ d->file, m->start, m->end, m->pgoff };
+}
+
 long resolver_user_maps(struct resolver *res, const struct pd_reader *r, int64_t proc,
 			struct umap **out)
 {
 	struct maps *ms = maps_of(res, proc);
-	long n = 0;
-	*out = ms->n ? xreallocarray(NULL, ms->n, sizeof(**out)) : NULL;
-	for (size_t i = 0; i < ms->n; i++) {
-		struct dso *d = &res->dsos[ms->v[i].dso];
-		if (!d->kernel && load_dso(res, r, d) && d->file)
-			(*out)[n++] = (struct umap){ d->file, ms->v[i].start, ms->v[i].end, ms->v[i].pgoff };
-	}
-	return n;
+	struct umaps_ctx u = { res, r, NULL, 0 };
+	u.out = ms->n ? xreallocarray(NULL, ms->n, sizeof(*u.out)) : NULL;
+	maps_walk(ms, user_map, &u);
+	*out = u.out;
+	return u.n;
 }
 
 /* user_symbol: the symbol row of a user address in process row proc. */
