@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/alloc.h"
+#include "lib/openreg.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -345,20 +346,15 @@ static int read_all(struct reader *r, struct elfsyms *e)
 	return 0;
 }
 
-/* open_regular(r): opens r->path read-only and checks it is a
- * regular file; the fd, or -1 with the error set. */
-static int open_regular(struct reader *r)
+/* open_file(r): opens r->path read-only, without blocking, when it is
+ * a regular file (a FIFO named in a recording would hang the open); the
+ * fd, or -1 with the error set. */
+static int open_file(struct reader *r)
 {
-	struct stat st;
-	int fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(r->path, &r->size);
 
 	if (fd < 0)
-		return fail(r, "%s", strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return fail(r, "not a regular file");
-	}
-	r->size = (uint64_t)st.st_size;
+		return fail(r, "%s", errno == EINVAL ? "not a regular file" : strerror(errno));
 	return fd;
 }
 
@@ -374,7 +370,7 @@ struct elfsyms *elfsyms_open(const char *path, char *err, size_t errlen)
 		fail(&r, "libelf: %s", elf_errmsg(-1));
 		return NULL;
 	}
-	if ((fd = open_regular(&r)) < 0)
+	if ((fd = open_file(&r)) < 0)
 		return NULL;
 	e = xcalloc(1, sizeof(*e));
 	e->syms = symtab_new();

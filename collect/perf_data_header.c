@@ -23,6 +23,7 @@
 #define PIPE_HEADER_SIZE 16
 #define MAX_FEATURE	(256u << 20)
 #define FEAT_TRACING_DATA 1
+#define FIFO_WAIT_MS	2000	/* for a writer of a named FIFO */
 
 /* pd_errorf: see perf_data_int.h. */
 int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
@@ -212,37 +213,76 @@ static int64_t attrs_count(struct pd_reader *r, uint64_t attr_size, uint64_t off
 	return (int64_t)(size / attr_size);
 }
 
+/* An attrs table being read in chunks of whole entries. */
+#define ATTRS_CHUNK (1u << 20)
+
+/* read_entries: reads the n attr_size-byte entries of the table at off
+ * in chunks into buf (ATTRS_CHUNK bytes) and calls fn on each (its index
+ * and offset) until one fails. */
+static int read_entries(struct pd_reader *r, uint64_t attr_size, uint64_t off, int64_t n,
+			uint8_t *buf, int (*fn)(struct pd_reader *, const uint8_t *,
+						uint64_t, int64_t, uint64_t, void *),
+			void *ctx)
+{
+	int64_t per = (int64_t)(ATTRS_CHUNK / attr_size);
+	for (int64_t i = 0; i < n; i += per) {
+		int64_t k = n - i < per ? n - i : per;
+		uint64_t at = off + (uint64_t)i * attr_size;
+		if (read_at(r, 24, at, buf, (size_t)((uint64_t)k * attr_size)))
+			return -1;
+		for (int64_t j = 0; j < k; j++)
+			if (fn(r, buf + (uint64_t)j * attr_size, attr_size, i + j,
+			       at + (uint64_t)j * attr_size, ctx))
+				return -1;
+	}
+	return 0;
+}
+
+/* note_ids: keeps attr i's ids entry in the ids_sec array ctx. */
+static int note_ids(struct pd_reader *r, const uint8_t *a, uint64_t attr_size, int64_t i,
+		    uint64_t at, void *ctx)
+{
+	struct ids_sec *secs = ctx;
+	secs[i] = (struct ids_sec){ rd64(a + attr_size - 16, r->swap),
+				    rd64(a + attr_size - 8, r->swap), at + attr_size - 16 };
+	return 0;
+}
+
+/* add_attr: the evsel of the attr a, at offset at, with its ids. */
+static int add_attr(struct pd_reader *r, const uint8_t *a, uint64_t attr_size, int64_t i,
+		    uint64_t at, void *ctx)
+{
+	struct pd_evsel *e = pd_evsel_add(r, a, (size_t)attr_size - 16);
+	(void)i;
+	(void)ctx;
+	if (!e)
+		return pd_errorf(r, at, "attr is invalid");
+	return read_ids(r, e, rd64(a + attr_size - 16, r->swap),
+			rd64(a + attr_size - 8, r->swap), at + attr_size - 16);
+}
+
 /* read_attrs: the attrs section: attr_size-byte entries, each an attr
- * followed by the {offset, size} of its ids. Read one entry at a time:
- * memory follows the attrs the file holds, not the size it declares. */
+ * followed by the {offset, size} of its ids. Read in chunks, twice (the
+ * ids sections are checked together before any is read): memory follows
+ * the attrs the file holds, not the size it declares. */
 static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
 		      uint64_t size)
 {
 	int64_t n = attrs_count(r, attr_size, off, size);
 	struct ids_sec *secs;
-	uint8_t a[4096];
-	int rc = 0;
+	uint8_t *buf;
+	int rc;
 	if (n <= 0)
 		return (int)n;
 	secs = xreallocarray(NULL, (size_t)n, sizeof(*secs));
-	for (int64_t i = 0; i < n && !rc; i++) {
-		uint64_t at = off + (uint64_t)i * attr_size + attr_size - 16;
-		rc = read_at(r, at, at, a, 16);
-		secs[i] = (struct ids_sec){ rd64(a, r->swap), rd64(a + 8, r->swap), at };
-	}
+	buf = xmalloc(ATTRS_CHUNK);
+	rc = read_entries(r, attr_size, off, n, buf, note_ids, secs);
 	if (!rc)
 		rc = check_ids_secs(r, secs, (size_t)n);
 	free(secs);
-	for (int64_t i = 0; i < n && !rc; i++) {
-		uint64_t at = off + (uint64_t)i * attr_size;
-		struct pd_evsel *e;
-		if (read_at(r, at, at, a, (size_t)attr_size))
-			return -1;
-		if (!(e = pd_evsel_add(r, a, (size_t)attr_size - 16)))
-			return pd_errorf(r, at, "attr is invalid");
-		rc = read_ids(r, e, rd64(a + attr_size - 16, r->swap),
-			      rd64(a + attr_size - 8, r->swap), at + attr_size - 16);
-	}
+	if (!rc)
+		rc = read_entries(r, attr_size, off, n, buf, add_attr, NULL);
+	free(buf);
 	return rc;
 }
 
@@ -418,16 +458,70 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *h)
 		pd_errorf(r, r->data_offset, "seek failed") : 0;
 }
 
+/* fifo_writer: waits up to FIFO_WAIT_MS for a writer of the FIFO open
+ * non-blocking at fd. 1 when there is one (a byte it sent already read
+ * into *c: *got), 0 when none came. A named FIFO is pipe-mode input only
+ * while something writes to it; open(2) would wait for that forever. */
+static int fifo_writer(int fd, int *c, bool *got)
+{
+	unsigned char b;
+	for (int waited = 0; waited <= FIFO_WAIT_MS; waited += 20) {
+		ssize_t n = read(fd, &b, 1);
+		if (n == 1) {
+			*c = b;
+			*got = true;
+			return 1;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;	/* a writer, nothing sent yet */
+		if (n < 0 && errno != EINTR)
+			return 0;
+		usleep(20 * 1000);	/* n == 0: no writer (yet) */
+	}
+	return 0;
+}
+
+/* open_path: opens path without blocking; a FIFO only with a writer
+ * (then read as a pipe); the stream, or NULL with the error set. */
+static FILE *open_path(struct pd_reader *r, const char *path, int *c, bool *got)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), flags;
+	FILE *fp;
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(r->in->err, r->in->errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (S_ISFIFO(st.st_mode) && !fifo_writer(fd, c, got)) {
+		snprintf(r->in->err, r->in->errlen, "%s: a FIFO with no writer (a pipe-mode "
+			 "recording is read from a FIFO while perf writes it: perf record -o - ... > %s)",
+			 path, path);
+		close(fd);
+		return NULL;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) || !(fp = fdopen(fd, "rb"))) {
+		snprintf(r->in->err, r->in->errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return fp;
+}
+
 /* open_stream: opens path ("-" = stdin) with a large buffer. */
 static int open_stream(struct pd_reader *r, const char *path)
 {
 	struct stat st;
-	r->fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!r->fp) {
-		snprintf(r->in->err, r->in->errlen, "%s: %s", path, strerror(errno));
+	bool got = false;
+	int c = 0;
+	r->fp = strcmp(path, "-") ? open_path(r, path, &c, &got) : stdin;
+	if (!r->fp)
 		return -1;
-	}
 	setvbuf(r->fp, NULL, _IOFBF, 1 << 20);
+	if (got)
+		ungetc(c, r->fp);
 	if (!fstat(fileno(r->fp), &st) && S_ISREG(st.st_mode))
 		r->file_size = (uint64_t)st.st_size;
 	return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zstd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "lib/alloc.h"
 #include "collect/batch.h"
 #include "collect/buildid_cache.h"
@@ -15,6 +16,7 @@
 #include "lib/hashmap.h"
 #include "lib/kallsyms.h"
 #include "collect/maps.h"
+#include "lib/openreg.h"
 #include "collect/resolve.h"
 #include "collect/unwind.h"
 
@@ -216,14 +218,18 @@ void resolver_fork(struct resolver *res, int64_t child, int64_t parent)
 }
 
 /* read_text: the whole of a (proc) text file, malloc'ed; NULL when it
- * cannot be opened. */
+ * cannot be opened or is not a regular file (never waits on a FIFO). */
 static char *read_text(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open_regular(path, NULL);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	size_t cap = 0, n = 0, k;
 	char *buf = NULL;
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
+	}
 	do {
 		ALLOC_GROW(buf, n + (1 << 20), cap);
 		while (n < cap && (k = fread(buf + n, 1, cap - n, f)) > 0)
