@@ -1,0 +1,169 @@
+#!/bin/sh
+# Integration test: `perfdb import` of hostile perf.data files, whose memory
+# and time must follow what the file holds, not what it declares. Each file
+# is written by tests/tools/hostile (sparse where it is zeros):
+#   ids         65,536 attrs each declaring 2^24 ids at one offset of an
+#               8 GiB sparse file (the reader kept 128 MiB per attr: 7.2 GB
+#               before failing)
+#   ids-shared  65,536 attrs whose ids sections are the same 8 bytes
+#   ids-many    4 attrs of 2^20 disjoint ids each (more than the reader keeps)
+#   cmdline     a 64 MiB CMDLINE section of 16M empty arguments (a heap
+#               block each: ~700 MB)
+#   event_desc  a 64 MiB EVENT_DESC section of 2.8M nameless events
+#   attrs       65,536 zeroed attrs of 4,096 bytes (a 256 MiB table that was
+#               read whole), and 65,537 attrs of 144 bytes (an exact multiple
+#               past the count limit, once "not a multiple of 144")
+#   mmaps       one process with 40,000 mmaps and as many samples (the maps
+#               were copied and re-sorted per insert: 45 s)
+#   fifo-mmap   an mmap naming a FIFO, with a sample in it (open(2) of it
+#               hung forever)
+#   fifo-cache  an mmap of a missing file whose build id's entry in the
+#               build-id cache ($PERF_BUILDID_DIR) is a FIFO
+#   fifo-input  a FIFO with no writer given as the file to import
+# Each import runs under timeout, with its peak RSS measured (/usr/bin/time)
+# and, outside ASan, its address space capped (prlimit), into a database that
+# holds one good session. Refused files: exit 2, the one line
+# "perfdb: FILE: offset N: what" with the offset expected, and the database
+# byte-for-byte as before. Accepted ones: exit 0 within the bounds.
+# Prints TAP lines. Run from the repository root.
+# Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+H=$(pwd)/$B/tests/tools/hostile
+LIB=$(cd "$(dirname "$0")/lib" && pwd)
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+# shellcheck source=tests/integration/lib/tap.sh
+. "$LIB/tap.sh"
+finish() { echo "1..${n:?}"; [ "${failed:?}" -eq 0 ]; exit $?; }
+
+[ -x "$H" ] || make -s BUILD="$B" "$B/tests/tools/hostile" >&2
+for tool in sqlite3 timeout; do
+	command -v $tool >/dev/null 2>&1 || { skip "$tool is not installed"; finish; }
+done
+TIME=/usr/bin/time
+[ -x $TIME ] || TIME=
+# ASan reserves terabytes of address space and doubles the heap: no cap,
+# looser bounds
+SCALE=1 CAP="prlimit --as=4000000000"
+case "$PERFDB" in *asan*) SCALE=4 CAP= ;; esac
+command -v prlimit >/dev/null 2>&1 || CAP=
+
+DB=$T/db.db
+"$H" mmaps "$T/good.data" 10 && "$PERFDB" import -q -o "$DB" "$T/good.data" >/dev/null ||
+	{ not_ok "the good session imports"; finish; }
+cp "$DB" "$T/before.db"
+
+# run NAME FILE MAX_MB MAX_S: imports FILE into $DB under the bounds;
+# sets rc, err (stderr), rss (KB, or 0 when unmeasured), secs.
+run() {
+	_t0=$(date +%s)
+	if [ -n "$TIME" ]; then
+		# shellcheck disable=SC2086
+		timeout "$4" $TIME -f %M -o "$T/$1.rss" $CAP "$PERFDB" import -q -o "$DB" "$2" \
+			>"$T/$1.out" 2>"$T/$1.err"
+	else
+		# shellcheck disable=SC2086
+		timeout "$4" $CAP "$PERFDB" import -q -o "$DB" "$2" >"$T/$1.out" 2>"$T/$1.err"
+	fi
+	rc=$?
+	secs=$(($(date +%s) - _t0))
+	rss=$(tail -1 "$T/$1.rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0)
+	err=$(cat "$T/$1.err")
+}
+
+# within NAME MAX_MB MAX_S: ok when rss and time stayed in the bounds.
+within() {
+	if [ "$rc" -eq 124 ]; then
+		not_ok "$1: within $3 s (killed by timeout)"
+	elif [ "$rss" -gt $(($2 * 1024 * SCALE)) ]; then
+		not_ok "$1: peak RSS $((rss / 1024)) MB is over $(($2 * SCALE)) MB"
+	else
+		ok "$1: peak RSS $((rss / 1024)) MB (bound $(($2 * SCALE)) MB), ${secs} s (bound $3 s)"
+	fi
+}
+
+# refused NAME FILE MAX_MB MAX_S OFFSET TEXT: the import fails as it should.
+refused() {
+	run "$1" "$2" "$3" "$4"
+	within "$1" "$3" "$4"
+	_lines=$(wc -l <"$T/$1.err")
+	case "$err" in
+	"perfdb: $2: offset $5: "*"$6"*)
+		if [ "$rc" -eq 2 ] && [ "$_lines" -eq 1 ]; then
+			ok "$1: exit 2, one line: ${err#perfdb: "$2": }"
+		else
+			not_ok "$1: exit $rc, $_lines lines: $err"
+		fi ;;
+	*) not_ok "$1: exit $rc, expected 'offset $5: ...$6...', got: $err" ;;
+	esac
+	if cmp -s "$DB" "$T/before.db" && [ ! -e "$DB-journal" ] && [ ! -e "$DB-wal" ]; then
+		ok "$1: the database is as it was"
+	else
+		not_ok "$1: the database changed"
+		cp "$T/before.db" "$DB"
+	fi
+}
+
+# accepted NAME FILE MAX_MB MAX_S: the import succeeds within the bounds.
+accepted() {
+	run "$1" "$2" "$3" "$4"
+	within "$1" "$3" "$4"
+	if [ "$rc" -eq 0 ]; then ok "$1: exit 0"; else not_ok "$1: exit $rc: $err"; fi
+}
+
+# last_session SQL: the value of SQL for the session imported last.
+last_session() {
+	sqlite3 "$DB" "$(echo "$1" | sed 's/@S/(SELECT max(id) FROM session)/g')"
+}
+
+"$H" ids "$T/ids.data" 8192 &&
+	refused ids "$T/ids.data" 64 30 168 "attrs declare more than 2097152 sample ids together"
+"$H" ids-shared "$T/ids-shared.data" &&
+	refused ids-shared "$T/ids-shared.data" 64 30 248 "overlaps another attr's"
+"$H" ids-many "$T/ids-many.data" &&
+	refused ids-many "$T/ids-many.data" 64 30 328 "attrs declare more than 2097152 sample ids together"
+"$H" cmdline "$T/cmdline.data" 64 &&
+	refused cmdline "$T/cmdline.data" 192 30 208 "cmdline: 16777215 arguments are more than the 1048576 perfdb reads"
+"$H" event_desc "$T/event_desc.data" 64 &&
+	refused event_desc "$T/event_desc.data" 192 30 208 "event_desc: 2796202 events are more than the 65536 perfdb reads"
+"$H" attrs "$T/attrs-past.data" 65537 144 &&
+	refused attrs-past-limit "$T/attrs-past.data" 64 30 32 "attrs section holds 65537 attrs, more than the 65536 perfdb reads"
+"$H" attrs "$T/attrs.data" 65536 4096 &&
+	accepted attrs-4096 "$T/attrs.data" 128 60
+cp "$DB" "$T/before.db"
+
+"$H" mmaps "$T/mmaps.data" 40000 && accepted mmaps "$T/mmaps.data" 128 20
+check "mmaps: 40,000 maps stored, every sample in /nonexistent/h.so" test \
+	"$(last_session "SELECT (SELECT count(*) FROM mmap WHERE session_id = @S) || ' ' ||
+		(SELECT count(*) FROM sample s JOIN symbol y ON y.id = s.symbol_id
+		 JOIN dso d ON d.id = y.dso_id
+		 WHERE s.session_id = @S AND d.path = '/nonexistent/h.so')")" = "40000 40000"
+
+mkfifo "$T/fifo" || { not_ok "mkfifo"; finish; }
+"$H" mmap-of "$T/fifo-mmap.data" "$T/fifo" && accepted fifo-mmap "$T/fifo-mmap.data" 64 20
+check "fifo-mmap: the FIFO's dso says why it has no symbols" test \
+	"$(last_session "SELECT symbols FROM dso WHERE session_id = @S AND path = '$T/fifo'")" = \
+	"elf: $T/fifo: not a regular file"
+
+BID=ab0123456789abcdef0123456789abcdef012345
+mkdir -p "$T/cache/.build-id/ab/${BID#ab}" && mkfifo "$T/cache/.build-id/ab/${BID#ab}/elf" ||
+	{ not_ok "build-id cache FIFO"; finish; }
+PERF_BUILDID_DIR=$T/cache
+export PERF_BUILDID_DIR
+"$H" mmap-of "$T/fifo-cache.data" /nonexistent/lib.so $BID &&
+	accepted fifo-cache "$T/fifo-cache.data" 64 20
+unset PERF_BUILDID_DIR
+check "fifo-cache: the dso is left without symbols" test \
+	"$(last_session "SELECT symbols FROM dso WHERE session_id = @S AND path = '/nonexistent/lib.so'")" = \
+	"elf: /nonexistent/lib.so: No such file or directory"
+
+cp "$DB" "$T/before.db"
+run fifo-input "$T/fifo" 64 20
+within fifo-input 64 20
+case "$err" in
+"perfdb: $T/fifo: a FIFO with no writer"*) check "fifo-input: exit 2, one line: $err" test "$rc" -eq 2 ;;
+*) not_ok "fifo-input: exit $rc: $err" ;;
+esac
+check "fifo-input: the database is as it was" cmp -s "$DB" "$T/before.db"
+finish
