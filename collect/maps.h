@@ -3,7 +3,9 @@
  * MMAP/MMAP2 records build them up. Kept in a treap (a binary search tree
  * on the start address balanced by random priorities), so that an insert
  * costs O(log n) plus the maps it replaces and a lookup O(log n): a
- * recording's mmaps may number tens of thousands per process. */
+ * recording's mmaps may number tens of thousands per process. A fork's
+ * copy shares the parent's nodes: O(1), and O(log n) more memory per
+ * later insert on either side. */
 #ifndef PERFDB_MAPS_H
 #define PERFDB_MAPS_H
 #include <stddef.h>
@@ -28,12 +30,13 @@ struct maps {
  * them. */
 void maps_insert(struct maps *ms, struct map m);
 
-/* maps_copy: adds every map of from to to (a fork's child), as inserts
- * (so maps to already had are replaced where from's overlap them). */
+/* maps_copy: adds every map of from to to (a fork's child): shared in
+ * O(1) when to is empty, else as inserts (so maps to already had are
+ * replaced where from's overlap them). */
 void maps_copy(struct maps *to, const struct maps *from);
 
 /* maps_find: the map containing addr, or NULL. Valid until the next
- * change of ms. */
+ * change of ms (changes of maps sharing nodes with ms do not matter). */
 const struct map *maps_find(const struct maps *ms, uint64_t addr);
 
 /* maps_walk: calls fn(ctx, map) for every map in address order. */

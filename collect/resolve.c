@@ -32,6 +32,8 @@ struct resolver {
 	struct hashmap maps_by_proc;	/* proc row -> index into maps */
 	struct hashmap sym_rows;	/* (dso index + 1, sym start) -> row */
 	struct hashmap ip_cache;	/* (proc or 0, ip) -> symbol row */
+	struct hashmap bid_by_path;	/* (name hash, k) -> BUILD_ID entry */
+	bool bid_indexed;
 	struct symtab *ksyms;
 	int ktried;
 	char *ktext;			/* the kallsyms text loaded */
@@ -80,6 +82,7 @@ void resolver_free(struct resolver *res)
 	hm_free(&res->maps_by_proc);
 	hm_free(&res->sym_rows);
 	hm_free(&res->ip_cache);
+	hm_free(&res->bid_by_path);
 	symtab_free(res->ksyms);
 	free(res->ktext);
 	free(res->ksource);
@@ -334,20 +337,51 @@ static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 		try_kallsyms(res, "/proc/kallsyms", true);
 }
 
+/* bid_find: the index of the recording's BUILD_ID entry for path, or -1
+ * (needs bid_index first). */
+static long bid_find(const struct resolver *res, const struct pd_reader *r, const char *path)
+{
+	uint64_t h = str_hash(path), idx;
+	for (uint64_t k = 0; hm_get(&res->bid_by_path, h, k, &idx); k++)
+		if (!strcmp(r->features.build_ids[idx].filename, path))
+			return (long)idx;
+	return -1;
+}
+
+/* bid_index: indexes the recording's BUILD_ID entries by file name, once
+ * (the first entry of a name wins): a lookup per dso stays O(1) however
+ * many entries the file lists. */
+static void bid_index(struct resolver *res, const struct pd_reader *r)
+{
+	if (res->bid_indexed)
+		return;
+	res->bid_indexed = true;
+	for (uint32_t i = 0; i < r->features.nr_build_ids; i++) {
+		const char *name = r->features.build_ids[i].filename;
+		uint64_t h, k = 0, idx;
+		if (!name || bid_find(res, r, name) >= 0)
+			continue;
+		h = str_hash(name);
+		while (hm_get(&res->bid_by_path, h, k, &idx))
+			k++;
+		hm_put(&res->bid_by_path, h, k, i);
+	}
+}
+
 /* expected_build_id: the build id the recording saw for d, as hex, or NULL. */
-static const char *expected_build_id(const struct resolver *res, const struct dso *d,
+static const char *expected_build_id(struct resolver *res, const struct dso *d,
 				     const struct pd_reader *r, char *buf)
 {
+	long i;
 	if (d->build_id_size) {
 		build_id_hex(d->build_id, d->build_id_size, buf);
 		return buf;
 	}
-	for (uint32_t i = 0; r && i < r->features.nr_build_ids; i++)
-		if (r->features.build_ids[i].filename &&
-		    !strcmp(r->features.build_ids[i].filename, d->path))
-			return r->features.build_ids[i].hex;
-	(void)res;
-	return NULL;
+	if (!r)
+		return NULL;
+	bid_index(res, r);
+	i = bid_find(res, r, d->path);
+	return i >= 0 ? r->features.build_ids[i].hex : NULL;
 }
 
 /* kernel_symbol: the symbol row of a kernel address. */

@@ -98,22 +98,62 @@ void unwinder_free(struct unwinder *u)
 	free(u);
 }
 
-/* report_files: each distinct file of maps once, at the load bias of its
- * map with the lowest file offset (start - pgoff: where its offset 0 is). */
+/* A map's place in report_files' sort: its file, offset and index. */
+struct fmap {
+	const char *file;
+	uint64_t pgoff;
+	long i;
+};
+
+/* fmap_cmp: by file, then file offset, then index. */
+static int fmap_cmp(const void *a, const void *b)
+{
+	const struct fmap *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	if (c)
+		return c;
+	if (x->pgoff != y->pgoff)
+		return x->pgoff < y->pgoff ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* first_cmp: the {first index, best index} pairs by first index. */
+static int first_cmp(const void *a, const void *b)
+{
+	const long *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* report_files: each distinct file of maps once, in the order of its
+ * first map, at the load bias of its map with the lowest file offset
+ * (start - pgoff: where its offset 0 is). Sorted, not compared pairwise:
+ * a process may have tens of thousands of maps. */
 static void report_files(Dwfl *dwfl, const struct umap *m, long n)
 {
+	struct fmap *f = n ? xreallocarray(NULL, (size_t)n, sizeof(*f)) : NULL;
+	long (*pick)[2] = n ? xreallocarray(NULL, (size_t)n, sizeof(*pick)) : NULL;
+	long np = 0;
+	for (long i = 0; i < n; i++)
+		f[i] = (struct fmap){ m[i].file, m[i].pgoff, i };
+	if (n)
+		qsort(f, (size_t)n, sizeof(*f), fmap_cmp);
 	for (long i = 0; i < n; i++) {
-		long best = i;
-		bool seen = false;
-		for (long k = 0; k < n && !seen; k++)
-			seen = k < i && !strcmp(m[k].file, m[i].file);
-		if (seen)
+		if (i && !strcmp(f[i].file, f[i - 1].file)) {
+			if (f[i].i < pick[np - 1][0])
+				pick[np - 1][0] = f[i].i;
 			continue;
-		for (long k = i + 1; k < n; k++)
-			if (!strcmp(m[k].file, m[i].file) && m[k].pgoff < m[best].pgoff)
-				best = k;
-		dwfl_report_elf(dwfl, m[i].file, m[i].file, -1, m[best].start - m[best].pgoff, false);
+		}
+		pick[np][0] = f[i].i;	/* first so far */
+		pick[np++][1] = f[i].i;	/* lowest offset: sorted first */
 	}
+	if (np)
+		qsort(pick, (size_t)np, sizeof(*pick), first_cmp);
+	for (long k = 0; k < np; k++) {
+		const struct umap *b = &m[pick[k][1]];
+		dwfl_report_elf(dwfl, b->file, b->file, -1, b->start - b->pgoff, false);
+	}
+	free(f);
+	free(pick);
 }
 
 /* session: the cached Dwfl of (proc, gen), made (evicting the least

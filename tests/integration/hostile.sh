@@ -15,6 +15,9 @@
 #               past the count limit, once "not a multiple of 144")
 #   mmaps       one process with 40,000 mmaps and as many samples (the maps
 #               were copied and re-sorted per insert: 45 s)
+#   forks       one process with 20,000 mmaps forked 20,000 times, a sample
+#               in each child (every fork copied every map: 3.7 GB and
+#               out of memory under a 4 GB cap, after 42 s)
 #   fifo-mmap   an mmap naming a FIFO, with a sample in it (open(2) of it
 #               hung forever)
 #   fifo-cache  an mmap of a missing file whose build id's entry in the
@@ -139,6 +142,12 @@ check "mmaps: 40,000 maps stored, every sample in /nonexistent/h.so" test \
 		(SELECT count(*) FROM sample s JOIN symbol y ON y.id = s.symbol_id
 		 JOIN dso d ON d.id = y.dso_id
 		 WHERE s.session_id = @S AND d.path = '/nonexistent/h.so')")" = "40000 40000"
+
+"$H" forks "$T/forks.data" 20000 && accepted forks "$T/forks.data" 128 20
+check "forks: each child's sample is in the map it inherited" test \
+	"$(last_session "SELECT count(*) FROM sample s JOIN symbol y ON y.id = s.symbol_id
+		JOIN dso d ON d.id = y.dso_id
+		WHERE s.session_id = @S AND d.path = '/nonexistent/h.so'")" = 20000
 
 mkfifo "$T/fifo" || { not_ok "mkfifo"; finish; }
 "$H" mmap-of "$T/fifo-mmap.data" "$T/fifo" && accepted fifo-mmap "$T/fifo-mmap.data" 64 20

@@ -16,6 +16,8 @@
  *                                    nameless events without ids
  *   hostile attrs PATH N SIZE        N zeroed attrs of SIZE bytes
  *   hostile mmaps PATH N             one process, N mmaps, N samples
+ *   hostile forks PATH N             one process, N mmaps, then N forks of
+ *                                    it (new processes), a sample in each
  *   hostile mmap-of PATH FILE [HEX]  one mmap naming FILE (MMAP2 with build
  *                                    id HEX when given) and a sample in it
  *
@@ -255,6 +257,50 @@ static void mmaps(struct out *o, long n)
 	free(b);
 }
 
+/* fork_rec: a FORK of process PID into the new process child. */
+static size_t fork_rec(uint8_t *b, uint32_t child, uint64_t time)
+{
+	rec_head(b, 7, 0, 48);
+	le32(b + 8, child);
+	le32(b + 12, PID);
+	le32(b + 16, child);
+	le32(b + 20, PID);
+	le64(b + 24, time);
+	trailer(b + 32, time);
+	le32(b + 32, child);	/* the trailer is the child's */
+	le32(b + 36, child);
+	return 48;
+}
+
+/* child_sample: a user-mode SAMPLE of process pid at ip. */
+static size_t child_sample(uint8_t *b, uint32_t pid, uint64_t ip, uint64_t time)
+{
+	size_t n = sample(b, ip, time);
+	le32(b + 16, pid);
+	le32(b + 20, pid);
+	return n;
+}
+
+static void forks(struct out *o, long n)
+{
+	uint8_t *b = malloc((size_t)n * 200 + 64);
+	size_t len = 0;
+	uint64_t t = 1000;
+	if (!b)
+		die("out of memory", o->path);
+	len += comm(b, t++);
+	for (long i = 0; i < n; i++)
+		len += mmap_rec(b + len, 0x10000000 + (uint64_t)i * 0x2000, "/nonexistent/h.so",
+				NULL, t++);
+	for (long i = 0; i < n; i++) {
+		len += fork_rec(b + len, 100000 + (uint32_t)i, t++);
+		len += child_sample(b + len, 100000 + (uint32_t)i,
+				    0x10000000 + (uint64_t)i * 0x2000 + 0x10, t++);
+	}
+	records_file(o, b, len);
+	free(b);
+}
+
 /* hex_bid: HEX (40 digits) into bid. */
 static void hex_bid(const char *hex, uint8_t *bid, const char *path)
 {
@@ -335,6 +381,8 @@ int main(int argc, char **argv)
 		finish(&o, data + sizeof(round_rec));
 	} else if (!strcmp(c, "mmaps") && argc == 4) {
 		mmaps(&o, (long)num(argv[3]));
+	} else if (!strcmp(c, "forks") && argc == 4) {
+		forks(&o, (long)num(argv[3]));
 	} else if (!strcmp(c, "mmap-of") && (argc == 4 || argc == 5)) {
 		mmap_of(&o, argv[3], argc == 5 ? argv[4] : NULL);
 	} else {
