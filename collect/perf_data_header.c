@@ -494,6 +494,11 @@ static FILE *open_path(struct pd_reader *r, const char *path, int *c, bool *got)
 			close(fd);
 		return NULL;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(r->in->err, r->in->errlen, "%s: %s", path, strerror(EISDIR));
+		close(fd);
+		return NULL;
+	}
 	if (S_ISFIFO(st.st_mode) && !fifo_writer(fd, c, got)) {
 		snprintf(r->in->err, r->in->errlen, "%s: a FIFO with no writer (a pipe-mode "
 			 "recording is read from a FIFO while perf writes it: perf record -o - ... > %s)",
