@@ -73,7 +73,7 @@ struct pd_evsel *pd_evsel_add(struct pd_reader *r, const uint8_t *attr, size_t l
 	if (sz < ATTR_SIZE_VER0 || sz > len)
 		sz = len < sz ? len : sz;
 	e = xcalloc(1, sizeof(*e));
-	r->evsels = xreallocarray(r->evsels, r->nr_evsels + 1, sizeof(*r->evsels));
+	ALLOC_GROW(r->evsels, r->nr_evsels + 1, r->in->evsels_cap);
 	e->idx = (int)r->nr_evsels;
 	e->type = rd32(attr, r->swap);
 	e->size = rd32(attr + 4, r->swap);
@@ -251,6 +251,8 @@ void pd_evsels_free(struct pd_reader *r)
 	free(r->evsels);
 	r->evsels = NULL;
 	r->nr_evsels = 0;
+	if (r->in)
+		r->in->evsels_cap = 0;
 	if (r->in) {
 		free(r->in->id_keys);
 		free(r->in->id_vals);

@@ -40,6 +40,7 @@ struct pd_internal {
 	struct pd_evsel **id_vals;
 	size_t id_cap, id_count;
 	size_t ids_total;		/* ids added over all evsels */
+	size_t evsels_cap;		/* room in r->evsels */
 	struct order_queue q;
 	void *zds;			/* ZSTD_DStream * */
 	uint8_t *zout;			/* decompressed bytes not yet consumed */

@@ -1271,6 +1271,76 @@ static void test_shared_ids_section(void)
 	free(b);
 }
 
+/* nth_record: the offset of the n-th (from 0) record of type in the
+ * pipe-mode LE buffer b, or 0. */
+static uint64_t nth_record(const uint8_t *b, size_t len, uint32_t type, size_t n)
+{
+	for (size_t pos = 16; pos + 8 <= len;) {
+		uint32_t t = (uint32_t)b[pos] | (uint32_t)b[pos + 1] << 8 |
+			     (uint32_t)b[pos + 2] << 16 | (uint32_t)b[pos + 3] << 24;
+		uint16_t sz = (uint16_t)(b[pos + 6] | b[pos + 7] << 8);
+		if (t == type && !n--)
+			return pos;
+		if (sz < 8)
+			return 0;
+		pos += sz;
+	}
+	return 0;
+}
+
+/* pipe_attrs: a pipe-mode buffer of nattr HEADER_ATTRs of nids distinct
+ * ids each, then a sample; NULL on a big-endian host. */
+static uint8_t *pipe_attrs(size_t nattr, size_t nids, size_t *len)
+{
+	struct pdw_opts o = { .pipe = true, .attr_size = 64 };
+	struct pdw *w = pdw_new(&o);
+	uint64_t *ids = calloc(nids ? nids : 1, sizeof(*ids));
+	struct pdw_sample smp = { .ip = 1, .id = 1 };
+	for (size_t i = 0; i < nattr; i++) {
+		struct pdw_attr a = { .type = 1, .sample_type = PDW_SAMPLE_IP | PDW_SAMPLE_ID,
+				      .ids = ids, .nr_ids = nids };
+		for (size_t k = 0; k < nids; k++)
+			ids[k] = 1 + i * nids + k;
+		pdw_add_attr(w, &a);
+	}
+	pdw_sample(w, 0, 2, &smp);
+	free(ids);
+	return HOST_BE ? (pdw_free(w), NULL) : finish_buf(w, len);
+}
+
+/* Pipe mode: HEADER_ATTR records past 65,536, or declaring more than
+ * 2^21 ids together, are refused at the record that passes the limit
+ * (as the attrs section of a file is). */
+static void test_pipe_attr_limits(void)
+{
+	size_t len;
+	uint8_t *b = pipe_attrs(65537, 0, &len);
+	uint64_t want;
+	struct run u;
+	if (!b) {
+		skip("pipe attr limits: big-endian host or no fixture");
+		return;
+	}
+	want = nth_record(b, len, PDW_HEADER_ATTR, 65536);
+	write_bytes(tmp("attrs-65537.data"), b, len);
+	run_file(&u, tmp("attrs-65537.data"));
+	ok(want && u.rc == -1 && names_offset(u.err, want) &&
+	   strstr(u.err, "more than 65536 HEADER_ATTR records"),
+	   "pipe: the 65,537th HEADER_ATTR is refused at its offset %" PRIu64 " (%s)", want, u.err);
+	run_free(&u);
+	free(b);
+	b = pipe_attrs(300, 8000, &len);
+	want = b ? nth_record(b, len, PDW_HEADER_ATTR, 262) : 0;	/* 263 x 8000 > 2^21 */
+	write_bytes(tmp("ids-2m.data"), b, len);
+	run_file(&u, tmp("ids-2m.data"));
+	ok(want && u.rc == -1 && names_offset(u.err, want) &&
+	   strstr(u.err, "declare more than 2097152 sample ids together"),
+	   "pipe: 300 HEADER_ATTRs of 8,000 ids: refused at the 263rd, offset %" PRIu64 " (%s)",
+	   want, u.err);
+	run_free(&u);
+	free(b);
+}
+
 /* Pipe-mode tracing data declared far larger than what follows, read from
  * a FIFO (no file size to check against): refused as truncated, at the
  * offset where the payload starts. */
@@ -1885,6 +1955,7 @@ int main(void)
 	test_pipe_tracing_errors();
 	test_auxtrace_truncated();
 	test_shared_ids_section();
+	test_pipe_attr_limits();
 	test_pipe_tracing_oversize();
 	test_v1_and_be();
 	test_lost();
