@@ -221,11 +221,13 @@ void resolver_fork(struct resolver *res, int64_t child, int64_t parent)
 }
 
 /* read_text: the whole of a (proc) text file, malloc'ed; NULL when it
- * cannot be opened or is not a regular file (never waits on a FIFO). */
-static char *read_text(const char *path, size_t *len)
+ * cannot be opened. A file the user named may be anything readable (a
+ * pipe: --kallsyms <(ssh host cat /proc/kallsyms)); others must be
+ * regular files (a FIFO at a build-id cache path would wait forever). */
+static char *read_text(const char *path, size_t *len, bool user_named)
 {
-	int fd = open_regular(path, NULL);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	int fd = user_named ? -1 : open_regular(path, NULL);
+	FILE *f = user_named ? fopen(path, "r") : fd >= 0 ? fdopen(fd, "r") : NULL;
 	size_t cap = 0, n = 0, k;
 	char *buf = NULL;
 	if (!f) {
@@ -256,11 +258,13 @@ static void drop_kallsyms(struct resolver *res)
 
 /* try_kallsyms: loads the kallsyms text at path; with check_base, only
  * when its kernel base is the recording's (the kernel MMAP's, when the
- * file has one: KASLR moves it every boot). False when unusable. */
-static bool try_kallsyms(struct resolver *res, const char *path, bool check_base)
+ * file has one: KASLR moves it every boot); user_named: --kallsyms FILE,
+ * which may be a pipe. False when unusable. */
+static bool try_kallsyms(struct resolver *res, const char *path, bool check_base,
+			 bool user_named)
 {
 	char err[256];
-	res->ktext = read_text(path, &res->ktext_len);
+	res->ktext = read_text(path, &res->ktext_len, user_named);
 	res->ksyms = symtab_new();
 	if (res->ktext &&
 	    kallsyms_load_buf(res->ksyms, res->ktext, res->ktext_len, err, sizeof(err)) >= 0 &&
@@ -303,7 +307,7 @@ static bool written_this_boot(const char *path)
 static bool modules_still_there(const struct resolver *res)
 {
 	size_t len;
-	char *text = read_text("/proc/modules", &len);
+	char *text = read_text("/proc/modules", &len, false);
 	bool yes = !text || kallsyms_has_modules(res->ksyms, text, len);
 	free(text);
 	return yes;
@@ -322,19 +326,19 @@ static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 	bool here = recorded_here(r);
 	res->ktried = 1;
 	if (res->kallsyms_path) {
-		if (!try_kallsyms(res, res->kallsyms_path, false))
+		if (!try_kallsyms(res, res->kallsyms_path, false, true))
 			fprintf(stderr, "perfdb: warning: %s: no usable kernel symbols\n",
 				res->kallsyms_path);
 		return;
 	}
 	if (buildid_cache_file(kernel_build_id(r), "kallsyms", cached, sizeof(cached)) &&
-	    (!here || written_this_boot(cached)) && try_kallsyms(res, cached, true)) {
+	    (!here || written_this_boot(cached)) && try_kallsyms(res, cached, true, false)) {
 		if (!here || modules_still_there(res))
 			return;
 		drop_kallsyms(res);
 	}
 	if (here)
-		try_kallsyms(res, "/proc/kallsyms", true);
+		try_kallsyms(res, "/proc/kallsyms", true, false);
 }
 
 /* bid_find: the index of the recording's BUILD_ID entry for path, or -1
