@@ -67,6 +67,9 @@ static void run_free(struct ct_run *r)
 	free(r->nincl);
 	free(r->nself);
 	free(r->fincl);
+	free(r->incl_sq);
+	free(r->fincl_sq);
+	free(r->fself_sq);
 	free(r->fself);
 }
 
@@ -587,9 +590,14 @@ static int resolve_groups(struct loader *L, struct group *g, size_t n)
  * counts, zeroing the new entries. */
 static void widen(struct ct_run *r, size_t nn, size_t nf, size_t nodes, size_t frames)
 {
-	double **d[] = { &r->incl, &r->self }, **fd[] = { &r->fincl, &r->fself };
+	double **d[] = { &r->incl, &r->self, &r->incl_sq }, **fd[] = { &r->fincl, &r->fself };
+	double **fq[] = { &r->fincl_sq, &r->fself_sq };
 	int64_t **c[] = { &r->nincl, &r->nself };
+	*d[2] = xreallocarray(*d[2], nodes, sizeof(double));
+	memset(*d[2] + nn, 0, (nodes - nn) * sizeof(double));
 	for (int i = 0; i < 2; i++) {
+		*fq[i] = xreallocarray(*fq[i], frames, sizeof(double));
+		memset(*fq[i] + nf, 0, (frames - nf) * sizeof(double));
 		*d[i] = xreallocarray(*d[i], nodes, sizeof(double));
 		*c[i] = xreallocarray(*c[i], nodes, sizeof(int64_t));
 		*fd[i] = xreallocarray(*fd[i], frames, sizeof(double));
@@ -605,20 +613,25 @@ static void accumulate(struct calltree *t, struct ct_run *r, const struct group 
 	uint64_t *stamp = xcalloc(t->nframes, sizeof(*stamp));
 	for (size_t i = 0; i < n; i++) {
 		double w = r->by_count ? (double)g[i].count : g[i].w;
+		double w2 = r->by_count ? (double)g[i].count : g[i].w2;
 		int32_t leaf = g[i].leaf;
 		r->self[leaf] += w;
 		r->nself[leaf] += g[i].count;
 		r->fself[t->nodes[leaf].frame] += w;
+		r->fself_sq[t->nodes[leaf].frame] += w2;
 		for (int32_t x = leaf; x > 0; x = t->nodes[x].parent) {
 			int32_t f = t->nodes[x].frame;
 			r->incl[x] += w;
+			r->incl_sq[x] += w2;
 			r->nincl[x] += g[i].count;
 			if (stamp[f] != i + 1) {	/* once per sample per frame */
 				stamp[f] = i + 1;
 				r->fincl[f] += w;
+				r->fincl_sq[f] += w2;
 			}
 		}
 		r->incl[0] += w;
+		r->incl_sq[0] += w2;
 		r->nincl[0] += g[i].count;
 	}
 	free(stamp);

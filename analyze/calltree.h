@@ -58,6 +58,9 @@ struct ct_run {
 	int64_t *nincl, *nself;	/* by node: the same as sample counts */
 	double *fincl, *fself;	/* by frame: weight of samples whose path has the
 				 * frame (once per sample) / ends in it */
+	double *incl_sq;	/* by node: sum of the squared weights of the
+				 * samples through it (a count's variance) */
+	double *fincl_sq, *fself_sq;	/* by frame: the same for fincl, fself */
 };
 
 struct calltree {

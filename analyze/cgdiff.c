@@ -6,46 +6,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analyze/cgdiff.h"
+#include "analyze/cgdiff_int.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 
-/* Which per-run array a value comes from. */
-enum kind { V_INCL, V_SELF, V_FINCL, V_FSELF };
-
-/* value: run r's weight of node or frame i in kind. */
-static double value(const struct ct_run *r, enum kind k, int32_t i)
+/* cg_value: see cgdiff_int.h. */
+double cg_value(const struct ct_run *r, enum cg_kind k, int32_t i)
 {
-	switch (k) {
-	case V_INCL:
-		return r->incl[i];
-	case V_SELF:
-		return r->self[i];
-	case V_FINCL:
-		return r->fincl[i];
-	default:
-		return r->fself[i];
+	return k == V_INCL ? r->incl[i] : k == V_FINCL ? r->fincl[i] : r->fself[i];
+}
+
+/* cg_value_sq: see cgdiff_int.h. */
+double cg_value_sq(const struct ct_run *r, enum cg_kind k, int32_t i)
+{
+	return k == V_INCL ? r->incl_sq[i] : k == V_FINCL ? r->fincl_sq[i] : r->fself_sq[i];
+}
+
+/* cg_row_neff: see cgdiff_int.h. */
+double cg_row_neff(const struct cgdiff *d, enum cg_kind k, int32_t i)
+{
+	double n = 0;
+	for (int s = 0; s < d->nsides; s++) {
+		const struct cg_side *sd = &d->side[s];
+		double w = 0, q = 0;
+		for (int r = sd->first_run; r < sd->first_run + sd->nsessions; r++) {
+			w += cg_value(&d->t->runs[r], k, i);
+			q += cg_value_sq(&d->t->runs[r], k, i);
+		}
+		n += q > 0 ? w * w / q : 0;
 	}
+	return n;
 }
 
 /* run_share: run r's share (a fraction) of i in kind; 0 for an empty run. */
-static double run_share(const struct ct_run *r, enum kind k, int32_t i)
+static double run_share(const struct ct_run *r, enum cg_kind k, int32_t i)
 {
-	return r->weight > 0 ? value(r, k, i) / r->weight : 0;
+	return r->weight > 0 ? cg_value(r, k, i) / r->weight : 0;
 }
 
 /* side_share: side s's share of i: the mean of its runs' shares in run-level
  * mode, else pooled over its runs. *present: some run has weight there. */
-static double side_share(const struct cgdiff *d, int s, enum kind k, int32_t i, bool *present)
+static double side_share(const struct cgdiff *d, int s, enum cg_kind k, int32_t i, bool *present)
 {
 	const struct cg_side *sd = &d->side[s];
 	double sum = 0, mean = 0;
 	*present = false;
 	for (int r = sd->first_run; r < sd->first_run + sd->nsessions; r++) {
 		const struct ct_run *run = &d->t->runs[r];
-		sum += value(run, k, i);
+		sum += cg_value(run, k, i);
 		mean += run_share(run, k, i) / sd->nsessions;
-		*present |= value(run, k, i) > 0;
+		*present |= cg_value(run, k, i) > 0;
 	}
 	if (d->run_level)
 		return mean;
@@ -66,7 +76,7 @@ static int64_t side_count(const struct cgdiff *d, int s, int32_t i)
  * raised to at least the mean binomial variance p (1 - p) / n of a run's
  * share (n its effective sample size): runs cannot agree better than their
  * own sampling allows, however alike a few runs happen to be. */
-static struct summary run_summary(const struct cgdiff *d, int s, enum kind k, int32_t i)
+static struct summary run_summary(const struct cgdiff *d, int s, enum cg_kind k, int32_t i)
 {
 	const struct cg_side *sd = &d->side[s];
 	double *v = xcalloc((size_t)sd->nsessions, sizeof(*v)), binom = 0;
@@ -87,14 +97,14 @@ static struct summary run_summary(const struct cgdiff *d, int s, enum kind k, in
 /* runs_ci: the t interval of the run shares of i, new minus base:
  * Student's (pooled) with equal run counts, whose standard error is then
  * Welch's and which keeps n0 + n1 - 2 degrees of freedom; Welch's else. */
-static struct interval runs_ci(const struct cgdiff *d, enum kind k, int32_t i)
+static struct interval runs_ci(const struct cgdiff *d, enum cg_kind k, int32_t i)
 {
 	return stats_t_diff(run_summary(d, 0, k, i), run_summary(d, 1, k, i),
 			    d->side[0].nsessions == d->side[1].nsessions, d->row_conf);
 }
 
 /* fill: the shares and delta of row r for i in kind (no interval yet). */
-static void fill(const struct cgdiff *d, struct cg_row *r, enum kind k, int32_t i)
+static void fill(const struct cgdiff *d, struct cg_row *r, enum cg_kind k, int32_t i)
 {
 	double p0 = side_share(d, 0, k, i, &r->in_base), p1;
 	r->base_pct = 100 * p0;
@@ -108,22 +118,50 @@ static void fill(const struct cgdiff *d, struct cg_row *r, enum kind k, int32_t 
 	r->delta_pct = 100 * (p1 - p0);
 	if (k == V_INCL)
 		r->new_samples = side_count(d, 1, i);
+	r->ci_abs = (struct interval){ NAN, NAN };
+	if (d->o.per != CG_PER_SHARE)
+		cgdiff_per_fill(d, r, k, i);
+}
+
+/* clamp_share(ci): ci (in points) within [-100, +100], where a
+ * difference of two shares lies. */
+static struct interval clamp_share(struct interval ci)
+{
+	if (!isnan(ci.lo))
+		ci = (struct interval){ fmax(-100, fmin(100, ci.lo)), fmax(-100, fmin(100, ci.hi)) };
+	return ci;
 }
 
 /* fill_ci: row r's interval (for i in kind) at d's per-row level, and
  * whether it excludes 0. */
-static void fill_ci(const struct cgdiff *d, struct cg_row *r, enum kind k, int32_t i)
+static void fill_ci(const struct cgdiff *d, struct cg_row *r, enum cg_kind k, int32_t i)
 {
+	bool per = d->o.per != CG_PER_SHARE;
 	if (d->nsides < 2)
 		return;
-	if (d->run_level)
-		r->ci = runs_ci(d, k, i);
-	else
-		r->ci = stats_newcombe(r->base_pct / 100, d->side[0].neff, r->new_pct / 100,
-				       d->side[1].neff, d->row_conf);
-	r->ci.lo *= 100;
-	r->ci.hi *= 100;
-	r->significant = stats_excludes(r->ci, 0);
+	r->few = cg_row_neff(d, k, i) < CG_MIN_ROW_SAMPLES;
+	r->ci = (struct interval){ NAN, NAN };
+	if (!r->few && !d->few_side) {
+		if (d->run_level)
+			r->ci = runs_ci(d, k, i);
+		else
+			r->ci = stats_newcombe(r->base_pct / 100, d->side[0].neff, r->new_pct / 100,
+					       d->side[1].neff, d->row_conf);
+		r->ci.lo *= 100;
+		r->ci.hi *= 100;
+		r->ci = clamp_share(r->ci);
+	}
+	r->share_significant = stats_excludes(r->ci, 0);
+	if (per && !r->few)
+		r->ci_abs = cgdiff_per_ci(d, k, i, d->row_conf);
+	r->few |= !per && d->few_side;
+	r->significant = per ? stats_excludes(r->ci_abs, 0) : r->share_significant;
+}
+
+/* cgdiff_row_delta: see cgdiff.h. */
+double cgdiff_row_delta(const struct cgdiff *d, const struct cg_row *r)
+{
+	return d->o.per != CG_PER_SHARE ? r->delta_abs : r->delta_pct;
 }
 
 /* key: the larger of a row's two shares (its base share with one side). */
@@ -184,8 +222,8 @@ static long children_best(const struct cgdiff *d, size_t i, int sg)
 	long best = -1;
 	for (size_t j = i + 1; j < d->nrows && d->rows[j].depth > d->rows[i].depth; j++) {
 		const struct cg_row *r = &d->rows[j];
-		if (r->depth == d->rows[i].depth + 1 && r->significant && sg * r->delta_pct > 0 &&
-		    (best < 0 || sg * r->delta_pct > sg * d->rows[best].delta_pct))
+		if (r->depth == d->rows[i].depth + 1 && r->significant && sg * cgdiff_row_delta(d, r) > 0 &&
+		    (best < 0 || sg * cgdiff_row_delta(d, r) > sg * cgdiff_row_delta(d, &d->rows[best])))
 			best = (long)j;
 	}
 	return best;
@@ -201,15 +239,15 @@ static void mark(struct cgdiff *d, int sg, bool descend)
 	double start;
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct cg_row *r = &d->rows[i];
-		if (r->significant && sg * r->delta_pct > 0 &&
-		    (cur < 0 || sg * r->delta_pct > sg * d->rows[cur].delta_pct))
+		if (r->significant && sg * cgdiff_row_delta(d, r) > 0 &&
+		    (cur < 0 || sg * cgdiff_row_delta(d, r) > sg * cgdiff_row_delta(d, &d->rows[cur])))
 			cur = (long)i;
 	}
 	if (cur < 0)
 		return;
-	start = sg * d->rows[cur].delta_pct;
+	start = sg * cgdiff_row_delta(d, &d->rows[cur]);
 	while (descend && (next = children_best(d, (size_t)cur, sg)) >= 0 &&
-	       sg * d->rows[next].delta_pct >= start / 2)
+	       sg * cgdiff_row_delta(d, &d->rows[next]) >= start / 2)
 		cur = next;
 	d->rows[cur].mark = sg;
 }
@@ -268,7 +306,7 @@ void cgdiff_node_row(const struct cgdiff *d, int32_t node, struct cg_row *r)
  * interval. */
 static void all_intervals(struct cgdiff *d)
 {
-	enum kind k = d->o.mode == CG_TREE ? V_INCL : d->o.mode == CG_SELF ? V_FSELF : V_FINCL;
+	enum cg_kind k = d->o.mode == CG_TREE ? V_INCL : d->o.mode == CG_SELF ? V_FSELF : V_FINCL;
 	d->row_conf = 1 - (1 - d->o.conf) / (double)(d->nrows ? d->nrows : 1);
 	for (size_t i = 0; i < d->nrows; i++)
 		fill_ci(d, &d->rows[i], k, d->rows[i].node);
@@ -281,8 +319,8 @@ static int flat_sides;
 static int by_change(const void *a, const void *b)
 {
 	const struct cg_row *x = a, *y = b;
-	double kx = flat_sides > 1 ? fabs(x->delta_pct) : x->base_pct;
-	double ky = flat_sides > 1 ? fabs(y->delta_pct) : y->base_pct;
+	double kx = flat_sides > 1 ? fabs(cgdiff_row_delta(sort_d, x)) : x->base_pct;
+	double ky = flat_sides > 1 ? fabs(cgdiff_row_delta(sort_d, y)) : y->base_pct;
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
 	return strcmp(sort_d->t->frames[x->node], sort_d->t->frames[y->node]);
@@ -292,7 +330,7 @@ static int by_change(const void *a, const void *b)
  * change; marks the largest significant increase and decrease. */
 static void flat_rows(struct cgdiff *d)
 {
-	enum kind k = d->o.mode == CG_SELF ? V_FSELF : V_FINCL;
+	enum cg_kind k = d->o.mode == CG_SELF ? V_FSELF : V_FINCL;
 	size_t cap = 0;
 	for (size_t f = 0; f < d->t->nframes; f++) {
 		struct cg_row r = { .node = (int32_t)f, .base_samples = -1, .new_samples = -1 };
@@ -308,6 +346,7 @@ static void flat_rows(struct cgdiff *d)
 	if (d->nsides > 1) {
 		mark(d, 1, false);
 		mark(d, -1, false);
+		cgdiff_totals(d);
 	}
 }
 
@@ -337,6 +376,7 @@ static void compute(struct cgdiff *d)
 	if (d->nsides > 1) {
 		mark(d, 1, true);
 		mark(d, -1, true);
+		cgdiff_totals(d);
 	}
 	elide(d);
 }
@@ -438,6 +478,23 @@ static int pick_event(struct cgdiff *d, sqlite3 *db, char *err, size_t errlen)
 	return rc ? 1 : 0;
 }
 
+/* few_side(d): whether a side has fewer than CG_MIN_SIDE_SAMPLES
+ * effective samples (at run level: one of its runs has). */
+static bool few_side(const struct cgdiff *d)
+{
+	for (int s = 0; s < d->nsides && d->nsides > 1; s++) {
+		if (d->side[s].neff < CG_MIN_SIDE_SAMPLES)
+			return true;
+		for (int r = d->side[s].first_run; d->run_level && r < d->side[s].first_run +
+		     d->side[s].nsessions; r++) {
+			const struct ct_run *run = &d->t->runs[r];
+			if (!(run->weight_sq > 0) || run->weight * run->weight / run->weight_sq < CG_MIN_SIDE_SAMPLES)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* setup: the sides, the event and the runs. */
 static int setup(struct cgdiff *d, sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
 		 char *err, size_t errlen)
@@ -458,7 +515,8 @@ static int setup(struct cgdiff *d, sqlite3 *db, const struct cg_pick *base, cons
 		if ((rc = side_load(d, db, s, err, errlen)))
 			return rc;
 	d->run_level = d->nsides > 1 && d->side[0].nsessions >= 3 && d->side[1].nsessions >= 3;
-	return 0;
+	d->few_side = few_side(d);
+	return cgdiff_per_setup(d, db, err, errlen);
 }
 
 /* cgdiff_load: see cgdiff.h. */
@@ -520,6 +578,7 @@ void cgdiff_free(struct cgdiff *d)
 	}
 	ct_free(d->t);
 	free(d->rows);
+	free(d->denom);
 	free(d);
 }
 

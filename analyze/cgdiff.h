@@ -27,6 +27,17 @@
  * however many rows it shows. A row is significant when its interval
  * excludes 0, and `=>` only lands on significant rows.
  *
+ * With --per (struct cg_opts.per) the rows also compare each side's
+ * weight through the node in absolute terms: per run, per second of
+ * recording or per operation of a workload metric (analyze/cgdiff_per.c),
+ * and `significant` and the `=>` marks follow that comparison.
+ *
+ * An interval of a share difference always lies within [-100, +100]
+ * points. A row has no interval ("too few samples", cg_row.few) when the
+ * samples through it on both sides together are fewer than
+ * CG_MIN_ROW_SAMPLES, or, for shares, when a side (each run, at run
+ * level) has fewer than CG_MIN_SIDE_SAMPLES effective samples.
+ *
  * This file computes; it reads the database and never prints:
  * analyze/cgdiff_findings.h turns a result into findings. */
 #ifndef PERFDB_CGDIFF_H
@@ -43,11 +54,23 @@
  * share (samples with it anywhere on the path, once per sample). */
 enum cg_mode { CG_TREE, CG_SELF, CG_CHILDREN };
 
+/* What the rows compare: shares (the default), or each side's weight per
+ * run, per second of recording, per operation of a workload metric. */
+enum cg_per { CG_PER_SHARE, CG_PER_RUN, CG_PER_SECOND, CG_PER_OP };
+
+/* The minimum samples through a row, both sides together, for an
+ * interval; the minimum effective samples of a side (of each run, at run
+ * level) for the intervals of shares. Below: "too few samples". */
+#define CG_MIN_ROW_SAMPLES 10
+#define CG_MIN_SIDE_SAMPLES 100
+
 struct cg_opts {
 	struct ct_filter filter;	/* event NULL: picked by ct_pick_event */
 	enum cg_mode mode;
 	double limit;		/* percent: rows below max(base%, new%) < limit are left out */
 	double conf;		/* joint confidence level of all intervals, 0.95 */
+	enum cg_per per;	/* what the rows compare */
+	const char *metric;	/* CG_PER_OP: the metric (NULL: cg_metric picks) */
 };
 
 /* One side as the caller picked it (builtin/run.c: -s, --base, --new). */
@@ -83,7 +106,20 @@ struct cg_row {
 				 * largest decrease, 0: none */
 	int elide;		/* text form: the next elide rows are the middle of
 				 * a straight chain, shown as one "[N frames]" line */
-	int64_t base_samples, new_samples;	/* CG_TREE: samples through the node */
+	int64_t base_samples, new_samples;	/* samples through the node (frame) */
+	bool few;		/* too few samples: no interval, never significant */
+	bool share_significant;	/* ci excludes 0 (= significant without --per) */
+	/* with --per: each side's weight per run, second or operation (in
+	 * struct cgdiff.unit), new - base, its interval */
+	double base_abs, new_abs, delta_abs;
+	struct interval ci_abs;
+};
+
+/* How absolute values print: value * scale in unit, with decimals. */
+struct cg_unit {
+	double scale;
+	char name[48];		/* "ms", "us", "events", "samples" */
+	int decimals;
 };
 
 struct cgdiff {
@@ -93,6 +129,19 @@ struct cgdiff {
 	char event[256];
 	bool run_level;		/* t over runs (else pooled Newcombe) */
 	double row_conf;	/* each row's level: 1 - (1 - conf) / nrows */
+	bool few_side;		/* a side (run) below CG_MIN_SIDE_SAMPLES: no share intervals */
+	/* absolute terms (cgdiff_per.c): each run's denominator (1, its
+	 * seconds, its operations); the metric of CG_PER_OP and whether it is
+	 * a rate (operations = rate x recording length) */
+	double *denom;
+	char metric[128];
+	bool metric_rate;
+	struct cg_unit unit;
+	/* the totals per run, base and new, their difference's interval at
+	 * conf (one test), and whether it excludes 0 */
+	double total[2];
+	struct interval total_ci;
+	bool totals_differ;
 	struct cg_opts o;
 	struct cg_row *rows;
 	size_t nrows;
@@ -107,12 +156,33 @@ struct cgdiff {
 int cgdiff_event(sqlite3 *db, const struct cg_pick *sides, int nsides, const char *given,
 		 char *event, size_t len, char *err, size_t errlen);
 
+/* cg_metric(db, ids, n, preferred, name, len, rate): a metric that every
+ * session of ids[0..n) printed with a value > 0 and that counts
+ * operations: a count (a unit without '/' that is no unit of time, size
+ * or ratio: "ops", "iterations") or a rate (a unit ending in "/s", whose
+ * operations are the rate times the recording's length). preferred when
+ * it is one, else the counts by name, then the rates by name. Returns 0
+ * with its name in name (len bytes) and *rate set, or -1 when there is
+ * none. */
+int cg_metric(sqlite3 *db, const int64_t *ids, int n, const char *preferred, char *name, size_t len,
+	      bool *rate);
+
+/* cg_metric_ops(db, session, metric, rate): session's operations by
+ * metric: its value, times the recording's length for a rate; 0 when the
+ * session lacks it. */
+double cg_metric_ops(sqlite3 *db, int64_t session, const char *metric, bool rate);
+
+/* cg_seconds(db, session): the session's recording length in seconds
+ * (first to last record), 0 when unknown. */
+double cg_seconds(sqlite3 *db, int64_t session);
+
 /* cgdiff_load(db, base, new, o, out, err, errlen): the runs of the
  * sessions of base and new (new NULL: one side) loaded into one calltree
  * under o, with each side's totals; no rows yet. Returns 0 with *out set;
  * 1 when a session has no selected samples (err says which: "SPEC
- * (session N): no cpu-clock samples of comm X"); -1 on a database error
- * (err says what). */
+ * (session N): no cpu-clock samples of comm X") or lacks what o->per
+ * divides by (its length, a metric: err says what); -1 on a database
+ * error (err says what). */
 int cgdiff_load(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
 		const struct cg_opts *o, struct cgdiff **out, char *err, size_t errlen);
 
@@ -122,12 +192,19 @@ int cgdiff_load(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *n
 int cgdiff_run(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
 	       const struct cg_opts *o, struct cgdiff **out, char *err, size_t errlen);
 
+/* cgdiff_per_name(per): "share", "run", "second" or "op". */
+const char *cgdiff_per_name(enum cg_per per);
+
 /* cgdiff_free(d): frees d and everything it owns; NULL is allowed. */
 void cgdiff_free(struct cgdiff *d);
 
 /* cgdiff_node_row(d, node, r): fills r with tree node's shares, delta and
  * interval (at d->row_conf), whether or not node is among d's rows. */
 void cgdiff_node_row(const struct cgdiff *d, int32_t node, struct cg_row *r);
+
+/* cgdiff_row_delta(d, r): the change the rows compare: delta_abs with
+ * --per, else delta_pct. */
+double cgdiff_row_delta(const struct cgdiff *d, const struct cg_row *r);
 
 /* cgdiff_row_name(d, r): the frame name of row r. */
 const char *cgdiff_row_name(const struct cgdiff *d, const struct cg_row *r);

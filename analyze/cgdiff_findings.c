@@ -19,6 +19,8 @@ struct cols {
 	int node, parent, path, depth;
 	int base, new, delta, lo, hi, sig, marked, mark, in_base, in_new;
 	int nbase, nnew;
+	int few, abase, anew, adelta, alo, ahi, ssig;	/* too_few; --per's numbers */
+	int ciw;			/* --per: the width of an interval end, text */
 };
 
 /* col(t, name, type, prec, show, label): a column shown as show, with
@@ -33,16 +35,26 @@ static int col(struct table *t, const char *name, enum col_type type, int prec, 
 	return c;
 }
 
+/* per_short(per): the unit of a --per column header: run, s, op. */
+static const char *per_short(enum cg_per per)
+{
+	return per == CG_PER_SECOND ? "s" : per == CG_PER_OP ? "op" : "run";
+}
+
 /* human_cols(t, d, c): the "=>", base%, new%, delta, interval and "*"
  * columns of a diff. base%, new% and delta are numeric (right-aligned)
  * but hold text where the profiles print a '-' (absent) or a sign. */
 static void human_cols(struct table *t, const struct cgdiff *d, struct cols *c)
 {
-	char ci[32];
+	bool per = d->o.per != CG_PER_SHARE;
+	int prec = per ? d->unit.decimals : 2;
+	char ci[32], b[32], n[32];
 	snprintf(ci, sizeof(ci), "%.0f%% interval", 100 * d->o.conf);
+	snprintf(b, sizeof(b), per ? "base/%s" : "base%%", per ? per_short(d->o.per) : "");
+	snprintf(n, sizeof(n), per ? "new/%s" : "new%%", per ? per_short(d->o.per) : "");
 	c->arrow = col(t, "arrow", COL_STR, 0, SHOW_HUMAN, "");
-	c->base_h = col(t, "base", COL_REAL, 2, SHOW_HUMAN, "base%");
-	c->new_h = col(t, "new", COL_REAL, 2, SHOW_HUMAN, "new%");
+	c->base_h = col(t, "base", COL_REAL, prec, SHOW_HUMAN, b);
+	c->new_h = col(t, "new", COL_REAL, prec, SHOW_HUMAN, n);
 	c->delta_h = col(t, "delta", COL_REAL, 2, SHOW_HUMAN, NULL);
 	c->ci_h = col(t, "interval", COL_STR, 0, SHOW_HUMAN, ci);
 	c->star = col(t, "star", COL_STR, 0, SHOW_HUMAN, "");
@@ -61,6 +73,18 @@ static void diff_data_cols(struct table *t, struct cols *c)
 	c->mark = col(t, "mark", COL_STR, 0, SHOW_DATA, NULL);
 	c->in_base = col(t, "in_base", COL_INT, 0, SHOW_DATA, NULL);
 	c->in_new = col(t, "in_new", COL_INT, 0, SHOW_DATA, NULL);
+	c->few = col(t, "too_few", COL_INT, 0, SHOW_DATA, NULL);
+}
+
+/* per_data_cols(t, c): the numbers of --per for programs. */
+static void per_data_cols(struct table *t, struct cols *c)
+{
+	c->abase = col(t, "base_per", COL_REAL, -1, SHOW_DATA, NULL);
+	c->anew = col(t, "new_per", COL_REAL, -1, SHOW_DATA, NULL);
+	c->adelta = col(t, "delta_per", COL_REAL, -1, SHOW_DATA, NULL);
+	c->alo = col(t, "per_ci95_low", COL_REAL, -1, SHOW_DATA, NULL);
+	c->ahi = col(t, "per_ci95_high", COL_REAL, -1, SHOW_DATA, NULL);
+	c->ssig = col(t, "share_significant", COL_INT, 0, SHOW_DATA, NULL);
 }
 
 /* declare(t, d): every column of d's "nodes" table. */
@@ -84,6 +108,8 @@ static struct cols declare(struct table *t, const struct cgdiff *d)
 	c.depth = col(t, "depth", COL_INT, 0, SHOW_DATA, NULL);
 	if (two)
 		diff_data_cols(t, &c);
+	if (two && d->o.per != CG_PER_SHARE)
+		per_data_cols(t, &c);
 	if (tree)
 		c.nbase = col(t, two ? "base_samples" : "samples", COL_INT, 0, SHOW_DATA, NULL);
 	if (tree && two)
@@ -119,19 +145,41 @@ static void set_share(struct table *t, int c, double v, bool present)
 		table_set_str(t, c, "-");
 }
 
-/* human_cells(t, c, r): the human cells of a diff row, as the LKML
- * profiles write them: signed deltas, the interval's ends aligned. */
-static void human_cells(struct table *t, const struct cols *c, const struct cg_row *r)
+/* human_cells(t, c, d, r): the human cells of a diff row, as the LKML
+ * profiles write them: signed deltas, the interval's ends aligned; "too
+ * few samples" in place of an interval. */
+static void human_cells(struct table *t, const struct cols *c, const struct cgdiff *d,
+			const struct cg_row *r)
 {
+	bool per = d->o.per != CG_PER_SHARE;
+	struct interval ci = per ? r->ci_abs : r->ci;
+	int p = per ? d->unit.decimals : 2, w = per ? c->ciw : 7;
 	if (r->mark)
 		table_set_str(t, c->arrow, "=>");
-	set_share(t, c->base_h, r->base_pct, r->in_base);
-	set_share(t, c->new_h, r->new_pct, r->in_new);
-	table_set_strf(t, c->delta_h, "%+.2f", r->delta_pct);
-	if (!isnan(r->ci.lo) && !isnan(r->ci.hi))
-		table_set_strf(t, c->ci_h, "[%+7.2f, %+7.2f]", r->ci.lo, r->ci.hi);
+	set_share(t, c->base_h, per ? r->base_abs : r->base_pct, r->in_base);
+	set_share(t, c->new_h, per ? r->new_abs : r->new_pct, r->in_new);
+	table_set_strf(t, c->delta_h, "%+.*f", p, per ? r->delta_abs : r->delta_pct);
+	if (r->few)
+		table_set_str(t, c->ci_h, "too few samples");
+	else if (!isnan(ci.lo) && !isnan(ci.hi))
+		table_set_strf(t, c->ci_h, "[%+*.*f, %+*.*f]", w, p, ci.lo, w, p, ci.hi);
 	if (r->significant)
 		table_set_str(t, c->star, "*");
+}
+
+/* ci_width(d): the widest interval end of d's --per rows, as text. */
+static int ci_width(const struct cgdiff *d)
+{
+	int w = 5;
+	char buf[64];
+	for (size_t i = 0; i < d->nrows; i++)
+		if (!d->rows[i].few && !isnan(d->rows[i].ci_abs.lo)) {
+			int a = snprintf(buf, sizeof(buf), "%+.*f", d->unit.decimals, d->rows[i].ci_abs.lo);
+			int b = snprintf(buf, sizeof(buf), "%+.*f", d->unit.decimals, d->rows[i].ci_abs.hi);
+			w = a > w ? a : w;
+			w = b > w ? b : w;
+		}
+	return w;
 }
 
 /* mark_name: "increase", "decrease" or NULL. */
@@ -153,6 +201,15 @@ static void data_cells(struct table *t, const struct cols *c, const struct cg_ro
 	table_set_str(t, c->mark, mark_name(r->mark));
 	table_set_int(t, c->in_base, r->in_base);
 	table_set_int(t, c->in_new, r->in_new);
+	table_set_int(t, c->few, r->few);
+	if (c->abase < 0)
+		return;
+	table_set_real(t, c->abase, r->base_abs);
+	table_set_real(t, c->anew, r->new_abs);
+	table_set_real(t, c->adelta, r->delta_abs);
+	table_set_real(t, c->alo, r->ci_abs.lo);
+	table_set_real(t, c->ahi, r->ci_abs.hi);
+	table_set_int(t, c->ssig, r->share_significant);
 }
 
 /* tree_cells(t, c, d, r): the tree-mode cells: indent, node, parent and
@@ -178,7 +235,7 @@ static void add_row(struct table *t, const struct cols *c, const struct cgdiff *
 	table_add_row(t);
 	table_row_show(t, show);
 	if (d->nsides > 1) {
-		human_cells(t, c, r);
+		human_cells(t, c, d, r);
 		data_cells(t, c, r);
 	} else {
 		table_set_real(t, c->pct, r->base_pct);
@@ -231,6 +288,75 @@ static const char *method(const struct cgdiff *d)
 	       "Welch t over the runs' shares (shares are run means)";
 }
 
+/* unit_text(d, b, len): what d's absolute values are, for captions:
+ * "ms of cpu-clock (sample periods summed)", into b. */
+static const char *unit_text(const struct cgdiff *d, char *b, size_t len)
+{
+	if (!strcmp(d->unit.name, "samples"))
+		snprintf(b, len, "%s samples", d->event);
+	else if (!strcmp(d->unit.name, "events"))
+		snprintf(b, len, "%s events (sample periods summed)", d->event);
+	else
+		snprintf(b, len, "%s of %s (sample periods summed)", d->unit.name, d->event);
+	return b;
+}
+
+/* per_method(d): how the --per intervals were computed, for people. */
+static const char *per_method(const struct cgdiff *d)
+{
+	if (!d->run_level)
+		return "counting (Poisson) interval on the pooled samples";
+	return d->side[0].nsessions == d->side[1].nsessions ?
+	       "Student t over the runs' values (values are run means)" :
+	       "Welch t over the runs' values (values are run means)";
+}
+
+/* per_captions(t, d, sel): the lines saying what --per compares. */
+static void per_captions(struct table *t, const struct cgdiff *d, const char *sel)
+{
+	char u[400];
+	table_caption(t, "%s: each side's %s through the row per %s, of its %s; delta = new - base",
+		      what[d->o.mode], unit_text(d, u, sizeof(u)),
+		      d->o.per == CG_PER_SECOND ? "second of recording" : d->o.per == CG_PER_OP ? "operation" : "run",
+		      sel);
+	if (d->o.per == CG_PER_OP)
+		table_caption(t, "operations: metric %s%s", d->metric,
+			      d->metric_rate ? " (a rate) times each recording's length" : " (a count)");
+	table_caption(t, "%.0f%% intervals of delta, simultaneous over the %zu rows (Bonferroni: each at 1-%.3g): "
+		      "%s; * = excludes 0", 100 * d->o.conf, d->nrows, 1 - d->row_conf, per_method(d));
+	if (d->run_level)
+		table_caption(t, "(a side's run-to-run variance counts as at least its counting variance)");
+}
+
+/* totals_caption(t, d): the line saying the totals differ, in shares. */
+static void totals_caption(struct table *t, const struct cgdiff *d)
+{
+	char u[400];
+	int p = d->unit.decimals;
+	if (!d->totals_differ || d->o.per != CG_PER_SHARE)
+		return;
+	table_caption(t, "the sides' totals differ: %.*f -> %.*f %s per run (%.0f%% interval of the change "
+		      "[%+.*f, %+.*f]); shares do not show that: see --per run (or --per second, --per op)",
+		      p, d->total[0], p, d->total[1], unit_text(d, u, sizeof(u)), 100 * d->o.conf,
+		      p, d->total_ci.lo, p, d->total_ci.hi);
+}
+
+/* few_caption(t, d): the line saying what "too few samples" means. */
+static void few_caption(struct table *t, const struct cgdiff *d)
+{
+	bool any = false;
+	for (size_t i = 0; i < d->nrows && !any; i++)
+		any = d->rows[i].few;
+	if (!any)
+		return;
+	if (d->few_side && d->o.per == CG_PER_SHARE)
+		table_caption(t, "too few samples: a side%s has fewer than %d effective samples, too few "
+			      "for an interval of shares", d->run_level ? "'s run" : "", CG_MIN_SIDE_SAMPLES);
+	else
+		table_caption(t, "too few samples: fewer than %d effective samples through the row on both "
+			      "sides together", CG_MIN_ROW_SAMPLES);
+}
+
 /* diff_captions(t, d): the header lines above a diff. */
 static void diff_captions(struct table *t, const struct cgdiff *d)
 {
@@ -239,14 +365,21 @@ static void diff_captions(struct table *t, const struct cgdiff *d)
 		table_caption(t, "%s %s: %d run%s, %lld samples", s ? "new: " : "base:",
 			      cgdiff_side_desc(&d->side[s], a, sizeof(a)), d->side[s].nsessions,
 			      d->side[s].nsessions > 1 ? "s" : "", (long long)d->side[s].samples);
-	table_caption(t, "%s: %% of each side's %s, weighted by period; delta = new - base in points",
-		      what[d->o.mode], cgdiff_selection(d, sel, sizeof(sel)));
-	table_caption(t, "%.0f%% intervals of delta, simultaneous over the %zu rows (Bonferroni: each "
-		      "at 1-%.3g): %s; * = excludes 0", 100 * d->o.conf, d->nrows, 1 - d->row_conf,
-		      method(d));
-	if (d->run_level)
-		table_caption(t, "(a side's run-to-run variance counts as at least its binomial "
-			      "sampling variance)");
+	cgdiff_selection(d, sel, sizeof(sel));
+	if (d->o.per != CG_PER_SHARE) {
+		per_captions(t, d, sel);
+	} else {
+		table_caption(t, "%s: %% of each side's %s, weighted by period; delta = new - base in points",
+			      what[d->o.mode], sel);
+		table_caption(t, "%.0f%% intervals of delta, simultaneous over the %zu rows (Bonferroni: each "
+			      "at 1-%.3g): %s; * = excludes 0", 100 * d->o.conf, d->nrows, 1 - d->row_conf,
+			      method(d));
+		if (d->run_level)
+			table_caption(t, "(a side's run-to-run variance counts as at least its binomial "
+				      "sampling variance)");
+	}
+	few_caption(t, d);
+	totals_caption(t, d);
 	table_caption(t, "=> the largest significant increase and decrease; - absent on that side%s",
 		      d->o.mode == CG_TREE ? "; [N frames] a straight chain of unchanged shares" : "");
 	if (d->o.limit > 0)
@@ -296,6 +429,7 @@ static struct table *nodes_table(const struct cgdiff *d)
 	char *title = d->nsides > 1 ? NULL : one_title(d);
 	struct table *t = table_new("nodes", title);
 	struct cols c = declare(t, d);
+	c.ciw = ci_width(d);
 	free(title);
 	if (d->nsides > 1)
 		diff_captions(t, d);
@@ -325,6 +459,28 @@ static const char *interval_name(const struct cgdiff *d)
 	if (!d->run_level)
 		return "newcombe-pooled";
 	return d->side[0].nsessions == d->side[1].nsessions ? "student-t-runs" : "welch-t-runs";
+}
+
+/* per_findings(f, d): what the rows compare (per, unit, metric), the
+ * minimums of samples, and the totals' test. */
+static void per_findings(struct dval *f, const struct cgdiff *d)
+{
+	struct dval *o;
+	dv_str(f, "per", cgdiff_per_name(d->o.per));
+	dv_str(f, "unit", d->unit.name);
+	if (d->o.per == CG_PER_OP) {
+		dv_str(f, "metric", d->metric);
+		dv_str(f, "operations", d->metric_rate ? "rate times recording length" : "count");
+	}
+	dv_int(f, "min_row_samples", CG_MIN_ROW_SAMPLES);
+	dv_int(f, "min_side_samples", CG_MIN_SIDE_SAMPLES);
+	dv_bool(f, "too_few_side_samples", d->few_side);
+	o = dv_obj(f, "totals_per_run");
+	dv_real(o, "base", d->total[0]);
+	dv_real(o, "new", d->total[1]);
+	dv_real(o, "ci95_low", d->total_ci.lo);
+	dv_real(o, "ci95_high", d->total_ci.hi);
+	dv_bool(o, "differ", d->totals_differ);
 }
 
 /* cgdiff_selection_findings: see cgdiff_findings.h. */
@@ -357,6 +513,7 @@ void cgdiff_findings(const struct cgdiff *d, struct doc *doc)
 		dv_str(f, "interval", interval_name(d));
 		dv_real(f, "confidence", d->o.conf);
 		dv_real(f, "row_confidence", d->row_conf);
+		per_findings(f, d);
 	}
 	dv_real(f, "percent_limit", d->o.limit);
 	dv_table(f, nodes_table(d));

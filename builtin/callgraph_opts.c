@@ -3,6 +3,9 @@
 #include <sys/stat.h>
 #include "builtin/callgraph_opts.h"
 
+/* cg_per_names: see callgraph_opts.h. */
+const char *const cg_per_names[] = { "share", "run", "second", "op", NULL };
+
 /* cg_limit_renamed: see callgraph_opts.h. */
 int cg_limit_renamed(const struct opt *opt, const char *arg, struct strbuf *err)
 {

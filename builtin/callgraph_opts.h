@@ -1,6 +1,6 @@
 /* What the call-graph verbs (cgdiff, tree, folded) share on their command
- * lines: the --limit that became --percent-limit, --self/--children, and
- * the old operand form DB SESSION. */
+ * lines: the --limit that became --percent-limit, --self/--children, the
+ * choices of --per, and the old operand form DB SESSION. */
 #ifndef PERFDB_CALLGRAPH_OPTS_H
 #define PERFDB_CALLGRAPH_OPTS_H
 #include "analyze/cgdiff.h"
@@ -10,6 +10,9 @@
  * warning of analyze/lost_note.h). */
 #define CG_LOST_DOUBTFUL "sample counts are lower bounds, shares (and their intervals) " \
 	"unknown: perf loses samples in bursts, of whatever ran then"
+
+/* cg_per_names: the choices of cgdiff --per, in the order of enum cg_per. */
+extern const char *const cg_per_names[];
 
 /* cg_limit_renamed: an option callback refusing --limit with one line
  * saying it is --percent-limit now. */

@@ -16,13 +16,15 @@
 
 static const char *const usage[] = {
 	"perfdb cgdiff [DB] --base LABEL --new LABEL [--comm C] [--pid P] [--tid T] [--event E] "
-	"[--percent-limit PCT] [--self | --children] [--format F] [--svg FILE]",
+	"[--percent-limit PCT] [--self | --children] [--per run|second|op [--metric M]] [--format F] "
+	"[--svg FILE]",
 	"perfdb cgdiff [DB] BASE NEW [OPTIONS]",
 	NULL,
 };
 
 static struct cg_opts o = { .filter = { .pid = -1, .tid = -1 }, .limit = 0.5, .conf = 0.95 };
 static bool self, children;
+static int per;
 static const char *svg;
 
 static const struct opt options[] = {
@@ -39,6 +41,12 @@ static const struct opt options[] = {
 	OPT_BOOL_F(0, "self", &self, "rows by symbol: self shares (the innermost frame)", PO_NONEG),
 	OPT_BOOL_F(0, "children", &children,
 		   "rows by symbol: children shares (anywhere on the path, once per sample)", PO_NONEG),
+	OPT_CHOICE(0, "per", &per, NULL, cg_per_names,
+		   "compare each side's samples (their periods summed) per run, per second of recording or "
+		   "per operation of a workload metric, with intervals, instead of shares (default share)"),
+	OPT_STRING(0, "metric", &o.metric, "M",
+		   "with --per op: the metric whose operations divide (default: a count metric every "
+		   "session printed, else a rate in .../s times the recording's length)"),
 	OPT_FORMAT(),
 	OPT_STRING(0, "svg", &svg, "FILE",
 		   "also write a differential flame graph to FILE (plain SVG; width from NEW)"),
@@ -72,6 +80,11 @@ static int forms(struct verb_ctx *ctx, int n, char **ops)
  * runs before the database is opened, the mode options' usage check. */
 static int operands(struct verb_ctx *ctx, int n, char **ops)
 {
+	o.per = (enum cg_per)per;
+	if (o.metric && o.per != CG_PER_OP) {
+		fprintf(stderr, "%s: --metric goes with --per op\n", ctx->prog);
+		return EXIT_USAGE;
+	}
 	return cg_mode(ctx, self, children, &o.mode) ? EXIT_USAGE : forms(ctx, n, ops);
 }
 
@@ -140,6 +153,14 @@ const struct verb verb_cgdiff = {
 		"'*' marks an interval that excludes 0, '=>' where the largest significant increase "
 		"and decrease land, '-' a path absent on one side, and [N frames] the middle of a "
 		"straight chain of unchanged shares (text and md; csv and json have every row).\n\n"
+		"With --per run, second or op the rows compare each side's samples through the node "
+		"(their periods summed: milliseconds of CPU for cpu-clock) per run, per second of "
+		"recording or per operation (a workload metric: a count, or a rate in .../s times the "
+		"recording's length), with t intervals over the runs (3 or more a side) or counting "
+		"(Poisson) intervals; '*' and '=>' then follow that comparison. Without --per, the header "
+		"says when the sides' totals per run differ significantly. A row with fewer than 10 "
+		"samples on both sides together, or (shares) a side with fewer than 100 in a run, says "
+		"\"too few samples\" in place of an interval.\n\n"
 		"BASE and NEW (--base, --new) are a session id or a label; a label naming several "
 		"sessions pools its runs. With 3 or more runs on both sides the shares are the means "
 		"of the runs' shares and the intervals t intervals over the runs (Student's with "
