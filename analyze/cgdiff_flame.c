@@ -20,7 +20,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Column indices of the flame table, in declaration order. */
-enum { F_ID, F_PARENT, F_NAME, F_WIDTH, F_BASE, F_NEW, F_DELTA, F_LO, F_HI, F_IN_BASE, F_SIG };
+enum { F_ID, F_PARENT, F_NAME, F_WIDTH, F_BASE, F_NEW, F_DELTA, F_LO, F_HI, F_IN_BASE, F_SIG, F_CHANGE };
 
 /* flame_new(d): the empty table, titled and captioned. */
 static struct table *flame_new(const struct cgdiff *d)
@@ -33,6 +33,14 @@ static struct table *flame_new(const struct cgdiff *d)
 		"ci95_high" };
 	free(title);
 	table_caption(t, "%s", cgdiff_selection(d, sel, sizeof(sel)));
+	for (int s = 0; s < 2; s++)
+		table_caption(t, "%s: %s, %d run%s, %lld samples", s ? "new" : "base",
+			      cgdiff_side_desc(&d->side[s], s ? b : a, sizeof(a)), d->side[s].nsessions,
+			      d->side[s].nsessions > 1 ? "s" : "", (long long)d->side[s].samples);
+	if (d->o.per != CG_PER_SHARE)
+		table_caption(t, "%s per %s", d->unit.name, cgdiff_per_name(d->o.per));
+	else
+		table_caption(t, "points");
 	table_col(t, "id", COL_INT, 0);
 	table_col(t, "parent", COL_INT, 0);
 	table_col(t, "name", COL_STR, 0);
@@ -40,12 +48,13 @@ static struct table *flame_new(const struct cgdiff *d)
 		table_col(t, reals[i], COL_REAL, -1);
 	table_col(t, "in_base", COL_INT, 0);
 	table_col(t, "significant", COL_INT, 0);
+	table_col(t, "change", COL_REAL, -1);
 	return t;
 }
 
 /* flame_row(t, id, parent, name, r): one frame. */
 static void flame_row(struct table *t, long long id, long long parent, const char *name,
-		      const struct cg_row *r)
+		      const struct cg_row *r, double change)
 {
 	table_add_row(t);
 	table_set_int(t, F_ID, id);
@@ -60,6 +69,7 @@ static void flame_row(struct table *t, long long id, long long parent, const cha
 	table_set_real(t, F_HI, r->ci.hi);
 	table_set_int(t, F_IN_BASE, r->in_base);
 	table_set_int(t, F_SIG, r->significant);
+	table_set_real(t, F_CHANGE, change);
 }
 
 /* node_rows(d): every tree node's row (index = node; the root's is 100%
@@ -89,7 +99,7 @@ struct table *cgdiff_flame(const struct cgdiff *d)
 		int32_t v = stack[--sp], nk = 0;
 		id[v] = next++;
 		flame_row(ft, id[v], v ? id[t->nodes[v].parent] : -1,
-			  v ? t->frames[t->nodes[v].frame] : "all", &byn[v]);
+			  v ? t->frames[t->nodes[v].frame] : "all", &byn[v], cgdiff_row_delta(d, &byn[v]));
 		for (int32_t c = t->nodes[v].first_child; c >= 0; c = t->nodes[c].next_sibling)
 			if (byn[c].in_new)
 				kids[nk++] = c;

@@ -11,9 +11,12 @@
 
 #define ROW_PX 16
 #define TOP_PX 56
-#define BOTTOM_PX 24
+#define BOTTOM_PX 62	/* the legend's three lines */
 #define PAD_PX 10
-#define CHAR_PX 6.6	/* advance of an 11px monospace character */
+#define LABEL_PAD 3	/* a label's left and right margin in its frame */
+#define CHAR_PX 6.8	/* advance of an 11px monospace character, rounded up
+			 * (DejaVu Sans Mono: 6.62, Liberation Mono: 6.60) */
+#define NEUTRAL "rgb(221,221,221)"	/* frames without a significant change */
 
 /* One frame, as read from the table. */
 struct frame {
@@ -22,6 +25,7 @@ struct frame {
 	double width;		/* fraction of the graph's width, 0..1 */
 	double base_pct, new_pct, delta_pct;
 	double ci_lo, ci_hi;	/* NaN: none */
+	double change;		/* what the colour shows: "change", else delta_pct */
 	bool in_base, significant;
 };
 
@@ -32,14 +36,11 @@ struct place {
 	bool drawn;
 };
 
-/* xml_text: s escaped for XML text and attributes, at most max chars
- * (cut with ".." when longer; max < 3 writes nothing). */
-static void xml_text(FILE *out, const char *s, size_t max)
+/* xml_text: the first n bytes of s escaped for XML text and attributes
+ * (bytes outside printable ASCII become '?', one character each). */
+static void xml_text(FILE *out, const char *s, size_t n)
 {
-	size_t len = strlen(s), n = len <= max ? len : (max >= 3 ? max - 2 : 0);
-	if (max < 3 && len > max)
-		return;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 		switch (c) {
 		case '&': fputs("&amp;", out); break;
@@ -50,17 +51,40 @@ static void xml_text(FILE *out, const char *s, size_t max)
 		default: fputc(c >= 0x20 && c < 0x7f ? c : '?', out);
 		}
 	}
-	if (n < len)
-		fputs("..", out);
 }
 
-/* color: the fill for delta d where the largest |delta| is scale: light
- * grey at 0, red growing, blue shrinking. */
-static void color(FILE *out, double d, double scale)
+/* xml_all(out, s): all of s, escaped. */
+static void xml_all(FILE *out, const char *s)
 {
-	double t = scale > 0 ? fmin(1, fabs(d) / scale) : 0;
+	xml_text(out, s, strlen(s));
+}
+
+/* label_chars(name, w): how many characters of name a label in a frame w
+ * pixels wide shows: all of it when it fits, else as many as fit with an
+ * ellipsis after them (at least 3), else 0. *cut: an ellipsis follows. */
+static size_t label_chars(const char *name, double w, bool *cut)
+{
+	double room = (w - 2 * LABEL_PAD) / CHAR_PX;
+	size_t len = strlen(name), fit = room > 0 ? (size_t)room : 0;
+	*cut = len > fit;
+	if (!*cut)
+		return len;
+	return fit >= 4 ? fit - 1 : 0;
+}
+
+/* color: the fill for a change c where the largest significant |change|
+ * is scale: red growing, blue shrinking, from a quarter of full strength
+ * (the smallest change) to full (scale); the neutral grey when the change
+ * is not significant. */
+static void color(FILE *out, double c, bool significant, double scale)
+{
+	double t = scale > 0 ? 0.25 + 0.75 * fmin(1, fabs(c) / scale) : 1;
 	int r, g, b;
-	if (d > 0) {
+	if (!significant || c == 0 || isnan(c)) {
+		fputs(NEUTRAL, out);
+		return;
+	}
+	if (c > 0) {
 		r = (int)lround(240 - 25 * t);
 		g = b = (int)lround(240 - 200 * t);
 	} else {
@@ -75,7 +99,7 @@ static void color(FILE *out, double d, double scale)
 static void tooltip(FILE *out, const struct frame *f)
 {
 	fputs("<title>", out);
-	xml_text(out, f->name, (size_t)-1);
+	xml_all(out, f->name);
 	if (f->in_base)
 		fprintf(out, "\nbase %.2f%%  new %.2f%%  delta %+.2f points", f->base_pct,
 			f->new_pct, f->delta_pct);
@@ -83,7 +107,8 @@ static void tooltip(FILE *out, const struct frame *f)
 		fprintf(out, "\nbase -  new %.2f%%  delta %+.2f points", f->new_pct, f->delta_pct);
 	if (!isnan(f->ci_lo) && !isnan(f->ci_hi))
 		fprintf(out, "\n95%% interval of delta [%+.2f, %+.2f]%s", f->ci_lo, f->ci_hi,
-			f->significant ? ", excludes 0" : "");
+			(f->ci_lo > 0 || f->ci_hi < 0) ? ", excludes 0" : "");
+	fprintf(out, "\n%s", f->significant ? "significant change" : "no significant change");
 	fputs("</title>", out);
 }
 
@@ -94,14 +119,18 @@ static void draw(FILE *out, const struct frame *f, const struct place *p, double
 	double y = height - BOTTOM_PX - (p->depth + 1) * ROW_PX;
 	fprintf(out, "<g>");
 	tooltip(out, f);
+	bool cut;
+	size_t n = label_chars(f->name, w, &cut);
 	fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"",
 		p->x, y, w, ROW_PX - 1);
-	color(out, f->delta_pct, scale);
+	color(out, f->change, f->significant, scale);
 	fputs("\"/>", out);
-	if (w > 3 * CHAR_PX) {
-		fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">", p->x + 3, y + ROW_PX - 5);
-		xml_text(out, f->name, (size_t)((w - 6) / CHAR_PX));
-		fputs("</text>", out);
+	if (n) {
+		bool dark = f->significant && scale > 0 && fabs(f->change) > scale / 2;
+		fprintf(out, "<text x=\"%.2f\" y=\"%.1f\"%s>", p->x + LABEL_PAD, y + ROW_PX - 5,
+			dark ? " style=\"fill: #fff\"" : "");
+		xml_text(out, f->name, n);
+		fputs(cut ? "\xe2\x80\xa6</text>" : "</text>", out);
 	}
 	fputs("</g>\n", out);
 }
@@ -124,8 +153,14 @@ static int layout(const struct frame *f, size_t n, struct place *p, double width
 	return rows;
 }
 
-/* header: the SVG prologue, style, titles and legend. */
-static void header(FILE *out, const struct table *t, int w, int h, double scale)
+/* caption(t, i): the table's caption i, or "" when it has none. */
+static const char *caption(const struct table *t, size_t i)
+{
+	return i < table_ncaptions(t) ? table_caption_at(t, i) : "";
+}
+
+/* header: the SVG prologue, style and titles. */
+static void header(FILE *out, const struct table *t, int w, int h)
 {
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -136,23 +171,61 @@ static void header(FILE *out, const struct table *t, int w, int h, double scale)
 		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"none\"/>\n",
 		w, h, w, h, w, h);
 	fprintf(out, "<text class=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">", w / 2);
-	xml_text(out, table_title(t) ? table_title(t) : "Differential flame graph", (size_t)-1);
+	xml_all(out, table_title(t) ? table_title(t) : "Differential flame graph");
 	fputs("</text>\n", out);
 	if (table_ncaptions(t)) {
 		fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"38\" text-anchor=\"middle\">", w / 2);
-		xml_text(out, table_caption_at(t, 0), (size_t)-1);
+		xml_all(out, caption(t, 0));
 		fputs("</text>\n", out);
 	}
-	fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"%d\">width: share of NEW; "
-		"red: grew, blue: shrank; full color = %.2f points (the largest |delta|)</text>\n",
-		PAD_PX, h - 7, scale);
+}
+
+/* swatch(out, x, y, c, significant, scale, label): a legend square
+ * coloured as a frame of change c, and its label; the x after them. */
+static double swatch(FILE *out, double x, int y, double c, bool significant, double scale,
+		     const char *label)
+{
+	fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"", x, y - 10);
+	color(out, c, significant, scale);
+	fprintf(out, "\"/><text class=\"sub\" x=\"%.1f\" y=\"%d\">", x + 16, y);
+	xml_all(out, label);
+	fputs("</text>\n", out);
+	return x + 16 + 7.4 * (double)strlen(label) + 14;
+}
+
+/* legend: the sides (captions 1 and 2), the colours and the scale (in
+ * the unit of caption 3, "points" when none). */
+static void legend(FILE *out, const struct table *t, int w, int h, double scale)
+{
+	const char *unit = *caption(t, 3) ? caption(t, 3) : "points";
+	char a[160], b[160];
+	double x = PAD_PX;
+	for (int s = 0; s < 2; s++) {
+		fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"%d\">", s ? w / 2 : PAD_PX, h - 44);
+		xml_all(out, caption(t, 1 + (size_t)s));
+		fputs("</text>\n", out);
+	}
+	if (scale > 0) {
+		snprintf(a, sizeof(a), "-%.4g %s", scale, unit);
+		snprintf(b, sizeof(b), "+%.4g %s", scale, unit);
+		x = swatch(out, x, h - 24, -scale, true, scale, a);
+		x = swatch(out, x, h - 24, -scale * 1e-9, true, scale, "small decrease");
+		x = swatch(out, x, h - 24, 0, false, scale, "no significant change");
+		x = swatch(out, x, h - 24, scale * 1e-9, true, scale, "small increase");
+		swatch(out, x, h - 24, scale, true, scale, b);
+	} else {
+		swatch(out, x, h - 24, 0, false, scale, "no significant change anywhere");
+	}
+	fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"%d\">width: share of NEW; coloured: a change whose "
+		"95%% interval (simultaneous over the rows) excludes 0; full colour: the largest</text>\n",
+		PAD_PX, h - 6);
 }
 
 /* Column names of the frames table, in the order of enum fcol. */
 static const char *const col_names[] = { "id", "parent", "name", "width", "base_pct", "new_pct",
-	"delta_pct", "ci95_low", "ci95_high", "in_base", "significant" };
+	"delta_pct", "ci95_low", "ci95_high", "in_base", "significant", "change" };
 enum fcol { C_ID, C_PARENT, C_NAME, C_WIDTH, C_BASE, C_NEW, C_DELTA, C_LO, C_HI, C_IN_BASE, C_SIG,
-	C_N };
+	C_CHANGE, C_N };
 
 /* num(t, r, c): cell (r, c) as a number; NaN when NULL or a string. */
 static double num(const struct table *t, size_t r, int c)
@@ -176,6 +249,7 @@ static int read_frame(const struct table *t, size_t r, const int *col, struct fr
 		.ci_lo = num(t, r, col[C_LO]), .ci_hi = num(t, r, col[C_HI]),
 		.in_base = num(t, r, col[C_IN_BASE]) != 0,
 		.significant = col[C_SIG] >= 0 && num(t, r, col[C_SIG]) == 1 };
+	f->change = col[C_CHANGE] >= 0 ? num(t, r, col[C_CHANGE]) : f->delta_pct;
 	if (isnan(f->width) || f->width < 0)
 		f->width = 0;
 	return 0;
@@ -189,7 +263,7 @@ static struct frame *read_frames(const struct table *t, size_t *n)
 	struct frame *f;
 	*n = table_nrows(t);
 	for (int c = 0; c < C_N; c++)
-		if ((col[c] = table_find_col(t, col_names[c])) < 0 && c != C_SIG)
+		if ((col[c] = table_find_col(t, col_names[c])) < 0 && c != C_SIG && c != C_CHANGE)
 			return NULL;
 	f = xcalloc(*n, sizeof(*f));
 	for (size_t r = 0; r < *n; r++)
@@ -213,10 +287,11 @@ int svg_flame_write(FILE *out, const struct table *frames, int width_px)
 	p = xcalloc(n, sizeof(*p));
 	rows = layout(f, n, p, w - 2 * PAD_PX);
 	for (size_t i = 0; i < n; i++)
-		if (p[i].drawn)
-			scale = fmax(scale, fabs(f[i].delta_pct));
+		if (p[i].drawn && f[i].significant && !isnan(f[i].change))
+			scale = fmax(scale, fabs(f[i].change));
 	h = TOP_PX + rows * ROW_PX + BOTTOM_PX;
-	header(out, frames, w, h, scale);
+	header(out, frames, w, h);
+	legend(out, frames, w, h, scale);
 	for (size_t i = 0; i < n; i++)
 		if (p[i].drawn)
 			draw(out, &f[i], &p[i], f[i].width * (w - 2 * PAD_PX), h, scale);
