@@ -135,8 +135,8 @@ static int denominators(struct cgdiff *d, sqlite3 *db, char *err, size_t errlen)
 {
 	int64_t *ids = xcalloc((size_t)d->t->nruns + 1, sizeof(*ids));
 	int n = side_ids(d, ids), rc = 0;
-	if (d->o.per == CG_PER_OP && cg_metric(db, ids, n, d->o.metric, d->metric, sizeof(d->metric),
-					       &d->metric_rate)) {
+	if (d->o.per == CG_PER_OP && (cg_metric(db, ids, n, d->o.metric, d->metric, sizeof(d->metric),
+						&d->metric_rate) || (d->o.metric && strcmp(d->metric, d->o.metric)))) {
 		snprintf(err, errlen, "--per op: %s%s%sno metric that counts operations (a count, or a rate "
 			 "in .../s) in every session's metric= lines", d->o.metric ? "metric " : "",
 			 d->o.metric ? d->o.metric : "", d->o.metric ? " is not usable: " : "");

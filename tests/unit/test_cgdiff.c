@@ -756,7 +756,230 @@ static void test_folded(void)
 	free(text);
 }
 
-/* main: runs every test; exit status 0 when all passed. */
+
+/* test_extremes: share intervals within [-100, +100] points however few
+ * and extreme the runs (3 runs a side, a path all of one run's samples on
+ * one side and none on the other), and "too few samples" below the
+ * minimums: 30-sample runs (fewer than CG_MIN_SIDE_SAMPLES), a row of 4
+ * samples. */
+static void test_extremes(void)
+{
+	struct cg_opts o = opts();
+	struct cgdiff *d;
+	bool inside = true, few = true;
+	for (int s = 0; s < 6; s++) {
+		begin_session(s < 3 ? "xb" : "xn");
+		if (s == 0 || s == 4)
+			add("main;spike", 30);
+		else
+			add("main;flat", 30);
+		end_session();
+	}
+	for (int s = 0; s < 6; s++) {
+		begin_session(s < 3 ? "yb" : "yn");
+		add(s % 2 ? "main;p" : "main;q", 400);
+		add("main;r", 100);
+		if (s == 5)
+			add("main;rare", 4);
+		end_session();
+	}
+	if (!(d = diff("yb", "yn", o)))
+		return;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct cg_row *r = &d->rows[i];
+		inside &= r->few || (r->ci.lo >= -100 && r->ci.hi <= 100 && r->ci.lo <= r->ci.hi);
+	}
+	ok(d->run_level && inside, "run level, runs of 100%% against 0%%: every interval within [-100, +100]");
+	ok(row(d, "main;q") && row(d, "main;q")->ci.lo == -100 && !row(d, "main;q")->few,
+	   "an interval that reaches past -100 points ends there");
+	ok(row(d, "main;rare") && row(d, "main;rare")->few && isnan(row(d, "main;rare")->ci.lo) &&
+	   !row(d, "main;rare")->significant, "a row of 4 samples: too few samples, no interval, not significant");
+	char *text = render(d, FMT_TEXT), line[512];
+	ok(text && line_of(text, "rare", line, sizeof(line)) && strstr(line, "too few samples"),
+	   "text: the row says too few samples");
+	free(text);
+	cgdiff_free(d);
+	if (!(d = diff("xb", "xn", o)))
+		return;
+	for (size_t i = 0; i < d->nrows; i++)
+		few &= d->rows[i].few && isnan(d->rows[i].ci.lo) && !d->rows[i].mark;
+	ok(d->few_side && few, "runs of 30 samples: every row too few samples, nothing marked");
+	cgdiff_free(d);
+}
+
+/* test_per: --per run: each side's weight per run, its counting interval
+ * (pooled) and t interval (3 runs), marks following it; a change of the
+ * total said in shares. Base "pb": 3 runs of a 100, b 100, c 100; new
+ * "pn": a 50, b 100, c 100 (a halved, the others' shares grow). */
+static void test_per(void)
+{
+	struct cg_opts o = opts();
+	struct cgdiff *d;
+	const struct cg_row *r;
+	for (int s = 0; s < 6; s++) {
+		begin_session(s < 3 ? "pb" : "pn");
+		add("main;a", s < 3 ? 1000 + 10 * s : 500 + 10 * s);
+		add("main;b", 1000 + 7 * s);
+		add("main;c", 1000 - 5 * s);
+		end_session();
+	}
+	if (!(d = diff("pb", "pn", o)))
+		return;
+	ok(row(d, "main;b") && row(d, "main;b")->delta_pct > 0 && row(d, "main;c")->delta_pct > 0,
+	   "shares: b and c grow when a halves");
+	ok(d->totals_differ && near(d->total[0], 3012) && near(d->total[1], 2548),
+	   "shares: the totals per run differ (3012 -> 2548), said");
+	char *text = render(d, FMT_TEXT);
+	ok(text && strstr(text, "the sides' totals differ") && strstr(text, "--per run"),
+	   "text: the header says the totals differ and suggests --per");
+	free(text);
+	cgdiff_free(d);
+	o.per = CG_PER_RUN;
+	if (!(d = diff("pb", "pn", o)))
+		return;
+	r = row(d, "main;a");
+	ok(r && near(r->base_abs, 1010) && near(r->new_abs, 540) && near(r->delta_abs, -470),
+	   "--per run: a's samples per run, the runs' mean: 1010 -> 540");
+	ok(r && r->significant && r->mark == -1, "--per run: a's decrease significant and marked");
+	bool others = true;
+	int marks = 0;
+	for (size_t i = 0; i < d->nrows; i++) {
+		marks += d->rows[i].mark != 0;
+		if (strcmp(cgdiff_row_name(d, &d->rows[i]), "a") && strcmp(cgdiff_row_name(d, &d->rows[i]), "main"))
+			others &= !d->rows[i].significant;
+	}
+	ok(others && marks == 1, "--per run: nothing else significant, one mark");
+	cgdiff_free(d);
+	/* one run a side: the counting interval */
+	if (!(d = diff("1", "2", o)))
+		return;
+	r = row(d, "main;f;g");
+	double z = stats_norm_quantile(1 - (1 - d->row_conf) / 2), se = sqrt(300.0 + 600.0);
+	ok(r && near(r->delta_abs, 300) && near(r->ci_abs.lo, 300 - z * se) && near(r->ci_abs.hi, 300 + z * se),
+	   "--per run, one run a side: counting interval 300 +- z sqrt(300 + 600)");
+	cgdiff_free(d);
+}
+
+/* test_per_op: --per op divides by a count metric, or a rate times the
+ * recording's length; --per second by the length. */
+static void test_per_op(void)
+{
+	struct cg_opts o = opts();
+	struct cgdiff *d;
+	begin_session("ob");
+	add("main;a", 200);
+	end_session();
+	ins("UPDATE session SET duration_ns = 4000000000 WHERE id = ?", "i", cur_session);
+	ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 'n', 100, 0, "
+	    "'metric=n', 'ops')", "i", cur_session);
+	ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 'r', 10, 0, "
+	    "'metric=r', 'ops/s')", "i", cur_session);
+	ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 't', 10, 0, "
+	    "'metric=t', 'ms')", "i", cur_session);
+	begin_session("on");
+	add("main;a", 300);
+	end_session();
+	ins("UPDATE session SET duration_ns = 2000000000 WHERE id = ?", "i", cur_session);
+	ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 'n', 300, 0, "
+	    "'metric=n', 'ops')", "i", cur_session);
+	ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 'r', 50, 0, "
+	    "'metric=r', 'ops/s')", "i", cur_session);
+	ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 't', 10, 0, "
+	    "'metric=t', 'ms')", "i", cur_session);
+	o.per = CG_PER_OP;
+	if ((d = diff("ob", "on", o))) {
+		ok(!strcmp(d->metric, "n") && !d->metric_rate && row(d, "main;a") &&
+		   near(row(d, "main;a")->base_abs, 2) && near(row(d, "main;a")->new_abs, 1),
+		   "--per op: the count metric first: 200 / 100, 300 / 300");
+		cgdiff_free(d);
+	}
+	o.metric = "r";
+	if ((d = diff("ob", "on", o))) {
+		ok(d->metric_rate && near(row(d, "main;a")->base_abs, 200.0 / 40) &&
+		   near(row(d, "main;a")->new_abs, 300.0 / 100), "--per op --metric r: a rate times the length");
+		cgdiff_free(d);
+	}
+	o.metric = "t";
+	char err[512] = "";
+	ok(run_spec("ob", "on", o, &d, err, sizeof(err)) == 1 && !d && strstr(err, "metric t is not usable"),
+	   "--per op --metric t (a time): refused (%s)", err);
+	o.metric = NULL;
+	o.per = CG_PER_SECOND;
+	if ((d = diff("ob", "on", o))) {
+		ok(near(row(d, "main;a")->base_abs, 50) && near(row(d, "main;a")->new_abs, 150),
+		   "--per second: 200 / 4 s, 300 / 2 s");
+		cgdiff_free(d);
+	}
+	ok(run_spec("base", "new", o, &d, err, sizeof(err)) == 1 && strstr(err, "no recording length"),
+	   "--per second without a recording length: refused (%s)", err);
+}
+
+/* svg_frame(t, id, parent, name, width, delta, sig): one row of a
+ * hand-made flame table. */
+static void svg_frame(struct table *t, int id, int parent, const char *name, double width, double delta,
+		      int sig)
+{
+	table_add_row(t);
+	table_set_int(t, 0, id);
+	if (parent >= 0)
+		table_set_int(t, 1, parent);
+	table_set_str(t, 2, name);
+	table_set_real(t, 3, width);
+	table_set_real(t, 4, 10);
+	table_set_real(t, 5, 10 + delta);
+	table_set_real(t, 6, delta);
+	table_set_real(t, 7, delta - 1);
+	table_set_real(t, 8, delta + 1);
+	table_set_int(t, 9, 1);
+	table_set_int(t, 10, sig);
+}
+
+/* test_svg_fit: labels fit their frames (checked by Python from the SVG's
+ * own numbers at the renderer's advance of an 11px monospace character,
+ * 6.62 for DejaVu Sans Mono), whole or with an ellipsis; frames without a
+ * significant change in the one neutral colour; the scale from the
+ * significant changes only. */
+static void test_svg_fit(void)
+{
+	static const char *const cols[] = { "id", "parent", "name", "width", "base_pct", "new_pct",
+		"delta_pct", "ci95_low", "ci95_high", "in_base", "significant" };
+	struct table *t = table_new("flame", "fit");
+	int rc;
+	for (size_t c = 0; c < sizeof(cols) / sizeof(*cols); c++)
+		table_col(t, cols[c], c == 2 ? COL_STR : c < 2 || c > 8 ? COL_INT : COL_REAL, -1);
+	table_caption(t, "sel");
+	table_caption(t, "base: B, 1 run, 10 samples");
+	table_caption(t, "new: N, 1 run, 20 samples");
+	svg_frame(t, 0, -1, "all", 1, 0, 0);
+	svg_frame(t, 1, 0, "a_rather_long_function_name_that_cannot_fit", 0.1, 50, 0);
+	svg_frame(t, 2, 0, "vfs_write", 0.4, -3, 1);
+	svg_frame(t, 3, 0, "ab", 0.002, 1, 0);
+	svg_frame(t, 4, 0, "mid_sized_name", 0.0085, 2, 1);
+	svg_frame(t, 5, 0, "x", 0.4695, 0, 0);
+	char *svg = flame_svg(t, &rc);
+	ok(rc == 0 && svg && strstr(svg, "base: B, 1 run, 10 samples") && strstr(svg, "new: N, 1 run, 20 samples"),
+	   "svg legend: both sides and their samples");
+	ok(svg && strstr(svg, ">vfs_write<") && strstr(svg, "\xe2\x80\xa6<") && !strstr(svg, "..<"),
+	   "svg labels: whole names where they fit, an ellipsis where they do not");
+	ok(svg && python_ok(
+		"import sys,re,xml.etree.ElementTree as E\n"
+		"ns={\"s\":\"http://www.w3.org/2000/svg\"}\n"
+		"r=E.fromstring(sys.stdin.read())\n"
+		"n=0\n"
+		"for g in r.iter(\"{http://www.w3.org/2000/svg}g\"):\n"
+		" rect=g.find(\"s:rect\",ns); t=g.find(\"s:text\",ns)\n"
+		" if t is None: continue\n"
+		" n+=1\n"
+		" x=float(rect.get(\"x\")); w=float(rect.get(\"width\")); tx=float(t.get(\"x\"))\n"
+		" assert tx>=x and tx+len(t.text)*6.62<=x+w, (t.text,x,w)\n"
+		"assert n>=3\n", svg),
+	   "svg labels: never wider than their frame (computed from the SVG)");
+	ok(svg && strstr(svg, "rgb(221,221,221)") && strstr(svg, "-3 points"),
+	   "svg: a non-significant frame neutral (its +50 ignored); the scale: the largest significant change, 3");
+	free(svg);
+	table_free(t);
+}
+
 /* rate(v): the current session lasted 2 s and printed metric ops at v ops/s. */
 static void rate(double v)
 {
@@ -839,6 +1062,10 @@ int main(void)
 	test_folded();
 	test_event_check();
 	test_report_summary();
+	test_extremes();
+	test_per();
+	test_per_op();
+	test_svg_fit();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();
