@@ -97,11 +97,12 @@ for v in tree folded; do
 done
 
 # --- the recordings -----------------------------------------------------------
-mkdir -p "$T/a" "$T/b" || exit 2
+mkdir -p "$T/a" "$T/b" "$T/h" || exit 2
 cc -std=c11 -O0 -g -fno-omit-frame-pointer -o "$T/a/cgdiffwork" "$PROG" &&
-	cc -std=c11 -O0 -g -fno-omit-frame-pointer -DVARIANT_B -o "$T/b/cgdiffwork" "$PROG"
-check "the test program builds in both variants" \
-	eval '[ -x "$T/a/cgdiffwork" ] && [ -x "$T/b/cgdiffwork" ]'
+	cc -std=c11 -O0 -g -fno-omit-frame-pointer -DVARIANT_B -o "$T/b/cgdiffwork" "$PROG" &&
+	cc -std=c11 -O0 -g -fno-omit-frame-pointer -DVARIANT_HALF -o "$T/h/cgdiffwork" "$PROG"
+check "the test program builds in its three variants" \
+	eval '[ -x "$T/a/cgdiffwork" ] && [ -x "$T/b/cgdiffwork" ] && [ -x "$T/h/cgdiffwork" ]'
 if ! perf record -q -e cpu-clock -F 999 -g -o "$T/probe.data" -- true >/dev/null 2>&1; then
 	skip "perf record -e cpu-clock -g does not work here"
 	finish
@@ -313,7 +314,9 @@ def cmd_csv(path):
     fields = {len(r) for r in csv.reader(open(path))}
     sys.exit(0 if rows and want <= set(rows[0]) and len(fields) == 1 and
              all(float(r["ci95_low"]) <= float(r["delta_pct"]) <= float(r["ci95_high"])
-                 for r in rows) else 1)
+                 for r in rows if r["too_few"] == "0") and
+             all(-100 <= float(r["ci95_low"]) and float(r["ci95_high"]) <= 100
+                 for r in rows if r["too_few"] == "0") else 1)
 
 
 def cmd_rows(text, csv_path, json_path, label):
@@ -350,6 +353,57 @@ def cmd_svg(path):
     root = E.fromstring(text)
     titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
     sys.exit(0 if "<script" not in text and any(t.startswith("work_b\n") for t in titles) else 1)
+
+
+def cmd_per(shares_json, per_json, func):
+    """Fixed work, variant H halves func: --per run marks func's decrease
+    and nothing else among the program's functions; shares show the
+    others growing (no test of significance there)."""
+    work = ["work_a", "work_b", "work_c", "helper", "recurse"]
+    def outer(rows, f):
+        return [x for x in rows if frames(x)[-1] == f and f not in frames(x)[:-1]]
+    sh, pr = nodes(shares_json), nodes(per_json)
+    e = json.load(open(per_json))["findings"]
+    grow = {f: outer(sh, f)[0]["delta_pct"] for f in work if f != func and outer(sh, f)}
+    result(len(grow) == 4 and all(v > 0 for v in grow.values()),
+           "shares: the other functions' shares grow when %s halves" % func, ["%r" % grow])
+    down = [x for x in pr if x["mark"] == "decrease"]
+    result(e["per"] == "run" and len(down) == 1 and frames(down[0])[-1] == func and
+           down[0]["per_ci95_high"] < 0 and not [x for x in pr if x["mark"] == "increase"],
+           "--per run: => marks %s's decrease, nothing else is marked" % func,
+           ["%s %+.2f [%.2f, %.2f]" % (x["path"], x["delta_per"], x["per_ci95_low"], x["per_ci95_high"])
+            for x in pr if x["mark"]])
+    sig = [x["path"] for x in pr if x["significant"] and frames(x)[-1] in work and frames(x)[-1] != func]
+    result(not sig, "--per run: no other function changes significantly", sig)
+    a = outer(pr, func)[0]
+    result(0.3 < a["new_per"] / a["base_per"] < 0.7,
+           "--per run: %s's %s per run about halves (%.1f -> %.1f)" % (func, e["unit"], a["base_per"],
+                                                                      a["new_per"]))
+
+
+def cmd_svg_check(path, neutral_only):
+    """The flame graph: labels within their frames (from the SVG's numbers, at
+    DejaVu Sans Mono's advance of 6.62 px at 11px); with neutral_only, every
+    frame in the neutral colour."""
+    import xml.etree.ElementTree as E
+    ns = "{http://www.w3.org/2000/svg}"
+    root = E.parse(path).getroot()
+    bad, fills, n = [], set(), 0
+    for g in root.iter(ns + "g"):
+        rect, text = g.find(ns + "rect"), g.find(ns + "text")
+        fills.add(rect.get("fill"))
+        if text is None:
+            continue
+        n += 1
+        x, w, tx = float(rect.get("x")), float(rect.get("width")), float(text.get("x"))
+        if not (tx >= x and tx + len(text.text) * 6.62 <= x + w):
+            bad.append("%r in %.1f px" % (text.text, w))
+    result(n > 5 and not bad, "svg: %d labels, none wider than its frame" % n, bad)
+    if neutral_only == "1":
+        result(fills == {"rgb(221,221,221)"}, "svg A/A: every frame in the neutral colour, no red or blue",
+               sorted(fills))
+    else:
+        result(len(fills) > 1, "svg: significant frames coloured", sorted(fills))
 
 
 globals()["cmd_" + sys.argv[1]](*sys.argv[2:])
@@ -438,6 +492,51 @@ aa_check() {
 sets=0
 aa_check "A against A, one run a side" 1 4 1
 aa_check "A against A, three runs a side" A AA 3
+
+# --- absolute terms: fixed work, half of work_a in variant H -------------------
+# recf NAME VARIANT: records CYCLES cycles of the variant (the same work each run)
+CYCLES=16000
+recf() {
+	perf record -q -e cpu-clock -F 999 -g -o "$T/$1.data" -- \
+		"$T/$2/cgdiffwork" --cycles $CYCLES >/dev/null 2>"$T/err"
+}
+ok_rec=true
+for i in 1 2 3; do recf "fa$i" a && recf "fh$i" h || ok_rec=false; done
+imp FA fa1 fa2 fa3 && imp FH fh1 fh2 fh3 || ok_rec=false
+check "6 fixed-work recordings, A and H interleaved ($CYCLES cycles each)" $ok_rec
+run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --format json
+cp "$T/out" "$T/fshares.json"
+run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per run --format json
+cp "$T/out" "$T/fper.json"
+py per "$T/fshares.json" "$T/fper.json" work_a >"$T/py.out" 2>&1
+tap_results "$T/py.out"
+run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per run
+check "--per run text: the header says per run, the columns base/run and new/run" \
+	eval 'rc_is 0 && grep -q "through the row per run" "$T/out" && grep -Eq "^ +base/run +new/run +delta" "$T/out"'
+run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per op
+check "--per op without a metric: exit 2, saying so" eval 'rc_is 2 && one_line && grep -q "per op" "$T/err"'
+run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --metric x
+check "--metric without --per op: exit 1" eval 'rc_is 1 && one_line'
+run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per hour
+check "--per hour: exit 1" eval 'rc_is 1 && one_line'
+
+# --- the flame graph ----------------------------------------------------------------
+if command -v rsvg-convert >/dev/null 2>&1; then
+	"$PERFDB" cgdiff "$DB" --base A --new AA --comm cgdiffwork --svg "$T/aa.svg" >/dev/null 2>"$T/err"
+	check "svg A/A: rsvg-convert renders it" rsvg-convert -o "$T/aa.png" "$T/aa.svg"
+	if aa A AA >/dev/null 2>&1; then
+		py svg_check "$T/aa.svg" 1 >"$T/py.out" 2>&1
+		tap_results "$T/py.out"
+	else
+		skip "svg A/A: this A/A pair has a significant row (see the A/A checks)"
+	fi
+	"$PERFDB" cgdiff "$DB" --base 1 --new 7 --comm cgdiffwork --svg "$T/ab.svg" >/dev/null 2>"$T/err"
+	check "svg A/B: rsvg-convert renders it" rsvg-convert -o "$T/ab.png" "$T/ab.svg"
+	py svg_check "$T/ab.svg" 0 >"$T/py.out" 2>&1
+	tap_results "$T/py.out"
+else
+	skip "svg: no rsvg-convert here"
+fi
 
 # --- tree, folded, selections, forms ------------------------------------------
 run tree "$DB" -s 1 --comm cgdiffwork
