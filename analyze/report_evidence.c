@@ -273,64 +273,33 @@ static void cg_summary(struct rep *r, const struct cgdiff *d)
 /* seconds_of(r, k): the summed length of side k's sessions, seconds. */
 static double seconds_of(const struct rep *r, int k)
 {
-	sqlite3_stmt *st = db_prepare(r->db, "SELECT coalesce(duration_ns, 0) FROM session WHERE id = ?");
 	double s = 0;
-	for (int i = 0; st && i < r->side[k].nsessions; i++) {
-		sqlite3_bind_int64(st, 1, r->side[k].sessions[i]);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			s += (double)sqlite3_column_int64(st, 0) / 1e9;
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
+	for (int i = 0; i < r->side[k].nsessions; i++)
+		s += cg_seconds(r->db, r->side[k].sessions[i]);
 	return s;
 }
 
-/* rate_metric(r, name, len): a metric every session of both sides printed
- * as a rate (its unit ends in "/s"): --metric's first when it is one,
- * else the first by name. 0 with its name in name, or -1. */
-static int rate_metric(const struct rep *r, char *name, size_t len)
+/* op_metric(r, name, len, rate): the metric whose operations both sides'
+ * sessions counted (cg_metric: --metric's first when it is one, a count,
+ * else a rate in .../s). 0 with its name in name, or -1. */
+static int op_metric(const struct rep *r, char *name, size_t len, bool *rate)
 {
-	sqlite3_stmt *st = db_prepare(r->db, "SELECT name FROM workload_metric WHERE session_id = ? AND "
-				      "unit LIKE '%/s' AND value > 0 ORDER BY (name = ?) DESC, name");
-	sqlite3_stmt *has = db_prepare(r->db, "SELECT 1 FROM workload_metric WHERE session_id = ? AND "
-				       "name = ? AND unit LIKE '%/s' AND value > 0");
-	int rc = -1;
-	sqlite3_bind_int64(st, 1, r->side[0].nsessions ? r->side[0].sessions[0] : -1);
-	sqlite3_bind_text(st, 2, r->o->nmetrics ? r->o->metrics[0] : "", -1, SQLITE_STATIC);
-	while (rc && st && has && sqlite3_step(st) == SQLITE_ROW) {
-		const char *m = (const char *)sqlite3_column_text(st, 0);
-		bool all = true;
-		for (int k = 0; k < 2 && all; k++)
-			for (int i = 0; i < r->side[k].nsessions && all; i++) {
-				sqlite3_bind_int64(has, 1, r->side[k].sessions[i]);
-				sqlite3_bind_text(has, 2, m, -1, SQLITE_TRANSIENT);
-				all = sqlite3_step(has) == SQLITE_ROW;
-				sqlite3_reset(has);
-			}
-		if (all && (size_t)snprintf(name, len, "%s", m) < len)
-			rc = 0;
-	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(has);
+	int n = r->side[0].nsessions + r->side[1].nsessions, rc;
+	int64_t *ids = xcalloc((size_t)n + 1, sizeof(*ids));
+	memcpy(ids, r->side[0].sessions, (size_t)r->side[0].nsessions * sizeof(*ids));
+	memcpy(ids + r->side[0].nsessions, r->side[1].sessions, (size_t)r->side[1].nsessions * sizeof(*ids));
+	rc = cg_metric(r->db, ids, n, r->o->nmetrics ? r->o->metrics[0] : NULL, name, len, rate);
+	free(ids);
 	return rc;
 }
 
-/* ops_of(r, k, metric): side k's operations: each session's rate metric
- * times the session's length, summed. */
-static double ops_of(const struct rep *r, int k, const char *metric)
+/* ops_of(r, k, metric, rate): side k's operations by metric, summed over
+ * its sessions (cg_metric_ops). */
+static double ops_of(const struct rep *r, int k, const char *metric, bool rate)
 {
-	sqlite3_stmt *st = db_prepare(r->db, "SELECT m.value * coalesce(s.duration_ns, 0) / 1e9 FROM "
-				      "workload_metric m JOIN session s ON s.id = m.session_id WHERE s.id = ? AND "
-				      "m.name = ? LIMIT 1");
 	double ops = 0;
-	for (int i = 0; st && i < r->side[k].nsessions; i++) {
-		sqlite3_bind_int64(st, 1, r->side[k].sessions[i]);
-		sqlite3_bind_text(st, 2, metric, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			ops += sqlite3_column_double(st, 0);
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
+	for (int i = 0; i < r->side[k].nsessions; i++)
+		ops += cg_metric_ops(r->db, r->side[k].sessions[i], metric, rate);
 	return ops;
 }
 
@@ -356,27 +325,27 @@ static void cost_cols(struct table *t, bool per_op)
 
 /* cost_table(r, d): the absolute cost of each row of the diff, for a
  * patch that removes work changes no share: samples through the node per
- * operation when both sides' recordings printed a rate metric (the
- * operations: the rate times the recording's length), else per second of
- * recording. */
+ * operation when both sides' recordings printed a metric that counts
+ * operations (a count, or a rate times the recording's length: cg_metric,
+ * as cgdiff --per op), else per second of recording. */
 static void cost_table(struct rep *r, const struct cgdiff *d)
 {
 	double secs[2] = { seconds_of(r, 0), seconds_of(r, 1) }, ops[2] = { 0, 0 };
 	char metric[128];
-	bool per_op = !rate_metric(r, metric, sizeof(metric));
+	bool rate = false, per_op = !op_metric(r, metric, sizeof(metric), &rate);
 	if (per_op)
-		ops[0] = ops_of(r, 0, metric), ops[1] = ops_of(r, 1, metric);
+		ops[0] = ops_of(r, 0, metric, rate), ops[1] = ops_of(r, 1, metric, rate);
 	per_op = per_op && ops[0] > 0 && ops[1] > 0;
 	struct table *t = table_new("cgdiff_cost", per_op ? "Call graph in absolute terms: samples per operation"
 						  : "Call graph in absolute terms: samples per second of recording");
 	cost_cols(t, per_op);
 	if (per_op)
-		table_caption(t, "each side's samples through the node over its operations: %s times each "
-			      "recording's length, %.4g and %.4g (no interval: the shares above carry the test)",
-			      metric, ops[0], ops[1]);
+		table_caption(t, "each side's samples through the node over its operations: %s%s, %.4g and %.4g "
+			      "(intervals: perfdb cgdiff --per op)", metric,
+			      rate ? " times each recording's length" : " (a count)", ops[0], ops[1]);
 	else
-		table_caption(t, "each side's samples through the node over its sessions' %.2f s and %.2f s (no "
-			      "interval: the shares above carry the test)", secs[0], secs[1]);
+		table_caption(t, "each side's samples through the node over its sessions' %.2f s and %.2f s "
+			      "(intervals: perfdb cgdiff --per second)", secs[0], secs[1]);
 	for (size_t i = 0; secs[0] > 0 && secs[1] > 0 && i < d->nrows; i++) {
 		const struct cg_row *w = &d->rows[i];
 		double bs = (double)w->base_samples, ns = (double)w->new_samples;
