@@ -14,7 +14,12 @@
  * scalars mode ("tree", "self", "children"), event, comm, pid, tid (null
  * when not selected), weight ("period"), percent_limit; with two sides
  * also interval ("newcombe-pooled", "student-t-runs", "welch-t-runs"),
- * confidence and row_confidence; the side objects base and new (one
+ * confidence, row_confidence, per ("share", "run", "second", "op"), unit
+ * (of the --per values: "ms", "events" ...), with --per op metric and
+ * operations ("count" or "rate times recording length"),
+ * min_row_samples, min_side_samples, too_few_side_samples and the object
+ * totals_per_run (base, new, ci95_low, ci95_high, differ: the totals'
+ * test that the share header reports); the side objects base and new (one
  * side: session) with spec, label, sessions, runs, samples,
  * effective_samples; and the main table "nodes", one row per row of d.
  *
@@ -24,9 +29,14 @@
  * place of the chain's middle rows, which csv and json have); for
  * programs symbol, path (the frames from the outermost caller, joined by
  * ';'), depth, base_pct, new_pct, delta_pct, ci95_low, ci95_high,
- * significant, marked, mark ("increase", "decrease" or null), in_base,
- * in_new (0 or 1), and in tree mode node, parent (the parent row's node,
- * null at depth 0), base_samples, new_samples. One side: pct, symbol,
+ * significant (of the comparison shown: shares, or with --per the
+ * absolute values), marked, mark ("increase", "decrease" or null),
+ * in_base, in_new, too_few (0 or 1; too_few: no interval, ci95 null);
+ * with --per base_per, new_per, delta_per, per_ci95_low, per_ci95_high
+ * (in unit) and share_significant; and in tree mode node, parent (the
+ * parent row's node, null at depth 0), base_samples, new_samples. With
+ * --per the human columns are base/run, new/run (or /s, /op), delta and
+ * its interval in unit; "too few samples" in place of an interval. One side: pct, symbol,
  * path, depth, and in tree mode node, parent, samples. The header lines
  * (sides, what the shares are of, the interval method, the legend) are the
  * table's captions. */
@@ -43,7 +53,10 @@ void cgdiff_selection_findings(struct dval *f, const struct cgdiff *d);
  * root: id (the row's index), parent (an earlier row's id; null for the
  * root), name, width (the new share as a fraction of the graph's width),
  * base_pct, new_pct, delta_pct, ci95_low, ci95_high (NaN for the root),
- * in_base, significant. The caller frees it (table_free). */
+ * in_base, significant, change (what the colour shows: delta_pct, or
+ * with --per delta_per). Captions: the selection, "base: SIDE, N runs, N
+ * samples", the same for new, and the unit of change ("points", "ms per
+ * run"). The caller frees it (table_free). */
 struct table *cgdiff_flame(const struct cgdiff *d);
 
 /* cgdiff_folded_findings(d, period, doc): the call stacks of d (one side,
