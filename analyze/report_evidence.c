@@ -393,6 +393,11 @@ static void callgraph(struct rep *r)
 	dv_table(doc_findings(r->d), table_clone(f, "cgdiff_flame"));
 	table_free(f);
 	cost_table(r, d);
+	if (d->totals_differ)
+		doc_note(r->d, "call graph: the sides' totals differ (%.*f -> %.*f %s of %s per run, 95%% interval of "
+			 "the change %+.*f..%+.*f): shares do not show that; the absolute cost table does",
+			 d->unit.decimals, d->total[0], d->unit.decimals, d->total[1], d->unit.name, d->event,
+			 d->unit.decimals, d->total_ci.lo, d->unit.decimals, d->total_ci.hi);
 	cg_summary(r, d);
 out:
 	cgdiff_free(d);

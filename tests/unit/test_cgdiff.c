@@ -1036,6 +1036,27 @@ static void test_report_summary(void)
 	doc_free(d);
 }
 
+/* test_report_totals(): the report notes when the call graph's totals per
+ * run differ (1000 against 400 samples, one run a side). */
+static void test_report_totals(void)
+{
+	struct report_opts o = { .base = "tot_base", .new = "tot_new", .comm = "work", .db_path = "t.db" };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	bool found = false;
+	begin_session("tot_base");
+	add("main;a", 500), add("main;b", 500);
+	end_session();
+	begin_session("tot_new");
+	add("main;a", 200), add("main;b", 200);
+	end_session();
+	ok(!report_findings(db, &o, d, err, sizeof(err)), "report of two sessions%s%s", *err ? ": " : "", err);
+	for (size_t i = 0; i < doc_nnotes(d); i++)
+		found |= !strncmp(doc_note_at(d, i), "call graph: the sides' totals differ (1000.00 -> 400.00 ns of cpu-clock", 66);
+	ok(found, "the report notes that the call graph's totals per run differ");
+	doc_free(d);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/perfdb_test_cgdiff_XXXXXX", err[256];
@@ -1066,6 +1087,7 @@ int main(void)
 	test_per();
 	test_per_op();
 	test_svg_fit();
+	test_report_totals();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();
