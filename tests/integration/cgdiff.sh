@@ -358,15 +358,17 @@ def cmd_svg(path):
 def cmd_per(shares_json, per_json, func):
     """Fixed work, variant H halves func: --per run marks func's decrease
     and nothing else among the program's functions; shares show the
-    others growing (no test of significance there)."""
+    others growing together (no test of significance there)."""
     work = ["work_a", "work_b", "work_c", "helper", "recurse"]
     def outer(rows, f):
         return [x for x in rows if frames(x)[-1] == f and f not in frames(x)[:-1]]
     sh, pr = nodes(shares_json), nodes(per_json)
     e = json.load(open(per_json))["findings"]
     grow = {f: outer(sh, f)[0]["delta_pct"] for f in work if f != func and outer(sh, f)}
-    result(len(grow) == 4 and all(v > 0 for v in grow.values()),
-           "shares: the other functions' shares grow when %s halves" % func, ["%r" % grow])
+    # each grows by 2.2 points (20% -> 22.2%), noise about 1 point each: their sum
+    result(len(grow) == 4 and sum(grow.values()) > 4,
+           "shares: the other functions' shares grow when %s halves (by %+.2f points together; "
+           "8.9 expected)" % (func, sum(grow.values())), ["%r" % grow])
     down = [x for x in pr if x["mark"] == "decrease"]
     result(e["per"] == "run" and len(down) == 1 and frames(down[0])[-1] == func and
            down[0]["per_ci95_high"] < 0 and not [x for x in pr if x["mark"] == "increase"],

@@ -1052,7 +1052,7 @@ static void test_report_totals(void)
 	end_session();
 	ok(!report_findings(db, &o, d, err, sizeof(err)), "report of two sessions%s%s", *err ? ": " : "", err);
 	for (size_t i = 0; i < doc_nnotes(d); i++)
-		found |= !strncmp(doc_note_at(d, i), "call graph: the sides' totals differ (1000.00 -> 400.00 ns of cpu-clock", 66);
+		found |= !strncmp(doc_note_at(d, i), "call graph: the sides' totals differ (1000.00 -> 400.00 ns of cpu-clock", 71);
 	ok(found, "the report notes that the call graph's totals per run differ");
 	doc_free(d);
 }
