@@ -287,12 +287,15 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 	char **cols, id[32], why[512];
 	int n = xfer_columns(p->db, t->name, &cols), rc = 0, evcol = -1, f1 = -1;
 	struct strbuf sel = STRBUF_INIT, ins = STRBUF_INIT;
-	enum fleet_key keys[64];
+	enum fleet_key *keys;
 	const char *params[] = { id };
 	sqlite3_stmt *st;
 	PGresult *r;
-	if (n <= 0 || n > 64)
+	if (n <= 0)
 		return xfer_columns_free(cols, n), 0;
+	keys = calloc((size_t)n, sizeof(*keys));	/* as many as the table has columns */
+	if (!keys)
+		return xfer_columns_free(cols, n), fail(p, "reading %s: out of memory", t->name);
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	sb_puts(&sel, "SELECT ");
 	sb_printf(&ins, "INSERT INTO %s VALUES (", t->name);
@@ -337,6 +340,7 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 	sqlite3_finalize(st);
 	sb_free(&sel);
 	sb_free(&ins);
+	free(keys);
 	xfer_columns_free(cols, n);
 	return rc;
 }
