@@ -49,6 +49,11 @@ struct pd_evsel {
 /* attr.flags bits perfdb looks at. */
 #define PD_ATTR_FREQ		(1ULL << 10)
 #define PD_ATTR_SAMPLE_ID_ALL	(1ULL << 18)
+/* The largest count a LOST or LOST_SAMPLES record may carry: 2^40 (ten
+ * million events a second lost on one CPU for more than a day). A larger
+ * one is not a count the kernel writes: pd_read refuses the file, so that
+ * sums of counts stay exact in int64. */
+#define PD_LOST_MAX		(1ULL << 40)
 
 /* A decoded SAMPLE record. Pointers refer into the record's bytes and stay
  * valid only during the callback. Absent fields are zero. */

@@ -70,6 +70,10 @@ int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	if (pd_decode(r, rec, size, &ev, &why))
 		return pd_errorf(r, file_offset, "%s", why);
 	ev.file_offset = file_offset;
+	if ((ev.type == PD_LOST || ev.type == PD_LOST_SAMPLES) && ev.sb.lost > PD_LOST_MAX)
+		return pd_errorf(r, file_offset, "a %s record counts %llu lost, more than %llu: "
+				 "not a count perf writes", ev.type == PD_LOST ? "LOST" : "LOST_SAMPLES",
+				 (unsigned long long)ev.sb.lost, (unsigned long long)PD_LOST_MAX);
 	switch (ev.type) {
 	case PD_SAMPLE:
 		if (!ev.evsel) {

@@ -1450,6 +1450,32 @@ static void test_lost(void)
 	run_free(&u);
 }
 
+/* test_lost_bound: a LOST count above PD_LOST_MAX (one above INT64_MAX
+ * would overflow every sum of counts) is refused with its offset. */
+static void test_lost_bound(void)
+{
+	static const uint64_t bad[] = { PD_LOST_MAX + 1, (uint64_t)INT64_MAX + 2 };
+	for (int i = 0; i < 4; i++) {
+		struct pdw *w = mixed_writer(false, NULL);
+		struct pdw_sid sid = { .time = 5 };
+		const char *path;
+		struct run u;
+		uint64_t off;
+		pdw_lost(w, 0, 1, PD_LOST_MAX, &sid);	/* the bound itself is read */
+		off = pdw_pos(w);
+		if (i < 2)
+			pdw_lost(w, 0, 1, bad[i], &sid);
+		else
+			pdw_lost_samples(w, 0, 0, bad[i - 2], &sid);
+		path = finish(w, "lost_bound.data");
+		run_file(&u, path);
+		ok(u.rc == -1 && names_offset(u.err, off) && strstr(u.err, "more than"),
+		   "%s count %" PRIu64 ": refused at its offset (%s)", i < 2 ? "LOST" : "LOST_SAMPLES",
+		   bad[i % 2], u.err);
+		run_free(&u);
+	}
+}
+
 /* ---- truncation and corruption ---- */
 
 /* scratch_path: a file to rewrite thousands of times: a memfd when there is
@@ -1959,6 +1985,7 @@ int main(void)
 	test_pipe_tracing_oversize();
 	test_v1_and_be();
 	test_lost();
+	test_lost_bound();
 	test_error_offsets();
 	test_truncation();
 	test_with_perf();
