@@ -2,6 +2,7 @@
  * reader's records become session, event, thread/process, dso/symbol,
  * stack, sample, tracepoint and memory-sample rows. Any error rolls the
  * whole session back, leaving the database as it was. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,8 @@ struct ingest {
 	uint64_t not_unwound;		/* dwarf samples without user frames */
 	struct lost_rec *lost;		/* LOST and LOST_SAMPLES records */
 	size_t nlost, lost_cap;
+	int64_t *cpu_last;		/* per CPU: the last record's time, or -1 */
+	size_t ncpu_last;
 	char *err;
 	size_t errlen;
 	bool tty;
@@ -415,7 +418,9 @@ static int on_sideband(struct ingest *g, struct pd_reader *r, const struct pd_ev
 /* on_lost: keeps a LOST or LOST_SAMPLES record for the lost table. A
  * LOST record's trailer names the CPU whose buffer overflowed; perf's
  * LOST_SAMPLES records (written at the end) carry CPU 0 in theirs, so
- * their CPU is the one ID_INDEX gives their event id. */
+ * their CPU is the one ID_INDEX gives their event id. A CPU at or past
+ * the recording's nr_cpus_avail (when the header gives it) is stored as
+ * not known. */
 static void on_lost(struct ingest *g, struct pd_reader *r, const struct pd_event *ev)
 {
 	const struct pd_sample *t = &ev->sample;
@@ -427,20 +432,49 @@ static void on_lost(struct ingest *g, struct pd_reader *r, const struct pd_event
 		.event = es ? es->row : 0, .n = ev->sb.lost, .file_offset = ev->file_offset };
 	if (l->samples)
 		l->cpu = pd_id_cpu(r, t->id);
-	else if (t->has_cpu)
+	else if (t->has_cpu && t->cpu <= INT_MAX)
 		l->cpu = (int)t->cpu;
+	if (r->features.nr_cpus_avail && l->cpu >= 0 &&
+	    (uint32_t)l->cpu >= r->features.nr_cpus_avail)
+		l->cpu = -1;	/* no CPU the recording had: not known */
 	if (!l->samples && t->has_time && t->time <= INT64_MAX)
 		l->time = (int64_t)t->time;
+	l->since = !l->samples && l->cpu >= 0 && (size_t)l->cpu < g->ncpu_last ?
+		g->cpu_last[l->cpu] : -1;
+}
+
+/* CPU_LAST_MAX: CPUs past this (with no nr_cpus_avail to bound them) get
+ * no previous time: their LOST records cover from the recording's start. */
+#define CPU_LAST_MAX 65536
+
+/* note_cpu_time: remembers ev's time as the last record's on its CPU (a
+ * LOST record covers what that CPU dropped since then). */
+static void note_cpu_time(struct ingest *g, const struct pd_reader *r, const struct pd_event *ev)
+{
+	const struct pd_sample *t = &ev->sample;
+	size_t cap = r->features.nr_cpus_avail ? r->features.nr_cpus_avail : CPU_LAST_MAX;
+	if (!t->has_cpu || !t->has_time || t->time > INT64_MAX || t->cpu >= cap)
+		return;
+	if (t->cpu >= g->ncpu_last) {
+		size_t n = (size_t)t->cpu + 1;
+		g->cpu_last = xreallocarray(g->cpu_last, n, sizeof(*g->cpu_last));
+		for (size_t i = g->ncpu_last; i < n; i++)
+			g->cpu_last[i] = -1;
+		g->ncpu_last = n;
+	}
+	g->cpu_last[t->cpu] = (int64_t)t->time;
 }
 
 /* on_event: the reader's callback for every record, in time order. */
 static int on_event(void *ctx, struct pd_reader *r, const struct pd_event *ev)
 {
 	struct ingest *g = ctx;
-	if (ev->type == PD_SAMPLE)
-		return on_sample(g, r, ev);
 	if (ev->type == PD_LOST || ev->type == PD_LOST_SAMPLES)
 		on_lost(g, r, ev);
+	if (ev->type != PD_LOST_SAMPLES)	/* written at the end, CPU 0 in its trailer */
+		note_cpu_time(g, r, ev);
+	if (ev->type == PD_SAMPLE)
+		return on_sample(g, r, ev);
 	return on_sideband(g, r, ev);
 }
 
@@ -565,6 +599,7 @@ static void cleanup(struct ingest *g)
 		tp_sink_free(g->evs[i].sink);
 	free(g->evs);
 	free(g->lost);
+	free(g->cpu_last);
 	threads_free(g->thr);
 	unwinder_free(g->unw);
 	resolver_free(g->res);

@@ -67,8 +67,10 @@ int session_write_lost(sqlite3 *db, int64_t session, const struct lost_rec *v, s
 		       char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO lost(session_id, kind, time, cpu, event_id, n, "
-				      "file_offset) VALUES (?,?,?,?,?,?,?)");
-	int rc = st ? 0 : -1;
+				      "file_offset, since) VALUES (?,?,?,?,?,?,?,?)");
+	int rc = 0;
+	if (!st)
+		return snprintf(err, errlen, "lost: %s", sqlite3_errmsg(db)), -1;
 	for (size_t i = 0; i < n && !rc; i++) {
 		sqlite3_bind_int64(st, 1, session);
 		sqlite3_bind_text(st, 2, v[i].samples ? "lost_samples" : "lost", -1, SQLITE_STATIC);
@@ -86,6 +88,10 @@ int session_write_lost(sqlite3 *db, int64_t session, const struct lost_rec *v, s
 			sqlite3_bind_null(st, 5);
 		sqlite3_bind_int64(st, 6, (int64_t)v[i].n);
 		sqlite3_bind_int64(st, 7, (int64_t)v[i].file_offset);
+		if (v[i].since >= 0)
+			sqlite3_bind_int64(st, 8, v[i].since);
+		else
+			sqlite3_bind_null(st, 8);
 		rc = db_step_done(st, err, errlen);
 	}
 	sqlite3_finalize(st);

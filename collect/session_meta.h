@@ -20,6 +20,7 @@ struct lost_rec {
 	bool samples;		/* LOST_SAMPLES (else LOST) */
 	int cpu;
 	int64_t time, event;	/* event: the event row id */
+	int64_t since;		/* LOST: the previous record's time on cpu, or -1 */
 	uint64_t n, file_offset;
 };
 

@@ -73,7 +73,7 @@ else	# this machine sent none: two rows written by hand, for the transfer of tha
 	ok "ipi_send_cpumask: none recorded here (IPIs to one CPU at a time), two rows written by hand"
 fi
 [ "$(sqlite3 "$A" "SELECT count(*) FROM lost")" -gt 0 ] ||	# nothing lost: one LOST record by hand
-	sqlite3 "$A" "INSERT INTO lost SELECT id, 'lost', first_time, 0, NULL, 5, 4096 FROM session WHERE label = 'tlb'"
+	sqlite3 "$A" "INSERT INTO lost(session_id, kind, time, cpu, event_id, n, file_offset, since) SELECT id, 'lost', first_time, 0, NULL, 5, 4096, NULL FROM session WHERE label = 'tlb'"
 sqlite3 "$A" .dump > "$T/a.sql"
 
 # --- push, pull, compare -----------------------------------------------------
