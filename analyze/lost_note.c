@@ -1,4 +1,5 @@
 /* The lost-data warning every analyzer shows: see lost_note.h. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/lost_note.h"
@@ -13,7 +14,8 @@ struct lost_key {
 	long long records, events, samples;
 };
 
-/* What the window lost, summed over the sessions. */
+/* What the window lost, summed over the sessions; k: CPUs in order
+ * (unknown last), then events by name. */
 struct lost_sum {
 	long long records, events, samples;
 	long long outside;	/* events lost outside the window */
@@ -22,64 +24,107 @@ struct lost_sum {
 	size_t nk, cap;
 };
 
-/* key_of(s, cpu, event): the row of cpu (event NULL) or of event, added
- * when new. */
-static struct lost_key *key_of(struct lost_sum *s, int cpu, const char *event)
+/* as_count(v): a total() of counts as an integer (exact below 2^53;
+ * imports refuse counts above 2^40, so the sums stay far below). */
+static long long as_count(double v)
 {
-	for (size_t i = 0; i < s->nk; i++)
-		if (event ? s->k[i].event && !strcmp(s->k[i].event, event) :
-			    !s->k[i].event && s->k[i].cpu == cpu)
-			return &s->k[i];
+	return v >= 9.2e18 ? LLONG_MAX : (long long)v;
+}
+
+/* key_add(s): a new row at the end of s->k. */
+static struct lost_key *key_add(struct lost_sum *s)
+{
 	ALLOC_GROW(s->k, s->nk + 1, s->cap);
-	s->k[s->nk] = (struct lost_key){ .cpu = event ? -1 : cpu, .event = event ? xstrdup(event) : NULL };
+	s->k[s->nk] = (struct lost_key){ .cpu = -1 };
 	return &s->k[s->nk++];
 }
 
-/* cmp_key: CPUs in order (unknown last), then events by name. */
-static int cmp_key(const void *x, const void *y)
+/* has_rows(db, id): whether session id has lost rows (none: imported
+ * before the lost table, or it lost nothing). */
+static bool has_rows(sqlite3 *db, int64_t id)
 {
-	const struct lost_key *a = x, *b = y;
-	if (!a->event != !b->event)
-		return a->event ? 1 : -1;
-	if (a->event)
-		return strcmp(a->event, b->event);
-	return (unsigned)a->cpu < (unsigned)b->cpu ? -1 : (unsigned)a->cpu > (unsigned)b->cpu;
-}
-
-/* add_rows(db, id, t0, t1, s): session id's lost rows; false when it has
- * none (imported before the lost table, or it lost nothing). */
-static bool add_rows(sqlite3 *db, int64_t id, int64_t t0, int64_t t1, struct lost_sum *s)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT l.kind, l.cpu, e.name, l.n, l.time FROM lost l "
-				      "LEFT JOIN event e ON e.id = l.event_id WHERE l.session_id = ?");
-	bool any = false;
+	sqlite3_stmt *st = db_prepare(db, "SELECT EXISTS (SELECT 1 FROM lost WHERE session_id = ?)");
+	bool any;
 	if (!st)
 		return false;
 	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		bool samples = !strcmp((const char *)sqlite3_column_text(st, 0), "lost_samples");
-		int cpu = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 1);
-		const char *ev = (const char *)sqlite3_column_text(st, 2);
-		long long n = sqlite3_column_int64(st, 3);
-		int64_t t = sqlite3_column_int64(st, 4);
-		any = true;
-		if (samples) {
-			s->samples += n;
-			s->whole = true;
-			key_of(s, cpu, NULL)->samples += n;
-			key_of(s, -1, ev ? ev : "?")->samples += n;
-		} else if (sqlite3_column_type(st, 4) != SQLITE_NULL && (t < t0 || t > t1)) {
-			s->outside += n;
-		} else {
-			struct lost_key *k = key_of(s, cpu, NULL);
-			s->records++;
-			s->events += n;
-			k->records++;
-			k->events += n;
-		}
-	}
+	any = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return any;
+}
+
+/* A LOST record covers (since, time]: what its CPU dropped after the
+ * previous record perf kept from it (since NULL: from the start); it
+ * counts in the window [?1, ?2] when that span overlaps it. */
+#define INSIDE "(l.time IS NULL OR (l.time >= ?1 AND (l.since IS NULL OR l.since < ?2)))"
+
+/* The lost rows of the sessions in the JSON array ?3, per CPU (LOST
+ * records inside the window, their events, lost samples, events outside)
+ * and per event (lost samples). */
+static const char *const lost_sql[2] = {
+	"SELECT l.cpu, sum(l.kind = 'lost' AND " INSIDE "), "
+	"total(CASE WHEN l.kind = 'lost' AND " INSIDE " THEN l.n END), "
+	"total(CASE WHEN l.kind = 'lost_samples' THEN l.n END), "
+	"total(CASE WHEN l.kind = 'lost' AND NOT " INSIDE " THEN l.n END) "
+	"FROM lost l WHERE l.session_id IN (SELECT value FROM json_each(?3)) "
+	"GROUP BY l.cpu ORDER BY l.cpu IS NULL, l.cpu",
+	"SELECT coalesce(e.name, '?'), total(l.n) FROM lost l LEFT JOIN event e ON e.id = "
+	"l.event_id WHERE l.kind = 'lost_samples' AND l.session_id IN (SELECT value FROM "
+	"json_each(?3)) GROUP BY 1 ORDER BY 1"
+};
+
+/* add_row(st, j, s): one row of lost_sql[j] into s. */
+static void add_row(sqlite3_stmt *st, int j, struct lost_sum *s)
+{
+	struct lost_key *k;
+	long long rec, ev, sm;
+	if (j == 1) {
+		k = key_add(s);
+		k->event = xstrdup((const char *)sqlite3_column_text(st, 0));
+		k->samples = as_count(sqlite3_column_double(st, 1));
+		return;
+	}
+	rec = sqlite3_column_int64(st, 1);
+	ev = as_count(sqlite3_column_double(st, 2));
+	sm = as_count(sqlite3_column_double(st, 3));
+	s->outside += as_count(sqlite3_column_double(st, 4));
+	s->records += rec;
+	s->events += ev;
+	s->samples += sm;
+	s->whole |= sm > 0;
+	if (!rec && !sm)
+		return;		/* only records outside the window */
+	k = key_add(s);
+	if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+		k->cpu = sqlite3_column_int(st, 0);
+	k->records = rec;
+	k->events = ev;
+	k->samples = sm;
+}
+
+/* add_rows(db, ids, n, t0, t1, s): the lost rows of sessions ids[0..n),
+ * summed by SQL per CPU and per event, in lost_sum's order. */
+static void add_rows(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
+		     struct lost_sum *s)
+{
+	struct strbuf list = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		sb_printf(&list, "%s%lld", i ? "," : "[", (long long)ids[i]);
+	sb_puts(&list, "]");
+	for (int j = 0; j < 2; j++) {
+		sqlite3_stmt *st = db_prepare(db, lost_sql[j]);
+		if (!st)
+			break;
+		if (j == 0) {
+			sqlite3_bind_int64(st, 1, t0);
+			sqlite3_bind_int64(st, 2, t1);
+		}
+		sqlite3_bind_text(st, 3, sb_str(&list), -1, SQLITE_STATIC);
+		while (sqlite3_step(st) == SQLITE_ROW)
+			add_row(st, j, s);
+		sqlite3_finalize(st);
+	}
+	sb_free(&list);
 }
 
 /* add_totals(db, id, s): an older session's totals from its row. */
@@ -162,12 +207,17 @@ bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
 	       const char *doubtful, struct doc *d)
 {
 	struct lost_sum s = { 0 };
+	int64_t *with = xcalloc((size_t)n + 1, sizeof(*with));
+	int nw = 0;
 	bool lost;
 	for (int i = 0; i < n; i++)
-		if (!add_rows(db, ids[i], t0, t1, &s))
+		if (has_rows(db, ids[i]))
+			with[nw++] = ids[i];
+		else
 			add_totals(db, ids[i], &s);
-	if (s.nk)
-		qsort(s.k, s.nk, sizeof(*s.k), cmp_key);
+	if (nw)
+		add_rows(db, with, nw, t0, t1, &s);
+	free(with);
 	lost = s.events || s.samples;
 	if (lost) {
 		struct strbuf b = STRBUF_INIT;
@@ -178,8 +228,9 @@ bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
 		sb_free(&b);
 		findings(&s, doubtful, d);
 	} else if (s.outside) {
-		doc_note(d, "the sessions lost %lld events outside the window (perf's LOST records), "
-			 "none inside it", s.outside);
+		doc_note(d, "the sessions lost %lld events outside the window (perf's LOST records, "
+			 "each covering its CPU's time since the record before), none inside it",
+			 s.outside);
 	}
 	for (size_t i = 0; i < s.nk; i++)
 		free(s.k[i].event);

@@ -25,8 +25,11 @@
  *    (whether the counts are the whole recording's: sessions imported by a
  *    perfdb before the lost table, or samples, which perf counts once at
  *    the end of the recording), doubtful.
- * LOST records count when their time is in the window; LOST_SAMPLES
- * records carry no time and count whole. When the window lost nothing but
+ * A LOST record covers what its CPU dropped after the previous record
+ * perf kept from that CPU (or the recording's start) up to its own time
+ * (the kernel writes it once the buffer has room again): it counts when
+ * that span overlaps the window. LOST_SAMPLES records carry no time and
+ * count whole. When the window lost nothing but
  * its sessions did elsewhere, a note says so. Returns whether the window
  * lost anything. */
 bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,

@@ -8,8 +8,9 @@
 # Then every analyzer (sched, sched --base/--new, ipis, hitm, watch, tree,
 # folded, cgdiff, report) must warn first, with the numbers and the CPUs,
 # and carry the findings object "lost"; a recording that lost nothing gets
-# no such warning; --time on sched counts only the LOST records inside the
-# window. Prints TAP lines.
+# no such warning; --time on sched counts only the LOST records whose span
+# (since the record before on their CPU) overlaps the window. Prints TAP
+# lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds workloads/).
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
@@ -131,6 +132,43 @@ read -r from want <"$T/win"
 "$PERFDB" sched "$DB" --time "$from," --format json >"$T/w.json"
 check "sched --time FROM,: the warning counts the LOST records from FROM on ($want events)" \
 	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); l = d["findings"]["lost"]; sys.exit(not (l["events"] == int(sys.argv[2]) and "the window lost %s events" % sys.argv[2] in d["warnings"][0]))' "$T/w.json" "$want"
+
+# 3b. A LOST record is written once the buffer has room again: it covers
+# its CPU's time since the record before it (perf script, every record
+# shown, is the oracle), and a window inside that span lost its count.
+perf script -i "$T/y.data" --ns --show-lost-events --show-task-events --show-mmap-events \
+	--show-namespace-events --show-cgroup-events --show-switch-events -F cpu,time,event \
+	>"$T/y.script" 2>/dev/null
+python3 - "$T/y.script" "$DB" >"$T/span" <<'PY'
+import re, sqlite3, sys
+last, lost = {}, []
+for line in open(sys.argv[1]):
+    m = re.match(r"\s*\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+)", line)
+    if not m:
+        continue
+    cpu, t = int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3))
+    if m.group(4) == "PERF_RECORD_LOST":
+        lost.append((t, cpu, last.get(cpu)))
+    last[cpu] = t
+c = sqlite3.connect(sys.argv[2])
+mine = c.execute("SELECT time, cpu, since FROM lost WHERE kind = 'lost' ORDER BY time, cpu").fetchall()
+bad = [(a, tuple(b)) for a, b in zip(sorted(lost), mine) if a != tuple(b)]
+if len(lost) != len(mine) or bad or not lost:
+    print("# perf script: %d LOST, perfdb %d; differing (time, cpu, since): %s" % (len(lost), len(mine), bad[:3]))
+    sys.exit(0)
+# The widest span, a window strictly inside it (after since, before time).
+t, cpu, since = max((x for x in lost if x[2] is not None), key=lambda x: x[0] - x[2])
+lo, hi = since + (t - since) // 3, t - (t - since) // 3
+n = c.execute("SELECT coalesce(sum(n), 0) FROM lost WHERE kind = 'lost' AND time >= ? AND since < ?", (lo, hi)).fetchone()[0]
+print("ok %d.%09d,%d.%09d %d" % (lo // 10**9, lo % 10**9, hi // 10**9, hi % 10**9, n))
+PY
+read -r okw win want <"$T/span"
+check "every LOST record's span starts at its CPU's record before it (perf script)" [ "$okw" = ok ]
+if [ "$okw" = ok ]; then
+	"$PERFDB" sched "$DB" --time "$win" --format json >"$T/w.json"
+	check "sched --time inside a LOST record's span (before its time): the window lost $want events" \
+		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); l = d["findings"].get("lost") or {}; sys.exit(not (int(sys.argv[2]) > 0 and l.get("events") == int(sys.argv[2])))' "$T/w.json" "$want"
+fi
 
 # 4. Nothing lost: no warning, no findings.lost.
 N=$T/n.db
