@@ -444,7 +444,7 @@ static double median_of(const struct side *sd, struct what w)
 
 /* The columns of the compare table. */
 enum { C_METRIC, C_BASE, C_BMIN, C_BMAX, C_NEW, C_NMIN, C_NMAX, C_CHANGE, C_LO, C_HI, C_CI,
-       C_SIG, C_STAR };
+       C_SIG, C_STAR, C_BMED, C_NMED };
 
 /* range_of(v, n, lo, hi): the smallest and largest of v[0..n). */
 static void range_of(const double *v, int n, double *lo, double *hi)
@@ -474,11 +474,13 @@ static bool idle(const struct side *b, const struct side *nw, struct what w)
 	return true;
 }
 
-/* compare_row(t, what, b, nw, w, conf): a row: metric, each side's median
- * and range over its runs, the % change of the medians and, with
- * SCHED_MIN_RUNS runs a side, the t interval of the difference of the
- * means at level conf and the significance mark; nothing (false) when
- * every run of both sides is 0. */
+/* compare_row(t, what, b, nw, w, conf): a row: metric, each side's
+ * figure, median and range over its runs, the % change of the figures
+ * and, with SCHED_MIN_RUNS runs a side, the t interval of the difference
+ * of the means at level conf and the significance mark; the figures are
+ * the means then (the interval is about them: a median may lie outside
+ * it), else the medians. Nothing (false) when every run of both sides is
+ * 0. */
 static bool compare_row(struct table *t, const char *what, const struct side *b,
 			const struct side *nw, struct what w, double conf)
 {
@@ -493,10 +495,16 @@ static bool compare_row(struct table *t, const char *what, const struct side *b,
 	values_of(nw, w, vn);
 	range_of(vb, b->n, &bmin, &bmax);
 	range_of(vn, nw->n, &nmin, &nmax);
-	mb = b->n ? stats_median(vb, (size_t)b->n) : 0;
-	mn = nw->n ? stats_median(vn, (size_t)nw->n) : 0;
+	bool means = b->n >= SCHED_MIN_RUNS && nw->n >= SCHED_MIN_RUNS;
+	struct summary sb = stats_summary(vb, (size_t)b->n), sn = stats_summary(vn, (size_t)nw->n);
+	double medb = b->n ? stats_median(vb, (size_t)b->n) : 0;
+	double medn = nw->n ? stats_median(vn, (size_t)nw->n) : 0;
+	mb = means ? sb.mean : medb;
+	mn = means ? sn.mean : medn;
 	table_add_row(t);
 	table_set_str(t, C_METRIC, what);
+	table_set_real(t, C_BMED, medb);
+	table_set_real(t, C_NMED, medn);
 	table_set_real(t, C_BASE, mb);
 	table_set_real(t, C_BMIN, bmin);
 	table_set_real(t, C_BMAX, bmax);
@@ -505,8 +513,7 @@ static bool compare_row(struct table *t, const char *what, const struct side *b,
 	table_set_real(t, C_NMAX, nmax);
 	if (mb != 0)
 		table_set_real(t, C_CHANGE, 100.0 * (mn - mb) / mb);
-	if (b->n >= SCHED_MIN_RUNS && nw->n >= SCHED_MIN_RUNS) {
-		struct summary sb = stats_summary(vb, (size_t)b->n), sn = stats_summary(vn, (size_t)nw->n);
+	if (means) {
 		if (sb.var > 0 || sn.var > 0) {
 			struct interval ci = stats_t_diff(sb, sn, b->n == nw->n, conf);
 			bool sig = stats_excludes(ci, 0);
@@ -583,6 +590,11 @@ static void compare_cols(struct table *t)
 	table_col_show(t, table_col(t, "star", COL_STR, 0), SHOW_HUMAN);
 	table_col_label(t, C_CI, "95% interval new-base");
 	table_col_label(t, C_STAR, "");
+	for (int c = C_BMED; c <= C_NMED; c++) {	/* the JSON's; text shows the figures */
+		int col = table_col(t, c == C_BMED ? "base_median" : "new_median", COL_REAL, 1);
+		table_col_digits(t, col, 2);
+		table_col_show(t, col, SHOW_DATA);
+	}
 	table_null_text(t, "-");
 }
 
@@ -594,9 +606,10 @@ static struct table *compare_table(const struct side *b, const struct side *nw, 
 	static const char *const cpu_names[] = { "switches/s per CPU", "same-mm switches/s per CPU",
 		"other-mm switches/s per CPU", "idle/kthread switches/s per CPU",
 		"unknown-task switches/s per CPU", "migrations/s per CPU" };
-	char *title = xasprintf("Context switches: base %s (%d run%s) vs new %s (%d run%s), medians "
+	bool means = b->n >= SCHED_MIN_RUNS && nw->n >= SCHED_MIN_RUNS;
+	char *title = xasprintf("Context switches: base %s (%d run%s) vs new %s (%d run%s), %s "
 				"and ranges over the runs", b->in->label, b->n, b->n == 1 ? "" : "s",
-				nw->in->label, nw->n, nw->n == 1 ? "" : "s");
+				nw->in->label, nw->n, nw->n == 1 ? "" : "s", means ? "means" : "medians");
 	struct table *t = table_new("compare", title);
 	struct scored *comms;
 	free(title);
@@ -622,12 +635,13 @@ static struct table *compare_table(const struct side *b, const struct side *nw, 
 		free(what);
 	}
 	free(comms);
-	if (b->n >= SCHED_MIN_RUNS && nw->n >= SCHED_MIN_RUNS)
-		table_caption(t, "interval: Student's (equal run counts) or Welch's t interval of the "
+	if (means)
+		table_caption(t, "base, new: means over the runs, change: of the means; interval: Student's (equal run counts) or Welch's t interval of the "
 			      "difference of the means, simultaneous over the %zu metrics (Bonferroni); "
 			      "* where it excludes 0", rows);
 	else
-		table_caption(t, "no intervals: they need %d or more runs on each side", SCHED_MIN_RUNS);
+		table_caption(t, "base, new: medians over the runs, change: of the medians; no "
+			      "intervals: they need %d or more runs on each side", SCHED_MIN_RUNS);
 	return t;
 }
 

@@ -36,8 +36,10 @@ struct sched_side {
 
 /* sched_compare_findings(db, base, new, o, d, err, errlen): per metric
  * (switches per second per CPU, by kind, migrations, per-comm rates and
- * run times) the median over each side's sessions and the % change, in
- * the table "compare", with scalars base, base_runs, new, new_runs.
+ * run times) each side's mean over its sessions (with 3 or more a side,
+ * beside the interval of the difference of the means; else the median),
+ * median, range and the % change, in the table "compare", with scalars
+ * base, base_runs, new, new_runs.
  * Returns 0, or -1 with one line in err. */
 int sched_compare_findings(sqlite3 *db, const struct sched_side *base, const struct sched_side *new,
 			   const struct sched_opts *o, struct doc *d, char *err, size_t errlen);

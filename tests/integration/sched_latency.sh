@@ -8,9 +8,10 @@
 #    perfdb's latency table has the same count, mean and max (to the
 #    0.001 ms perf prints) and the max's start (to the microsecond), and no
 #    task perf does not list; the per-process table adds up its tasks.
-#  - Three sessions a side of workloads/yield: each compare row's median,
-#    min and max over the runs equal those of the sessions' own figures
-#    (perfdb sched -s ID), the interval is Student's t interval of the
+#  - Three sessions a side of workloads/yield: each compare row's mean
+#    (shown, and its % change), median (JSON), min and max over the runs
+#    equal those of the sessions' own figures (perfdb sched -s ID), the
+#    interval is Student's t interval of the
 #    difference of the means at level 1 - 0.05 / rows, the mark is set
 #    exactly where it excludes 0, and no row is 0 in every run of both
 #    sides. Prints TAP lines.
@@ -89,7 +90,7 @@ done
 for id in 1 2 3 4 5 6; do
 	"$PERFDB" sched "$AB" -s $id -n 0 --format json >"$T/s$id.json"
 done
-check "sched --base/--new: medians, ranges, intervals and marks as computed by hand from each session's figures" \
+check "sched --base/--new: means, medians, ranges, change of the means, intervals and marks as computed by hand from each session's figures" \
 	python3 - "$T" <<'PY'
 import json, math, sys
 T = sys.argv[1]
@@ -128,11 +129,16 @@ for r in rows:
     vb = sorted(s.get(r["metric"], 0) for s in side["base"]); vn = sorted(s.get(r["metric"], 0) for s in side["new"])
     if not any(vb + vn):
         bad.append("%s: 0 in every run, shown" % r["metric"])
-    want = (vb[1], vb[0], vb[2], vn[1], vn[0], vn[2])
-    got = (r["base"], r["base_min"], r["base_max"], r["new"], r["new_min"], r["new_max"])
+    mb, mn = sum(vb) / 3, sum(vn) / 3
+    # 3 runs a side: the means beside the interval of their difference,
+    # the medians in the JSON only
+    want = (mb, vb[0], vb[2], mn, vn[0], vn[2], vb[1], vn[1])
+    got = (r["base"], r["base_min"], r["base_max"], r["new"], r["new_min"], r["new_max"],
+           r["base_median"], r["new_median"])
     if not all(close(a, b) for a, b in zip(want, got)):
         bad.append("%s: by hand %s, perfdb %s" % (r["metric"], want, got))
-    mb, mn = sum(vb) / 3, sum(vn) / 3
+    if mb and not close(r["change_pct"], 100 * (mn - mb) / mb):
+        bad.append("%s: change %s, of the means by hand %g" % (r["metric"], r["change_pct"], 100 * (mn - mb) / mb))
     var = (sum((x - mb) ** 2 for x in vb) + sum((x - mn) ** 2 for x in vn)) / 4
     if var == 0:
         continue
