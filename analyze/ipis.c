@@ -203,16 +203,36 @@ void ipi_set_free(struct ipi_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* lost_near(l, cpu, from, to): whether perf lost records of cpu that
+ * may lie in [from, to]: a span of cpu (or of an unknown CPU) overlaps it. */
+static bool lost_near(const struct lost_spans *l, int cpu, int64_t from, int64_t to)
+{
+	size_t lo = 0, hi = l ? l->n : 0;
+	if (!l || l->whole)
+		return l && l->whole;
+	while (lo < hi) {	/* the first span ending at or after from */
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->v[mid].time < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < l->n; i++)
+		if ((l->v[i].cpu == cpu || l->v[i].cpu < 0) && l->v[i].since < to)
+			return true;
+	return false;
+}
+
 /* why_unverified(p, tl, csd_source, lost): why IPI p has no receiver, as
  * far as the recording tells (see ipis_classify). */
 static enum ipi_why why_unverified(const struct ipi *p, const struct timeline *tl,
-				   bool csd_source, bool lost)
+				   bool csd_source, const struct lost_spans *lost)
 {
 	if (!csd_source)
 		return WHY_NO_CSD;
 	if (p->target < 0 || p->target >= tl->ncpus || tl->cpus[p->target].last <= p->send)
 		return WHY_END;
-	if (lost)
+	if (lost_near(lost, p->target, p->send, p->send + IPIS_FALLBACK_RX_NS))
 		return WHY_LOST;
 	if (timeline_untraced_near(tl, p->target, p->send, p->send + IPIS_FALLBACK_RX_NS))
 		return WHY_UNTRACED;
@@ -220,7 +240,8 @@ static enum ipi_why why_unverified(const struct ipi *p, const struct timeline *t
 }
 
 /* ipis_classify: see ipis.h. */
-void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns, bool lost)
+void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns,
+		   const struct lost_spans *lost)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		struct ipi *p = &set->v[i];

@@ -104,12 +104,15 @@ void ipi_set_free(struct ipi_set *s);
 /* ipis_classify(set, tl, window_ns, lost): sets cls, why and near_send of
  * each IPI of set from the timelines: the class at the receipt, or
  * CL_UNVERIFIED without one (why: WHY_NO_CSD without csd events, else
- * WHY_END when the target has no event after the send, WHY_LOST when lost
- * (the recording lost events), WHY_UNTRACED when the target switched
+ * WHY_END when the target has no event after the send, WHY_LOST when a
+ * span of lost (NULL: nothing lost) on the target CPU, or on an unknown
+ * one, overlaps [send, send + IPIS_FALLBACK_RX_NS] (lost->whole: always),
+ * WHY_UNTRACED when the target switched
  * without a trace within IPIS_FALLBACK_RX_NS of the send, else WHY_NONE);
  * near_send: the target's class for the mm changed in [send - window_ns,
  * send]. */
-void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns, bool lost);
+void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns,
+		   const struct lost_spans *lost);
 
 /* ipi_rx_of(p): the receiver verdict of p. */
 enum ipi_rx ipi_rx_of(const struct ipi *p);

@@ -220,7 +220,8 @@ static void add_session(struct acc *a, const struct ipis_opts *o, const struct t
 	timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl);
 	ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set);
 	set.verdicts = s->has_tlb_flush;
-	ipis_classify(&set, &tl, o->window_ns, s->lost > 0);
+	struct lost_spans lost = { s->lost_v, s->nlost_v, !s->lost_rows && s->lost > 0 };
+	ipis_classify(&set, &tl, o->window_ns, &lost);
 	add_ipis(a, s, &set);
 	add_cpu_times(a, s, &tl);
 	if (a->timeline)

@@ -90,6 +90,22 @@ enum tl_kind {
 		       * TL_WAKEUP_NEW (sched_waking, _wakeup, _wakeup_new) */
 };
 
+/* What perf lost where: a LOST record of cpu (-1: not known, any CPU)
+ * covers (since, time], what that CPU dropped after the previous record
+ * perf kept from it; LOST_SAMPLES (no time) cover the whole recording. */
+struct lost_span {
+	int cpu;
+	int64_t since, time;	/* INT64_MIN, INT64_MAX: from the start, to the end */
+};
+
+/* A session's lost spans, by time; whole: it lost events but does not
+ * say where (imported before the lost table): anything may be lost. */
+struct lost_spans {
+	const struct lost_span *v;
+	size_t n;
+	bool whole;
+};
+
 struct tl_event {
 	int64_t seq;  /* loaders' sort key (the sample id); unused here */
 	int64_t time;

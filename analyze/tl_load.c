@@ -189,6 +189,27 @@ static int load_session_row(sqlite3 *db, struct tl_session *s, int64_t *lo, int6
 	return rc;
 }
 
+/* load_lost(db, s): the session's lost rows as spans (see lost_span). */
+static void load_lost(sqlite3 *db, struct tl_session *s)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT cpu, since, time, kind = 'lost_samples' FROM lost "
+				      "WHERE session_id = ? ORDER BY time IS NULL, time");
+	size_t cap = 0;
+	if (!st)
+		return;
+	sqlite3_bind_int64(st, 1, s->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		bool whole = sqlite3_column_int(st, 3) || sqlite3_column_type(st, 2) == SQLITE_NULL;
+		ALLOC_GROW(s->lost_v, s->nlost_v + 1, cap);
+		s->lost_v[s->nlost_v++] = (struct lost_span){
+			.cpu = (int)col_or(st, 0, -1),
+			.since = whole ? INT64_MIN : col_or(st, 1, INT64_MIN),
+			.time = whole ? INT64_MAX : sqlite3_column_int64(st, 2) };
+		s->lost_rows = true;
+	}
+	sqlite3_finalize(st);
+}
+
 /* has_table(db, session, table): whether the session has an event whose
  * samples are in the typed view (or table) table. A query over a view
  * scans every sample of the session, so views without one are skipped. */
@@ -310,6 +331,7 @@ int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
 		return -1;
 	}
 	load_event_names(db, s);
+	load_lost(db, s);
 	int rc = load_threads(db, s) || load_procs(db, s);
 	for (size_t i = 0; !rc && i < sizeof(queries) / sizeof(*queries); i++)
 		if ((queries[i].what & what) && hi >= lo && has_table(db, s->id, queries[i].table))
@@ -343,6 +365,7 @@ void tl_session_free(struct tl_session *s)
 	free(s->sites);
 	free(s->ev);
 	free(s->label);
+	free(s->lost_v);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -20,6 +20,9 @@ struct tl_session {
 	int64_t first_time, last_time; /* ns, perf clock */
 	long long lost;             /* lost events and samples */
 	long long lost_events, lost_samples; /* LOST, LOST_SAMPLES records */
+	struct lost_span *lost_v;   /* the lost table's rows, by time */
+	size_t nlost_v;
+	bool lost_rows;             /* the session has lost rows */
 	int ncpus;                  /* enough for every CPU seen */
 	struct ident ident;         /* sorted; owns its arrays and comms */
 	size_t *by_id;              /* ident.procs indices in row id order */

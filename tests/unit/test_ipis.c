@@ -138,8 +138,10 @@ static void test_exec_exit_fork(void)
 }
 
 /* classify_lost(v, n, csd, lost, set): matches and classifies v with a
- * 20 us window; the recording traced tlb_flush. */
-static void classify_lost(const struct tl_event *v, size_t n, bool csd, bool lost, struct ipi_set *set)
+ * 20 us window and what lost says perf lost (NULL: nothing); the
+ * recording traced tlb_flush. */
+static void classify_lost(const struct tl_event *v, size_t n, bool csd, const struct lost_spans *lost,
+			  struct ipi_set *set)
 {
 	struct timeline tl;
 	build(v, n, &tl);
@@ -152,7 +154,7 @@ static void classify_lost(const struct tl_event *v, size_t n, bool csd, bool los
 /* classify(v, n, csd, set): classify_lost without lost events. */
 static void classify(const struct tl_event *v, size_t n, bool csd, struct ipi_set *set)
 {
-	classify_lost(v, n, csd, false, set);
+	classify_lost(v, n, csd, NULL, set);
 }
 
 static void test_midflight(void)
@@ -421,12 +423,32 @@ static void test_unverified(void)
 	}
 	ipi_set_free(&set);
 
-	classify_lost(v, sizeof(v) / sizeof(*v), true, true, &set);
-	if (ok(set.n == 3, "with lost events: three IPIs")) {
+	struct lost_spans whole = { NULL, 0, true };
+	classify_lost(v, sizeof(v) / sizeof(*v), true, &whole, &set);
+	if (ok(set.n == 3, "lost events, not said where: three IPIs")) {
 		is_int(set.v[0].why, WHY_LOST, "... why: the recording lost events");
 		is_int(set.v[1].why, WHY_LOST, "... lost events come before an untraced switch (a lost switch looks the same)");
 		is_int(set.v[2].cls, CL_OTHER, "... a received one keeps its class");
 	}
+	ipi_set_free(&set);
+
+	/* LOST records: CPU 0 lost all along (not the target), CPU 1 what
+	 * came after 5 us up to its LOST record at 15 us: the first IPI's
+	 * receiver may be among it, the second's (sent at 2.04 ms) not */
+	const struct lost_span sp[] = { { 1, 5000, 15000 }, { 0, 6000, 3000000 } };
+	struct lost_spans where = { sp, 2, false };
+	classify_lost(v, sizeof(v) / sizeof(*v), true, &where, &set);
+	if (ok(set.n == 3, "LOST records on the target CPU and elsewhere: three IPIs")) {
+		is_int(set.v[0].why, WHY_LOST, "... a span of the target CPU overlaps send .. send + 1 ms: lost events");
+		is_int(set.v[1].why, WHY_UNTRACED, "... none near the second: its untraced switch, not the other CPU's loss");
+	}
+	ipi_set_free(&set);
+	/* a LOST record stamped after the window covers it: span (5 us, 3 ms] */
+	const struct lost_span late_sp[] = { { 1, 5000, 3000000 } };
+	struct lost_spans late_where = { late_sp, 1, false };
+	classify_lost(v, sizeof(v) / sizeof(*v), true, &late_where, &set);
+	if (ok(set.n == 3, "a LOST record stamped 3 ms, after both sends"))
+		is_int(set.v[1].why, WHY_LOST, "... covers the second IPI's 1 ms after the send: lost events");
 	ipi_set_free(&set);
 }
 
