@@ -110,33 +110,57 @@ static bool type_ok(const struct btf *btf, const struct btf_type *t, __u32 n)
  * prototypes a type may be declared through (kernels: under 20). */
 #define DECL_CHAIN_MAX 256
 
-/* decl_chain_ok(btf, id, left): whether type id's declaration reaches a
- * base, struct, union, enum or forward type within left steps, through
- * whatever it is declared with (a prototype: its return and parameter
- * types). libbpf 1.1's btf_dump follows a cycle among those (a pointer
- * to itself) until it runs out of memory. */
-static bool decl_chain_ok(const struct btf *btf, __u32 id, int left)
+/* chain_height values besides a height + 1: not yet visited, on the
+ * current path (a cycle when reached again), too long or cyclic. */
+#define CHAIN_UNSEEN 0
+#define CHAIN_ON_PATH 0xFFFF
+#define CHAIN_BAD 0xFFFE
+
+/* chain_height(btf, id, h, depth): 1 + the length of the longest
+ * declaration chain from type id to a base, struct, union, enum or
+ * forward type, through whatever it is declared with (a prototype: its
+ * return and parameter types), or CHAIN_BAD when that passes through a
+ * cycle or is longer than DECL_CHAIN_MAX. h[id] remembers each type's
+ * answer, so each type and edge is followed once (a prototype whose
+ * parameters share a type is not walked per parameter: exponential on
+ * a chain of them); depth is the recursion's, bounded by DECL_CHAIN_MAX.
+ * libbpf 1.1's btf_dump follows a cycle among those (a pointer to
+ * itself) until it runs out of memory. */
+static unsigned chain_height(const struct btf *btf, __u32 id, uint16_t *h, int depth)
 {
 	const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
+	unsigned best = 0;
 	if (!t)
-		return true;	/* void (ids are checked by type_ok) */
-	if (left <= 0)
-		return false;
+		return 1;	/* void (ids are checked by type_ok) */
+	if (h[id] == CHAIN_ON_PATH)
+		return CHAIN_BAD;
+	if (h[id] != CHAIN_UNSEEN)
+		return h[id];
+	if (depth > DECL_CHAIN_MAX)
+		return CHAIN_BAD;
+	h[id] = CHAIN_ON_PATH;
 	switch (btf_kind(t)) {
 	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_FUNC: case BTF_KIND_VAR:
 	case BTF_KIND_DECL_TAG:
-		return decl_chain_ok(btf, t->type, left - 1);
+		best = chain_height(btf, t->type, h, depth + 1);
+		break;
 	case BTF_KIND_ARRAY:
-		return decl_chain_ok(btf, btf_array(t)->type, left - 1);
+		best = chain_height(btf, btf_array(t)->type, h, depth + 1);
+		break;
 	case BTF_KIND_FUNC_PROTO:
-		for (__u16 i = 0; i < btf_vlen(t); i++)
-			if (!decl_chain_ok(btf, btf_params(t)[i].type, left - 1))
-				return false;
-		return decl_chain_ok(btf, t->type, left - 1);
+		best = chain_height(btf, t->type, h, depth + 1);
+		for (__u16 i = 0; i < btf_vlen(t) && best != CHAIN_BAD; i++) {
+			unsigned p = chain_height(btf, btf_params(t)[i].type, h, depth + 1);
+			best = p > best ? p : best;
+		}
+		break;
 	default:
-		return true;
+		break;
 	}
+	best = best == CHAIN_BAD || best >= DECL_CHAIN_MAX ? CHAIN_BAD : best + 1;
+	h[id] = (uint16_t)best;
+	return best;
 }
 
 /* btf_refs_ok(btf, path, err, errlen): 0 when every type of btf refers
@@ -146,14 +170,25 @@ static bool decl_chain_ok(const struct btf *btf, __u32 id, int left)
 static int btf_refs_ok(const struct btf *btf, const char *path, char *err, size_t errlen)
 {
 	__u32 n = btf__type_cnt(btf);
+	uint16_t *h = xcalloc(n, sizeof(*h));
 	for (__u32 id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
-		if (!t || !type_ok(btf, t, n) || !decl_chain_ok(btf, id, DECL_CHAIN_MAX)) {
+		if (!t || !type_ok(btf, t, n)) {
 			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) refers to a type or name "
-				 "the file does not have, or is declared through a cycle", path, id, t ? btf_kind(t) : 0);
+				 "the file does not have", path, id, t ? btf_kind(t) : 0);
+			free(h);
 			return -1;
 		}
 	}
+	for (__u32 id = 1; id < n; id++)
+		if (chain_height(btf, id, h, 0) == CHAIN_BAD) {
+			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) is declared through a cycle "
+				 "or a chain longer than %d types", path, id, btf_kind(btf__type_by_id(btf, id)),
+				 DECL_CHAIN_MAX);
+			free(h);
+			return -1;
+		}
+	free(h);
 	return 0;
 }
 

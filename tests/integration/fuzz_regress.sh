@@ -10,7 +10,10 @@
 # exactly one line "perfdb: FILE: offset N: what" and leaves the database
 # byte for byte as it was (no journal); on 0 the database has one session
 # more. The BTF and DWARF inputs (regress/btf/, regress/dwarf/) go to
-# perfdb layout --btf/--dwarf the same way.
+# perfdb layout --btf/--dwarf the same way. Generated BTF (tests/tools/
+# btf_chain): 40 levels of prototypes whose 2 parameters point to the
+# previous one (a walk per parameter: 2^40 steps) laid out within 10 s,
+# and 300 levels (a chain longer than any kernel's) refused.
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
 . "$(dirname "$0")/lib/tap.sh"
@@ -89,4 +92,26 @@ for f in "$R"/regress/btf/* "$R"/regress/dwarf/*; do
 		ok "layout $opt $(basename "$f"): exit $rc"
 	fi
 done
+# generated BTF: a chain of prototypes is checked in time linear in it
+BC=$(pwd)/$B/tests/tools/btf_chain
+[ -x "$BC" ] || make -s BUILD="$B" "$B/tests/tools/btf_chain" >&2
+"$BC" 40 2 >"$T/chain40.btf" && "$BC" 300 2 >"$T/chain300.btf" ||
+	not_ok "tests/tools/btf_chain writes its files"
+cp "$T/base.db" "$T/db"
+timeout 10 "$PERFDB" layout "$T/db" --btf "$T/chain40.btf" -t mm_struct >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q mm_struct "$T/out"; then
+	ok "layout --btf of 40 levels of 2-parameter prototypes: exit 0 within 10 s"
+else
+	not_ok "layout --btf of 40 levels of 2-parameter prototypes: exit $rc (124: killed after 10 s): $(head -1 "$T/err")"
+fi
+cp "$T/base.db" "$T/db"
+timeout 10 "$PERFDB" layout "$T/db" --btf "$T/chain300.btf" -t mm_struct >"$T/out" 2>"$T/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "chain longer than" "$T/err" &&
+	cmp -s "$T/db" "$T/base.db"; then
+	ok "layout --btf of 300 levels of prototypes: refused in one line, the database unchanged"
+else
+	not_ok "layout --btf of 300 levels of prototypes: exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
+fi
 [ "$failed" -eq 0 ]
