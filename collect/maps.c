@@ -7,6 +7,9 @@
  * parent's; split and merge copy a shared node before changing it (the
  * O(log n) nodes on the path an insert touches). */
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
 #include "lib/alloc.h"
 #include "collect/maps.h"
 
@@ -18,10 +21,27 @@ struct map_node {
 	struct map_node *l, *r;
 };
 
-/* next_prio: the next priority of ms's xorshift64 sequence. */
+/* seed: a random xorshift64 state (never 0): with a fixed one a file could
+ * order its mmaps so that the treap is a chain (each insert O(n), the
+ * recursion n deep). getrandom(2), else a mix of the time, the pid and an
+ * address. */
+static uint64_t seed(void)
+{
+	uint64_t x = 0;
+	struct timespec ts;
+	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) != (ssize_t)sizeof(x)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ULL ^ (uint64_t)ts.tv_sec << 32 ^
+		    (uint64_t)getpid() ^ (uint64_t)(uintptr_t)&ts;
+	}
+	return x ? x : 0x9E3779B97F4A7C15ULL;
+}
+
+/* next_prio: the next priority of ms's xorshift64 sequence, seeded at
+ * random on ms's first node. Only the tree's shape depends on it. */
 static uint64_t next_prio(struct maps *ms)
 {
-	uint64_t x = ms->rng ? ms->rng : 0x9E3779B97F4A7C15ULL;
+	uint64_t x = ms->rng ? ms->rng : seed();
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;

@@ -22,7 +22,7 @@ struct maps {
 	struct map_node *root;
 	size_t n;		/* maps held */
 	uint64_t gen;		/* changes whenever the maps do */
-	uint64_t rng;		/* priority source (xorshift state) */
+	uint64_t rng;		/* priority source (xorshift state; 0: seeded at random) */
 };
 
 /* maps_insert: adds m (start < end; an empty m is ignored), trimming or

@@ -15,6 +15,9 @@
 #               past the count limit, once "not a multiple of 144")
 #   mmaps       one process with 40,000 mmaps and as many samples (the maps
 #               were copied and re-sorted per insert: 45 s)
+#   mmaps-chain 100,000 mmaps in the order that made the treap of maps a
+#               chain when its priorities had a fixed seed (20,000: 5 s
+#               against 0.06 s; 10^5 and more: a stack overflow)
 #   forks       one process with 20,000 mmaps forked 20,000 times, a sample
 #               in each child (every fork copied every map: 3.7 GB and
 #               out of memory under a 4 GB cap, after 42 s)
@@ -142,6 +145,13 @@ check "mmaps: 40,000 maps stored, every sample in /nonexistent/h.so" test \
 		(SELECT count(*) FROM sample s JOIN symbol y ON y.id = s.symbol_id
 		 JOIN dso d ON d.id = y.dso_id
 		 WHERE s.session_id = @S AND d.path = '/nonexistent/h.so')")" = "40000 40000"
+
+"$H" mmaps-chain "$T/mmaps-chain.data" 100000 && accepted mmaps-chain "$T/mmaps-chain.data" 128 20
+check "mmaps-chain: 100,000 maps stored, every sample in /nonexistent/h.so" test \
+	"$(last_session "SELECT (SELECT count(*) FROM mmap WHERE session_id = @S) || ' ' ||
+		(SELECT count(*) FROM sample s JOIN symbol y ON y.id = s.symbol_id
+		 JOIN dso d ON d.id = y.dso_id
+		 WHERE s.session_id = @S AND d.path = '/nonexistent/h.so')")" = "100000 100000"
 
 "$H" forks "$T/forks.data" 20000 && accepted forks "$T/forks.data" 128 20
 check "forks: each child's sample is in the map it inherited" test \

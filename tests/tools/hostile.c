@@ -16,6 +16,10 @@
  *                                    nameless events without ids
  *   hostile attrs PATH N SIZE        N zeroed attrs of SIZE bytes
  *   hostile mmaps PATH N             one process, N mmaps, N samples
+ *   hostile mmaps-chain PATH N       the same, the mmaps in the order that
+ *                                    makes a treap whose priorities come
+ *                                    from xorshift64 with perfdb's old
+ *                                    fixed seed a chain N deep
  *   hostile forks PATH N             one process, N mmaps, then N forks of
  *                                    it (new processes), a sample in each
  *   hostile mmap-of PATH FILE [HEX]  one mmap naming FILE (MMAP2 with build
@@ -240,17 +244,56 @@ static void records_file(struct out *o, const uint8_t *recs, size_t len)
 	finish(o, data + len);
 }
 
-static void mmaps(struct out *o, long n)
+static const uint64_t *chain_prio;
+
+/* by_prio_desc: qsort order of indexes into chain_prio, highest first. */
+static int by_prio_desc(const void *a, const void *b)
+{
+	uint64_t x = chain_prio[*(const long *)a], y = chain_prio[*(const long *)b];
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* chain_slots: for the i-th of n inserts, the address slot that puts it
+ * below every earlier one in a treap whose i-th node gets the i-th value
+ * of xorshift64 from 0x9E3779B97F4A7C15 (the higher the priority, the
+ * lower the address): a chain, each insert walking all of it. */
+static long *chain_slots(long n)
+{
+	uint64_t *prio = malloc((size_t)n * sizeof(*prio)), x = 0x9E3779B97F4A7C15ULL;
+	long *ix = malloc((size_t)n * sizeof(*ix)), *slot = malloc((size_t)n * sizeof(*slot));
+	if (!prio || !ix || !slot)
+		return NULL;
+	for (long i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		prio[i] = x;
+		ix[i] = i;
+	}
+	chain_prio = prio;
+	qsort(ix, (size_t)n, sizeof(*ix), by_prio_desc);
+	for (long r = 0; r < n; r++)
+		slot[ix[r]] = r;
+	free(prio);
+	free(ix);
+	return slot;
+}
+
+/* mmaps: n mmaps of one process, in address order or (chain) in
+ * chain_slots' order, and n samples spread over them. */
+static void mmaps(struct out *o, long n, int chain)
 {
 	uint8_t *b = malloc((size_t)n * 120 + 64);
+	long *slot = chain ? chain_slots(n) : NULL;
 	size_t len = 0;
 	uint64_t t = 1000;
-	if (!b)
+	if (!b || (chain && !slot))
 		die("out of memory", o->path);
 	len += comm(b, t++);
 	for (long i = 0; i < n; i++)
-		len += mmap_rec(b + len, 0x10000000 + (uint64_t)i * 0x2000, "/nonexistent/h.so",
-				NULL, t++);
+		len += mmap_rec(b + len, 0x10000000 + (uint64_t)(slot ? slot[i] : i) * 0x2000,
+				"/nonexistent/h.so", NULL, t++);
+	free(slot);
 	for (long i = 0; i < n; i++)
 		len += sample(b + len, 0x10000000 + (uint64_t)((i * 7919) % n) * 0x2000 + 0x10, t++);
 	records_file(o, b, len);
@@ -380,7 +423,9 @@ int main(int argc, char **argv)
 		put(&o, data, round_rec, sizeof(round_rec));
 		finish(&o, data + sizeof(round_rec));
 	} else if (!strcmp(c, "mmaps") && argc == 4) {
-		mmaps(&o, (long)num(argv[3]));
+		mmaps(&o, (long)num(argv[3]), 0);
+	} else if (!strcmp(c, "mmaps-chain") && argc == 4) {
+		mmaps(&o, (long)num(argv[3]), 1);
 	} else if (!strcmp(c, "forks") && argc == 4) {
 		forks(&o, (long)num(argv[3]));
 	} else if (!strcmp(c, "mmap-of") && (argc == 4 || argc == 5)) {
