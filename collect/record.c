@@ -43,6 +43,7 @@
  * failed (then no session is added); 1 on a usage error.
  * Test hooks: PERFDB_PERF names the perf program; PERFDB_EXTRA_EVENTS adds
  * comma-separated events to the recipes' (checked like theirs). */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -375,21 +376,37 @@ static int remove_dir_files(int dfd, const char *name)
 	return unlinkat(dfd, name, AT_REMOVEDIR);
 }
 
+/* record_pid(name): the PID of a name in make_tmpdir's format
+ * TMP_PREFIX "PID-XXXXXX" (mkdtemp's six letters or digits), else 0:
+ * only those are perfdb's to sweep. */
+static long record_pid(const char *name)
+{
+	const char *p = name + strlen(TMP_PREFIX), *q;
+	long pid = 0;
+	for (q = p; *q >= '0' && *q <= '9' && q - p < 10; q++)
+		pid = pid * 10 + (*q - '0');
+	if (q == p || *q++ != '-')
+		return 0;
+	for (int i = 0; i < 6; i++)
+		if (!isalnum((unsigned char)q[i]))
+			return 0;
+	return q[6] ? 0 : pid;
+}
+
 /* stale(dfd, name): whether temporary directory name is one no perfdb
- * uses: its flock is free and its perfdb is gone (or it is older than a
- * minute: the pid may have been reused; a live record locks it at once). */
+ * uses: named as perfdb names them, its flock free and its perfdb gone
+ * (or it is older than a minute: the pid may have been reused; a live
+ * record locks it at once). A directory of another name is never
+ * perfdb's, however old. */
 static bool stale(int dfd, const char *name)
 {
 	struct stat st;
-	char *end;
-	long pid = strtol(name + strlen(TMP_PREFIX), &end, 10);
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	long pid = record_pid(name);
+	int fd = pid > 0 ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
 	bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
 	bool old = fd >= 0 && !fstat(fd, &st) && st.st_mtime + 60 < time(NULL);
 	if (fd >= 0)
 		close(fd);
-	if (*end != '-')	/* not this perfdb's name */
-		return free_lock && old;
 	return free_lock && (old || !pid_alive(pid));
 }
 

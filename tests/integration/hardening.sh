@@ -270,6 +270,16 @@ rc=$?
 check "... the live record goes on and ends with its session (exit 130), nothing left" \
 	eval '[ $rc = 130 ] && [ "$(q "$K" "SELECT label FROM session ORDER BY id" | tr "\n" " ")" = "next live " ] && no_tmp_left "$T/kill"'
 
+# directories of another name than perfdb's .perfdb-record-PID-XXXXXX are
+# never swept, however old and unlocked
+mkdir "$T/foreign"
+for f in .perfdb-record-notes .perfdb-record-12-abcdefg .perfdb-record-12-abc .perfdb-record--abcdef; do
+	mkdir "$T/foreign/$f" && echo keep >"$T/foreign/$f/file" && touch -d '2 hours ago' "$T/foreign/$f"
+done
+"$PERFDB" record -o "$T/foreign/f.db" -r sched -- true >/dev/null 2>"$T/foreign/err"
+check "record leaves old .perfdb-record-* directories not named as perfdb names them, and their files" \
+	eval '! grep -q removed "$T/foreign/err" && [ "$(cat "$T"/foreign/.perfdb-record-*/file | grep -c keep)" = 4 ]'
+
 # --- refuse what would mislead -------------------------------------------------------------
 mkdir "$T/ref"
 cp "$T/lone.db" "$T/ref/e.db"
