@@ -102,29 +102,9 @@ static volatile sig_atomic_t got_signal;
 static volatile pid_t perf_pid;
 /* Files removed by a signal during the import (async-signal-safe). */
 static char cleanup_files[3][PATH_MAX], cleanup_dir[PATH_MAX];
-/* The status file, where the handler finds the wrapper's pid. */
+/* The status file, where the handler finds the wrapper's pid (while the
+ * file records no end: after it, the pid may be another process's). */
 static char status_path[PATH_MAX];
-
-/* wrapper_pid(): the wrapper's pid from the status file's first line
- * ("started PID"), or 0 (async-signal-safe). */
-static pid_t wrapper_pid(void)
-{
-	static const char key[] = "started ";
-	char buf[64];
-	long v = 0;
-	ssize_t n;
-	int fd = open(status_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	for (ssize_t i = 0; i < 8; i++)
-		if (i >= n || buf[i] != key[i])
-			return 0;
-	for (ssize_t i = 8; i < n && buf[i] >= '0' && buf[i] <= '9' && v < INT_MAX / 10; i++)
-		v = v * 10 + (buf[i] - '0');
-	return (pid_t)v;
-}
 
 /* on_stop: while perf runs, a stop signal goes to the workload as it is
  * (unless the terminal sent it to the workload too), and stops perf. A
@@ -136,7 +116,7 @@ static void on_stop(int sig, siginfo_t *si, void *uc)
 	if (sig == SIGPIPE && si->si_pid == getpid())
 		return;
 	got_signal = sig;
-	if (si->si_code != SI_KERNEL && (w = wrapper_pid()) > 0)
+	if (si->si_code != SI_KERNEL && (w = wrapper_status_live_pid(status_path)) > 0)
 		kill(w, sig);
 	if (perf_pid > 0)
 		kill(perf_pid, SIGINT);

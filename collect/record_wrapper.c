@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,45 @@ void wrapper_status_read(const char *path, struct wrapper_status *s)
 	free(line);
 	if (f)
 		fclose(f);
+}
+
+/* is_end_line(head, n): whether a line beginning with head (its first n
+ * characters, at most 8 kept) is the wrapper's last, its end. */
+static bool is_end_line(const char *head, int n)
+{
+	return (n >= 5 && !memcmp(head, "exit ", 5)) || (n >= 7 && !memcmp(head, "signal ", 7)) ||
+	       (n >= 5 && !memcmp(head, "exec ", 5));
+}
+
+/* wrapper_status_live_pid: see record_wrapper.h. Reads with read(2) only,
+ * into a stack buffer, a line's head at a time. */
+pid_t wrapper_status_live_pid(const char *path)
+{
+	char buf[1024], head[8];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), hn = 0, line = 0;
+	long pid = 0;
+	ssize_t n;
+	if (fd < 0)
+		return 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] != '\n') {
+				if (line == 0 && hn >= 8 && pid >= 0)	/* -1: not "started DIGITS" */
+					pid = buf[i] >= '0' && buf[i] <= '9' && pid < INT_MAX / 10 ?
+					      pid * 10 + (buf[i] - '0') : -1;
+				if (hn < (int)sizeof(head))
+					head[hn++] = buf[i];
+				continue;
+			}
+			if ((line == 0 && (hn < 8 || memcmp(head, "started ", 8))) || is_end_line(head, hn)) {
+				close(fd);
+				return 0;
+			}
+			line++;
+			hn = 0;
+		}
+	close(fd);
+	return line > 0 && pid > 0 ? (pid_t)pid : 0;
 }
 
 /* wrapper_status_free: see record_wrapper.h. */

@@ -43,6 +43,13 @@ int record_exec_wrapper(int argc, char **argv);
  * missing file leaves kind WL_NONE). */
 void wrapper_status_read(const char *path, struct wrapper_status *s);
 
+/* wrapper_status_live_pid(path): the wrapper's pid from the status file's
+ * first line ("started PID") while the file records no end yet (no line
+ * "exit N", "signal N" or "exec ERRNO": the wrapper writes it just before
+ * it exits, after which its pid may be another process's), else 0.
+ * Async-signal-safe (a signal handler's, to pass a stop on). */
+pid_t wrapper_status_live_pid(const char *path);
+
 /* wrapper_status_free(s): frees s's metrics. */
 void wrapper_status_free(struct wrapper_status *s);
 #endif
