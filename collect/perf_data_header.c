@@ -130,6 +130,7 @@ static int detect_magic(struct pd_reader *r, const uint8_t *h)
  * of its {offset, size} entry, named in messages. */
 struct ids_sec {
 	uint64_t off, size, at;
+	int64_t attr;		/* the attr's index */
 };
 
 /* sec_cmp: orders ids sections by offset, then by entry. */
@@ -244,21 +245,28 @@ static int note_ids(struct pd_reader *r, const uint8_t *a, uint64_t attr_size, i
 {
 	struct ids_sec *secs = ctx;
 	secs[i] = (struct ids_sec){ rd64(a + attr_size - 16, r->swap),
-				    rd64(a + attr_size - 8, r->swap), at + attr_size - 16 };
+				    rd64(a + attr_size - 8, r->swap), at + attr_size - 16, i };
 	return 0;
 }
 
-/* add_attr: the evsel of the attr a, at offset at, with its ids. */
+/* add_attr: the evsel of the attr a, at offset at, with its ids: those
+ * check_ids_secs checked (ctx: the ids_sec array in attr order), not the
+ * entry as read again (the file may have changed between the passes). */
 static int add_attr(struct pd_reader *r, const uint8_t *a, uint64_t attr_size, int64_t i,
 		    uint64_t at, void *ctx)
 {
+	const struct ids_sec *s = (const struct ids_sec *)ctx + i;
 	struct pd_evsel *e = pd_evsel_add(r, a, (size_t)attr_size - 16);
-	(void)i;
-	(void)ctx;
 	if (!e)
 		return pd_errorf(r, at, "attr is invalid");
-	return read_ids(r, e, rd64(a + attr_size - 16, r->swap),
-			rd64(a + attr_size - 8, r->swap), at + attr_size - 16);
+	return read_ids(r, e, s->off, s->size, s->at);
+}
+
+/* by_attr: orders ids sections by their attr's index. */
+static int by_attr(const void *a, const void *b)
+{
+	const struct ids_sec *x = a, *y = b;
+	return x->attr < y->attr ? -1 : x->attr > y->attr;
 }
 
 /* read_attrs: the attrs section: attr_size-byte entries, each an attr
@@ -279,9 +287,11 @@ static int read_attrs(struct pd_reader *r, uint64_t attr_size, uint64_t off,
 	rc = read_entries(r, attr_size, off, n, buf, note_ids, secs);
 	if (!rc)
 		rc = check_ids_secs(r, secs, (size_t)n);
+	if (!rc) {
+		qsort(secs, (size_t)n, sizeof(*secs), by_attr);
+		rc = read_entries(r, attr_size, off, n, buf, add_attr, secs);
+	}
 	free(secs);
-	if (!rc)
-		rc = read_entries(r, attr_size, off, n, buf, add_attr, NULL);
 	free(buf);
 	return rc;
 }
