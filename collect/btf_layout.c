@@ -33,6 +33,7 @@ struct walk {
 	size_t decl_len;
 	int anon;		/* anonymous members entered, nested */
 	size_t visits;		/* members walked so far */
+	const char *over;	/* the bound the walk reached, or NULL */
 };
 
 /* libbpf's last warning, kept for error messages. */
@@ -339,10 +340,16 @@ static void walk_one(struct walk *w, const struct btf_type *t, int i, const char
 	const struct btf_type *it = btf__type_by_id(w->btf, inner);
 	bool composite = it && btf_is_composite(it);
 	char full[512];
-	if (++w->visits > LAYOUT_MAX_VISITS)
+	if (w->over)
 		return;
+	if (++w->visits > LAYOUT_MAX_VISITS) {
+		w->over = "more than 1048576 members to walk (types sharing members fan out)";
+		return;
+	}
 	if (!name || !*name) {	/* anonymous: its members join this level */
-		if (composite && w->anon < LAYOUT_MAX_ANON) {
+		if (composite && w->anon >= LAYOUT_MAX_ANON)
+			w->over = "anonymous members nested deeper than 16 (a type containing itself)";
+		else if (composite) {
 			w->anon++;
 			walk_members(w, inner, prefix, bits, depth);
 			w->anon--;
@@ -388,6 +395,12 @@ int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 	add_row(&w, xstrdup(""), 0, t->size, -1, -1, type_name(&w, (__u32)id));
 	walk_members(&w, (__u32)id, "", 0, 0);
 	btf_dump__free(w.dump);
+	if (w.over) {
+		snprintf(err, errlen, "BTF struct %s: %s: no partial layout is stored", name, w.over);
+		layout_free(out);
+		*out = (struct layout){ 0 };
+		return -2;
+	}
 	return 0;
 }
 

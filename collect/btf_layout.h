@@ -41,7 +41,10 @@ void btf_layout_close(struct btf *btf);
  * struct or union NAME (or a typedef of one; "struct NAME" and "union
  * NAME" are accepted too) into *out, members in offset order of the walk
  * (declaration order, depth first). Returns 0, or -1 with a message in
- * err ("BTF has no struct NAME") and *out empty. Free with layout_free. */
+ * err ("BTF has no struct NAME") and *out empty, or -2 (err naming the
+ * type and the bound) when the walk reached a bound (more than 2^20
+ * members, anonymous members nested deeper than 16): a partial layout
+ * would attribute fields wrongly. Free with layout_free. */
 int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 		  char *err, size_t errlen);
 

@@ -64,8 +64,12 @@ static int store_layouts(sqlite3 *db, struct describe_result *r, const struct ty
 		struct layout l;
 		enum layout_origin origin;
 		char from[4200];
-		if ((!there || force) && layout_lookup(src, name, !there && kernel_ok, &l, &origin, from,
-						      sizeof(from))) {
+		int found = !there || force ? layout_lookup(src, name, !there && kernel_ok, &l, &origin,
+							    from, sizeof(from)) : 0;
+		if (found < 0) {
+			snprintf(err, errlen, "%s", from);
+			rc = -1;
+		} else if (found) {
 			rc = layout_replace(db, r->session, &l, err, errlen);
 			sb_printf(&stored, "%s%s (%s)", stored.len ? ", " : "", name, from);
 			if (origin == LAYOUT_FROM_KERNEL_BTF)

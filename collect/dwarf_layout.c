@@ -27,6 +27,7 @@ struct dwalk {
 	size_t cap;
 	int anon;		/* anonymous members entered, nested */
 	size_t visits;		/* members walked so far */
+	const char *over;	/* the bound the walk reached, or NULL */
 };
 
 /* type_of(die, out): the DIE of die's DW_AT_type (through
@@ -254,10 +255,16 @@ static void walk_one(struct dwalk *w, Dwarf_Die *m, const char *prefix, uint64_t
 	if (mtype)
 		inner = peel(mtype, &ibuf);
 	bool composite = inner && is_composite(inner);
-	if (++w->visits > LAYOUT_MAX_VISITS)
+	if (w->over)
 		return;
+	if (++w->visits > LAYOUT_MAX_VISITS) {
+		w->over = "more than 1048576 members to walk (types sharing members fan out)";
+		return;
+	}
 	if (!name || !*name) {	/* anonymous: its members join this level */
-		if (composite && w->anon < LAYOUT_MAX_ANON) {
+		if (composite && w->anon >= LAYOUT_MAX_ANON)
+			w->over = "anonymous members nested deeper than 16 (a type containing itself)";
+		else if (composite) {
 			w->anon++;
 			walk_members(w, inner, prefix, bits, depth);
 			w->anon--;
@@ -375,6 +382,13 @@ int dwarf_layout_of(const char *path, const char *name, struct layout *out,
 	add_member(&w, "", &type, 0, 0);
 	walk_members(&w, &type, "", 0, 0);
 	close_dwarf(dw, fd);
+	if (w.over) {
+		snprintf(err, errlen, "%s: DWARF struct %s: %s: no partial layout is stored", path, key,
+			 w.over);
+		layout_free(out);
+		*out = (struct layout){ 0 };
+		return -2;
+	}
 	return 0;
 }
 

@@ -28,7 +28,8 @@ struct dwarf_var {
  * union NAME (or a typedef of one; "struct NAME" accepted) from the first
  * complete definition in path's DWARF, into *out (struct_name = name as
  * given). 0, or -1 with a one-line message in err ("PATH: no DWARF", "PATH:
- * DWARF has no struct NAME"). Free with btf_layout_free. */
+ * DWARF has no struct NAME"), or -2 when the walk reached a bound (as
+ * btf_layout_of). Free with btf_layout_free. */
 int dwarf_layout_of(const char *path, const char *name, struct layout *out,
 		    char *err, size_t errlen);
 

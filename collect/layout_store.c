@@ -34,41 +34,51 @@ int layout_sources_open(struct layout_sources *src, const char *const *dwarf, si
 	return 0;
 }
 
-/* from_btf(b, name, out): the layout of name in BTF b (NULL: none). */
-static bool from_btf(const struct btf *b, const char *name, struct layout *out)
+/* from_btf(b, name, out, err, errlen): 1 with the layout of name in BTF
+ * b, 0 when b is NULL or has none, -1 (err) when it is too large to lay
+ * out whole. */
+static int from_btf(const struct btf *b, const char *name, struct layout *out, char *err,
+		    size_t errlen)
 {
-	char err[256];
-	return b && !btf_layout_of(b, name, out, err, sizeof(err));
+	int rc = b ? btf_layout_of(b, name, out, err, errlen) : -1;
+	return rc == 0 ? 1 : rc == -2 ? -1 : 0;
 }
 
 /* layout_lookup: see layout_store.h. */
-bool layout_lookup(struct layout_sources *src, const char *name, bool kernel, struct layout *out,
-		   enum layout_origin *origin, char *from, size_t fromlen)
+int layout_lookup(struct layout_sources *src, const char *name, bool kernel, struct layout *out,
+		  enum layout_origin *origin, char *from, size_t fromlen)
 {
 	char err[512];
+	int rc;
 	name = layout_type_key(name);
-	for (size_t i = 0; i < src->ndwarf; i++)
-		if (!dwarf_layout_of(src->dwarf[i], name, out, err, sizeof(err))) {
+	for (size_t i = 0; i < src->ndwarf; i++) {
+		rc = dwarf_layout_of(src->dwarf[i], name, out, from, fromlen);
+		if (rc == -2)
+			return -1;
+		if (!rc) {
 			*origin = LAYOUT_FROM_DWARF;
 			snprintf(from, fromlen, "DWARF of %s", src->dwarf[i]);
-			return true;
+			return 1;
 		}
-	if (from_btf(src->btf, name, out)) {
+	}
+	if ((rc = from_btf(src->btf, name, out, from, fromlen)) != 0) {
 		*origin = LAYOUT_FROM_BTF_FILE;
-		snprintf(from, fromlen, "BTF of %s", src->btf_path);
-		return true;
+		if (rc > 0)
+			snprintf(from, fromlen, "BTF of %s", src->btf_path);
+		return rc;
 	}
 	if (kernel && !src->kernel_tried) {
 		src->kernel_tried = true;
 		src->kernel_btf = btf_layout_open(NULL, err, sizeof(err));
 	}
-	if (kernel && from_btf(src->kernel_btf, name, out)) {
+	if (kernel && (rc = from_btf(src->kernel_btf, name, out, from, fromlen)) != 0) {
 		*origin = LAYOUT_FROM_KERNEL_BTF;
-		snprintf(from, fromlen, "the running kernel's BTF");
-		return true;
+		if (rc > 0)
+			snprintf(from, fromlen, "the running kernel's BTF");
+		return rc;
 	}
 	*out = (struct layout){ 0 };
-	return false;
+	return 0;
 }
 
 /* layout_sources_close: see layout_store.h. */

@@ -39,8 +39,10 @@ int layout_sources_open(struct layout_sources *src, const char *const *dwarf, si
  * into *out (struct_name = name without the prefix; free with
  * layout_free), with where it came from in *origin and in words in from
  * ("DWARF of PATH", "BTF of PATH", "the running kernel's BTF"). Returns
- * true when found; false with *out empty when no source has it. */
-bool layout_lookup(struct layout_sources *src, const char *name, bool kernel, struct layout *out,
+ * 1 when found; 0 with *out empty when no source has it; -1 with *out
+ * empty and a one-line message in from when the first source that has it
+ * holds more than a layout's walk takes (btf_layout_of's -2). */
+int layout_lookup(struct layout_sources *src, const char *name, bool kernel, struct layout *out,
 		   enum layout_origin *origin, char *from, size_t fromlen);
 
 /* layout_sources_close(src): frees the BTF src loaded. */

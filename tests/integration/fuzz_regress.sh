@@ -13,7 +13,8 @@
 # perfdb layout --btf/--dwarf the same way. Generated BTF (tests/tools/
 # btf_chain): 40 levels of prototypes whose 2 parameters point to the
 # previous one (a walk per parameter: 2^40 steps) laid out within 10 s,
-# and 300 levels (a chain longer than any kernel's) refused.
+# and 300 levels (a chain longer than any kernel's) refused; structs past
+# the layout walk's bounds (anonymous nesting, members walked) refused.
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
 . "$(dirname "$0")/lib/tap.sh"
@@ -114,4 +115,20 @@ if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "chain longer than
 else
 	not_ok "layout --btf of 300 levels of prototypes: exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
 fi
+# a layout past the walk's bounds is refused, not stored partial (fields
+# attributed to the wrong members)
+for c in "anon 20 1:anonymous members nested deeper than 16" "named 9 8:more than 1048576 members"; do
+	args=${c%%:*} want=${c#*:}
+	# shellcheck disable=SC2086
+	"$BC" --$args >"$T/nest.btf" || not_ok "btf_chain --$args"
+	cp "$T/base.db" "$T/db"
+	timeout 20 "$PERFDB" layout "$T/db" --btf "$T/nest.btf" -t mm_struct >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "struct mm_struct: $want" "$T/err" &&
+		cmp -s "$T/db" "$T/base.db"; then
+		ok "layout --btf of mm_struct with $want: refused in one line, nothing stored"
+	else
+		not_ok "layout --btf of mm_struct with $want: exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
+	fi
+done
 [ "$failed" -eq 0 ]

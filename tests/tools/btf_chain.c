@@ -2,11 +2,39 @@
  * to stdout: LEVELS function prototypes, each with FAN parameters that all
  * point to the previous prototype, and a struct mm_struct whose one field
  * points to the last. A check of declaration chains that walks each
- * parameter separately takes FAN^LEVELS steps on it.
- * Usage: btf_chain LEVELS FAN >FILE */
+ * parameter separately takes FAN^LEVELS steps on it. With --anon: a struct
+ * mm_struct of one anonymous member of DEPTH nested anonymous structs,
+ * each of FAN anonymous members of the next (ints x0, x1, ... at the
+ * bottom): DEPTH past the layout walk's bound on anonymous nesting. With
+ * --named the same with members named f0, f1, ...: FAN^DEPTH past its
+ * bound on members walked.
+ * Usage: btf_chain [--anon|--named] LEVELS FAN >FILE */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <bpf/btf.h>
+
+/* nest(b, depth, fan, named): struct mm_struct over depth levels of
+ * structs of fan members each, anonymous or (named) f0, f1, ... of
+ * structs s0, s1, ... */
+static void nest(struct btf *b, int depth, int fan, int named)
+{
+	int i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED), prev = i32, size = 4;
+	for (int k = 0; k < depth; k++) {
+		char sname[16];
+		int s;
+		snprintf(sname, sizeof(sname), "s%d", k);
+		s = btf__add_struct(b, named ? sname : "", (__u32)size);
+		for (int j = 0; j < fan; j++) {
+			char name[16];
+			snprintf(name, sizeof(name), "%c%d", k ? 'f' : 'x', j);
+			btf__add_field(b, k && !named ? "" : name, prev, 0, 0);
+		}
+		prev = s;
+	}
+	btf__add_struct(b, "mm_struct", (__u32)size);
+	btf__add_field(b, named ? "f" : "", prev, 0, 0);
+}
 
 int main(int argc, char **argv)
 {
@@ -14,13 +42,19 @@ int main(int argc, char **argv)
 	const void *raw;
 	__u32 size;
 	int levels, fan, i32, prev;
-	if (argc != 3 || (levels = atoi(argv[1])) < 0 || (fan = atoi(argv[2])) < 0) {
-		fprintf(stderr, "usage: btf_chain LEVELS FAN >FILE\n");
+	int named = argc == 4 && !strcmp(argv[1], "--named");
+	int anon = argc == 4 && (named || !strcmp(argv[1], "--anon"));
+	if (argc != 3 + anon || (levels = atoi(argv[1 + anon])) < 0 || (fan = atoi(argv[2 + anon])) < 0) {
+		fprintf(stderr, "usage: btf_chain [--anon|--named] LEVELS FAN >FILE\n");
 		return 2;
 	}
 	b = btf__new_empty();
 	if (!b)
 		return 1;
+	if (anon) {
+		nest(b, levels, fan, named);
+		goto out;
+	}
 	i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
 	prev = btf__add_func_proto(b, i32);
 	for (int k = 0; k < levels; k++) {
@@ -31,6 +65,7 @@ int main(int argc, char **argv)
 	}
 	btf__add_struct(b, "mm_struct", 8);
 	btf__add_field(b, "f", btf__add_ptr(b, prev), 0, 0);
+out:
 	raw = btf__raw_data(b, &size);
 	if (!raw || fwrite(raw, 1, size, stdout) != size)
 		return 1;
