@@ -164,6 +164,45 @@ static unsigned chain_height(const struct btf *btf, __u32 id, uint16_t *h, int d
 	return best;
 }
 
+/* by_value(btf, id): the type id holds by value: through typedefs,
+ * modifiers and arrays (not pointers), or 0. */
+static __u32 by_value(const struct btf *btf, __u32 id)
+{
+	for (int i = 0; id && i <= DECL_CHAIN_MAX; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		if (!t)
+			return 0;
+		if (btf_is_array(t))
+			id = btf_array(t)->type;
+		else if (btf_is_typedef(t) || btf_is_mod(t) || btf_is_type_tag(t))
+			id = t->type;
+		else
+			return btf_is_composite(t) ? id : 0;
+	}
+	return 0;	/* too long: chain_height refuses it */
+}
+
+/* contains_ok(btf, id, st, depth): whether composite id never contains
+ * itself by value, through its members' members (st[id]: 0 unseen, 1 on
+ * the current path, 2 checked). libbpf 1.1's btf__align_of and
+ * btf__resolve_size recurse along such a cycle until the stack overflows. */
+static bool contains_ok(const struct btf *btf, __u32 id, uint8_t *st, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	if (st[id] == 2)
+		return true;
+	if (st[id] == 1 || depth > DECL_CHAIN_MAX)
+		return false;
+	st[id] = 1;
+	for (__u16 i = 0; t && btf_is_composite(t) && i < btf_vlen(t); i++) {
+		__u32 in = by_value(btf, btf_members(t)[i].type);
+		if (in && !contains_ok(btf, in, st, depth + 1))
+			return false;
+	}
+	st[id] = 2;
+	return true;
+}
+
 /* btf_refs_ok(btf, path, err, errlen): 0 when every type of btf refers
  * only to types and names it has, else -1 with the first bad type named.
  * libbpf 1.1 parses BTF without checking that, and its btf_dump then
@@ -190,6 +229,16 @@ static int btf_refs_ok(const struct btf *btf, const char *path, char *err, size_
 			return -1;
 		}
 	free(h);
+	uint8_t *st = xcalloc(n, 1);
+	for (__u32 id = 1; id < n; id++)
+		if (btf_is_composite(btf__type_by_id(btf, id)) && !contains_ok(btf, id, st, 0)) {
+			snprintf(err, errlen, "%s: corrupt BTF: struct or union type %u contains itself "
+				 "(or nests more than %d deep)",
+				 path, id, DECL_CHAIN_MAX);
+			free(st);
+			return -1;
+		}
+	free(st);
 	return 0;
 }
 
