@@ -82,16 +82,24 @@ assert d["ipis"] > 0 and d["attempts"] >= 0 and d["source"] == "csd"
 import json, sys
 f = json.load(open(sys.argv[1]))["findings"]
 o = json.load(open(sys.argv[2]))
+# Where the oracle contradicts the kernel (the receiver'"'"'s own tlb_flush
+# reason), the oracle'"'"'s model missed something: each such IPI may sit in
+# another class and matrix cell than perfdb'"'"'s, and no other may. The
+# oracle is allowed a few of those (1 in 1000), perfdb none (next check).
 assert f["ipis"] == o["ipis"], (f["ipis"], o["ipis"])
-assert f["targets"] == o["classes"], (f["targets"], o["classes"])
-assert f["matrix"] == o["matrix"], (f["matrix"], o["matrix"])
+slack = 2 * o["mismatches"]
+assert o["mismatches"] <= max(2, o["received"] // 1000), ("oracle", o["mismatches"], o["examples"])
+dc = sum(abs(f["targets"][c] - o["classes"][c]) for c in o["classes"])
+assert dc <= slack, (f["targets"], o["classes"], o["examples"])
+dm = sum(abs(f["matrix"][c][v] - o["matrix"][c][v]) for c in o["matrix"] for v in o["matrix"][c])
+assert dm <= slack, (f["matrix"], o["matrix"], o["examples"])
 ' "$T/$kind.json" "$T/$kind.oracle"
-	check "ipis --others $kind: every received IPI: other exactly where the receiver traced reason 5, running with 1 or none, lazy with 0 (by the oracle and by perfdb)" python3 -c '
+	check "ipis --others $kind: every received IPI: other exactly where the receiver traced reason 5, running with 1 or none, lazy with 0 (perfdb: every one)" python3 -c '
 import json, sys
 f = json.load(open(sys.argv[1]))["findings"]
 o = json.load(open(sys.argv[2]))
 a = f["agreement"]
-assert o["mismatches"] == 0 and o["received"] > 0, o
+assert o["received"] > 0, o
 assert a["compared"] == o["received"] - o["classes"]["unknown"], (a, o["received"])
 assert a["agreeing"] == a["wasted_agreeing"] == a["compared"], a
 ' "$T/$kind.json" "$T/$kind.oracle"
@@ -306,10 +314,15 @@ t0, t1 = int(sys.argv[2]), int(sys.argv[3])
 sys.exit(not (d["start_ns"] == max(t0, first) and d["end_ns"] == min(t1, last) and t1 - last < 50000000))' \
 		"$T/schedw.json" "$t0" "$t1" "$T/y.db"
 	echo "# per-CPU mean over the workload's interval (every task, not only the workers): $(jq_py "$T/schedw.json" 'round(f["mean_per_cpu"]["per_sec"])')/s; the workload printed $value/s"
-	check "sched --time: the CPUs' switches include every worker switch" python3 -c '
-import json, sys
+	# Every switch inside the window, counted by SQL; and the window holds
+	# most of the workers' switches (not all: perf may stop, or the threads
+	# start yielding, a little outside the clock readings of the workload).
+	check "sched --time: the CPUs' switches are the window's sched_switch rows (SQL), most of the workload's" python3 -c '
+import json, sqlite3, sys
 d = json.load(open(sys.argv[1]))["findings"]
-sys.exit(not sum(c["switches"] for c in d["cpus"]) >= 0.99 * float(sys.argv[2]))' "$T/schedw.json" "$switches"
+n = sqlite3.connect(sys.argv[3]).execute("SELECT count(*) FROM sched_switch w JOIN sample s ON s.id = w.sample_id WHERE s.time BETWEEN ? AND ?", (d["start_ns"], d["end_ns"])).fetchone()[0]
+got = sum(c["switches"] for c in d["cpus"])
+sys.exit(not (got == n and got >= 0.9 * float(sys.argv[2])))' "$T/schedw.json" "$switches" "$T/y.db"
 	check "sched: per-CPU switches = SQL count of sched_switch per CPU" python3 -c '
 import json, sqlite3, sys
 d = json.load(open(sys.argv[1]))["findings"]
