@@ -19,8 +19,10 @@ static int by_name(const void *a, const void *b)
 		      t->frames[t->nodes[*(const int32_t *)b].frame]);
 }
 
-/* Column indices of the flame table, in declaration order. */
-enum { F_ID, F_PARENT, F_NAME, F_WIDTH, F_BASE, F_NEW, F_DELTA, F_LO, F_HI, F_IN_BASE, F_SIG, F_CHANGE };
+/* Column indices of the flame table, in declaration order (the F_*_ABS
+ * columns only with --per). */
+enum { F_ID, F_PARENT, F_NAME, F_WIDTH, F_BASE, F_NEW, F_DELTA, F_LO, F_HI, F_IN_BASE, F_SIG, F_CHANGE,
+       F_BASE_ABS, F_NEW_ABS, F_DELTA_ABS, F_LO_ABS, F_HI_ABS };
 
 /* flame_new(d): the empty table, titled and captioned. */
 static struct table *flame_new(const struct cgdiff *d)
@@ -41,6 +43,7 @@ static struct table *flame_new(const struct cgdiff *d)
 		table_caption(t, "%s per %s", d->unit.name, cgdiff_per_name(d->o.per));
 	else
 		table_caption(t, "points");
+	table_caption(t, "%g%%", 100 * d->o.conf);
 	table_col(t, "id", COL_INT, 0);
 	table_col(t, "parent", COL_INT, 0);
 	table_col(t, "name", COL_STR, 0);
@@ -49,12 +52,19 @@ static struct table *flame_new(const struct cgdiff *d)
 	table_col(t, "in_base", COL_INT, 0);
 	table_col(t, "significant", COL_INT, 0);
 	table_col(t, "change", COL_REAL, -1);
+	if (d->o.per != CG_PER_SHARE) {
+		static const char *const abs[] = { "base_abs", "new_abs", "delta_abs", "abs_low",
+			"abs_high" };
+		for (size_t i = 0; i < sizeof(abs) / sizeof(*abs); i++)
+			table_col(t, abs[i], COL_REAL, -1);
+	}
 	return t;
 }
 
-/* flame_row(t, id, parent, name, r): one frame. */
+/* flame_row(t, id, parent, name, r, change, per): one frame; per: with
+ * the absolute columns. */
 static void flame_row(struct table *t, long long id, long long parent, const char *name,
-		      const struct cg_row *r, double change)
+		      const struct cg_row *r, double change, bool per)
 {
 	table_add_row(t);
 	table_set_int(t, F_ID, id);
@@ -70,6 +80,13 @@ static void flame_row(struct table *t, long long id, long long parent, const cha
 	table_set_int(t, F_IN_BASE, r->in_base);
 	table_set_int(t, F_SIG, r->significant);
 	table_set_real(t, F_CHANGE, change);
+	if (per && id > 0) {	/* the root has no absolute row of its own */
+		table_set_real(t, F_BASE_ABS, r->base_abs);
+		table_set_real(t, F_NEW_ABS, r->new_abs);
+		table_set_real(t, F_DELTA_ABS, r->delta_abs);
+		table_set_real(t, F_LO_ABS, r->ci_abs.lo);
+		table_set_real(t, F_HI_ABS, r->ci_abs.hi);
+	}
 }
 
 /* node_rows(d): every tree node's row (index = node; the root's is 100%
@@ -99,7 +116,8 @@ struct table *cgdiff_flame(const struct cgdiff *d)
 		int32_t v = stack[--sp], nk = 0;
 		id[v] = next++;
 		flame_row(ft, id[v], v ? id[t->nodes[v].parent] : -1,
-			  v ? t->frames[t->nodes[v].frame] : "all", &byn[v], cgdiff_row_delta(d, &byn[v]));
+			  v ? t->frames[t->nodes[v].frame] : "all", &byn[v], cgdiff_row_delta(d, &byn[v]),
+			  d->o.per != CG_PER_SHARE);
 		for (int32_t c = t->nodes[v].first_child; c >= 0; c = t->nodes[c].next_sibling)
 			if (byn[c].in_new)
 				kids[nk++] = c;

@@ -27,6 +27,9 @@ struct frame {
 	double ci_lo, ci_hi;	/* NaN: none */
 	double change;		/* what the colour shows: "change", else delta_pct */
 	bool in_base, significant;
+	/* with --per: each side's value, new - base and its interval in the
+	 * table's unit (caption 3); NaN: none (shares only) */
+	double base_abs, new_abs, delta_abs, abs_lo, abs_hi;
 };
 
 /* Per-frame layout. */
@@ -95,30 +98,48 @@ static void color(FILE *out, double c, bool significant, double scale)
 	fprintf(out, "rgb(%d,%d,%d)", r, g, b);
 }
 
-/* tooltip: the <title> of a frame. */
-static void tooltip(FILE *out, const struct frame *f)
+/* caption(t, i): the table's caption i, or "" when it has none. */
+static const char *caption(const struct table *t, size_t i)
 {
+	return i < table_ncaptions(t) ? table_caption_at(t, i) : "";
+}
+
+/* tooltip(out, f, unit, level): the <title> of a frame; unit: of the
+ * absolute values, level: of the intervals ("95%"). */
+static void tooltip(FILE *out, const struct frame *f, const char *unit, const char *level)
+{
+	bool abs = !isnan(f->delta_abs);
+	double lo = abs ? f->abs_lo : f->ci_lo, hi = abs ? f->abs_hi : f->ci_hi;
 	fputs("<title>", out);
 	xml_all(out, f->name);
-	if (f->in_base)
+	if (abs) {
+		fprintf(out, "\nbase %.4g  new %.4g  delta %+.4g ", f->base_abs, f->new_abs, f->delta_abs);
+		xml_all(out, unit);
+		fprintf(out, "\nshares: base %.2f%%  new %.2f%%", f->base_pct, f->new_pct);
+	} else if (f->in_base) {
 		fprintf(out, "\nbase %.2f%%  new %.2f%%  delta %+.2f points", f->base_pct,
 			f->new_pct, f->delta_pct);
-	else
+	} else {
 		fprintf(out, "\nbase -  new %.2f%%  delta %+.2f points", f->new_pct, f->delta_pct);
-	if (!isnan(f->ci_lo) && !isnan(f->ci_hi))
-		fprintf(out, "\n95%% interval of delta [%+.2f, %+.2f]%s", f->ci_lo, f->ci_hi,
-			(f->ci_lo > 0 || f->ci_hi < 0) ? ", excludes 0" : "");
+	}
+	if (!isnan(lo) && !isnan(hi)) {
+		fputs("\n", out);
+		xml_all(out, level);
+		fprintf(out, abs ? " interval of delta [%+.4g, %+.4g]%s" : " interval of delta [%+.2f, %+.2f]%s",
+			lo, hi, (lo > 0 || hi < 0) ? ", excludes 0" : "");
+	}
 	fprintf(out, "\n%s", f->significant ? "significant change" : "no significant change");
 	fputs("</title>", out);
 }
 
-/* frame: one frame's group: rectangle, tooltip, label. */
-static void draw(FILE *out, const struct frame *f, const struct place *p, double w,
-		 int height, double scale)
+/* draw(out, t, f, p, w, height, scale): one frame's group of table t:
+ * rectangle, tooltip, label. */
+static void draw(FILE *out, const struct table *t, const struct frame *f, const struct place *p,
+		 double w, int height, double scale)
 {
 	double y = height - BOTTOM_PX - (p->depth + 1) * ROW_PX;
 	fprintf(out, "<g>");
-	tooltip(out, f);
+	tooltip(out, f, caption(t, 3), *caption(t, 4) ? caption(t, 4) : "95%");
 	bool cut;
 	size_t n = label_chars(f->name, w, &cut);
 	fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"",
@@ -153,11 +174,6 @@ static int layout(const struct frame *f, size_t n, struct place *p, double width
 	return rows;
 }
 
-/* caption(t, i): the table's caption i, or "" when it has none. */
-static const char *caption(const struct table *t, size_t i)
-{
-	return i < table_ncaptions(t) ? table_caption_at(t, i) : "";
-}
 
 /* header: the SVG prologue, style and titles. */
 static void header(FILE *out, const struct table *t, int w, int h)
@@ -216,22 +232,32 @@ static void legend(FILE *out, const struct table *t, int w, int h, double scale)
 	} else {
 		swatch(out, x, h - 24, 0, false, scale, "no significant change anywhere");
 	}
-	fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"%d\">width: share of NEW; coloured: a change whose "
-		"95%% interval (simultaneous over the rows) excludes 0; full colour: the largest</text>\n",
+	fprintf(out, "<text class=\"sub\" x=\"%d\" y=\"%d\">width: share of NEW; coloured: a change whose ",
 		PAD_PX, h - 6);
+	xml_all(out, *caption(t, 4) ? caption(t, 4) : "95%");
+	fputs(" interval (simultaneous over the rows) excludes 0; full colour: the largest</text>\n", out);
 }
 
 /* Column names of the frames table, in the order of enum fcol. */
 static const char *const col_names[] = { "id", "parent", "name", "width", "base_pct", "new_pct",
-	"delta_pct", "ci95_low", "ci95_high", "in_base", "significant", "change" };
+	"delta_pct", "ci95_low", "ci95_high", "in_base", "significant", "change", "base_abs", "new_abs",
+	"delta_abs", "abs_low", "abs_high" };
 enum fcol { C_ID, C_PARENT, C_NAME, C_WIDTH, C_BASE, C_NEW, C_DELTA, C_LO, C_HI, C_IN_BASE, C_SIG,
-	C_CHANGE, C_N };
+	C_CHANGE, C_BASE_ABS, C_NEW_ABS, C_DELTA_ABS, C_LO_ABS, C_HI_ABS, C_N };
+#define C_FIRST_OPTIONAL C_SIG	/* this column and those after it may be missing */
 
 /* num(t, r, c): cell (r, c) as a number; NaN when NULL or a string. */
 static double num(const struct table *t, size_t r, int c)
 {
 	const struct cell *x = table_cell(t, r, c);
 	return x->kind == CELL_INT ? (double)x->v.i : x->kind == CELL_REAL ? x->v.r : NAN;
+}
+
+/* opt_num(t, r, c): cell (r, c) of an optional column c (-1: missing,
+ * then NaN). */
+static double opt_num(const struct table *t, size_t r, int c)
+{
+	return c >= 0 ? num(t, r, c) : NAN;
 }
 
 /* read_frame(t, r, col, f): row r into f; -1 when its id is not r, its
@@ -250,6 +276,11 @@ static int read_frame(const struct table *t, size_t r, const int *col, struct fr
 		.in_base = num(t, r, col[C_IN_BASE]) != 0,
 		.significant = col[C_SIG] >= 0 && num(t, r, col[C_SIG]) == 1 };
 	f->change = col[C_CHANGE] >= 0 ? num(t, r, col[C_CHANGE]) : f->delta_pct;
+	f->base_abs = opt_num(t, r, col[C_BASE_ABS]);
+	f->new_abs = opt_num(t, r, col[C_NEW_ABS]);
+	f->delta_abs = opt_num(t, r, col[C_DELTA_ABS]);
+	f->abs_lo = opt_num(t, r, col[C_LO_ABS]);
+	f->abs_hi = opt_num(t, r, col[C_HI_ABS]);
 	if (isnan(f->width) || f->width < 0)
 		f->width = 0;
 	return 0;
@@ -263,7 +294,7 @@ static struct frame *read_frames(const struct table *t, size_t *n)
 	struct frame *f;
 	*n = table_nrows(t);
 	for (int c = 0; c < C_N; c++)
-		if ((col[c] = table_find_col(t, col_names[c])) < 0 && c != C_SIG && c != C_CHANGE)
+		if ((col[c] = table_find_col(t, col_names[c])) < 0 && c < C_FIRST_OPTIONAL)
 			return NULL;
 	f = xcalloc(*n, sizeof(*f));
 	for (size_t r = 0; r < *n; r++)
@@ -294,7 +325,7 @@ int svg_flame_write(FILE *out, const struct table *frames, int width_px)
 	legend(out, frames, w, h, scale);
 	for (size_t i = 0; i < n; i++)
 		if (p[i].drawn)
-			draw(out, &f[i], &p[i], f[i].width * (w - 2 * PAD_PX), h, scale);
+			draw(out, frames, &f[i], &p[i], f[i].width * (w - 2 * PAD_PX), h, scale);
 	fputs("</svg>\n", out);
 	free(p);
 	free(f);

@@ -6,8 +6,9 @@
  * neutral grey, rgb(221,221,221). A legend at the bottom names both sides
  * and their samples and shows the colours with the scale. Every frame's
  * tooltip (an SVG <title>, shown by browsers on hover) gives its name,
- * both shares, the delta with its interval and whether the change is
- * significant. The frames come as a table (lib/table.h) that an analyzer
+ * both shares, the delta with its interval (or, when the table has them,
+ * both sides' absolute values, their difference and its interval in the
+ * unit of the scale) and whether the change is significant. The frames come as a table (lib/table.h) that an analyzer
  * fills. */
 #ifndef PERFDB_SVG_FLAME_H
 #define PERFDB_SVG_FLAME_H
@@ -18,14 +19,18 @@
  * frames table to out, width_px wide (<= 0: 1200). The table's title is
  * the top line ("Differential flame graph" when it has none) and its first
  * caption, if any, the second; captions 2 and 3 name the sides in the
- * legend and caption 4 is the unit of the scale ("points" when absent).
+ * legend, caption 4 is the unit of the scale ("points" when absent) and
+ * caption 5 the intervals' level ("95%" when absent).
  * Its columns, by name: id (the row's index),
  * parent (an earlier row's id; NULL: the bottom row), name, width (the
  * fraction of the graph's width, 0..1), base_pct, new_pct, delta_pct (for
  * the tooltip and the color), ci95_low, ci95_high (the interval of delta
  * in points; NaN or NULL: none), in_base (0: the path is absent on the
  * base side) and, optionally, significant (1: the change is significant;
- * absent: none is) and change (the colour's value; absent: delta_pct).
+ * absent: none is), change (the colour's value; absent: delta_pct) and
+ * base_abs, new_abs, delta_abs, abs_low, abs_high (each side's absolute
+ * value, the difference and its interval in the caption-4 unit; NaN or
+ * NULL in a row: that row's tooltip gives shares only).
  * Frames come parents first; the children of a frame are drawn left to
  * right in row order, each starting where its previous sibling ended.
  * Frames narrower than 0.1 pixel are left out, with their descendants;

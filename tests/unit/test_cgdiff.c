@@ -849,6 +849,17 @@ static void test_per(void)
 			others &= !d->rows[i].significant;
 	}
 	ok(others && marks == 1, "--per run: nothing else significant, one mark");
+	struct table *ft = cgdiff_flame(d);
+	int rc;
+	char *svg = flame_svg(ft, &rc), want[256], ci[128];
+	snprintf(want, sizeof(want), "<title>a\nbase %.4g  new %.4g  delta %+.4g %s", r->base_abs, r->new_abs,
+		 r->delta_abs, d->unit.name);
+	snprintf(ci, sizeof(ci), "95%% interval of delta [%+.4g, %+.4g], excludes 0", r->ci_abs.lo, r->ci_abs.hi);
+	ok(rc == 0 && svg && strstr(svg, want) && strstr(strstr(svg, want), ci),
+	   "--per run svg: a's tooltip gives both sides per run, the difference and its interval in %s",
+	   d->unit.name);
+	free(svg);
+	table_free(ft);
 	cgdiff_free(d);
 	/* one run a side: the counting interval */
 	if (!(d = diff("1", "2", o)))
