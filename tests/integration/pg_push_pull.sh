@@ -21,25 +21,13 @@ SHARED=${PERFDB_SHARED:-$(pwd)/../shared}/perfdata
 . tests/integration/lib/pgcluster.sh
 T=$(mktemp -d) || exit 2
 trap 'pg_stop; rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
-end() { echo "1..$n"; exit 0; }
-check() { # check DESCRIPTION COMMAND...
-	desc=$1; shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; sed 's/^/#   /' "$T/err" 2>/dev/null | tail -4; fi
-}
+. tests/integration/lib/tap.sh
+TAP_ERR=$T/err
 for tool in perf sqlite3 psql; do
-	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; end; }
+	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }
 done
-[ "$(id -u)" = 0 ] || { skip "needs root (system-wide recordings)"; end; }
-pg_start "$T/pg"
-case $? in
-0) ok "a PostgreSQL 15 cluster started on a unix socket" ;;
-1) skip "$PG_SKIP"; end ;;
-*) not_ok "the PostgreSQL cluster starts: $PG_SKIP"; end ;;
-esac
+[ "$(id -u)" = 0 ] || { skip "needs root (system-wide recordings)"; tap_end; }
+pg_start_or_end "$T/pg"
 A=$T/a.db
 now_ms() { date +%s%3N; }
 
@@ -206,4 +194,4 @@ check "a password in the conninfo: refused, exit 1, pointing at .pgpass" \
 "$PERFDB" push "$T/c.db" --to "postgresql://perfdb:secret@localhost/perfdb" >"$T/out" 2>"$T/err"; rc=$?
 check "... also in a URI" [ $rc = 1 ]
 check "the local database is unchanged by all of it" [ "$(md5sum < "$T/c.db")" = "$sum" ]
-end
+tap_end

@@ -13,25 +13,19 @@ PERFDB=${PERFDB:-$(pwd)/build/perfdb}
 B=${PERFDB_BUILD:-build}
 . tests/integration/lib/pgcluster.sh
 tmp=$(mktemp -d); trap 'pg_stop; rm -rf "$tmp"' EXIT
-n=0
-say() { n=$((n + 1)); echo "$1 $n - $2"; }
+. tests/integration/lib/tap.sh
 for tool in perf sqlite3 psql; do
-	command -v $tool >/dev/null 2>&1 || { say ok "# SKIP no $tool here"; echo "1..$n"; exit 0; }
+	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }
 done
-pg_start "$tmp/pg"
-case $? in
-0) ;;
-1) say ok "# SKIP $PG_SKIP"; echo "1..$n"; exit 0 ;;
-*) say "not ok" "the PostgreSQL cluster starts: $PG_SKIP"; echo "1..$n"; exit 0 ;;
-esac
+pg_start_or_end "$tmp/pg"
 ev=sched:sched_switch,tlb:tlb_flush,csd:csd_queue_cpu
 if ! perf record -q -a -m 1024 -e "$ev" -o "$tmp/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
-	say ok "# SKIP perf record failed"; echo "1..$n"; exit 0
+	skip "perf record failed"; tap_end
 fi
-"$PERFDB" import -q -o "$tmp/r.db" "$tmp/r.data" || { say "not ok" "import"; exit 1; }
+"$PERFDB" import -q -o "$tmp/r.db" "$tmp/r.data" || { not_ok "import"; tap_end; }
 "$PERFDB" bench -q -o "$tmp/r.db" -l readme --runs 2 -p cpus=1,2 -- "$B/workloads/yield" --cpus '{cpus}' --seconds 0.05 \
-	>/dev/null 2>&1 || { say "not ok" "bench"; exit 1; }
-"$PERFDB" push "$tmp/r.db" --to "$PGCONN" >/dev/null || { say "not ok" "push"; exit 1; }
+	>/dev/null 2>&1 || { not_ok "bench"; tap_end; }
+"$PERFDB" push "$tmp/r.db" --to "$PGCONN" >/dev/null || { not_ok "push"; tap_end; }
 awk -v dir="$tmp" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
 	/^```/ { on = 0 } on { print > f }' README.md
 norm() { sed -E ':a; s/(^|\|)(-?[0-9]+)\.0+(\||$)/\1\2\3/; ta; :b; s/(^|\|)(-?[0-9]+\.[0-9]*[1-9])0+(\||$)/\1\2\3/; tb' | sort; }
@@ -43,18 +37,18 @@ for q in "$tmp"/q*.sql; do
 	lite=$(sqlite3 -bail "$tmp/r.db" < "$q" 2>&1); lrc=$?
 	pg=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$PGCONN" -f "$q" 2>&1); prc=$?
 	if [ $prc -ne 0 ] || [ -z "$pg" ]; then
-		say "not ok" "PostgreSQL runs README query: $title"; echo "$pg" | sed 's/^/# /' | head -5; continue
+		not_ok "PostgreSQL runs README query: $title"; echo "$pg" | sed 's/^/# /' | head -5; continue
 	fi
-	[ $lrc -eq 0 ] || { say "not ok" "sqlite3 runs README query: $title"; continue; }
+	[ $lrc -eq 0 ] || { not_ok "sqlite3 runs README query: $title"; continue; }
 	if grep -qi 'limit' "$q"; then
 		[ "$(echo "$lite" | wc -l)" = "$(echo "$pg" | wc -l)" ] && same=1 || same=0
 	else
 		[ "$(echo "$lite" | norm)" = "$(echo "$pg" | norm)" ] && same=1 || same=0
 	fi
 	if [ $same = 1 ]; then
-		say ok "README query on PostgreSQL, the same rows as on SQLite: $title"
+		ok "README query on PostgreSQL, the same rows as on SQLite: $title"
 	else
-		say "not ok" "README query on PostgreSQL, the same rows as on SQLite: $title"
+		not_ok "README query on PostgreSQL, the same rows as on SQLite: $title"
 		echo "$lite" | norm | head -3 | sed 's/^/# sqlite: /'; echo "$pg" | norm | head -3 | sed 's/^/# pg:     /'
 	fi
 done
@@ -63,8 +57,8 @@ fq=$(grep -l -- '-- Fleet: TLB-flush IPIs' "$tmp"/q*.sql | head -1)
 if [ -n "$fq" ]; then
 	fleet=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$PGCONN" -f "$fq" | cut -d'|' -f4)
 	ipis=$("$PERFDB" ipis "$tmp/r.db" --format json 2>/dev/null | python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["findings"]["ipis_per_sec"])')
-	[ -n "$fleet" ] && [ "$fleet" = "$ipis" ] && say ok "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)" ||
-		say "not ok" "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)"
+	[ -n "$fleet" ] && [ "$fleet" = "$ipis" ] && ok "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)" ||
+		not_ok "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)"
 fi
-[ "$count" -ge 3 ] && say ok "README has $count SQL examples" || say "not ok" "README has only $count SQL examples"
-echo "1..$n"
+[ "$count" -ge 3 ] && ok "README has $count SQL examples" || not_ok "README has only $count SQL examples"
+tap_end

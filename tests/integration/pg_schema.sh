@@ -15,21 +15,12 @@ W=$(cd "$B/workloads" 2>/dev/null && pwd)
 . tests/integration/lib/pgcluster.sh
 T=$(mktemp -d) || exit 2
 trap 'pg_stop; rm -rf "$T"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
-end() { echo "1..$n"; exit 0; }
+. tests/integration/lib/tap.sh
 for tool in perf sqlite3 psql python3; do
-	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; end; }
+	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }
 done
-[ "$(id -u)" = 0 ] || { skip "needs root (a system-wide recording)"; end; }
-pg_start "$T/pg"
-case $? in
-0) ok "a PostgreSQL 15 cluster started on a unix socket" ;;
-1) skip "$PG_SKIP"; end ;;
-*) not_ok "the PostgreSQL cluster starts: $PG_SKIP"; end ;;
-esac
+[ "$(id -u)" = 0 ] || { skip "needs root (a system-wide recording)"; tap_end; }
+pg_start_or_end "$T/pg"
 ev=sched:sched_switch,sched:sched_waking,sched:sched_process_exec,sched:sched_process_exit,tlb:tlb_flush,ipi:ipi_send_cpu,csd:csd_queue_cpu,csd:csd_function_entry,mmap_lock:mmap_lock_start_locking,irq_vectors:call_function_entry
 perf record -q -a -m 512 -e "$ev" -o "$T/r.data" -- "$W/tlbflush" --seconds 0.2 >/dev/null 2>&1 ||
 	perf record -q -a -m 512 -e sched:sched_switch -o "$T/r.data" -- "$W/tlbflush" --seconds 0.2 >/dev/null 2>&1

@@ -4,7 +4,9 @@
 # when root), listening on a unix socket in DIR only (no TCP), and sets
 # PGCONN (a conninfo naming that socket, database perfdb) and PGBIN;
 # pg_stop stops it. pg_start returns 1 with the reason in PG_SKIP when the
-# PostgreSQL 15 server binaries are absent.
+# PostgreSQL 15 server binaries are absent. pg_start_or_end DIR (with
+# lib/tap.sh sourced) starts it as one check, or ends the test there with
+# a skip (no server binaries) or a failure.
 PGBIN=/usr/lib/postgresql/15/bin
 pg_as() { # pg_as CMD...: runs CMD as the cluster's owner
 	if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi
@@ -36,3 +38,11 @@ pg_stop() {
 }
 # psqlq SQL: runs SQL on the test database, unaligned, tuples only
 psqlq() { psql -X -q -A -t -v ON_ERROR_STOP=1 "$PGCONN" -c "$1"; }
+pg_start_or_end() {
+	pg_start "$1"
+	case $? in
+	0) ok "a PostgreSQL 15 cluster started on a unix socket" ;;
+	1) skip "$PG_SKIP"; tap_end ;;
+	*) not_ok "the PostgreSQL cluster starts: $PG_SKIP"; tap_end ;;
+	esac
+}
