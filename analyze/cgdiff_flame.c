@@ -53,8 +53,8 @@ static struct table *flame_new(const struct cgdiff *d)
 	table_col(t, "significant", COL_INT, 0);
 	table_col(t, "change", COL_REAL, -1);
 	if (d->o.per != CG_PER_SHARE) {
-		static const char *const abs[] = { "base_abs", "new_abs", "delta_abs", "abs_low",
-			"abs_high" };
+		static const char *const abs[] = { "base_per", "new_per", "delta_per", "per_ci95_low",
+			"per_ci95_high" };
 		for (size_t i = 0; i < sizeof(abs) / sizeof(*abs); i++)
 			table_col(t, abs[i], COL_REAL, -1);
 	}

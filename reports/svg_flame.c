@@ -240,8 +240,8 @@ static void legend(FILE *out, const struct table *t, int w, int h, double scale)
 
 /* Column names of the frames table, in the order of enum fcol. */
 static const char *const col_names[] = { "id", "parent", "name", "width", "base_pct", "new_pct",
-	"delta_pct", "ci95_low", "ci95_high", "in_base", "significant", "change", "base_abs", "new_abs",
-	"delta_abs", "abs_low", "abs_high" };
+	"delta_pct", "ci95_low", "ci95_high", "in_base", "significant", "change", "base_per", "new_per",
+	"delta_per", "per_ci95_low", "per_ci95_high" };
 enum fcol { C_ID, C_PARENT, C_NAME, C_WIDTH, C_BASE, C_NEW, C_DELTA, C_LO, C_HI, C_IN_BASE, C_SIG,
 	C_CHANGE, C_BASE_ABS, C_NEW_ABS, C_DELTA_ABS, C_LO_ABS, C_HI_ABS, C_N };
 #define C_FIRST_OPTIONAL C_SIG	/* this column and those after it may be missing */

@@ -28,7 +28,8 @@
  * in points; NaN or NULL: none), in_base (0: the path is absent on the
  * base side) and, optionally, significant (1: the change is significant;
  * absent: none is), change (the colour's value; absent: delta_pct) and
- * base_abs, new_abs, delta_abs, abs_low, abs_high (each side's absolute
+ * base_per, new_per, delta_per, per_ci95_low, per_ci95_high (as cgdiff
+ * --per names them in its nodes table: each side's absolute
  * value, the difference and its interval in the caption-4 unit; NaN or
  * NULL in a row: that row's tooltip gives shares only).
  * Frames come parents first; the children of a frame are drawn left to
