@@ -843,6 +843,13 @@ static int import(struct rec *r)
 			(long long)id, r->in.db_path, got_signal ? " (interrupted)" : "",
 			r->st.kind == WL_EXIT ? "exit status" : "killed by signal", r->st.value,
 			(double)r->wall_ns / 1e9);
+	if ((r->plan.recipes & RECIPE_WATCH) && r->st.kind == WL_SIGNAL && r->st.value == SIGTRAP)
+		fprintf(stderr, "perfdb: watch: the workload died of SIGTRAP while the write "
+			"watchpoints were armed. A debug exception that no perf watchpoint claims "
+			"reaches the process as SIGTRAP (some kernels and hypervisors deliver such "
+			"exceptions now and then); the writes recorded until then are in session %lld. "
+			"A workload whose SIGTRAP handler returns runs on: falseshare counts them as "
+			"sigtraps=N.\n", (long long)id);
 	return 0;
 }
 

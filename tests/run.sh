@@ -40,5 +40,7 @@ if [ -s "$skips" ]; then
 	echo "# skipped:"
 	sed 's/^/#   /' "$skips"
 fi
+echo "# machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+	"$(getconf _NPROCESSORS_ONLN) CPUs online, kernel $(uname -r)"
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

@@ -18,6 +18,12 @@
  * until the deadline and raises a stop flag (workloads/harness.h). Output:
  * one metric line on stdout, one human line on stderr. Exit 0 ok, 1 usage,
  * 2 CPU unavailable or failed run.
+ *
+ * Watched with hardware write-watchpoints (perfdb record -r watch), a store
+ * may come back as a SIGTRAP: a debug exception that no perf watchpoint
+ * claimed, which some kernels and hypervisors deliver now and then. A trap
+ * is taken after the store, so the program counts it and goes on; the
+ * metric line then says sigtraps=N and stderr says why.
  */
 #define PROG "falseshare"
 #include "workloads/harness.h"
@@ -239,6 +245,40 @@ static unsigned long long loop_check(volatile unsigned long *word)
 
 static enum store store_mode; /* set before the threads start */
 
+/* SIGTRAPs taken: those the kernel says a hardware breakpoint raised
+ * (TRAP_HWBKPT), and the rest (a #DB whose status named nothing comes as
+ * TRAP_BRKPT). */
+static atomic_ulong traps_hw, traps_other;
+
+/* on_trap: counts the trap; returning resumes after the store. */
+static void on_trap(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	atomic_fetch_add(si->si_code == TRAP_HWBKPT ? &traps_hw : &traps_other, 1);
+}
+
+/* catch_traps: on_trap as the SIGTRAP handler; false if it cannot be set. */
+static bool catch_traps(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGTRAP, &sa, NULL) == 0;
+}
+
+/* report_traps: the traps taken, if any: sigtraps=N on the metric line
+ * (before its interval) and a line on stderr. */
+static void report_traps(void)
+{
+	unsigned long hw = atomic_load(&traps_hw), other = atomic_load(&traps_other);
+	if (!hw && !other)
+		return;
+	printf("sigtraps=%lu ", hw + other);
+	fprintf(stderr, PROG ": %lu SIGTRAP%s taken and ignored (%lu with si_code TRAP_HWBKPT, "
+		"%lu other): debug exceptions that no perf watchpoint claimed\n",
+		hw + other, hw + other == 1 ? "" : "s", hw, other);
+}
+
 /* Thread body: pin, wait at the gate, run the loop, record into the slot. */
 static void *worker(void *arg)
 {
@@ -268,6 +308,7 @@ static void report(const struct config *cfg, const struct slot *slots)
 	printf("metric=falseshare_ops_per_sec value=%.0f unit=ops/s better=higher per_thread=%.0f ops=%llu "
 	       "threads=%d layout=%s store=%s seconds=%.6f ", total, total / cfg->threads,
 	       ops, cfg->threads, layout, store, secs);
+	report_traps();
 	print_interval(t0, t1);
 	fprintf(stderr, PROG ": %d thread%s, layout %s, store %s, %.3f s: %.0f ops/s, "
 		"%.0f per thread\n", cfg->threads, cfg->threads == 1 ? "" : "s", layout,
@@ -282,6 +323,8 @@ int main(int argc, char **argv)
 	check_cpus(NULL, cfg.threads);
 
 	store_mode = cfg.store;
+	if (!catch_traps())
+		fprintf(stderr, PROG ": sigaction(SIGTRAP): %s\n", strerror(errno));
 	for (int i = 0; i < cfg.threads; i++)
 		assign_word(&slots[i], i, cfg.layout);
 	if (cfg.verbose)

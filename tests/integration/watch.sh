@@ -9,7 +9,8 @@
 # a fifth refused, a 16-byte field partly watched, a kernel refusal
 # (cpu_entry_area) and a busy debug register given with the kernel's
 # reason, TYPE.FIELD@ADDR, the workload's rate with --watch-baseline, a
-# sched recipe beside, SIGINT, and mm_struct.mm_count of yield's worker
+# sched recipe beside, SIGINT, SIGTRAP (falseshare runs on; another workload
+# dies, with a note), and mm_struct.mm_count of yield's worker
 # process (--watch-mm fork) written from the scheduler; perfdb hitm on a
 # watch session gives perfdb watch's document, whose tables cachelines and
 # fields have the columns memory samples fill too. Prints TAP lines.
@@ -245,6 +246,27 @@ check "SIGINT: the workload is stopped (SIGTERM: 143), what was recorded importe
 	eval 'rc_is 143 && [ "$(q "SELECT interrupted, exit_status FROM session WHERE id = $S")" = "1|143" ] && no_tmp_left'
 check "... with its watch rows and samples" \
 	eval '[ "$(q "SELECT count(*) FROM watch WHERE session_id = $S")" = 1 ] && "$PERFDB" watch "$DB" --format json >"$T/w.json" && js '"'f[\"fs_shared.bitmap\"][\"writes\"] > 100'"
+
+# --- SIGTRAP: a debug exception no watchpoint claimed reaches the workload so ---------------------
+# (some kernels and hypervisors deliver them now and then; sent here with kill)
+"$PERFDB" record -o "$DB" -r watch --watch fs_shared.packed.bitmap_a -- "$FS" --seconds 3 \
+	>"$T/out" 2>"$T/err" &
+pid=$!
+fs=""
+for _ in $(seq 100); do
+	fs=$(pgrep -P "$pid" -x falseshare) && grep -q "Events enabled" "$T/err" && break
+	sleep 0.1
+done
+sleep 0.5
+[ -n "$fs" ] && kill -TRAP "$fs"
+wait "$pid"
+echo $? >"$T/rc"
+check "falseshare takes a SIGTRAP and runs on: exit 0, sigtraps=1 on its metric line, said on stderr" \
+	eval 'rc_is 0 && grep -q "^metric=falseshare_ops_per_sec .* sigtraps=1 " "$T/out" && grep -q "1 SIGTRAP taken and ignored" "$T/err"'
+rec -r watch --watch mm_struct.mm_count -- sh -c 'sleep 0.3; kill -TRAP $$'
+S=$(q "SELECT max(id) FROM session")
+check "a workload killed by SIGTRAP: exit 133, its session kept, the note says what a SIGTRAP under watchpoints means" \
+	eval 'rc_is 133 && [ "$(q "SELECT exit_status FROM session WHERE id = $S")" = 133 ] && grep -q "died of SIGTRAP while the write watchpoints were armed" "$T/err"'
 
 # --- mm_struct.mm_count of yield's worker process -------------------------------------------------------
 rec -r watch --watch-mm fork --watch mm_struct.mm_count -- "$W/yield" --seconds 1
