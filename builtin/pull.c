@@ -45,7 +45,7 @@ static int run(struct verb_ctx *ctx)
 	} else if (pg_check_conninfo(from, err, sizeof(err))) {
 		fprintf(stderr, "%s: --from: %s\n", ctx->prog, err);
 		rc = EXIT_USAGE;
-	} else if (!(c = pg_connect(from, err, sizeof(err))) || pg_ensure_schema(c, false, err, sizeof(err))) {
+	} else if (!(c = pg_connect(from, err, sizeof(err))) || pg_ensure_schema(c, false, NULL, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 	} else if (!(db = db_open(path, true, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", ctx->prog, err);

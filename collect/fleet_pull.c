@@ -447,7 +447,7 @@ int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, ch
 {
 	struct pull p = { .c = c, .db = db, .err = err, .errlen = errlen };
 	struct ids s = { 0 }, b = { 0 };
-	int rc = pg_ensure_schema(c, false, err, errlen) || select_units(&p, sel, &s, &b) ? -1 : 0;
+	int rc = pg_ensure_schema(c, false, NULL, err, errlen) || select_units(&p, sel, &s, &b) ? -1 : 0;
 	if (!rc && !s.n && !b.n)
 		rc = fail(&p, "the server has no sessions or benches");
 	for (size_t i = 0; !rc && i < s.n; i++)

@@ -267,13 +267,13 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 	return rc ? -1 : 0;
 }
 
-/* Where a partitioned table's rows of the unit go: its partition's name
- * and bounds (lo..hi inclusive, or the session id for a list). */
+/* Where a partitioned table's rows of the unit go: its partition's name,
+ * its bounds (lo..hi inclusive) and the session its CHECK also names
+ * (when the table has a session column). */
 struct part {
 	char name[96];
-	const char *parent, *col;
-	enum pg_part how;
-	int64_t lo, hi;
+	const char *parent, *col, *session;
+	int64_t lo, hi, sid;
 };
 
 /* partition_of(t, x, sid, pt): whether t is partitioned on the server
@@ -281,29 +281,31 @@ struct part {
 static bool partition_of(const char *t, const struct xfer *x, int64_t sid, struct part *pt)
 {
 	enum fleet_key k;
-	pt->how = pg_table_partition(t, &pt->col);
-	if (pt->how == PG_PART_NONE)
+	if (pg_table_partition(t, &pt->col, &pt->session) == PG_PART_NONE)
 		return false;
 	k = !strcmp(pt->col, "id") ? fleet_column_key(t, "id") : FK_SAMPLE;
 	if (!x->has[k])
 		return false;
-	pt->lo = pt->how == PG_PART_LIST_SESSION ? sid : x->lo[k] + x->off[k];
-	pt->hi = pt->how == PG_PART_LIST_SESSION ? sid : x->hi[k] + x->off[k];
+	pt->lo = x->lo[k] + x->off[k];
+	pt->hi = x->hi[k] + x->off[k];
+	pt->sid = sid;
 	snprintf(pt->name, sizeof(pt->name), "%s_s%" PRId64, t, sid);
 	pt->parent = t;
 	return true;
 }
 
 /* make_partition(p, t, pt): the partition as a table of its own, with
- * the check its bounds imply (so that attaching it needs no scan). */
+ * the check its bounds imply (so that attaching it needs no scan) and,
+ * for a table with a session column, its session (so that the planner
+ * leaves out the other partitions of a query on one session). */
 static int make_partition(struct push *p, const char *t, const struct part *pt)
 {
-	char *sql = pt->how == PG_PART_LIST_SESSION ?
-		xasprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS, CHECK (%s IS NOT NULL AND "
-			  "%s = %" PRId64 "))", pt->name, t, pt->col, pt->col, pt->lo) :
-		xasprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS, CHECK (%s IS NOT NULL AND "
-			  "%s >= %" PRId64 " AND %s < %" PRId64 "))", pt->name, t, pt->col, pt->col,
-			  pt->lo, pt->col, pt->hi + 1);
+	char session[96] = "";
+	if (pt->session)
+		snprintf(session, sizeof(session), " AND %s = %" PRId64, pt->session, pt->sid);
+	char *sql = xasprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS, CHECK (%s IS NOT NULL "
+			      "AND %s >= %" PRId64 " AND %s < %" PRId64 "%s))", pt->name, t, pt->col,
+			      pt->col, pt->lo, pt->col, pt->hi + 1, session);
 	int rc = pg_cmd(p->c, sql, p->err, p->errlen);
 	free(sql);
 	return rc;
@@ -312,12 +314,8 @@ static int make_partition(struct push *p, const char *t, const struct part *pt)
 /* attach_partition(p, pt): attaches the filled partition to its table. */
 static int attach_partition(struct push *p, const struct part *pt)
 {
-	const char *t = pt->parent;
-	char *sql = pt->how == PG_PART_LIST_SESSION ?
-		xasprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES IN (%" PRId64 ")", t, pt->name,
-			  pt->lo) :
-		xasprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%" PRId64 ") TO (%" PRId64
-			  ")", t, pt->name, pt->lo, pt->hi + 1);
+	char *sql = xasprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%" PRId64
+			      ") TO (%" PRId64 ")", pt->parent, pt->name, pt->lo, pt->hi + 1);
 	int rc = pg_cmd(p->c, sql, p->err, p->errlen);
 	free(sql);
 	return rc;
@@ -568,8 +566,15 @@ int fleet_push(sqlite3 *db, PGconn *c, const int64_t *sids, int ns, const int64_
 {
 	struct push p = { db, c, o, 0, err, errlen };
 	int64_t remote;
-	if (pg_ensure_schema(c, true, err, errlen))
+	bool created;
+	char why[512];
+	if (pg_ensure_schema(c, true, &created, err, errlen))
 		return -1;
+	if (created && pg_jit_off(c, why, sizeof(why)))
+		fprintf(stderr, "perfdb push: warning: PostgreSQL's JIT stays on for this database "
+			"(%s): a query over many sessions may spend seconds compiling its plan, "
+			"one part per session; the database's owner can turn it off (ALTER "
+			"DATABASE ... SET jit = off)\n", why);
 	for (int i = 0; i < ns; i++)
 		if (push_session(&p, sids[i], &remote, out))
 			return -1;

@@ -112,17 +112,49 @@ static int server_version(PGconn *c, char *err, size_t errlen)
 	return v;
 }
 
+/* range_layout(c, err, errlen): 0 when the server's sample table is
+ * partitioned by range (this layout), -1 with the reason otherwise (a
+ * database made by an earlier perfdb of the same schema version, whose
+ * sample was partitioned by list of session ids). */
+static int range_layout(PGconn *c, char *err, size_t errlen)
+{
+	PGresult *r = pg_exec(c, "SELECT partstrat FROM pg_partitioned_table WHERE partrelid = "
+			      "to_regclass('sample')", 0, NULL, err, errlen);
+	int rc = -1;
+	if (!r)
+		return -1;
+	if (PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "r"))
+		rc = 0;
+	else
+		snprintf(err, errlen, "the server database's sample table is not partitioned by "
+			 "range of ids (an earlier perfdb's layout): use a new database");
+	PQclear(r);
+	return rc;
+}
+
+/* pg_jit_off: see pg_conn.h. */
+int pg_jit_off(PGconn *c, char *err, size_t errlen)
+{
+	return pg_cmd(c, "DO $$BEGIN EXECUTE format('ALTER DATABASE %I SET jit = off', "
+		      "current_database()); END$$", err, errlen);
+}
+
 /* pg_ensure_schema: see pg_conn.h. */
-int pg_ensure_schema(PGconn *c, bool create, char *err, size_t errlen)
+int pg_ensure_schema(PGconn *c, bool create, bool *created, char *err, size_t errlen)
 {
 	char why[512];
+	if (created)
+		*created = false;
 	int v = server_version(c, why, sizeof(why));
 	if (v == 0 && create) {
 		char *ddl = pg_schema_ddl();
 		int bad = pg_cmd(c, "BEGIN", why, sizeof(why)) ||
 			  pg_cmd(c, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", why, sizeof(why));
-		if (!bad && (v = server_version(c, why, sizeof(why))) == 0)	/* not made meanwhile */
+		if (!bad && (v = server_version(c, why, sizeof(why))) == 0) {	/* not made meanwhile */
 			bad = pg_cmd(c, ddl, why, sizeof(why));
+			if (created)
+				*created = !bad;
+		}
 		bad = bad || pg_cmd(c, "COMMIT", why, sizeof(why));
 		free(ddl);
 		if (bad) {
@@ -139,5 +171,7 @@ int pg_ensure_schema(PGconn *c, bool create, char *err, size_t errlen)
 	else if (v != PERFDB_SCHEMA_VERSION)
 		snprintf(err, errlen, "the server database has perfdb schema version %d, this perfdb "
 			 "uses %d", v, PERFDB_SCHEMA_VERSION);
+	else if (range_layout(c, err, errlen))
+		return -1;
 	return v == PERFDB_SCHEMA_VERSION ? 0 : -1;
 }

@@ -32,9 +32,17 @@ PGresult *pg_exec(PGconn *c, const char *sql, int n, const char *const *params, 
  * parameters), its result discarded; 0, or -1 with one line in err. */
 int pg_cmd(PGconn *c, const char *sql, char *err, size_t errlen);
 
-/* pg_ensure_schema(c, create, err, errlen): 0 when the server database
- * has perfdb's schema of this version; when it has none and create is
- * set, creates it (pg_schema.h) in one transaction first. -1 with one
- * line in err otherwise (no schema and !create; another version). */
-int pg_ensure_schema(PGconn *c, bool create, char *err, size_t errlen);
+/* pg_ensure_schema(c, create, created, err, errlen): 0 when the server
+ * database has perfdb's schema of this version; when it has none and
+ * create is set, creates it (pg_schema.h) in one transaction first and
+ * sets *created (created may be NULL). -1 with one line in err otherwise
+ * (no schema and !create; another version or layout). */
+int pg_ensure_schema(PGconn *c, bool create, bool *created, char *err, size_t errlen);
+
+/* pg_jit_off(c, err, errlen): turns PostgreSQL's JIT compilation off for
+ * the connected database (ALTER DATABASE ... SET jit = off, which new
+ * connections get): its compile time grows with the number of partitions
+ * a query reads, one per session. 0, or -1 with the server's reason
+ * (only the database's owner may). */
+int pg_jit_off(PGconn *c, char *err, size_t errlen);
 #endif

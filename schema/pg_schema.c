@@ -7,9 +7,9 @@
  *   TABLE_id_seq that perfdb push reserves blocks of ids from;
  * - no REFERENCES (SQLite's are not enforced either: PRAGMA foreign_keys
  *   is off) and no WITHOUT ROWID;
- * - the tables that grow with samples are partitioned per session; a
- *   sample's id, SQLite's rowid, gets an index of its own (sample_rowid)
- *   since the primary key must start with the partition column;
+ * - the tables that grow with samples are partitioned per session, by
+ *   range over the session's block of ids (so that a join on a sample id,
+ *   as every typed view makes, reads one partition);
  * - the typed tracepoint views cast their integer fields;
  * - schema/pg_views.sql replaces the views that do not port. */
 #include <ctype.h>
@@ -22,28 +22,30 @@
 
 extern const char perfdb_pg_views_sql[];
 
-/* The partitioned tables: how, and (range) on which column. sample is
- * listed by session; the others have no session_id, but each session's
- * rows are one contiguous block of their ids. */
+/* The partitioned tables and the column whose range a session's
+ * partition holds: each session's rows are one contiguous block of ids
+ * on the server. session: the table's session column, which each
+ * partition's CHECK pins too (so a query on one session plans one
+ * partition), or NULL. */
 static const struct part {
-	const char *table;
-	enum pg_part how;
-	const char *col, *pk;	/* pk: the primary key replacing the column's */
+	const char *table, *col, *session;
 } parts[] = {
-	{ "sample", PG_PART_LIST_SESSION, "session_id", "PRIMARY KEY (session_id, id)" },
-	{ "mem_sample", PG_PART_RANGE, "sample_id", NULL },
-	{ "ipi_send_cpumask", PG_PART_RANGE, "sample_id", NULL },
-	{ "stack", PG_PART_RANGE, "id", NULL },
+	{ "sample", "id", "session_id" },
+	{ "mem_sample", "sample_id", NULL },
+	{ "ipi_send_cpumask", "sample_id", NULL },
+	{ "stack", "id", NULL },
 };
 
 /* pg_table_partition: see pg_schema.h. */
-enum pg_part pg_table_partition(const char *table, const char **col)
+enum pg_part pg_table_partition(const char *table, const char **col, const char **session)
 {
 	for (size_t i = 0; i < sizeof(parts) / sizeof(*parts); i++)
 		if (!strcmp(parts[i].table, table)) {
 			if (col)
 				*col = parts[i].col;
-			return parts[i].how;
+			if (session)
+				*session = parts[i].session;
+			return PG_PART_RANGE;
 		}
 	return PG_PART_NONE;
 }
@@ -103,10 +105,9 @@ static bool word_at(const char *s, const char *w)
 	return !strncasecmp(s, w, n) && !isalnum((unsigned char)s[n]) && s[n] != '_';
 }
 
-/* column(b, def, n, tp): one column definition of CREATE TABLE into b,
- * with the server's type, no REFERENCES, and (tp: a partitioned table
- * with its own primary key) no column PRIMARY KEY. */
-static void column(struct strbuf *b, const char *def, size_t n, const struct part *tp)
+/* column(b, def, n): one column definition of CREATE TABLE into b, with
+ * the server's type and no REFERENCES. */
+static void column(struct strbuf *b, const char *def, size_t n)
 {
 	static const char *const types[][2] = {
 		{ "INTEGER", "BIGINT" }, { "TEXT", "TEXT" }, { "REAL", "DOUBLE PRECISION" },
@@ -136,11 +137,6 @@ static void column(struct strbuf *b, const char *def, size_t n, const struct par
 				p++;
 			if (*p)
 				p++;
-		} else if (tp && tp->pk && word_at(p, "PRIMARY")) {
-			p += strlen("PRIMARY");
-			while (isspace((unsigned char)*p))
-				p++;
-			p += word_at(p, "KEY") ? 3 : 0;
 		} else if (*p) {
 			const char *w = p;
 			while (*p && !isspace((unsigned char)*p))
@@ -205,19 +201,15 @@ static void create_table(struct strbuf *b, const char *st, size_t n)
 				if (word_at(d, "PRIMARY") || word_at(d, "UNIQUE"))
 					sb_printf(b, "  %.*s", (int)len, d);
 				else
-					column(b, d, len, tp);
+					column(b, d, len);
 			}
 			p = e + 1;
 		}
 	}
-	if (tp && tp->pk)
-		sb_printf(b, ",\n  %s", tp->pk);
 	sb_puts(b, "\n)");
 	if (tp)
-		sb_printf(b, " PARTITION BY %s (%s)", tp->how == PG_PART_RANGE ? "RANGE" : "LIST", tp->col);
+		sb_printf(b, " PARTITION BY RANGE (%s)", tp->col);
 	sb_puts(b, ";\n");
-	if (tp && tp->pk)	/* joins on sample.id (the views') need it */
-		sb_printf(b, "CREATE INDEX %s_rowid ON %s (id);\n", name, name);
 	if (has_id_key(st, n))
 		sb_printf(b, "CREATE SEQUENCE %s_id_seq;\n", name);
 	free(name);

@@ -8,18 +8,20 @@
 #include <stdbool.h>
 
 /* How a table is partitioned on the server (declarative partitioning,
- * one partition per session). */
-enum pg_part { PG_PART_NONE, PG_PART_LIST_SESSION, PG_PART_RANGE };
+ * one partition per session, by range over the session's ids). */
+enum pg_part { PG_PART_NONE, PG_PART_RANGE };
 
 /* pg_schema_ddl(): the whole DDL of a new server database (tables with
  * their id sequences, views, indexes, and perfdb's own bookkeeping tables
  * perfdb_meta and perfdb_pushed), as one malloc'd SQL string. */
 char *pg_schema_ddl(void);
 
-/* pg_table_partition(table, col): how table is partitioned on the server;
- * for PG_PART_RANGE, *col is set to the column whose range a session's
- * partition holds (its own contiguous block of ids). */
-enum pg_part pg_table_partition(const char *table, const char **col);
+/* pg_table_partition(table, col, session): how table is partitioned on
+ * the server; for PG_PART_RANGE, *col (when col is not NULL) is set to
+ * the column whose range a session's partition holds (its own contiguous
+ * block of ids) and *session (when not NULL) to the table's session id
+ * column, which the partition's CHECK also fixes, or NULL if it has none. */
+enum pg_part pg_table_partition(const char *table, const char **col, const char **session);
 
 /* pg_view_column_is_text(name): whether a typed tracepoint view's column
  * of this name holds text (comm, *_sym, paths, filename, the JSON

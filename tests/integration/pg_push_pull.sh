@@ -12,7 +12,11 @@
 # a push killed with SIGKILL in the middle of its COPY leaves no part of
 # its session on the server, and the push after it works; a server that
 # is down, a role it refuses and a password in the conninfo give one
-# line, exit 2 (1 for the password), and change nothing locally.
+# line, exit 2 (1 for the password), and change nothing locally. sample
+# is partitioned by range of ids (one partition per session, a lookup by
+# id reads one); the push that makes the schema turns JIT off, and one by
+# a role that cannot warns; a server database of the earlier layout (sample
+# listed by session) is refused.
 # Run from the repository root. Env: PERFDB, PERFDB_BUILD, PERFDB_SHARED.
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
@@ -76,6 +80,10 @@ check "each session with samples has its own partition of sample" \
 psqlq "EXPLAIN SELECT count(*) FROM sample WHERE session_id = $(sqlite3 "$A" "SELECT min(id) FROM session WHERE nr_samples > 0")" >"$T/plan"
 check "partition pruning: one session's samples read one partition" \
 	[ "$(grep -o ' on sample_s[0-9]* ' "$T/plan" | sort -u | wc -l)" = 1 ]
+psqlq "EXPLAIN SELECT * FROM sample WHERE id = $(sqlite3 "$A" "SELECT max(id) FROM sample")" >"$T/plan"
+check "sample is partitioned by range of ids: a lookup by sample id (as every typed view's join makes) reads one partition" \
+	eval '[ "$(psqlq "SELECT partstrat FROM pg_partitioned_table WHERE partrelid = '"'sample'::regclass"'")" = r ] && [ "$(grep -o " on sample_s[0-9]* " "$T/plan" | sort -u | wc -l)" = 1 ]'
+check "the push that made the schema turned PostgreSQL's JIT off for the database" [ "$(psqlq "SHOW jit")" = off ]
 bad=""
 for t in $(sqlite3 "$A" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1"); do
 	[ "$(sqlite3 "$A" "SELECT count(*) FROM $t")" = "$(psqlq "SELECT count(*) FROM $t")" ] || bad="$bad $t"
@@ -176,6 +184,19 @@ check "kill -9 during the COPY of samples ($copying copying when killed): the se
 t2=$(now_ms); "$PERFDB" push "$T/big.db" --to "$PGCONN" >"$T/out" 2>"$T/err"; rc=$?; t3=$(now_ms)
 check "the push after it succeeds" eval '[ $rc = 0 ] && grep -q "pushed as" "$T/out"'
 echo "# $nbig samples: import $((t1 - t0)) ms, push $((t3 - t2)) ms ($(sed 's/.*(//; s/).*//' "$T/out"))"
+
+# --- a role that does not own the database; an earlier layout -----------------------
+psqlq "CREATE ROLE other LOGIN" && createdb -h "$PG_DIR/sock" -U perfdb notmine &&
+	psql -X -q -v ON_ERROR_STOP=1 "host=$PG_DIR/sock user=perfdb dbname=notmine" -c "GRANT ALL ON SCHEMA public TO other"
+"$PERFDB" push "$A" -s tlb --to "host=$PG_DIR/sock user=other dbname=notmine" >"$T/out" 2>"$T/err"; rc=$?
+check "a role that does not own the database: the push works, and warns that JIT stays on" \
+	eval '[ $rc = 0 ] && grep -q "pushed as" "$T/out" && grep -q "warning: PostgreSQL.s JIT stays on for this database (.*must be owner" "$T/err"'
+createdb -h "$PG_DIR/sock" -U perfdb oldlayout
+psql -X -q -v ON_ERROR_STOP=1 "host=$PG_DIR/sock user=perfdb dbname=oldlayout" -c "CREATE TABLE perfdb_meta (schema_version INTEGER NOT NULL);
+	INSERT INTO perfdb_meta VALUES ($(sqlite3 "$A" "PRAGMA user_version")); CREATE TABLE sample (id BIGINT, session_id BIGINT) PARTITION BY LIST (session_id)"
+"$PERFDB" push "$A" -s tlb --to "host=$PG_DIR/sock user=perfdb dbname=oldlayout" >"$T/out" 2>"$T/err"; rc=$?
+check "a server database of an earlier layout (sample listed by session): exit 2, one line saying so" \
+	eval '[ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q "not partitioned by range of ids" "$T/err"'
 
 # --- a server that is down, refused credentials, a password ----------------------
 cp "$A" "$T/c.db"; sum=$(md5sum < "$T/c.db")

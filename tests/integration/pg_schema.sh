@@ -39,9 +39,7 @@ psqlq "SELECT c.table_name, t.table_type, c.column_name, c.data_type FROM inform
 	WHERE c.table_schema = 'public' AND c.table_name NOT LIKE 'perfdb\_%'
 	AND c.table_name NOT IN (SELECT relname FROM pg_class WHERE relispartition)
 	ORDER BY c.table_name, c.ordinal_position" > "$T/pg.cols"
-# (sample_rowid is the server's index of sample.id, SQLite's rowid)
 psqlq "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%\_pkey'
-	AND indexname <> 'sample_rowid'
 	AND indexname NOT LIKE '%\_key' AND tablename NOT IN (SELECT relname FROM pg_class WHERE relispartition)
 	AND tablename NOT LIKE 'perfdb\_%' ORDER BY 1" > "$T/pg.idx"
 psqlq "SELECT c.table_name, c.column_name, c.data_type FROM information_schema.columns c
