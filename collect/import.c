@@ -1,7 +1,9 @@
 /* perfdb import's work: see import.h. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "collect/import.h"
+#include "collect/spawn.h"
 #include "lib/exit.h"
 #include "schema/db.h"
 
@@ -28,16 +30,34 @@ static int describe(sqlite3 *db, const char *dbpath, int64_t id, const struct de
 	return EXIT_OK;
 }
 
+static volatile sig_atomic_t stop_signal;
+
+/* on_stop: SIGINT, SIGTERM, SIGHUP: the import in progress stops at its
+ * next record and is rolled back; a second one kills at once (SQLite
+ * rolls the transaction back at the next open). */
+static void on_stop(int sig)
+{
+	if (stop_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	stop_signal = sig;
+}
+
 /* import_files: see import.h. */
 int import_files(const char *dbpath, char *const *files, int n, struct ingest_opts *o,
 		 const struct describe_opts *dsc, bool quiet)
 {
 	char err[1024];
-	sqlite3 *db = db_open(dbpath, true, err, sizeof(err));
+	sqlite3 *db;
 	int rc = EXIT_OK, imported = 0;
 	bool created;
-	if (!db) {
+	stop_signal = 0;	/* from before the database is made: it is removed again */
+	o->stop = &stop_signal;
+	proc_on_signals(on_stop);
+	if (!(db = db_open(dbpath, true, err, sizeof(err)))) {
 		fprintf(stderr, "perfdb: %s\n", err);
+		proc_on_signals(SIG_DFL);
 		return EXIT_FAIL;
 	}
 	/* A database made by this import holds nothing a crash could cost
@@ -49,7 +69,10 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 	for (int i = 0; i < n; i++) {
 		int64_t id;
 		if (ingest_file(db, files[i], o, &id, err, sizeof(err))) {
-			fprintf(stderr, "perfdb: %s\n", err);
+			if (stop_signal)
+				fprintf(stderr, "perfdb: %s: %s: nothing of it imported\n", files[i], err);
+			else
+				fprintf(stderr, "perfdb: %s\n", err);
 			rc = EXIT_FAIL;
 			break;
 		}
@@ -62,5 +85,9 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 	db_close(db);
 	if (created && !imported)	/* unless another process writes to it meanwhile */
 		db_remove_if_unused(dbpath);
+	proc_on_signals(SIG_DFL);
+	o->stop = NULL;
+	if (stop_signal)	/* what was imported before it is kept; then die of it */
+		raise(stop_signal);
 	return rc;
 }

@@ -68,6 +68,16 @@ static int fail(struct ingest *g, const char *what, const char *detail)
 	return -1;
 }
 
+/* stopped: whether a signal asked the import to stop (the message set). */
+static bool stopped(struct ingest *g)
+{
+	if (!g->o->stop || !*g->o->stop)
+		return false;
+	snprintf(g->err, g->errlen, "interrupted by signal %d (%s)", (int)*g->o->stop,
+		 strsignal((int)*g->o->stop));
+	return true;
+}
+
 /* write_failed: the writer's (or a batch's) error for table what. */
 static int write_failed(struct ingest *g, const char *what)
 {
@@ -469,6 +479,8 @@ static void note_cpu_time(struct ingest *g, const struct pd_reader *r, const str
 static int on_event(void *ctx, struct pd_reader *r, const struct pd_event *ev)
 {
 	struct ingest *g = ctx;
+	if (stopped(g))
+		return -1;
 	if (ev->type == PD_LOST || ev->type == PD_LOST_SAMPLES)
 		on_lost(g, r, ev);
 	if (ev->type != PD_LOST_SAMPLES)	/* written at the end, CPU 0 in its trailer */
@@ -586,7 +598,7 @@ static int run(struct ingest *g, struct pd_reader *r, const char *path)
 	rc = pd_read(r, &ops, g->err, g->errlen);
 	if (g->tty)
 		fprintf(stderr, "\r\033[K");
-	if (rc)
+	if (stopped(g) || rc)	/* a read the signal broke: say it was the signal */
 		return -1;
 	return finish_session(g, r);
 }

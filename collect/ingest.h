@@ -1,6 +1,7 @@
 /* Import of one perf.data file as one session (one transaction). */
 #ifndef PERFDB_INGEST_H
 #define PERFDB_INGEST_H
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +18,10 @@ struct ingest_opts {
 	 * 0, or -1 with one line in err (the import is rolled back) */
 	int (*before_commit)(sqlite3 *db, int64_t session, void *arg, char *err, size_t errlen);
 	void *arg;
+	/* stop: when not NULL, a flag a signal handler sets (to the signal):
+	 * once it is nonzero the import stops at the next record and fails
+	 * with "interrupted by signal N", the database as before */
+	volatile sig_atomic_t *stop;
 	struct pd_reader *reader;	/* set during the import */
 };
 

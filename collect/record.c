@@ -148,6 +148,9 @@ static void arm_timeout(double s)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* The stop signal that arrived during the import, which then stops. */
+static volatile sig_atomic_t import_stop;
+
 /* cleanup_and_die: removes the temporary files, then dies of sig. */
 static void cleanup_and_die(int sig)
 {
@@ -158,6 +161,15 @@ static void cleanup_and_die(int sig)
 		rmdir(cleanup_dir);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* on_import_stop: a stop signal during the import stops it (rolled back;
+ * record_run then cleans up and dies of it); a second one at once. */
+static void on_import_stop(int sig)
+{
+	if (import_stop)
+		cleanup_and_die(sig);
+	import_stop = sig;
 }
 
 /* ---- planning: nothing has run yet ---- */
@@ -799,7 +811,7 @@ static void arm_cleanup(struct rec *r)
 	if (!r->in.perf_data)
 		snprintf(cleanup_files[2], PATH_MAX, "%s", r->data);
 	snprintf(cleanup_dir, PATH_MAX, "%s", r->tmpdir);
-	proc_on_signals(cleanup_and_die);
+	proc_on_signals(on_import_stop);
 }
 
 /* keep_recording(r): a recording that failed to import is kept for a
@@ -830,7 +842,13 @@ static int import(struct rec *r)
 	int rc;
 	if (r->have_ksyms)
 		o.kallsyms = r->ksyms;
+	if (!r->in.stop_handler)
+		o.stop = &import_stop;
 	if (ingest_file(r->db, r->data, &o, &id, err, sizeof(err))) {
+		if (import_stop) {
+			fprintf(stderr, "perfdb: %s during the import: nothing imported\n", err);
+			return EXIT_FAIL;
+		}
 		fprintf(stderr, "perfdb: import failed: %s\n", err);
 		keep_recording(r);
 		return EXIT_FAIL;
@@ -913,6 +931,7 @@ int record_run(struct record_args *a)
 	int rc;
 	got_signal = 0;
 	timed_out = 0;
+	import_stop = 0;
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old_pipe);	/* a closed stderr loses messages only */
 	rc = record(&r);
@@ -923,5 +942,9 @@ int record_run(struct record_args *a)
 	a->status = r.st;	/* handed over: rec_free must not free it */
 	r.st = (struct wrapper_status){ 0 };
 	rec_free(&r);
+	if (import_stop) {	/* cleaned up: now die of the signal, as perf would */
+		proc_on_signals(SIG_DFL);
+		raise(import_stop);
+	}
 	return rc;
 }

@@ -84,14 +84,16 @@ check "umask 000: the temporary record directory is 0700, its files 0600" \
 	eval '[ -n "$tmp" ] && [ "$(mode "$tmp")" = 700 ] && [ -z "$(find "$tmp" -type f ! -perm 600)" ]'
 wait $pid
 
+# wait_journal PID DB: waits (busily: an import is short) until DB-journal
+# exists, i.e. the import is writing; false if PID ended first.
+wait_journal() { _i=0; while [ $_i -lt 1000000 ] && [ ! -e "$2-journal" ] && kill -0 "$1" 2>/dev/null; do _i=$((_i + 1)); done; [ -e "$2-journal" ]; }
 # A hot journal: an import killed in the middle (its journal has the database's mode).
 big=$T/big.data
 "$PERFDB" record -q -o "$T/big.db" -r sched --perf-data "$big" -- "$W/yield" --seconds 3 >/dev/null 2>&1
 cp "$T/u022/i.db" "$T/j.db"
 (umask 000 && exec "$PERFDB" import -q -o "$T/j.db" "$big") &
 pid=$!
-i=0
-while [ $i -lt 2000 ] && [ ! -e "$T/j.db-journal" ] && kill -0 $pid 2>/dev/null; do i=$((i + 1)); done
+wait_journal $pid "$T/j.db"
 kill -KILL $pid 2>/dev/null
 wait $pid 2>/dev/null
 if [ -e "$T/j.db-journal" ]; then
@@ -158,8 +160,9 @@ done
 echo "# lone import: $(tr '\n' ' ' <"$T/lone.counts")"
 check "... each imported session equals a lone import's (per-event counts, sched json findings): $same of 6" [ $same = 6 ]
 
-# Readers while an import runs (into an existing database).
-"$PERFDB" import -q -o "$T/lone.db" "$big" &
+# Readers while an import runs (into an existing database): six copies in
+# one import, so that it outlasts a reader.
+"$PERFDB" import -q -o "$T/lone.db" "$big" "$big" "$big" "$big" "$big" "$big" &
 pid=$!
 reads=0 bad=0 during=0
 while kill -0 $pid 2>/dev/null && [ $reads -lt 100 ]; do
@@ -175,7 +178,7 @@ wait $pid
 rc=$?
 echo "# readers: $reads runs of sessions+sched, $during ended while the import still ran"
 check "readers (sessions, sched) during an import: every one exits 0, sched prints what it printed before; the import ends well" \
-	eval '[ $bad = 0 ] && [ $rc = 0 ] && [ "$(q "$T/lone.db" "SELECT count(*) FROM session")" = 2 ]'
+	eval '[ $bad = 0 ] && [ $rc = 0 ] && [ "$(q "$T/lone.db" "SELECT count(*) FROM session")" = 7 ]'
 if [ $during -gt 0 ]; then ok "... at least one reader finished while the import ran ($during)"
 else skip "the import ended before a reader did"; fi
 
@@ -240,6 +243,44 @@ check "a recording that fails to import: exit 2, kept as perfdb-record-PID.data 
 	eval '[ $rc = 2 ] && [ -n "$kept" ] && [ "$(mode "$kept")" = 600 ] && grep -q "the recording is kept in $kept" "$T/bad/err"'
 check "... no temporary directory left, and no database (it was made for nothing)" \
 	eval 'no_tmp_left "$T/bad" && [ ! -e "$T/bad/b.db" ]'
+
+# A stop signal during the import: rolled back, and a database made for it removed.
+mkdir "$T/stop"
+for case in new:INT existing:TERM; do
+	kind=${case%%:*} sig=${case#*:}
+	D=$T/stop/$kind.db
+	[ "$kind" = existing ] && cp "$T/u022/i.db" "$D"
+	"$PERFDB" import -o "$D" "$big" >/dev/null 2>"$T/stop/err" &
+	pid=$!
+	if wait_journal $pid "$D"; then
+		kill -"$sig" $pid
+		wait $pid
+		rc=$?
+		if [ "$kind" = new ]; then
+			check "SIG$sig during an import into a new database: exit 130, one line, no database and no journal left" \
+				eval '[ $rc = 130 ] && [ "$(lines "$T/stop/err")" = 1 ] && grep -q "$big: interrupted by signal 2 (Interrupt): nothing of it imported" "$T/stop/err" && [ ! -e "$D" ] && [ ! -e "$D-journal" ]'
+		else
+			check "SIG$sig during an import into an existing database: exit 143, its sessions as before, no journal left" \
+				eval '[ $rc = 143 ] && [ "$(q "$D" "SELECT count(*) FROM session")" = "$(q "$T/u022/i.db" "SELECT count(*) FROM session")" ] && [ ! -e "$D-journal" ]'
+		fi
+	else
+		wait $pid
+		skip "the import into a $kind database ended before its journal was seen"
+	fi
+done
+"$PERFDB" record -o "$T/stop/r.db" -r sched -- "$W/yield" --seconds 2 >/dev/null 2>"$T/stop/err" &
+pid=$!
+_i=0; while [ $_i -lt 300 ] && ! grep -qs "Captured" "$T/stop/err"; do sleep 0.05; _i=$((_i + 1)); done
+if wait_journal $pid "$T/stop/r.db"; then
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check "SIGINT during record's own import into a database it made: exit 130, said so, no database, no temporary directory" \
+		eval '[ $rc = 130 ] && grep -q "interrupted by signal 2 (Interrupt) during the import: nothing imported" "$T/stop/err" && [ ! -e "$T/stop/r.db" ] && [ ! -e "$T/stop/r.db-journal" ] && no_tmp_left "$T/stop"'
+else
+	wait $pid
+	skip "record's import ended before its journal was seen"
+fi
 
 mkdir "$T/kill"
 K=$T/kill/k.db
@@ -320,7 +361,7 @@ err" ]'
 "$PERFDB" record -q -o "$T/ref/e.db" -r sched -C 0 -- true 2>"$T/ref/err"
 rc=$?
 check "record -C 0 (online) records: exit 0, a session more" \
-	eval '[ $rc = 0 ] && [ "$(q "$T/ref/e.db" "SELECT count(*) FROM session")" = 3 ]'
+	eval '[ $rc = 0 ] && [ "$(q "$T/ref/e.db" "SELECT count(*) FROM session")" = $(($(q "$T/lone.db" "SELECT count(*) FROM session") + 1)) ]'
 : >"$T/ref/empty.db"
 for v in sessions "sched -s 1" "results" "layout -t mm_struct"; do
 	# shellcheck disable=SC2086 # the verb's words
