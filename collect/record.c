@@ -148,8 +148,9 @@ static void arm_timeout(double s)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
-/* The stop signal that arrived during the import, which then stops. */
-static volatile sig_atomic_t import_stop;
+/* The stop signal that arrived before perf started or during the import:
+ * either stops, cleans up, and perfdb then dies of it. */
+static volatile sig_atomic_t die_of;
 
 /* cleanup_and_die: removes the temporary files, then dies of sig. */
 static void cleanup_and_die(int sig)
@@ -167,9 +168,21 @@ static void cleanup_and_die(int sig)
  * record_run then cleans up and dies of it); a second one at once. */
 static void on_import_stop(int sig)
 {
-	if (import_stop)
+	if (die_of)
 		cleanup_and_die(sig);
-	import_stop = sig;
+	die_of = sig;
+}
+
+/* on_early_stop: a stop signal before perf runs: nothing is started,
+ * what was made is removed, and record_run dies of it; a second one at
+ * once (a stale temporary directory is swept by the next record). */
+static void on_early_stop(int sig)
+{
+	if (die_of) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	die_of = got_signal = sig;
 }
 
 /* ---- planning: nothing has run yet ---- */
@@ -620,6 +633,8 @@ static int run_perf(struct rec *r)
 			proc_wait(perf_pid);
 		return EXIT_FAIL;
 	}
+	if (got_signal)	/* it came while perf was being started */
+		kill(perf_pid, SIGINT);
 	arm_timeout(r->in.timeout_s);
 	r->perf_ws = proc_wait(perf_pid);
 	arm_timeout(0);
@@ -843,9 +858,9 @@ static int import(struct rec *r)
 	if (r->have_ksyms)
 		o.kallsyms = r->ksyms;
 	if (!r->in.stop_handler)
-		o.stop = &import_stop;
+		o.stop = &die_of;
 	if (ingest_file(r->db, r->data, &o, &id, err, sizeof(err))) {
-		if (import_stop) {
+		if (die_of) {
 			fprintf(stderr, "perfdb: %s during the import: nothing imported\n", err);
 			return EXIT_FAIL;
 		}
@@ -909,7 +924,12 @@ static void rec_free(struct rec *r)
 static int record(struct rec *r)
 {
 	int rc;
-	if ((rc = plan(r)) || (rc = prepare(r)) || (rc = run_perf(r)))
+	if ((rc = plan(r)) || (rc = prepare(r)))
+		return rc;
+	if (die_of)
+		return fprintf(stderr, "perfdb: interrupted before the workload started; nothing "
+			       "recorded\n"), EXIT_FAIL;
+	if ((rc = run_perf(r)))
 		return rc;
 	arm_cleanup(r);
 	if ((rc = judge(r)) || (rc = import(r)))
@@ -931,7 +951,9 @@ int record_run(struct record_args *a)
 	int rc;
 	got_signal = 0;
 	timed_out = 0;
-	import_stop = 0;
+	die_of = 0;
+	if (!a->stop_handler)	/* (a caller's handler stays: it knows what to do) */
+		proc_on_signals(on_early_stop);
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old_pipe);	/* a closed stderr loses messages only */
 	rc = record(&r);
@@ -942,9 +964,9 @@ int record_run(struct record_args *a)
 	a->status = r.st;	/* handed over: rec_free must not free it */
 	r.st = (struct wrapper_status){ 0 };
 	rec_free(&r);
-	if (import_stop) {	/* cleaned up: now die of the signal, as perf would */
+	if (!a->stop_handler)
 		proc_on_signals(SIG_DFL);
-		raise(import_stop);
-	}
+	if (die_of)	/* cleaned up: now die of the signal, as perf would */
+		raise(die_of);
 	return rc;
 }

@@ -9,7 +9,9 @@
 #      second of each;
 #   2. records 100 (BENCH_SESSIONS) short sessions (sched_switch + csd_queue_cpu around
 #      tlbflush, 0.05 s each), pushes them, and times the README's first
-#      fleet query (TLB-flush IPIs per kernel and host) over them.
+#      fleet query (TLB-flush IPIs per kernel and host) over them, against
+#      the same query by sqlite3 over the same sessions imported into one
+#      file (its peer in the same run); the two must give the same rows.
 # Usage: sh tests/bench/push.sh [BUILD_DIR]   (make bench)
 B=${1:-build}
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
@@ -61,6 +63,7 @@ for i in $(seq "$NS"); do
 	perf record -q -a -m 256 -e sched:sched_switch,csd:csd_queue_cpu -o "$T/s.data" -- "$B/workloads/tlbflush" --seconds 0.05 \
 		>/dev/null 2>&1 || die "perf record failed"
 	"$PERFDB" import -q -o "$T/f$((i % 10)).db" -l "s$i" "$T/s.data" || die "import failed"
+	"$PERFDB" import -q -o "$T/all.db" -l "s$i" "$T/s.data" || die "import failed"
 done
 s=$(ms)
 for i in $(seq 0 9); do "$PERFDB" push "$T/f$i.db" --to "$F" >/dev/null || die "push failed"; done
@@ -71,5 +74,20 @@ awk '/^```sql/ { on = 1; next } /^```/ { if (on && q ~ /-- Fleet: TLB-flush/) { 
 for i in $(seq "$RUNS"); do
 	s2=$(ms); psql -X -q -A -t "$F" -f "$T/q.sql" >/dev/null || die "query failed"; e2=$(ms); echo $((e2 - s2)) >> "$T/q"
 done
+: > "$T/lq"
+for i in $(seq "$RUNS"); do
+	s2=$(ms); sqlite3 "$T/all.db" < "$T/q.sql" >/dev/null || die "query failed on SQLite"; e2=$(ms); echo $((e2 - s2)) >> "$T/lq"
+done
+psql -X -q -A -t "$F" -f "$T/q.sql" > "$T/q.pg"
+sqlite3 -separator '|' "$T/all.db" < "$T/q.sql" > "$T/q.lite"
+same=different; cmp -s "$T/q.pg" "$T/q.lite" && same="the same rows"
 n=$(psql -X -A -t "$F" -c "SELECT count(*) || ' sessions, ' || (SELECT count(*) FROM sample) || ' samples' FROM session")
-echo "$NS sessions pushed from 10 databases in $((e - s)) ms ($n); the README's TLB-flush IPI fleet query over them: $(median < "$T/q") ms (median of $RUNS)"
+pq=$(median < "$T/q"); lq=$(median < "$T/lq")
+echo "$NS sessions pushed from 10 databases in $((e - s)) ms ($n). The README's TLB-flush IPI fleet query over them (medians of $RUNS):"
+echo
+echo "| engine | wall time |"
+echo "| --- | ---: |"
+echo "| PostgreSQL (one partition per session, JIT off) | $pq ms |"
+echo "| SQLite (the same $NS sessions in one file) | $lq ms |"
+echo
+echo "PostgreSQL/SQLite: $(awk -v a="$pq" -v b="$lq" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }'); both gave $same."

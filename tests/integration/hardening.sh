@@ -282,6 +282,26 @@ else
 	skip "record's import ended before its journal was seen"
 fi
 
+# A stop signal at once, or while record opens its database and makes its
+# temporary files (SIGINT not ignored, as it is for a background job of sh):
+# a complete session or none (no database made), nothing left, exit 130.
+for d in 0 0.01 0.03 0.06; do
+	D=$T/stop/e$d.db
+	env --default-signal=INT "$PERFDB" record -q -o "$D" -r sched -- "$W/yield" --seconds 0.3 >/dev/null 2>"$T/stop/err" &
+	pid=$!
+	# from perfdb's exec on (env, before it, still ignores SIGINT)
+	while kill -0 $pid 2>/dev/null && [ "$(cat /proc/$pid/comm 2>/dev/null)" != perfdb ]; do :; done
+	sleep $d
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	if [ ! -e "$D" ]; then seen="no database"
+	elif [ "$(q "$D" "SELECT count(*), interrupted, nr_samples = (SELECT count(*) FROM sample) FROM session")" = "1|1|1" ]; then seen="a complete session"
+	else seen="a database of $(q "$D" "SELECT count(*) FROM session") sessions"; fi
+	check "SIGINT ${d} s after record started: no database and exit 130, or a complete session (130, or 143: the workload stopped before its start), no temporary directory ($seen, $rc)" \
+		eval '{ { [ "$seen" = "no database" ] && [ $rc = 130 ]; } || { [ "$seen" = "a complete session" ] && { [ $rc = 130 ] || [ $rc = 143 ]; }; }; } && [ ! -e "$D-journal" ] && no_tmp_left "$T/stop"'
+done
+
 mkdir "$T/kill"
 K=$T/kill/k.db
 # wait_log FILE: waits (at most 30 s) for a workload's "started" in FILE.
