@@ -497,6 +497,46 @@ static int bench_sessions(struct push *p, int64_t bid, struct xfer *x, int64_t *
 	return rc;
 }
 
+/* bench_there(p, label, boot, runs, out): whether the server has the
+ * bench (label, boot) already: 1 after saying so on out, 0 if not, -1 on
+ * an error. */
+static int bench_there(struct push *p, const char *label, const char *boot, long long runs,
+		       FILE *out)
+{
+	const char *params[] = { label, boot };
+	PGresult *r = pg_exec(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
+			      "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, p->err,
+			      p->errlen);
+	long long there;
+	if (!r)
+		return -1;
+	if (!PQntuples(r)) {
+		PQclear(r);
+		return 0;
+	}
+	there = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	if (there == runs)
+		fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n", label,
+			boot);
+	else
+		fprintf(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
+			"it is on the server (a bench that grew after its push is not merged)\n",
+			label, boot, there, runs);
+	return 1;
+}
+
+/* lock_bench(p, label, boot): in the open transaction, the lock that
+ * serializes pushes of the same bench (the second then finds it there). */
+static int lock_bench(struct push *p, const char *label, const char *boot)
+{
+	const char *params[] = { label, boot };
+	PGresult *r = pg_exec(p->c, "SELECT pg_advisory_xact_lock(hashtext('perfdb bench ' || $1 || "
+			      "' ' || $2))", 2, params, p->err, p->errlen);
+	PQclear(r);
+	return r ? 0 : -1;
+}
+
 /* push_bench(p, bid, out): one bench (with the sessions of its recorded
  * runs), unless the server has its label on that boot. */
 static int push_bench(struct push *p, int64_t bid, FILE *out)
@@ -519,30 +559,21 @@ static int push_bench(struct push *p, int64_t bid, FILE *out)
 	snprintf(boot, sizeof(boot), "%s", (const char *)sqlite3_column_text(st, 1));
 	runs = sqlite3_column_int64(st, 2);
 	sqlite3_finalize(st);
-	const char *params[] = { label, boot };
-	PGresult *r = pg_exec(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
-			      "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, e, p->errlen);
-	if (!r)
-		return -1;
-	if (PQntuples(r)) {
-		long long there = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-		PQclear(r);
-		if (there == runs)
-			fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n", label,
-				boot);
-		else
-			fprintf(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
-				"it is on the server (a bench that grew after its push is not merged)\n",
-				label, boot, there, runs);
-		return 0;
-	}
-	PQclear(r);
+	if ((rc = bench_there(p, label, boot, runs, out)))
+		return rc < 0 ? -1 : 0;
+	rc = -1;
 	if (bench_sessions(p, bid, &x, &from, &to, out))
 		goto out;
 	p->rows = rows0;
 	local_ranges(p, fleet_bench_tables, fleet_nbench_tables, bid, &x);
 	if (reserve(p, &x) || pg_cmd(p->c, "BEGIN", e, p->errlen))
 		goto out;
+	if (lock_bench(p, label, boot) || (rc = bench_there(p, label, boot, runs, out))) {
+		rollback(p);	/* another push of it committed meanwhile (rc 1), or an error */
+		rc = rc > 0 ? 0 : -1;
+		goto out;
+	}
+	rc = -1;
 	if (copy_unit(p, fleet_bench_tables, fleet_nbench_tables, bid, 0, &x) ||
 	    pg_cmd(p->c, "COMMIT", e, p->errlen)) {
 		char why[1024];

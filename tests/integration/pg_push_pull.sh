@@ -16,7 +16,8 @@
 # is partitioned by range of ids (one partition per session, a lookup by
 # id reads one); the push that makes the schema turns JIT off, and one by
 # a role that cannot warns; a server database of the earlier layout (sample
-# listed by session) is refused.
+# listed by session) is refused; three pushes of the same database at once
+# store each session once.
 # Run from the repository root. Env: PERFDB, PERFDB_BUILD, PERFDB_SHARED.
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
@@ -184,6 +185,20 @@ check "kill -9 during the COPY of samples ($copying copying when killed): the se
 t2=$(now_ms); "$PERFDB" push "$T/big.db" --to "$PGCONN" >"$T/out" 2>"$T/err"; rc=$?; t3=$(now_ms)
 check "the push after it succeeds" eval '[ $rc = 0 ] && grep -q "pushed as" "$T/out"'
 echo "# $nbig samples: import $((t1 - t0)) ms, push $((t3 - t2)) ms ($(sed 's/.*(//; s/).*//' "$T/out"))"
+
+# --- several pushers at once into a new server database ------------------------------
+createdb -h "$PG_DIR/sock" -U perfdb conc
+CONC="host=$PG_DIR/sock user=perfdb dbname=conc"
+for i in 1 2 3; do "$PERFDB" push "$A" --to "$CONC" >"$T/conc$i" 2>"$T/conc$i.err" & done
+wait
+pushed=$(cat "$T"/conc1 "$T"/conc2 "$T"/conc3 | grep -c "pushed as session")
+echo "# three pushes at once: $(cat "$T"/conc1 "$T"/conc2 "$T"/conc3 | sed 's/.*: //' | cut -d' ' -f1-3 | sort | uniq -c | tr -s ' \n' ' ')$(cat "$T"/conc*.err | head -2)"
+nb=$(sqlite3 "$A" "SELECT count(*) FROM bench")
+check "three pushes of the same $ns sessions and $nb bench(es) at once into a new database: no error, each pushed once ($pushed sessions), else 'already on the server'" \
+	eval '[ ! -s "$T/conc1.err" ] && [ ! -s "$T/conc2.err" ] && [ ! -s "$T/conc3.err" ] && [ "$pushed" = "$ns" ] &&
+		[ "$(cat "$T"/conc1 "$T"/conc2 "$T"/conc3 | grep -c "pushed as bench")" = "$nb" ]'
+check "... the server has $ns sessions, $nb bench(es), as many samples and bench runs as here" \
+	eval '[ "$(psql -X -A -t "$CONC" -c "SELECT count(*), (SELECT count(*) FROM bench), (SELECT count(*) FROM sample), (SELECT count(*) FROM bench_run) FROM session")" = "$(sqlite3 "$A" "SELECT count(*), (SELECT count(*) FROM bench), (SELECT count(*) FROM sample), (SELECT count(*) FROM bench_run) FROM session")" ]'
 
 # --- a role that does not own the database; an earlier layout -----------------------
 psqlq "CREATE ROLE other LOGIN" && createdb -h "$PG_DIR/sock" -U perfdb notmine &&
