@@ -76,7 +76,8 @@ static void bind_shadowed(sqlite3_stmt *st, int p, const struct bval *v, const c
 	struct bval *was = &sh->v[p];
 	char *copy = sh->text + (size_t)p * SQLQ_SHADOW_TEXT;
 	if (v->kind != BV_TEXT) {
-		if (v->kind == was->kind && v->i == was->i)
+		/* a NULL's i is not set: only an integer's is compared */
+		if (v->kind == was->kind && (v->kind != BV_INT || v->i == was->i))
 			return;
 		*was = *v;
 		bind_one(st, p + 1, v, text);
