@@ -143,7 +143,16 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/memfile.c tests/fuzz/memfile.h $(BUIL
 fuzz: fuzz-build
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-bench: all
+# The benchmark's own programs (tests/bench/*.c: the SQLite floor), not
+# perfdb: optimized and without sanitizers whatever CFLAGS says.
+BENCH_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g
+BENCH_PROGS  := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(sort $(wildcard tests/bench/*.c)))
+$(BUILD)/bench/%: tests/bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) $(shell pkg-config --cflags sqlite3 2>/dev/null) -o $@ $< \
+	  $(shell pkg-config --libs sqlite3 2>/dev/null)
+
+bench: all $(BENCH_PROGS)
 	sh tests/bench/import.sh $(BUILD)
 	sh tests/bench/cgdiff.sh $(BUILD)
 	sh tests/bench/push.sh $(BUILD)

@@ -25,11 +25,13 @@ struct batch {
 	sqlite3_stmt *many, *one;
 	int ncols, nrows;
 	struct bval *vals;	/* ROWS * ncols */
-	struct bval *shadow;	/* ROWS * ncols: what `many` has bound */
+	struct sqlq_shadow *shadow;	/* ROWS * ncols: what `many` has bound */
 	char *arena;
 	size_t used, cap;
 	char err[256];
 };
+
+static void clear_row(struct batch *b);
 
 /* insert_sql: "INSERT INTO t(c1,..) VALUES (?,..)" repeated rows times. */
 static char *insert_sql(const char *table, const char *const *cols, int ncols, int rows)
@@ -48,10 +50,11 @@ static char *insert_sql(const char *table, const char *const *cols, int ncols, i
 	return sb_take(&sql);
 }
 
-/* new_buffers: fresh value and text buffers (the old ones were handed on). */
+/* new_buffers: fresh value and text buffers (the old ones were handed on):
+ * left uninitialized, as every row is cleared before it is filled. */
 static void new_buffers(struct batch *b)
 {
-	b->vals = xcalloc((size_t)ROWS * (size_t)b->ncols, sizeof(*b->vals));
+	b->vals = xreallocarray(NULL, (size_t)ROWS * (size_t)b->ncols, sizeof(*b->vals));
 	b->arena = NULL;
 	b->used = b->cap = 0;
 	b->nrows = 0;
@@ -72,10 +75,9 @@ struct batch *batch_new(sqlite3 *db, struct sqlq *q, const char *table,
 		batch_free(b);
 		return NULL;
 	}
-	b->shadow = xcalloc((size_t)ROWS * (size_t)ncols, sizeof(*b->shadow));
-	for (int i = 0; i < ROWS * ncols; i++)
-		b->shadow[i].kind = BV_UNSET;
+	b->shadow = sqlq_shadow_new(ROWS * ncols);
 	new_buffers(b);
+	clear_row(b);
 	return b;
 }
 
@@ -86,7 +88,7 @@ void batch_free(struct batch *b)
 	sqlite3_finalize(b->many);
 	sqlite3_finalize(b->one);
 	free(b->vals);
-	free(b->shadow);
+	sqlq_shadow_free(b->shadow);
 	free(b->arena);
 	free(b);
 }
@@ -109,15 +111,21 @@ void batch_null(struct batch *b, int col)
 	cell(b, col)->kind = BV_NULL;
 }
 
+void batch_text_n(struct batch *b, int col, const char *s, size_t n)
+{
+	struct bval *x = cell(b, col);
+	ALLOC_GROW(b->arena, b->used + n + 1, b->cap);
+	memcpy(b->arena + b->used, s, n);
+	b->arena[b->used + n] = 0;
+	x->kind = BV_TEXT;
+	x->len = (uint32_t)n;
+	x->i = (int64_t)b->used;
+	b->used += n + 1;
+}
+
 void batch_text(struct batch *b, int col, const char *s)
 {
-	size_t n = strlen(s) + 1;
-	ALLOC_GROW(b->arena, b->used + n, b->cap);
-	memcpy(b->arena + b->used, s, n);
-	cell(b, col)->kind = BV_TEXT;
-	cell(b, col)->len = (uint32_t)(n - 1);
-	cell(b, col)->i = (int64_t)b->used;
-	b->used += n;
+	batch_text_n(b, col, s, strlen(s));
 }
 
 int batch_flush(struct batch *b)

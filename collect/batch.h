@@ -5,6 +5,7 @@
 #ifndef PERFDB_BATCH_H
 #define PERFDB_BATCH_H
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct batch;
@@ -24,6 +25,8 @@ void batch_free(struct batch *b);
  * copied. */
 void batch_int(struct batch *b, int col, int64_t v);
 void batch_text(struct batch *b, int col, const char *s);
+/* batch_text_n: text of the n bytes at s (no NUL among them needed). */
+void batch_text_n(struct batch *b, int col, const char *s, size_t n);
 void batch_null(struct batch *b, int col);
 
 /* batch_row: ends the current row; hands a full batch on. 0 or -1. */

@@ -103,11 +103,15 @@ static int insert_session(struct ingest *g, const char *path)
 	return rc;
 }
 
-static const char *const sample_cols[] = { "id", "session_id", "event_id", "time",
+/* The sample row's columns but id: SQLite gives each row max(id) + 1,
+ * the id the row's typed rows were written with (check_sample_ids), and
+ * an insert without the id column spares it a uniqueness probe per row. */
+static const char *const sample_cols[] = { "session_id", "event_id", "time",
 	"cpu", "thread_id", "ip", "symbol_id", "cpumode", "period", "stack_id",
 	"f1", "f2", "f3", "f4", "f5", "f6", "f7" };
+enum { C_SESSION, C_EVENT, C_TIME, C_CPU, C_THREAD, C_IP, C_SYMBOL, C_CPUMODE, C_PERIOD,
+       C_STACK, F1_COL /* f1..f7: a tracepoint's fields (TP_FIELD_COLS) */ };
 #define NCOLS ((int)(sizeof(sample_cols) / sizeof(*sample_cols)))
-#define F1_COL 11	/* f1..f7: a tracepoint's fields (TP_FIELD_COLS) */
 
 /* insert_events: one event row (and tracepoint sink) per evsel. */
 static int insert_events(struct ingest *g, struct pd_reader *r)
@@ -342,17 +346,16 @@ static int on_sample(struct ingest *g, struct pd_reader *r, const struct pd_even
 		return write_failed(g, "symbol");
 	if ((stack = stack_of(g, r, ev, proc)) < 0)
 		return write_failed(g, "stack");
-	(void)id;	/* NULL id: SQLite appends it as max+1 = id (check_sample_ids) */
-	batch_int(b, 1, g->session);
-	batch_int(b, 2, es->row);
-	opt(b, 3, s->has_time, (int64_t)s->time);
-	opt(b, 4, s->has_cpu, s->cpu);
-	opt(b, 5, thread >= 0, thread);
-	opt(b, 6, ev->evsel->sample_type & S_IP, (int64_t)s->ip);
-	opt(b, 7, sym >= 0, sym);
-	batch_int(b, 8, ev->misc & 7);
-	batch_int(b, 9, (int64_t)s->period);
-	opt(b, 10, stack > 0, stack);
+	batch_int(b, C_SESSION, g->session);
+	batch_int(b, C_EVENT, es->row);
+	opt(b, C_TIME, s->has_time, (int64_t)s->time);
+	opt(b, C_CPU, s->has_cpu, s->cpu);
+	opt(b, C_THREAD, thread >= 0, thread);
+	opt(b, C_IP, ev->evsel->sample_type & S_IP, (int64_t)s->ip);
+	opt(b, C_SYMBOL, sym >= 0, sym);
+	batch_int(b, C_CPUMODE, ev->misc & 7);
+	batch_int(b, C_PERIOD, (int64_t)s->period);
+	opt(b, C_STACK, stack > 0, stack);
 	if (es->sink && tp_sink_insert(es->sink, &tc, id, s->raw, s->raw_size, g->err, g->errlen))
 		return write_failed(g, "tracepoint");
 	if (batch_row(b))

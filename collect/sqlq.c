@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "lib/alloc.h"
 #include "schema/db.h"
 #include "collect/sqlq.h"
@@ -13,7 +14,8 @@
 struct job {
 	struct job *next;
 	sqlite3_stmt *st;
-	struct bval *vals, *shadow;
+	struct bval *vals;
+	struct sqlq_shadow *shadow;
 	int per_exec, nexec;
 	char *text;
 };
@@ -40,19 +42,69 @@ static void bind_one(sqlite3_stmt *st, int p, const struct bval *v, const char *
 		sqlite3_bind_null(st, p);
 }
 
+struct sqlq_shadow {
+	int n;
+	struct bval *v;		/* n: what each parameter has bound */
+	char *text;		/* n * SQLQ_SHADOW_TEXT: short text bound, its copy */
+};
+
+struct sqlq_shadow *sqlq_shadow_new(int n)
+{
+	struct sqlq_shadow *sh = xcalloc(1, sizeof(*sh));
+	sh->n = n;
+	sh->v = xcalloc((size_t)n, sizeof(*sh->v));
+	sh->text = xcalloc((size_t)n, SQLQ_SHADOW_TEXT);
+	for (int p = 0; p < n; p++)
+		sh->v[p].kind = BV_UNSET;
+	return sh;
+}
+
+void sqlq_shadow_free(struct sqlq_shadow *sh)
+{
+	if (!sh)
+		return;
+	free(sh->v);
+	free(sh->text);
+	free(sh);
+}
+
+/* bind_shadowed: binds v to parameter p + 1 of st unless the shadow says
+ * it is bound already; short text is bound from the shadow's copy. */
+static void bind_shadowed(sqlite3_stmt *st, int p, const struct bval *v, const char *text,
+			  struct sqlq_shadow *sh)
+{
+	struct bval *was = &sh->v[p];
+	char *copy = sh->text + (size_t)p * SQLQ_SHADOW_TEXT;
+	if (v->kind != BV_TEXT) {
+		/* a NULL's i is not set: only an integer's is compared */
+		if (v->kind == was->kind && (v->kind != BV_INT || v->i == was->i))
+			return;
+		*was = *v;
+		bind_one(st, p + 1, v, text);
+		return;
+	}
+	if (was->kind == BV_TEXT && was->len == v->len && !memcmp(copy, text + v->i, v->len))
+		return;
+	if (v->len >= SQLQ_SHADOW_TEXT) {
+		was->kind = BV_UNSET;
+		bind_one(st, p + 1, v, text);
+		return;
+	}
+	memcpy(copy, text + v->i, v->len);
+	*was = *v;
+	sqlite3_bind_text(st, p + 1, copy, (int)v->len, SQLITE_STATIC);
+}
+
 int sqlq_run(sqlite3_stmt *st, const struct bval *vals, int per_exec, int nexec,
-	     const char *text, struct bval *shadow, char *err, size_t errlen)
+	     const char *text, struct sqlq_shadow *shadow, char *err, size_t errlen)
 {
 	for (int k = 0; k < nexec; k++) {
 		const struct bval *v = vals + (size_t)k * (size_t)per_exec;
 		for (int p = 0; p < per_exec; p++) {
-			if (shadow) {
-				if (v[p].kind != BV_TEXT && v[p].kind == shadow[p].kind &&
-				    v[p].i == shadow[p].i)
-					continue;
-				shadow[p] = v[p];
-			}
-			bind_one(st, p + 1, &v[p], text);
+			if (shadow)
+				bind_shadowed(st, p, &v[p], text, shadow);
+			else
+				bind_one(st, p + 1, &v[p], text);
 		}
 		if (db_step_done(st, err, errlen))
 			return -1;
@@ -131,7 +183,7 @@ static int start(struct sqlq *q)
 }
 
 int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exec,
-		int nexec, char *text, struct bval *shadow)
+		int nexec, char *text, struct sqlq_shadow *shadow)
 {
 	struct job *j;
 	int rc;

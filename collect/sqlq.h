@@ -19,6 +19,16 @@ struct bval {
 
 struct sqlq;
 
+/* What a statement has bound, kept across its runs (see sqlq_run): a value
+ * per parameter, and a copy of short text values so that they stay valid
+ * once the job that bound them is freed. */
+struct sqlq_shadow;
+
+/* sqlq_shadow_new: a shadow for n parameters, all unknown.
+ * sqlq_shadow_free: frees it (NULL: no-op), once its statement runs no more. */
+struct sqlq_shadow *sqlq_shadow_new(int n);
+void sqlq_shadow_free(struct sqlq_shadow *sh);
+
 /* sqlq_new: a queue (never NULL); its thread starts with the first job. */
 struct sqlq *sqlq_new(void);
 
@@ -29,7 +39,7 @@ struct sqlq *sqlq_new(void);
  * running st's jobs touches it. NULL q runs it at once, here. Blocks while
  * the queue is full. Returns 0, or -1 once any job has failed. */
 int sqlq_submit(struct sqlq *q, sqlite3_stmt *st, struct bval *vals, int per_exec,
-		int nexec, char *text, struct bval *shadow);
+		int nexec, char *text, struct sqlq_shadow *shadow);
 
 /* sqlq_drain: waits until every queued job has run. Returns 0, or -1 with
  * the first failure's message in err. */
@@ -39,12 +49,14 @@ int sqlq_drain(struct sqlq *q, char *err, size_t errlen);
 void sqlq_free(struct sqlq *q);
 
 /* sqlq_run: runs one job here: binds, steps and resets st per execution.
- * With a shadow (per_exec slots, all BV_UNSET before st's first run), an
- * integer or NULL equal to what st already has bound is not bound again
- * (a reset keeps bindings): consecutive batches repeat most of their
- * session, event, symbol and NULL values, and binding is about 40% of an
- * insert's cost. Text is always bound again (it lives in the job's arena).
- * 0, or -1 with sqlite's message in err. */
+ * With a shadow (per_exec parameters), a value equal to what st already
+ * has bound is not bound again (a reset keeps bindings): consecutive
+ * batches repeat most of their session, event, symbol and NULL values and
+ * their comms, and binding is about 40% of an insert's cost. Text up to
+ * SQLQ_SHADOW_TEXT - 1 bytes is bound from the shadow's copy; longer text
+ * from the job's arena, and bound again by the next run. 0, or -1 with
+ * sqlite's message in err. */
+#define SQLQ_SHADOW_TEXT 32
 int sqlq_run(sqlite3_stmt *st, const struct bval *vals, int per_exec, int nexec,
-	     const char *text, struct bval *shadow, char *err, size_t errlen);
+	     const char *text, struct sqlq_shadow *shadow, char *err, size_t errlen);
 #endif

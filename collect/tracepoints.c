@@ -182,21 +182,45 @@ static bool dyn_range(struct tep_handle *tep, const struct tep_format_field *f,
 	return (uint64_t)*off + *len <= size;
 }
 
+/* str_bytes: where a char array or dynamic string field's bytes lie in
+ * the payload: *off, and *len of them. */
+static bool str_bytes(struct tep_handle *tep, const struct tep_format_field *f,
+		      const uint8_t *raw, uint32_t size, uint32_t *off, uint32_t *len)
+{
+	*off = (uint32_t)f->offset;
+	*len = (uint32_t)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		return dyn_range(tep, f, raw, size, off, len);
+	return field_in(f, size);
+}
+
 /* read_str: a char array or dynamic string field, NUL-terminated, in buf. */
 static bool read_str(struct tep_handle *tep, const struct tep_format_field *f,
 		     const uint8_t *raw, uint32_t size, char *buf, size_t blen)
 {
-	uint32_t off = (uint32_t)f->offset, len = (uint32_t)f->size, n;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		if (!dyn_range(tep, f, raw, size, &off, &len))
-			return false;
-	} else if (!field_in(f, size)) {
+	uint32_t off, len, n;
+	if (!str_bytes(tep, f, raw, size, &off, &len))
 		return false;
-	}
 	n = len < blen - 1 ? len : (uint32_t)blen - 1;
 	memcpy(buf, raw + off, n);
 	buf[n] = 0;
 	return true;
+}
+
+/* STR_MAX: the bytes of a string field stored (as read_str into 256). */
+#define STR_MAX 255
+
+/* set_str: a string field into column col of the current row, read in
+ * place: up to its first NUL, at most STR_MAX bytes; NULL when absent. */
+static void set_str(struct tp_sink *k, int col, const struct tep_format_field *f,
+		    const uint8_t *raw, uint32_t size)
+{
+	uint32_t off, len;
+	if (f && str_bytes(k->event->tep, f, raw, size, &off, &len))
+		batch_text_n(k->b, col, (const char *)raw + off,
+			     strnlen((const char *)raw + off, len < STR_MAX ? len : STR_MAX));
+	else
+		batch_null(k->b, col);
 }
 
 /* set_field: sets spec field i of the current row at column *col on. */
@@ -211,10 +235,7 @@ static void set_field(struct tp_sink *k, struct tp_ctx *c, int i, int *col,
 	bool have;
 	switch (k->spec->f[i].kind) {
 	case K_STR:
-		if (f && read_str(tep, f, raw, size, buf, sizeof(buf)))
-			batch_text(k->b, (*col)++, buf);
-		else
-			batch_null(k->b, (*col)++);
+		set_str(k, (*col)++, f, raw, size);
 		break;
 	case K_INT:
 	case K_SYM:

@@ -1,63 +1,61 @@
 #!/bin/sh
-# Benchmark (not a test): how fast `perfdb import` turns a large perf.data
-# into a database, against `perf script` reading the same file, and how much
-# memory it needs.
+# Benchmark (not a test): how fast `perfdb import` turns a perf.data into a
+# database, against two peers measured in the same run on the same file:
+# `perf script > /dev/null`, and the SQLite floor (build/bench/sqlite_floor:
+# the rows that import stored, inserted into a fresh file as fast as SQLite
+# goes from C; its reading of them is timed apart and left out).
 #   1. records sched:sched_switch system-wide around the yield workload
-#      (perf record -a -m 2048, --seconds 3, longer until >= 1M samples);
-#   2. times `perfdb import -q -o NEW.db FILE` and `perf script -i FILE
-#      >/dev/null`, 3 runs each, interleaved, and reports the medians, the
-#      samples per second of each, their ratio, the peak RSS of both and the
-#      database bytes per sample;
-#   3. records a file 3x as long and imports it, to show that perfdb's peak
-#      RSS does not grow with the file size;
+#      (perf record -a -m 4096) until it holds at least 1M, 2M and 8M
+#      samples (BENCH_SIZES, in millions);
+#   2. per recording, BENCH_RUNS (default 3) interleaved runs of perfdb
+#      import, perf script and the floor; medians, peak RSS, and the ratios
+#      perfdb/floor and perf-script/perfdb (the goals: at most 1.5 and at
+#      least 5);
+#   3. times the README's two questions by thread and time (wakeup latency,
+#      one thread's events in a window) on a session of at least 1M
+#      sched_switch + sched_wakeup samples (perf bench sched pipe);
 #   4. prints a summary in markdown, for the README.
 # Usage: sh tests/bench/import.sh [BUILD_DIR]   (make bench; default build)
-# Env: BENCH_TMPDIR (where the recordings go, default $TMPDIR or /tmp; they
-# take about 0.5 GB), BENCH_RUNS (runs per tool, default 3).
+# Env: BENCH_TMPDIR (where the recordings go, default $TMPDIR or /tmp; the
+# 8M one takes about 1 GB), BENCH_RUNS, BENCH_SIZES (default "1 2 8").
 # Exit status 0, or 1 when something could not run.
 B=${1:-build}
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
 PERFDB=$B/perfdb
 YIELD=$B/workloads/yield
+FLOOR=$B/bench/sqlite_floor
 RUNS=${BENCH_RUNS:-3}
-MIN_SAMPLES=1000000
+SIZES=${BENCH_SIZES:-1 2 8}
+README=$(dirname "$0")/../../README.md
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$PERFDB" ] || die "$PERFDB is missing: run make first"
 [ -x "$YIELD" ] || die "$YIELD is missing: run make first"
+[ -x "$FLOOR" ] || die "$FLOOR is missing: run make bench"
 command -v perf >/dev/null 2>&1 || die "perf is not installed"
+command -v sqlite3 >/dev/null 2>&1 || die "sqlite3 is not installed"
 T=$(mktemp -d "${BENCH_TMPDIR:-${TMPDIR:-/tmp}}/perfdb-bench.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# measure CMD...: runs CMD with stdout to /dev/null, stderr to $T/err;
+# measure CMD...: runs CMD with stdout to $T/out, stderr to $T/err;
 # prints "MILLISECONDS PEAK_RSS_KB". Fails when CMD fails.
 measure() {
 	if [ -x /usr/bin/time ]; then
 		s=$(date +%s%N)
-		/usr/bin/time -f %M -o "$T/rss" "$@" >/dev/null 2>"$T/err" || return 1
+		/usr/bin/time -f %M -o "$T/rss" "$@" >"$T/out" 2>"$T/err" || return 1
 		e=$(date +%s%N)
 		echo "$(((e - s) / 1000000)) $(tail -1 "$T/rss")"
 	else	# no /usr/bin/time: the child's ru_maxrss, through python3
-		python3 - "$@" 2>"$T/err" <<'PY'
+		python3 - "$T/out" "$@" 2>"$T/err" <<'PY'
 import resource, subprocess, sys, time
 t = time.monotonic()
-rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL)
+rc = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "w"))
 ms = int((time.monotonic() - t) * 1000)
 if rc:
     sys.exit(1)
 print(ms, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 PY
-	fi
-}
-
-# record FILE SECONDS: the sched_switch recording around yield
-record() {
-	perf record -a -m 2048 -e sched:sched_switch -o "$1" -- \
-		"$YIELD" --seconds "$2" >"$T/yield.out" 2>"$T/perf.err" ||
-		die "perf record failed: $(tail -3 "$T/perf.err")"
-	if grep -qi 'lost' "$T/perf.err"; then
-		echo "bench: perf: $(grep -i lost "$T/perf.err" | head -1)"
 	fi
 }
 
@@ -67,109 +65,147 @@ session_col() {
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
 		NR == 2 && c { print $c }'
 }
-samples() { session_col "$1" samples; }
-
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 secs() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1000 }'; }
-per_sec() { awk -v n="$1" -v ms="$2" 'BEGIN { printf "%.0f", (ms > 0 ? n * 1000 / ms : 0) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 thousands() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# record FILE SECONDS [EVENTS -- CMD...]: a system-wide recording (default:
+# sched_switch around yield)
+record() {
+	f=$1 s=$2
+	shift 2
+	if [ $# -eq 0 ]; then
+		set -- sched:sched_switch -- "$YIELD" --seconds "$s"
+	fi
+	ev=$1
+	shift 2
+	perf record -a -m 4096 -e "$ev" -o "$f" -- "$@" >"$T/workload.out" 2>"$T/perf.err" ||
+		die "perf record failed: $(tail -3 "$T/perf.err")"
+}
+
+# import_count FILE DB: imports FILE into a new DB; prints its samples
+import_count() {
+	rm -f "$2"
+	"$PERFDB" import -q -o "$2" "$1" 2>"$T/err" || die "perfdb import failed: $(cat "$T/err")"
+	session_col "$2" samples
+}
 
 echo "bench: perfdb import benchmark: $PERFDB"
 echo "bench: $(perf version 2>/dev/null), kernel $(uname -r), $(getconf _NPROCESSORS_ONLN) CPUs," \
-	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1); load average $(load)"
 
-# 1. a recording of at least MIN_SAMPLES samples
-F=$T/small.data
-seconds=3
-n=0
-for try in 1 2 3 4; do
-	record "$F" "$seconds"
-	rm -f "$T/count.db"
-	"$PERFDB" import -q -o "$T/count.db" "$F" 2>"$T/err" ||
-		die "perfdb import failed: $(cat "$T/err")"
-	n=$(samples "$T/count.db")
-	[ -n "$n" ] || die "no sample count from perfdb sessions"
-	echo "bench: recorded ${seconds}s of yield: $n samples ($(session_col "$T/count.db" lost) lost)," \
-		"$(mb "$(stat -c %s "$F")") MiB"
-	[ "$n" -ge "$MIN_SAMPLES" ] && break
-	[ "$try" -eq 4 ] && die "fewer than $MIN_SAMPLES samples after 4 tries"
-	seconds=$(awk -v s="$seconds" -v n="$n" -v m="$MIN_SAMPLES" \
-		'BEGIN { x = s * 1.3 * m / (n > 0 ? n : 1); if (x > 60) x = 60; printf "%.1f", x }')
+# 1. the rate of samples per second of yield here, then one recording per size
+record "$T/probe.data" 0.5
+rate=$(import_count "$T/probe.data" "$T/probe.db")
+rate=$((rate * 2))
+rm -f "$T/probe.data" "$T/probe.db"
+[ "$rate" -gt 0 ] || die "the probe recording holds no samples"
+echo "bench: yield gives about $(thousands "$rate") sched_switch samples per second here"
+
+# record_size M: $T/M.data with at least M million samples; sets n_M, s_M
+record_size() {
+	want=$(($1 * 1000000))
+	s=$(awk -v w="$want" -v r="$rate" 'BEGIN { printf "%.1f", 1.15 * w / r + 0.1 }')
+	for try in 1 2 3 4; do
+		record "$T/$1.data" "$s"
+		n=$(import_count "$T/$1.data" "$T/$1.db")
+		echo "bench: recorded ${s}s of yield: $(thousands "$n") samples ($(session_col "$T/$1.db" lost_samples) lost)," \
+			"$(mb "$(stat -c %s "$T/$1.data")") MiB"
+		[ "$n" -ge "$want" ] && break
+		[ "$try" -eq 4 ] && die "fewer than $want samples after 4 tries"
+		s=$(awk -v s="$s" -v n="$n" -v w="$want" \
+			'BEGIN { x = s * 1.2 * w / (n > 0 ? n : 1); if (x > 120) x = 120; printf "%.1f", x }')
+	done
+	eval "n_$1=$n s_$1=$s"
+}
+
+# run_size M: the interleaved runs on $T/M.data; appends a table row to $T/rows
+run_size() {
+	F=$T/$1.data
+	: >"$T/pdb"; : >"$T/ps"; : >"$T/fl"
+	for i in $(seq "$RUNS"); do
+		rm -f "$T/new.db"
+		r=$(measure "$PERFDB" import -q -o "$T/new.db" "$F") ||
+			die "perfdb import failed: $(tail -3 "$T/err")"
+		echo "$r" >>"$T/pdb"
+		p=$(measure perf script -i "$F") || die "perf script failed: $(tail -3 "$T/err")"
+		echo "$p" >>"$T/ps"
+		measure "$FLOOR" "$T/new.db" "$T/floor.db" >/dev/null || die "the floor failed: $(tail -3 "$T/err")"
+		fl=$(sed -n 's/.* insert_ms=\([0-9]*\) .*/\1/p' "$T/out")
+		echo "$fl" >>"$T/fl"
+		echo "bench: ${1}M run $i: perfdb import $(secs "${r% *}") s (peak RSS ${r#* } KiB);" \
+			"perf script $(secs "${p% *}") s; floor $(secs "$fl") s ($(cat "$T/out")); load $(load)"
+	done
+	n=$(eval echo "\$n_$1")
+	[ "$(session_col "$T/new.db" samples)" = "$n" ] || die "the timed import holds other samples than $n"
+	[ "$(sqlite3 "$T/floor.db" 'SELECT count(*) FROM sample')" = "$n" ] || die "the floor stored other samples than $n"
+	pdb=$(cut -d' ' -f1 "$T/pdb" | median)
+	ps=$(cut -d' ' -f1 "$T/ps" | median)
+	fl=$(median <"$T/fl")
+	rss=$(cut -d' ' -f2 "$T/pdb" | sort -n | tail -1)
+	echo "| $(thousands "$n") | $(mb "$(stat -c %s "$F")") MiB | $(secs "$pdb") s | $(secs "$fl") s |" \
+		"$(secs "$ps") s | **$(ratio "$pdb" "$fl")** | **$(ratio "$ps" "$pdb")** |" \
+		"$(mb $((rss * 1024))) MiB | $(awk -v d="$(stat -c %s "$T/new.db")" -v n="$n" 'BEGIN { printf "%.1f", d / n }') |" >>"$T/rows"
+	rm -f "$T/new.db" "$T/floor.db" "$F" "$T/$1.db"
+}
+
+: >"$T/rows"
+for m in $SIZES; do
+	record_size "$m"
+	run_size "$m"
 done
-rm -f "$T/count.db"
 
-# 2. interleaved timed runs
-: >"$T/pdb"
-: >"$T/ps"
-for i in $(seq "$RUNS"); do
-	rm -f "$T/new.db"
-	r=$(measure "$PERFDB" import -q -o "$T/new.db" "$F") ||
-		die "perfdb import failed: $(tail -3 "$T/err")"
-	echo "$r" >>"$T/pdb"
-	p=$(measure perf script -i "$F") || die "perf script failed: $(tail -3 "$T/err")"
-	echo "$p" >>"$T/ps"
-	echo "bench: run $i: perfdb import $(secs "${r% *}") s, peak RSS ${r#* } KiB;" \
-		"perf script $(secs "${p% *}") s, peak RSS ${p#* } KiB"
-done
-[ "$(samples "$T/new.db")" = "$n" ] || die "the timed import holds $(samples "$T/new.db") samples, not $n"
-pdb_ms=$(cut -d' ' -f1 "$T/pdb" | median)
-ps_ms=$(cut -d' ' -f1 "$T/ps" | median)
-pdb_rss=$(cut -d' ' -f2 "$T/pdb" | sort -n | tail -1)
-ps_rss=$(cut -d' ' -f2 "$T/ps" | sort -n | tail -1)
-db_bytes=$(stat -c %s "$T/new.db")
-file_bytes=$(stat -c %s "$F")
-rm -f "$T/new.db"
-
-# 3. a file three times as long (recorded longer until it holds 2.7x the
-# samples: on a busy machine the rate drops as the recording grows)
-L=$T/large.data
-lseconds=$(awk -v s="$seconds" 'BEGIN { print s * 3 }')
+# 3. the README's SQL by thread and time, on a sched_switch + sched_wakeup session
+readme_query() {	# readme_query TITLE_START: that ```sql block of the README
+	awk -v t="$1" '/^```sql/ { on = 1; keep = 0; next } /^```/ { on = 0 }
+		on && !keep && index($0, "-- " t) == 1 { keep = 1 } on && keep' "$README"
+}
+loops=400000
 for try in 1 2 3; do
-	record "$L" "$lseconds"
-	rm -f "$T/large.db"
-	r=$(measure "$PERFDB" import -q -o "$T/large.db" "$L") ||
-		die "perfdb import of the large file failed: $(tail -3 "$T/err")"
-	l_ms=${r% *}
-	l_rss=${r#* }
-	ln=$(samples "$T/large.db")
-	l_bytes=$(stat -c %s "$L")
-	l_db=$(stat -c %s "$T/large.db")
-	echo "bench: recorded ${lseconds}s of yield: $ln samples ($(session_col "$T/large.db" lost) lost)," \
-		"$(mb "$l_bytes") MiB; perfdb import $(secs "$l_ms") s, peak RSS $l_rss KiB"
-	awk -v a="$ln" -v b="$n" 'BEGIN { exit !(a >= 2.7 * b) }' && break
-	[ "$try" -eq 3 ] && echo "bench: the large recording holds fewer than 2.7x the samples"
-	lseconds=$(awk -v s="$lseconds" -v a="$ln" -v b="$n" \
-		'BEGIN { x = s * 3.2 * b / (a > 0 ? a : 1); if (x > 90) x = 90; printf "%.1f", x }')
+	record "$T/w.data" 0 sched:sched_switch,sched:sched_wakeup -- perf bench sched pipe -l "$loops"
+	wn=$(import_count "$T/w.data" "$T/w.db")
+	[ "$wn" -ge 1000000 ] && break
+	loops=$(awk -v l="$loops" -v n="$wn" 'BEGIN { printf "%d", l * 1.2 * 1000000 / (n > 0 ? n : 1) }')
 done
-rm -f "$L" "$T/large.db"
+nwake=$(sqlite3 "$T/w.db" "SELECT nr_samples FROM event WHERE name = 'sched:sched_wakeup'")
+: >"$T/sqlrows"
+for title in "Wakeup latency" "Events of one thread"; do
+	readme_query "$title" >"$T/q.sql"
+	[ -s "$T/q.sql" ] || die "README has no SQL example titled '$title'"
+	: >"$T/qt"
+	for i in $(seq "$RUNS"); do
+		r=$(measure sqlite3 -bail "$T/w.db" <"$T/q.sql") || die "'$title' failed: $(tail -3 "$T/err")"
+		echo "${r% *}" >>"$T/qt"
+	done
+	echo "bench: README '$title': $(tr '\n' ' ' <"$T/qt")ms; load $(load)"
+	echo "| $(head -1 "$T/q.sql" | sed 's/^-- //') | $(secs "$(median <"$T/qt")") s |" >>"$T/sqlrows"
+done
 
 # 4. the summary
-ratio=$(awk -v a="$ps_ms" -v b="$pdb_ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-bps=$(awk -v d="$db_bytes" -v n="$n" 'BEGIN { printf "%.1f", d / n }')
-lbps=$(awk -v d="$l_db" -v n="$ln" 'BEGIN { printf "%.1f", d / n }')
-growth=$(awk -v a="$l_rss" -v b="$pdb_rss" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 cat <<EOF
 
-### Import speed: perfdb import vs perf script
+### Import speed: perfdb import, the SQLite floor, perf script
 
-sched:sched_switch, \`perf record -a -m 2048\` around \`yield --seconds $seconds\`:
-$(thousands "$n") samples, $(mb "$file_bytes") MiB of perf.data. Median of $RUNS runs each.
+sched:sched_switch, \`perf record -a -m 4096\` around \`yield\`; median of $RUNS
+interleaved runs each. The floor inserts the same rows into a fresh file
+(tests/bench/sqlite_floor.c); goals: perfdb/floor <= 1.5, perf-script/perfdb >= 5.
 
-| | perfdb import | perf script >/dev/null |
-|---|---:|---:|
-| wall time | $(secs "$pdb_ms") s | $(secs "$ps_ms") s |
-| samples per second | $(thousands "$(per_sec "$n" "$pdb_ms")") | $(thousands "$(per_sec "$n" "$ps_ms")") |
-| peak RSS | $(mb $((pdb_rss * 1024))) MiB | $(mb $((ps_rss * 1024))) MiB |
+| samples | perf.data | perfdb import | SQLite floor | perf script | perfdb/floor | perf-script/perfdb | perfdb peak RSS | DB bytes per sample |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+$(cat "$T/rows")
 
-perf script time / perfdb import time: **${ratio}x**. Database: $(mb "$db_bytes") MiB, $bps bytes per sample.
+### SQL by thread and time
 
-| recording | samples | perf.data | perfdb import | samples per second | peak RSS | DB bytes per sample |
-|---|---:|---:|---:|---:|---:|---:|
-| yield ${seconds} s | $(thousands "$n") | $(mb "$file_bytes") MiB | $(secs "$pdb_ms") s | $(thousands "$(per_sec "$n" "$pdb_ms")") | $(mb $((pdb_rss * 1024))) MiB | $bps |
-| yield ${lseconds} s | $(thousands "$ln") | $(mb "$l_bytes") MiB | $(secs "$l_ms") s | $(thousands "$(per_sec "$ln" "$l_ms")") | $(mb $((l_rss * 1024))) MiB | $lbps |
+README queries on a session of $(thousands "$wn") samples ($(thousands "$nwake") sched_wakeup,
+the rest sched_switch; \`perf bench sched pipe -l $loops\`), \`sqlite3\`, median of $RUNS:
 
-Peak RSS of the larger import / the smaller: ${growth}x for $(awk -v a="$ln" -v b="$n" 'BEGIN { printf "%.1f", a / b }')x the samples.
-Machine: $(getconf _NPROCESSORS_ONLN) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), kernel $(uname -r), $(perf version 2>/dev/null); perfdb from $B.
+| query | time |
+|---|---:|
+$(cat "$T/sqlrows")
+
+Machine: $(getconf _NPROCESSORS_ONLN) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), kernel $(uname -r), $(perf version 2>/dev/null); load average at the end $(load); perfdb from $B.
 EOF
 exit 0

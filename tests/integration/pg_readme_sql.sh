@@ -18,7 +18,7 @@ for tool in perf sqlite3 psql; do
 	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }
 done
 pg_start_or_end "$tmp/pg"
-ev=sched:sched_switch,tlb:tlb_flush,csd:csd_queue_cpu
+ev=sched:sched_switch,sched:sched_wakeup,tlb:tlb_flush,csd:csd_queue_cpu
 if ! perf record -q -a -m 1024 -e "$ev" -o "$tmp/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
 	skip "perf record failed"; tap_end
 fi

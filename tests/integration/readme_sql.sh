@@ -1,11 +1,13 @@
 #!/bin/sh
 # Runs every ```sql block of README.md against a database made from a fresh
-# recording (sched_switch, tlb_flush, csd_queue_cpu around tlbflush) and a
+# recording (sched_switch, sched_wakeup, tlb_flush, csd_queue_cpu around
+# tlbflush) and a
 # small bench: each must run without error and return at least one row, and
 # one answer of each is checked against a computation that does not use
 # perfdb: perf script's own text of the same perf.data (per-event counts,
 # switches per CPU, flushes, full flushes and pages per reason, csd
-# callsites, switched-in threads), and for the bench query the runs asked
+# callsites, switched-in threads, each task's wakeup latencies to its next
+# switch-in, one thread's events in a window), and for the bench query the runs asked
 # for times the metric lines the workload itself prints. A README query
 # this script has no check for fails, so a new example comes with one.
 set -u
@@ -14,7 +16,7 @@ LIB=$(dirname "$0")/lib
 PERFDB=${PERFDB:-$(pwd)/build/perfdb}
 B=${PERFDB_BUILD:-build}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-ev=sched:sched_switch,tlb:tlb_flush,csd:csd_queue_cpu
+ev=sched:sched_switch,sched:sched_wakeup,tlb:tlb_flush,csd:csd_queue_cpu
 if ! perf record -q -a -m 1024 -e "$ev" -o "$T/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
 	skip "perf record failed"; exit 0
 fi
@@ -26,6 +28,9 @@ fi
 "$B/workloads/yield" --cpus 1 --seconds 0.05 2>/dev/null | grep -c '^metric=' >"$T/yield.metrics"
 perf script -i "$T/r.data" -F cpu,event,trace >"$T/script.txt" 2>/dev/null ||
 	{ not_ok "perf script"; exit 1; }
+# the same with each sample's tid and time in ns, for the questions by time
+perf script -i "$T/r.data" --ns -F tid,cpu,time,event,trace >"$T/script_t.txt" 2>/dev/null ||
+	{ not_ok "perf script --ns"; exit 1; }
 awk -v dir="$T" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
 	/^```/ { on = 0 } on { print > f }' README.md
 count=0
@@ -68,6 +73,25 @@ for line in open(os.path.join(T, "script.txt"), errors="replace"):
         c = re.search(r"callsite=(\S+) func=(\S+)", rest)
         csd[(c.group(1), c.group(2))] += 1
 metrics = int(open(os.path.join(T, "yield.metrics")).read().split()[0])
+
+# From the timed text: every sample (tid, ns, cpu, event), and each task's
+# wakeup latencies: a sched_wakeup of pid P waits until the next
+# sched_switch to P, on any CPU (wakeups with none after them left out).
+timed = []; pending = collections.defaultdict(list); waits = collections.defaultdict(list)
+for line in open(os.path.join(T, "script_t.txt"), errors="replace"):
+    m = re.match(r"\s*(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\S+):\s(.*)", line)
+    if not m:
+        continue
+    tid, cpu, ns, ev, rest = int(m.group(1)), int(m.group(2)), int(m.group(3)) * 10**9 + int(m.group(4)), m.group(5), m.group(6)
+    timed.append((tid, ns, cpu, ev))
+    if ev == "sched:sched_wakeup":
+        w = re.search(r"comm=(.*) pid=(\d+) prio=", rest)
+        pending[int(w.group(2))].append((w.group(1), ns))
+    elif ev == "sched:sched_switch":
+        n = re.search(r"==> next_comm=.* next_pid=(\d+) next_prio=", rest)
+        pid = int(n.group(1))
+        for comm, t in pending.pop(pid, []):
+            waits[(comm, pid)].append(ns - t)
 
 def rows(q):
     return [l.split("|") for l in open(q[:-4] + ".out").read().splitlines()]
@@ -128,6 +152,30 @@ for q in sorted(glob.glob(os.path.join(T, "q*.sql"))):
         got = sorted((r[3], r[4], r[6]) for r in R)
         check(got == [("readme", "1", "switches/s/CPU"), ("readme", "2", "switches/s/CPU")],
               f"'{title}': the cell cpus=2's 2 runs, in switches/s/CPU", f"{got}")
+    elif low.startswith("wakeup latency per task"):
+        def us(v):
+            return round(v / 1e3, 1)
+        got = [(r[0], int(r[1]), int(r[2]), float(r[3]), float(r[4])) for r in R]
+        want = {k: (len(v), sum(v) / len(v) / 1e3, us(max(v))) for k, v in waits.items()}
+        top = max(us(max(v)) for v in waits.values()) if waits else None
+        bad = [g for g in got if (g[0], g[1]) not in want or want[(g[0], g[1])][0] != g[2] or
+               abs(want[(g[0], g[1])][1] - g[3]) > 0.051 or want[(g[0], g[1])][2] != g[4]]
+        check(got and not bad and got[0][4] == top and len(got) == min(10, len(want)),
+              f"'{title}': every task's wakeups, mean and max wait = perf script's (wakeup to the next "
+              f"switch-in of its pid), the first the largest", f"{bad[:3] or got[:3]} vs top {top}")
+    elif low.startswith("events of one thread in a time window"):
+        import sqlite3
+        first = sqlite3.connect(os.path.join(T, "r.db")).execute(
+            "SELECT first_time FROM session ORDER BY id LIMIT 1").fetchone()[0]
+        t0, t1 = first + 50000000, first + 60000000
+        tid = int(R[0][0]) if R else -1
+        got = sorted((int(r[2]), int(r[3]), r[4]) for r in R)
+        want = sorted((ns - t0, cpu, ev) for t, ns, cpu, ev in timed if t == tid and t0 <= ns < t1)
+        busiest = collections.Counter(t for t, ns, cpu, ev in timed if t0 <= ns < t1)
+        check(got and got == want and all(int(r[0]) == tid for r in R) and
+              busiest[tid] == max(busiest.values()),
+              f"'{title}': tid {tid}'s samples from 50 to 60 ms in (time, CPU, event) = perf script's, "
+              f"and no thread has more there", f"{len(got)} rows vs {len(want)}; {busiest.most_common(2)}")
     else:
         check(False, f"'{title}': no independent check in readme_sql.sh for this README query")
 PY
