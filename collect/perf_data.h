@@ -110,6 +110,8 @@ struct pd_reader {
 					 * never finished the header (killed);
 					 * records are read to the end of the
 					 * file, the last one may be cut */
+	uint64_t zstd_tail;		/* bytes of a record the compressed
+					 * data ended inside of (left out) */
 	uint64_t file_size;		/* 0 when unknown (pipe) */
 	uint64_t data_offset, data_size;
 	struct pd_evsel **evsels;

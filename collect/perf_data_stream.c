@@ -470,12 +470,11 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 	}
 	if (rc < 0)
 		return rc;
-	if (r->in->zlen && r->unfinished)
-		pd_warnf(r, r->in->zoff, "compressed data ends inside a record: %zu bytes left out",
-			 r->in->zlen);
-	else if (r->in->zlen)
-		return pd_errorf(r, r->in->zoff, "compressed data ends inside a record (%zu bytes left)",
-				 r->in->zlen);
+	if (r->in->zlen) {	/* perf record can end its compressed data so; perf drops it too */
+		r->zstd_tail = r->in->zlen;
+		pd_warnf(r, r->in->zoff, "compressed data ends inside a record: its %zu bytes are "
+			 "left out (as perf does)", r->in->zlen);
+	}
 	if ((rc = pd_begin(r)))
 		return rc;
 	return oq_flush_all(r);

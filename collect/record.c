@@ -679,6 +679,8 @@ static int judge(struct rec *r)
 		return EXIT_FAIL;
 	}
 	if (r->st.kind == WL_NONE) {
+		if (got_signal && !r->in.stop_handler)
+			die_of = got_signal;	/* as one before perf started */
 		if (got_signal)
 			fprintf(stderr, "perfdb: interrupted before the workload started; nothing recorded\n");
 		else

@@ -184,6 +184,7 @@ static int write_quality(sqlite3 *db, int64_t session, const struct pd_reader *r
 		{ "samples with an unknown id", r->nr_unknown_id },
 		{ "records behind the ordering window", r->nr_unordered },
 		{ "unfinished file: data size 0, no feature sections", r->unfinished },
+		{ "bytes of a partial record ending the compressed data (left out)", r->zstd_tail },
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof(q) / sizeof(*q) && !rc; i++)

@@ -127,12 +127,13 @@ import_db() {
 	if [ "${4:-}" = stdin ]; then
 		# shellcheck disable=SC2002 # the point is a pipe on stdin
 		cat "$file" | "$PERFDB" import -q -o "$db" - >"$T/imp.out" 2>"$T/imp.err"
+		rc=$?
 		how="cat FILE | perfdb import -o DB -"
 	else
 		"$PERFDB" import -q -o "$db" "$file" >"$T/imp.out" 2>"$T/imp.err"
+		rc=$?
 		how="perfdb import -o DB FILE"
 	fi
-	rc=$?
 	if [ $rc -ne 0 ]; then
 		not_ok "$label: $how exits 0 (got $rc: $(head -1 "$T/imp.err"))"
 		return 1

@@ -920,8 +920,9 @@ static void test_compressed(void)
 	   "plain and compressed stretches continuing one zstd stream (%zu records, %s)", u.n, u.err);
 	run_free(&u);
 
-	/* the zstd stream ends inside an inner record: the half record must
-	 * not vanish without a word */
+	/* the zstd stream ends inside an inner record (perf record writes such
+	 * files, and perf leaves the half record out): it is left out with a
+	 * warning naming the COMPRESSED record, and counted */
 	{
 		static const uint8_t half[12] = { 9, 0, 0, 0, 0, 0, 48, 0, 1, 2, 3, 4 };
 		uint64_t at;
@@ -934,9 +935,12 @@ static void test_compressed(void)
 		pdw_compress_stop(w);
 		path = finish(w, "zhalf.data");
 		run_file(&u, path);
-		ok(u.rc == -1 && names_offset(u.err, at),
-		   "compressed data ending 12 bytes into a 48-byte record: error naming the COMPRESSED "
-		   "record at %" PRIu64 " (rc %d, %s; %zu records delivered)", at, u.rc, u.err, u.n);
+		ok(u.rc == 0 && u.r->zstd_tail == 12 && u.r->nr_warnings == 1 &&
+		   names_offset(u.r->warnings[0], at) && strstr(u.r->warnings[0], "12 bytes are left out"),
+		   "compressed data ending 12 bytes into a 48-byte record: read, the 12 bytes left out "
+		   "with a warning naming the COMPRESSED record at %" PRIu64 " (rc %d, %s; %zu records "
+		   "delivered)", at, u.rc, u.rc ? u.err : u.r->nr_warnings ? u.r->warnings[0] : "no warning",
+		   u.n);
 		run_free(&u);
 	}
 
