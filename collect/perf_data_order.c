@@ -266,12 +266,12 @@ int oq_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 			q->runs[q->open].end = end;
 		return pd_deliver(r, rec, size, file_offset);
 	}
+	if (!extends(q, src, off, time) && (rc = at_cap(r, file_offset)))
+		return rc;
 	if (time < q->last_flushed)
 		r->nr_unordered++;
 	if (time > q->max_time)
 		q->max_time = time;
-	if (!extends(q, src, off, time) && (rc = at_cap(r, file_offset)))
-		return rc;
 	if (src == OQ_SRC_SPILL && (rc = os_spill(r, rec, size, time, file_offset)))
 		return rc;
 	if (extends(q, src, off, time)) {
