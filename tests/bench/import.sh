@@ -10,7 +10,12 @@
 #      database bytes per sample;
 #   3. records a file 3x as long and imports it, to show that perfdb's peak
 #      RSS does not grow with the file size;
-#   4. prints a summary in markdown, for the README.
+#   4. peak RSS whatever perf's -m and the CPU count: imports recordings
+#      made with -m 4096 and -m 16384 (the size of a FINISHED_ROUND grows
+#      with both) and a file written by build/tests/tools/cpu_rounds that
+#      looks like 64 CPUs (64 interleaved per-CPU runs per round, rounds of
+#      25 MiB); RSS figures, not timed tests;
+#   5. prints a summary in markdown, for the README.
 # Usage: sh tests/bench/import.sh [BUILD_DIR]   (make bench; default build)
 # Env: BENCH_TMPDIR (where the recordings go, default $TMPDIR or /tmp; they
 # take about 0.5 GB), BENCH_RUNS (runs per tool, default 3).
@@ -51,9 +56,9 @@ PY
 	fi
 }
 
-# record FILE SECONDS: the sched_switch recording around yield
+# record FILE SECONDS [PAGES]: the sched_switch recording around yield
 record() {
-	perf record -a -m 2048 -e sched:sched_switch -o "$1" -- \
+	perf record -a -m "${3:-2048}" -e sched:sched_switch -o "$1" -- \
 		"$YIELD" --seconds "$2" >"$T/yield.out" 2>"$T/perf.err" ||
 		die "perf record failed: $(tail -3 "$T/perf.err")"
 	if grep -qi 'lost' "$T/perf.err"; then
@@ -144,7 +149,32 @@ for try in 1 2 3; do
 done
 rm -f "$L" "$T/large.db"
 
-# 4. the summary
+# 4. peak RSS against perf's -m and the CPU count
+# rss_of FILE: "SAMPLES PEAK_RSS_KB MIB" of importing FILE
+rss_of() {
+	rm -f "$T/rss.db"
+	r=$(measure "$PERFDB" import -q -o "$T/rss.db" "$1") ||
+		die "perfdb import of $1 failed: $(tail -3 "$T/err")"
+	echo "$(samples "$T/rss.db") ${r#* } $(mb "$(stat -c %s "$1")")"
+	rm -f "$T/rss.db" "$1"
+}
+CPU_ROUNDS=$B/tests/tools/cpu_rounds
+[ -x "$CPU_ROUNDS" ] || die "$CPU_ROUNDS is missing: run make first"
+: >"$T/rss_rows"
+for m in 4096 16384; do
+	record "$T/m.data" "$seconds" "$m"
+	rss_of "$T/m.data" >"$T/rss_one"
+	read -r rn rkb rmib <"$T/rss_one"
+	echo "bench: -m $m: $rn samples, $rmib MiB, perfdb import peak RSS $rkb KiB"
+	echo "| \`perf record -a -m $m\`, yield ${seconds} s | $(thousands "$rn") | $rmib MiB | $(mb $((rkb * 1024))) MiB |" >>"$T/rss_rows"
+done
+"$CPU_ROUNDS" "$T/cpus.data" 64 8192 10 || die "cpu_rounds failed"
+rss_of "$T/cpus.data" >"$T/rss_one"
+read -r rn rkb rmib <"$T/rss_one"
+echo "bench: 64 CPUs (cpu_rounds): $rn samples, $rmib MiB, perfdb import peak RSS $rkb KiB"
+echo "| cpu_rounds: 64 CPUs, 10 rounds of 64 x 8192 samples | $(thousands "$rn") | $rmib MiB | $(mb $((rkb * 1024))) MiB |" >>"$T/rss_rows"
+
+# 5. the summary
 ratio=$(awk -v a="$ps_ms" -v b="$pdb_ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 bps=$(awk -v d="$db_bytes" -v n="$n" 'BEGIN { printf "%.1f", d / n }')
 lbps=$(awk -v d="$l_db" -v n="$ln" 'BEGIN { printf "%.1f", d / n }')
@@ -170,6 +200,12 @@ perf script time / perfdb import time: **${ratio}x**. Database: $(mb "$db_bytes"
 | yield ${lseconds} s | $(thousands "$ln") | $(mb "$l_bytes") MiB | $(secs "$l_ms") s | $(thousands "$(per_sec "$ln" "$l_ms")") | $(mb $((l_rss * 1024))) MiB | $lbps |
 
 Peak RSS of the larger import / the smaller: ${growth}x for $(awk -v a="$ln" -v b="$n" 'BEGIN { printf "%.1f", a / b }')x the samples.
+
+Peak RSS of \`perfdb import\` whatever perf's \`-m\` and the CPU count (a round's size grows with both):
+
+| file | samples | perf.data | perfdb import peak RSS |
+|---|---:|---:|---:|
+$(cat "$T/rss_rows")
 Machine: $(getconf _NPROCESSORS_ONLN) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), kernel $(uname -r), $(perf version 2>/dev/null); perfdb from $B.
 EOF
 exit 0

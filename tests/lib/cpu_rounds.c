@@ -37,6 +37,8 @@ int cpu_rounds_write(struct pdw *w, int evsel, const struct cpu_rounds *o, uint6
 			for (uint32_t j = 0; j < o->per_cpu; j++) {
 				struct pdw_sample s = { .ip = n, .pid = 100 + c, .tid = 100 + c,
 							.cpu = c, .period = 10000 };
+				if (o->few_ips)
+					s.ip = 0xffffffff81000000ULL + 0x40 * (n % 16);
 				s.time = sample_time(o, &x, k, c, j);
 				if (times)
 					times[n] = s.time;

@@ -18,6 +18,7 @@ struct cpu_rounds {
 	uint32_t rounds;		/* FINISHED_ROUNDs written */
 	bool ties;			/* times coarse enough that CPUs share some */
 	uint64_t seed;			/* jitter of the times */
+	bool few_ips;			/* ips from 16 values, not the sample's number */
 };
 
 /* cpu_rounds_attr: the evsel the records belong to (cpu-clock samples
@@ -26,7 +27,9 @@ struct pdw_attr cpu_rounds_attr(void);
 
 /* cpu_rounds_write(w, evsel, o, times): writes o->rounds rounds of
  * o->cpus x o->per_cpu samples of evsel, each followed by a
- * FINISHED_ROUND; sample i (in file order, from 0) has ip i. times, when
+ * FINISHED_ROUND; sample i (in file order, from 0) has ip i (i % 16 plus
+ * a kernel text address with few_ips: a profile of a few functions, not
+ * millions of distinct addresses). times, when
  * not NULL, receives each sample's time in file order (room for
  * cpus x per_cpu x rounds). Returns 0, or -1 (pdw_error says why). */
 int cpu_rounds_write(struct pdw *w, int evsel, const struct cpu_rounds *o, uint64_t *times);
