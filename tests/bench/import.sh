@@ -95,7 +95,7 @@ for try in 1 2 3 4; do
 		die "perfdb import failed: $(cat "$T/err")"
 	n=$(samples "$T/count.db")
 	[ -n "$n" ] || die "no sample count from perfdb sessions"
-	echo "bench: recorded ${seconds}s of yield: $n samples ($(session_col "$T/count.db" lost) lost)," \
+	echo "bench: recorded ${seconds}s of yield: $n samples ($(session_col "$T/count.db" lost_events) lost)," \
 		"$(mb "$(stat -c %s "$F")") MiB"
 	[ "$n" -ge "$MIN_SAMPLES" ] && break
 	[ "$try" -eq 4 ] && die "fewer than $MIN_SAMPLES samples after 4 tries"
@@ -140,7 +140,7 @@ for try in 1 2 3; do
 	ln=$(samples "$T/large.db")
 	l_bytes=$(stat -c %s "$L")
 	l_db=$(stat -c %s "$T/large.db")
-	echo "bench: recorded ${lseconds}s of yield: $ln samples ($(session_col "$T/large.db" lost) lost)," \
+	echo "bench: recorded ${lseconds}s of yield: $ln samples ($(session_col "$T/large.db" lost_events) lost)," \
 		"$(mb "$l_bytes") MiB; perfdb import $(secs "$l_ms") s, peak RSS $l_rss KiB"
 	awk -v a="$ln" -v b="$n" 'BEGIN { exit !(a >= 2.7 * b) }' && break
 	[ "$try" -eq 3 ] && echo "bench: the large recording holds fewer than 2.7x the samples"
