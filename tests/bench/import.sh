@@ -206,6 +206,7 @@ Peak RSS of \`perfdb import\` whatever perf's \`-m\` and the CPU count (a round'
 | file | samples | perf.data | perfdb import peak RSS |
 |---|---:|---:|---:|
 $(cat "$T/rss_rows")
+
 Machine: $(getconf _NPROCESSORS_ONLN) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), kernel $(uname -r), $(perf version 2>/dev/null); perfdb from $B.
 EOF
 exit 0
