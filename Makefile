@@ -104,9 +104,9 @@ $(BUILD)/workloads/%: workloads/%.c workloads/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WORKLOAD_CFLAGS) -o $@ $< -lpthread
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(BUILD)/libperfdb.a
+$(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB) $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB) $(BUILD)/libperfdb.a $(LDLIBS)
 
 # test and run install what is missing first (a fresh machine); CI runs
 # make deps itself.

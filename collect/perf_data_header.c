@@ -548,6 +548,7 @@ struct pd_reader *pd_open(const char *path, char *err, size_t errlen)
 	struct pd_reader *r = xcalloc(1, sizeof(*r));
 	uint8_t h[16];
 	r->in = xcalloc(1, sizeof(*r->in));
+	oq_init(&r->in->q);
 	r->path = path;
 	r->in->err = err;
 	r->in->errlen = errlen;

@@ -193,9 +193,11 @@ static int header_feature(struct pd_reader *r, const uint8_t *rec, size_t size,
 	return 0;
 }
 
-/* kernel_record: queues a kernel-generated record by its timestamp. */
+/* kernel_record: queues a kernel-generated record by its timestamp; its
+ * bytes are the input file's at off unless it came out of a COMPRESSED
+ * record. */
 static int kernel_record(struct pd_reader *r, const uint8_t *rec, size_t size,
-			 uint64_t off)
+			 uint64_t off, bool from_compressed)
 {
 	const char *why = NULL;
 	uint64_t t;
@@ -204,7 +206,7 @@ static int kernel_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 		return rc;
 	if (pd_sample_time(r, rec, size, &t, &why))
 		return pd_errorf(r, off, "%s", why);
-	return oq_push(r, rec, (uint32_t)size, t, off);
+	return oq_push(r, rec, (uint32_t)size, t, off, !from_compressed);
 }
 
 /* compressed: COMPRESSED / COMPRESSED2 payloads go to the zstd stream. */
@@ -230,7 +232,7 @@ int pd_handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 	uint32_t type = rd32(rec, r->swap);
 	r->nr_records++;
 	if (type < PD_HEADER_ATTR)
-		return kernel_record(r, rec, size, off);
+		return kernel_record(r, rec, size, off, from_compressed);
 	switch (type) {
 	case PD_HEADER_ATTR:
 		return header_attr(r, rec, size, off);
@@ -449,6 +451,7 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 		r->in->rec = xmalloc(MAX_RECORD);
 	if (!r->in->ibuf)
 		r->in->ibuf = xmalloc(INBUF_SIZE);
+	oq_start(r);
 	while (!(rc = next_record(r, &pos, end, &rec, &size))) {
 		uint64_t at = pos;
 		uint32_t type = rd32(rec, r->swap);

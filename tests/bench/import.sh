@@ -14,7 +14,12 @@
 #   3. times the README's two questions by thread and time (wakeup latency,
 #      one thread's events in a window) on a session of at least 1M
 #      sched_switch + sched_wakeup samples (perf bench sched pipe);
-#   4. prints a summary in markdown, for the README.
+#   4. peak RSS whatever perf's -m and the CPU count: imports recordings
+#      made with -m 4096 and -m 16384 (the size of a FINISHED_ROUND grows
+#      with both) and a file written by build/tests/tools/cpu_rounds that
+#      looks like 64 CPUs (64 interleaved per-CPU runs per round, rounds of
+#      25 MiB); RSS figures, not timed tests;
+#   5. prints a summary in markdown, for the README.
 # Usage: sh tests/bench/import.sh [BUILD_DIR]   (make bench; default build)
 # Env: BENCH_TMPDIR (where the recordings go, default $TMPDIR or /tmp; the
 # 8M one takes about 1 GB), BENCH_RUNS, BENCH_SIZES (default "1 2 8").
@@ -73,7 +78,7 @@ thousands() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # record FILE SECONDS [EVENTS -- CMD...]: a system-wide recording (default:
-# sched_switch around yield)
+# sched_switch around yield) with perf's -m $PAGES (default 4096)
 record() {
 	f=$1 s=$2
 	shift 2
@@ -82,7 +87,7 @@ record() {
 	fi
 	ev=$1
 	shift 2
-	perf record -a -m 4096 -e "$ev" -o "$f" -- "$@" >"$T/workload.out" 2>"$T/perf.err" ||
+	perf record -a -m "${PAGES:-4096}" -e "$ev" -o "$f" -- "$@" >"$T/workload.out" 2>"$T/perf.err" ||
 		die "perf record failed: $(tail -3 "$T/perf.err")"
 }
 
@@ -184,7 +189,32 @@ for title in "Wakeup latency" "Events of one thread"; do
 	echo "| $(head -1 "$T/q.sql" | sed 's/^-- //') | $(secs "$(median <"$T/qt")") s |" >>"$T/sqlrows"
 done
 
-# 4. the summary
+# 4. peak RSS against perf's -m and the CPU count
+# rss_of FILE: "SAMPLES PEAK_RSS_KB MIB" of importing FILE
+rss_of() {
+	rm -f "$T/rss.db"
+	r=$(measure "$PERFDB" import -q -o "$T/rss.db" "$1") ||
+		die "perfdb import of $1 failed: $(tail -3 "$T/err")"
+	echo "$(session_col "$T/rss.db" samples) ${r#* } $(mb "$(stat -c %s "$1")")"
+	rm -f "$T/rss.db" "$1"
+}
+CPU_ROUNDS=$B/tests/tools/cpu_rounds
+[ -x "$CPU_ROUNDS" ] || die "$CPU_ROUNDS is missing: run make first"
+: >"$T/rss_rows"
+for m in 4096 16384; do
+	PAGES=$m record "$T/m.data" 3
+	rss_of "$T/m.data" >"$T/rss_one"
+	read -r rn rkb rmib <"$T/rss_one"
+	echo "bench: -m $m: $rn samples, $rmib MiB, perfdb import peak RSS $rkb KiB"
+	echo "| \`perf record -a -m $m\`, yield 3 s | $(thousands "$rn") | $rmib MiB | $(mb $((rkb * 1024))) MiB |" >>"$T/rss_rows"
+done
+"$CPU_ROUNDS" "$T/cpus.data" 64 8192 10 || die "cpu_rounds failed"
+rss_of "$T/cpus.data" >"$T/rss_one"
+read -r rn rkb rmib <"$T/rss_one"
+echo "bench: 64 CPUs (cpu_rounds): $rn samples, $rmib MiB, perfdb import peak RSS $rkb KiB"
+echo "| cpu_rounds: 64 CPUs, 10 rounds of 64 x 8192 samples | $(thousands "$rn") | $rmib MiB | $(mb $((rkb * 1024))) MiB |" >>"$T/rss_rows"
+
+# 5. the summary
 cat <<EOF
 
 ### Import speed: perfdb import, the SQLite floor, perf script
@@ -205,6 +235,14 @@ the rest sched_switch; \`perf bench sched pipe -l $loops\`), \`sqlite3\`, median
 | query | time |
 |---|---:|
 $(cat "$T/sqlrows")
+
+### Peak RSS whatever perf's -m and the CPU count
+
+A round's size grows with both; \`perfdb import\` peak RSS:
+
+| file | samples | perf.data | perfdb import peak RSS |
+|---|---:|---:|---:|
+$(cat "$T/rss_rows")
 
 Machine: $(getconf _NPROCESSORS_ONLN) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), kernel $(uname -r), $(perf version 2>/dev/null); load average at the end $(load); perfdb from $B.
 EOF

@@ -9,6 +9,7 @@
 #include "collect/perf_data.h"
 #include "collect/perf_data_int.h"
 #include "tests/lib/pdwriter.h"
+#include "tests/lib/cpu_rounds.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -761,6 +762,245 @@ static void test_ordering(void)
 	pdw_compress_stop(w);
 	pdw_finished_round(w);
 	order_is(w, "o7.data", (const uint64_t[]){ 10, 20, 30 }, 3, 0, "ordering through COMPRESSED");
+}
+
+/* ---- time ordering: many CPUs, runs, spill, cap ---- */
+
+static int run_fifo(struct run *u, const uint8_t *buf, size_t len);
+
+/* by_time: qsort order of (time, index) pairs: time, then file order. */
+static int by_time(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* reference_order: the tags (file indexes) of n records of the given times
+ * sorted by (time, file order), computed with qsort, not the reader's merge. */
+static uint64_t *reference_order(const uint64_t *times, size_t n)
+{
+	uint64_t *pairs = malloc(2 * n * sizeof(*pairs)), *tags = malloc(n * sizeof(*tags));
+	if (!pairs || !tags)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		pairs[2 * i] = times[i], pairs[2 * i + 1] = i;
+	qsort(pairs, n, 2 * sizeof(*pairs), by_time);
+	for (size_t i = 0; i < n; i++)
+		tags[i] = pairs[2 * i + 1];
+	free(pairs);
+	return tags;
+}
+
+/* check_order: u delivered the samples tagged want[0..n) in that order
+ * (nothing lost, nothing added), in time order, with unordered late ones. */
+static void check_order(const struct run *u, const uint64_t *want, size_t n,
+			size_t backs, uint64_t unordered, const char *what)
+{
+	size_t bad = 0, first = 0, back = 0;
+	if (!ok(u->rc == 0, "%s: read", what))
+		printf("#   %s\n", u->err);
+	for (size_t i = 0; i < u->n && i < n; i++)
+		if (u->v[i].type != PD_SAMPLE || u->v[i].s.ip != want[i]) {
+			if (!bad++)
+				first = i;
+		}
+	for (size_t i = 1; i < u->n; i++)
+		back += u->v[i].s.time < u->v[i - 1].s.time;
+	is_int(u->n, n, "%s: every record delivered once", what);
+	if (!ok(!bad, "%s: same order as the reference sort (%zu differ)", what, bad))
+		printf("#   first at %zu: got %" PRIu64 ", want %" PRIu64 "\n", first,
+		       u->v[first].s.ip, want[first]);
+	is_int(back, backs, "%s: records older than the one before", what);
+	is_int(u->r ? u->r->nr_unordered : 0, unordered, "%s: nr_unordered", what);
+}
+
+/* rounds_file: a file of o's rounds (compressed with type, 0: not; pipe
+ * mode with pipe) written to tmp(name); *times gets the samples' times. */
+static const char *rounds_file(const struct cpu_rounds *o, uint32_t ztype, bool pipe,
+			       const char *name, uint64_t **times)
+{
+	struct pdw_opts po = { .pipe = pipe };
+	struct pdw *w = pdw_new(&po);
+	struct pdw_attr a = cpu_rounds_attr();
+	size_t n = (size_t)o->cpus * o->per_cpu * o->rounds;
+	*times = malloc(n * sizeof(**times));
+	if (!*times)
+		abort();
+	pdw_add_attr(w, &a);
+	if (ztype)
+		pdw_compress_start(w, ztype);
+	if (cpu_rounds_write(w, 0, o, *times)) {
+		printf("# cpu_rounds_write: %s\n", pdw_error(w));
+		pdw_free(w);
+		return NULL;
+	}
+	return finish(w, name);
+}
+
+/* many_cpus: the 64-CPU shape through the reader, plain, tied, compressed,
+ * pipe-mode in a file and through a FIFO: the reference sort's order. */
+static void test_many_cpus(void)
+{
+	struct cpu_rounds o = { .cpus = 64, .per_cpu = 300, .rounds = 6, .seed = 7 };
+	size_t n = (size_t)o.cpus * o.per_cpu * o.rounds;
+	static const struct { uint32_t z; bool pipe, ties, fifo; const char *what; } v[] = {
+		{ 0, false, false, false, "64 CPUs" },
+		{ 0, false, true, false, "64 CPUs, shared times" },
+		{ PDW_COMPRESSED, false, true, false, "64 CPUs, COMPRESSED" },
+		{ 0, true, true, false, "64 CPUs, pipe mode in a file" },
+		{ 0, true, true, true, "64 CPUs, pipe mode through a FIFO" },
+		{ PDW_COMPRESSED2, true, false, true, "64 CPUs, COMPRESSED2 through a FIFO" },
+	};
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
+		uint64_t *times = NULL, *want;
+		const char *path;
+		struct run u;
+		o.ties = v[i].ties;
+		path = rounds_file(&o, v[i].z, v[i].pipe, "cpus.data", &times);
+		want = reference_order(times, n);
+		if (v[i].fifo) {
+			uint8_t *buf = NULL;
+			size_t len = 0;
+			FILE *f = path ? fopen(path, "rb") : NULL;
+			struct stat st;
+			if (f && !fstat(fileno(f), &st) && (buf = malloc((size_t)st.st_size)) &&
+			    fread(buf, 1, (size_t)st.st_size, f) == (size_t)st.st_size)
+				len = (size_t)st.st_size;
+			if (f)
+				fclose(f);
+			run_fifo(&u, buf, len);
+			free(buf);
+		} else {
+			run_file(&u, path);
+		}
+		check_order(&u, want, n, 0, 0, v[i].what);
+		run_free(&u);
+		free(want);
+		free(times);
+	}
+}
+
+/* test_partial_runs: a round's run delivered in two parts, the records of
+ * the next round between them, an equal time across runs in arrival order;
+ * plain and compressed stretches in one file tie by arrival too. */
+static void test_partial_runs(void)
+{
+	struct pdw *w = order_writer(true);
+	tsample(w, 10, 10);
+	tsample(w, 20, 20);
+	tsample(w, 30, 30);
+	pdw_finished_round(w);
+	tsample(w, 12, 12);
+	tsample(w, 22, 22);
+	tsample(w, 32, 32);
+	tsample(w, 42, 42);
+	pdw_finished_round(w);
+	tsample(w, 31, 31);
+	tsample(w, 132, 32);
+	tsample(w, 50, 50);
+	pdw_finished_round(w);
+	order_is(w, "p1.data", (const uint64_t[]){ 10, 12, 20, 22, 30, 31, 32, 132, 42, 50 }, 10, 0,
+		 "a run delivered over two rounds");
+
+	w = order_writer(true);
+	tsample(w, 1, 40);
+	pdw_compress_start(w, PDW_COMPRESSED);
+	tsample(w, 2, 40);
+	tsample(w, 3, 10);
+	pdw_compress_stop(w);
+	tsample(w, 4, 40);
+	tsample(w, 5, 10);
+	pdw_compress_start(w, PDW_COMPRESSED);
+	tsample(w, 6, 40);
+	pdw_compress_stop(w);
+	pdw_finished_round(w);
+	order_is(w, "p2.data", (const uint64_t[]){ 3, 5, 1, 2, 4, 6 }, 6, 0,
+		 "equal times in the file and in COMPRESSED records: arrival order");
+}
+
+/* test_run_cap: one round of OQ_MAX_RUNS + 100 records in falling time
+ * order (a run each): at the cap everything pending is delivered, sorted,
+ * with a warning; the 100 after it are older, delivered sorted at the end
+ * and counted. */
+static void test_run_cap(void)
+{
+	size_t n = OQ_MAX_RUNS + 100, m = OQ_MAX_RUNS;
+	uint64_t *times = malloc(n * sizeof(*times)), *want = malloc(n * sizeof(*want)), *tail;
+	struct pdw *w = order_writer(true);
+	const char *path;
+	struct run u;
+	bool warned = false;
+	if (!times || !want)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		struct pdw_sample s = { .ip = i, .pid = 1, .tid = 1, .time = 10 * (n - i) };
+		times[i] = s.time;
+		pdw_sample(w, 0, 0, &s);
+	}
+	pdw_finished_round(w);
+	path = finish(w, "cap.data");
+	for (size_t i = 0; i < m; i++)	/* the first m by time, then the rest */
+		want[i] = m - 1 - i;
+	tail = reference_order(times + m, n - m);
+	for (size_t i = 0; i < n - m; i++)
+		want[m + i] = m + tail[i];
+	run_file(&u, path);
+	for (size_t i = 0; u.r && i < u.r->nr_warnings; i++)
+		warned |= strstr(u.r->warnings[i], "ascending runs") != NULL;
+	check_order(&u, want, n, 1, n - m, "past the run cap");
+	ok(warned, "past the run cap: a warning says records may be out of order");
+	run_free(&u);
+	free(tail);
+	free(want);
+	free(times);
+}
+
+/* truncate_on_first: a consumer that cuts the file to its first 200
+ * bytes while the records of a round wait to be read again. */
+static const char *cut_path;
+static int truncate_on_first(void *ctx, struct pd_reader *r, const struct pd_event *ev)
+{
+	struct run *u = ctx;
+	if (!u->n && truncate(cut_path, 200))
+		return -5;
+	return on_event(ctx, r, ev);
+}
+
+/* test_read_back_errors: a file cut short while its records wait is an
+ * error naming an offset, not a crash; the spill in a directory that
+ * cannot hold it is an error saying so. */
+static void test_read_back_errors(void)
+{
+	struct cpu_rounds o = { .cpus = 4, .per_cpu = 50, .rounds = 2, .seed = 3 };
+	struct pd_ops ops = { NULL, on_begin, truncate_on_first, NULL };
+	uint64_t *times = NULL;
+	const char *path = rounds_file(&o, 0, false, "cut.data", &times);
+	struct run u;
+	char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	memset(&u, 0, sizeof(u));
+	ops.ctx = &u;
+	cut_path = path;
+	u.r = path ? pd_open(path, u.err, sizeof(u.err)) : NULL;
+	u.rc = u.r ? pd_read(u.r, &ops, u.err, sizeof(u.err)) : -2;
+	ok(u.rc == -1 && strstr(u.err, "offset ") && strstr(u.err, "reading records again"),
+	   "a file cut while its records wait: an error with an offset (%s)", u.err);
+	run_free(&u);
+	free(times);
+
+	path = rounds_file(&o, PDW_COMPRESSED, false, "zcut.data", &times);
+	setenv("TMPDIR", "/nonexistent/perfdb", 1);
+	run_file(&u, path);
+	ok(u.rc == -1 && strstr(u.err, "TMPDIR") && strstr(u.err, "offset "),
+	   "COMPRESSED records with no place to spill: an error naming TMPDIR (%s)", u.err);
+	run_free(&u);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	free(times);
 }
 
 /* ---- compression ---- */
@@ -1982,6 +2222,10 @@ int main(void)
 	test_compressed();
 	get_tracing_blob();
 	test_pipe();
+	test_many_cpus();
+	test_partial_runs();
+	test_run_cap();
+	test_read_back_errors();
 	test_pipe_tracing_errors();
 	test_auxtrace_truncated();
 	test_shared_ids_section();
