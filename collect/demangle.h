@@ -6,6 +6,7 @@
 
 /* sym_demangle: the demangled form of name (malloc'ed), or NULL when name
  * is not a mangled C++ (_Z...) or Rust (_R..., legacy _ZN...h<hash>E) name
- * the demangler understands. */
+ * the demangler understands. A PLT entry's NAME@plt demangles as NAME
+ * followed by "@plt", as perf names it. */
 char *sym_demangle(const char *name);
 #endif

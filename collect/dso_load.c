@@ -154,7 +154,12 @@ const struct sym *dso_symbol(const struct dso *d, uint64_t start, uint64_t len,
 {
 	bool ok = false;
 	uint64_t vaddr = elfsyms_map_ip(d->elf, start, len, pgoff, ip, &ok);
-	return ok ? elfsyms_find(d->debug ? d->debug : d->elf, vaddr, off) : NULL;
+	const struct sym *s;
+	if (!ok)
+		return NULL;
+	s = elfsyms_find(d->debug ? d->debug : d->elf, vaddr, off);
+	/* a debug file's symbols, then the mapped file's PLT entries */
+	return s || !d->debug ? s : elfsyms_find_plt(d->elf, vaddr, off);
 }
 
 void dso_free(struct dso *d)

@@ -32,7 +32,10 @@ struct dso {
 void dso_load(struct dso *d, const char *expected, bool this_kernel);
 
 /* dso_symbol: the symbol of d containing the ip that lies in a mapping
- * {start, len, pgoff} of d; NULL when none. d must be loaded. */
+ * {start, len, pgoff} of d: from its debug file when it has one, else
+ * from the file itself; where no symbol holds the ip, the PLT entry of
+ * the mapped file that does (name@plt, collect/elfsyms.h); NULL when
+ * none. d must be loaded. */
 const struct sym *dso_symbol(const struct dso *d, uint64_t start, uint64_t len,
 			     uint64_t pgoff, uint64_t ip, uint64_t *off);
 

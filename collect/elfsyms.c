@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collect/elf_plt.h"
 #include "lib/alloc.h"
 #include "lib/openreg.h"
 
@@ -25,6 +26,7 @@
 
 struct elfsyms {
 	struct symtab *syms;
+	struct symtab *plt;	/* the PLT entries' symbols, name@plt */
 	struct elf_seg *segs;
 	size_t nsegs, csegs;
 	uint8_t build_id[ELFSYMS_BUILD_ID_MAX];
@@ -333,6 +335,35 @@ static int read_symbols(struct reader *r, struct elfsyms *e)
 	return 0;
 }
 
+/* add_plt_entry(ctx, file_off, size, name): adds one PLT entry to the
+ * elfsyms ctx's PLT table as "name@plt", at the virtual address of its
+ * file offset (left out when no PT_LOAD segment holds it: no sample can
+ * land there). */
+static void add_plt_entry(void *ctx, uint64_t file_off, uint64_t size, const char *name)
+{
+	struct elfsyms *e = ctx;
+	bool ok;
+	uint64_t vaddr = elfsyms_file_to_vaddr(e, file_off, &ok);
+	char *full;
+
+	if (!ok)
+		return;
+	full = xasprintf("%s@plt", name);
+	symtab_add_typed(e->plt, vaddr, size, 'T', full, strlen(full), NULL);
+	free(full);
+}
+
+/* read_plt(r, e): e's PLT entry symbols (elf_plt.h). */
+static int read_plt(struct reader *r, struct elfsyms *e)
+{
+	char why[256];
+
+	if (elf_plt_read(r->elf, add_plt_entry, e, why, sizeof(why)) < 0)
+		return fail(r, "%s", why);
+	symtab_finish(e->plt);
+	return 0;
+}
+
 /* read_all(r, e): fills e from the open ELF. 0, or -1 with the error set. */
 static int read_all(struct reader *r, struct elfsyms *e)
 {
@@ -340,7 +371,7 @@ static int read_all(struct reader *r, struct elfsyms *e)
 		return -1;
 	if (!build_id_from_sections(r, e))
 		build_id_from_segments(r, e);
-	if (read_symbols(r, e))
+	if (read_symbols(r, e) || read_plt(r, e))
 		return -1;
 	symtab_finish(e->syms);
 	return 0;
@@ -374,6 +405,7 @@ struct elfsyms *elfsyms_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	e = xcalloc(1, sizeof(*e));
 	e->syms = symtab_new();
+	e->plt = symtab_new();
 	r.elf = elf_begin(fd, ELF_C_READ, NULL);
 	rc = r.elf ? read_all(&r, e) : fail(&r, "%s", elf_errmsg(-1));
 	elf_end(r.elf);
@@ -391,6 +423,7 @@ void elfsyms_close(struct elfsyms *e)
 	if (!e)
 		return;
 	symtab_free(e->syms);
+	symtab_free(e->plt);
 	free(e->segs);
 	free(e);
 }
@@ -468,8 +501,25 @@ uint64_t elfsyms_map_ip(const struct elfsyms *e, uint64_t map_addr, uint64_t map
 	return elfsyms_file_to_vaddr(e, off, okp);
 }
 
-/* elfsyms_find(e, vaddr, off): symtab_find on e's table. */
+/* elfsyms_find(e, vaddr, off): e's symbol, else its PLT entry when e has
+ * symbols at all. */
 const struct sym *elfsyms_find(const struct elfsyms *e, uint64_t vaddr, uint64_t *off)
 {
-	return symtab_find(e->syms, vaddr, off);
+	const struct sym *s = symtab_find(e->syms, vaddr, off);
+
+	if (!s && symtab_count(e->syms))
+		s = symtab_find(e->plt, vaddr, off);
+	return s;
+}
+
+/* elfsyms_plt(e): e's PLT entry table. */
+const struct symtab *elfsyms_plt(const struct elfsyms *e)
+{
+	return e->plt;
+}
+
+/* elfsyms_find_plt(e, vaddr, off): symtab_find on e's PLT entries. */
+const struct sym *elfsyms_find_plt(const struct elfsyms *e, uint64_t vaddr, uint64_t *off)
+{
+	return symtab_find(e->plt, vaddr, off);
 }

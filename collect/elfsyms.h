@@ -1,9 +1,11 @@
 /* Symbols of an ELF executable or shared object (vmlinux, a binary, a .so)
  * read through libelf: function symbols (STT_FUNC, STT_GNU_IFUNC) and data
  * objects (STT_OBJECT) from .symtab, else .dynsym, kept at their ELF
- * virtual addresses (st_value); the PT_LOAD segments, to turn a sample ip
- * in an MMAP2 mapping into such an address; and the GNU build-id.
- * Everything is copied out at open time; no file stays open. */
+ * virtual addresses (st_value); the symbols perf synthesizes for the
+ * entries of the PLT (name@plt, collect/elf_plt.h), in a table of their
+ * own; the PT_LOAD segments, to turn a sample ip in an MMAP2 mapping into
+ * such an address; and the GNU build-id. Everything is copied out at open
+ * time; no file stays open. */
 #ifndef PERFDB_ELFSYMS_H
 #define PERFDB_ELFSYMS_H
 #include <stdbool.h>
@@ -25,18 +27,19 @@ struct elf_seg {
 
 struct elfsyms;
 
-/* elfsyms_open(path, err, errlen): reads the symbols, PT_LOAD segments and
- * build-id of the ELF file at path. Only ET_EXEC and ET_DYN files are
- * accepted; a file with no symbol table opens with no symbols. Returns
- * NULL with a one-line "elf: PATH: what" in err when the file cannot be
- * read or is malformed (truncated, headers or sections past its end ...). */
+/* elfsyms_open(path, err, errlen): reads the symbols, PLT entries,
+ * PT_LOAD segments and build-id of the ELF file at path. Only ET_EXEC and
+ * ET_DYN files are accepted; a file with no symbol table opens with no
+ * symbols. Returns NULL with a one-line "elf: PATH: what" in err when the
+ * file cannot be read or is malformed (truncated, headers or sections
+ * past its end, PLT relocations naming symbols that are not there ...). */
 struct elfsyms *elfsyms_open(const char *path, char *err, size_t errlen);
 
 /* elfsyms_close(e): frees e; e may be NULL. */
 void elfsyms_close(struct elfsyms *e);
 
 /* elfsyms_symtab(e): e's finished symbol table (for iteration and lookups
- * by name); owned by e. */
+ * by name), without the PLT entries; owned by e. */
 const struct symtab *elfsyms_symtab(const struct elfsyms *e);
 
 /* elfsyms_build_id(e, out, len): copies e's GNU build-id (from a
@@ -67,6 +70,20 @@ uint64_t elfsyms_map_ip(const struct elfsyms *e, uint64_t map_addr, uint64_t map
 			uint64_t map_pgoff, uint64_t ip, bool *okp);
 
 /* elfsyms_find(e, vaddr, off): the symbol containing ELF virtual address
- * vaddr, as symtab_find. */
+ * vaddr, as symtab_find on e's symbol table; where none does, and e has
+ * symbols at all, the PLT entry containing it, as perf adds PLT symbols
+ * after the table's own (whose size-0 symbols it has already extended to
+ * the next one: _init over an unstripped binary's .plt) and only to a
+ * file that has some. */
 const struct sym *elfsyms_find(const struct elfsyms *e, uint64_t vaddr, uint64_t *off);
+
+/* elfsyms_plt(e): e's finished table of PLT entry symbols (name@plt, each
+ * the size of one entry); owned by e. */
+const struct symtab *elfsyms_plt(const struct elfsyms *e);
+
+/* elfsyms_find_plt(e, vaddr, off): the PLT entry of e containing vaddr,
+ * as symtab_find; for a file whose symbols come from a separate debug
+ * file, which has no PLT of its own (perf takes the PLT from the file
+ * that has its .dynsym). */
+const struct sym *elfsyms_find_plt(const struct elfsyms *e, uint64_t vaddr, uint64_t *off);
 #endif

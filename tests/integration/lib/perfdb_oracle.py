@@ -36,6 +36,11 @@ The exit status is 0 unless the arguments or inputs are unusable.
       B, ... with --sym-comms) against
       perf script -F C,event,ip,sym,symoff,dso; --discarded-ok: callchains
       perf drops as corrupt are left out (a comment says how many).
+  plt DB SESSION PERF_TXT LABEL [--range DSO:OFFSET:SIZE]... [--min DSO:N]...
+      each sample whose first frame perf prints at an offset in
+      [OFFSET, OFFSET+SIZE) (hex) of DSO (its PLT sections) has perf's symbol name in perfdb, and at
+      least N of DSO's are NAME@plt; PERF_TXT is perf script -F
+      pid,tid,time,event,ip,sym,dso with callchains.
   cpumask DB SESSION NCPU LABEL
       ipi_send_cpumask: at least one row per sample, every target CPU < NCPU.
   header DB SESSION HEADER_TXT LABEL
@@ -868,6 +873,66 @@ def cmd_chains(args):
            summary("alias", "frames name another alias (same address) of perf's symbol"))
 
 
+def perf_leaves(txt, cols, names):
+    """(pid, tid, None, time, event) -> [(addr, sym, dso)] of each sample's first frame
+    in perf script -F COLS,event,ip,sym,dso output (callchains shown); the
+    address is the one perf prints for a user frame: the offset in its
+    dso's mapping."""
+    rx = head_regex(cols)
+    frame_rx = re.compile(r"\t\s*([0-9a-f]+) (.*?)(?:\+0x[0-9a-f]+)? \(([^()]*)\)$")
+    out = collections.defaultdict(list)
+    cur = None
+    for line in read_lines(txt):
+        if line.startswith("\t"):
+            m = frame_rx.match(line)
+            if cur is not None and m:
+                out[cur].append((int(m.group(1), 16), m.group(2), m.group(3)))
+            cur = None
+            continue
+        p = parse_head_line(line, cols, names, rx) if line.strip() else None
+        cur = p[0] if p else None
+    return out
+
+
+def cmd_plt(args):
+    """Samples whose ip perf puts in a PLT section of a dso (--range
+    DSO:OFFSET:SIZE, hex, offsets as perf prints them) carry perf's name in perfdb
+    too ([unknown] included), and at least N of a dso's are named
+    NAME@plt (--min DSO:N)."""
+    args = list(args)
+    ranges, mins = collections.defaultdict(list), {}
+    while "--range" in args:
+        dso, off, size = opt(args, "--range").rsplit(":", 2)
+        ranges[dso].append((int(off, 16), int(off, 16) + int(size, 16)))
+    while "--min" in args:
+        dso, k = opt(args, "--min").rsplit(":", 1)
+        mins[dso] = int(k)
+    dbp, sid, txt, label = args
+    db = connect(dbp)
+    ev = event_rows(db, int(sid))
+    perf = perf_leaves(txt, ["pid", "tid", "time"], {v[0] for v in ev.values()})
+    mine = collections.defaultdict(list)
+    for _, eid, time, _, pid, tid, _, sym, _ in samples(db, int(sid)):
+        mine[(pid, tid, None, fmt_time(time), ev[eid][0])].append(sym)
+    n, bad, named = 0, [], collections.Counter()
+    for key, leaves in perf.items():
+        for (addr, ysym, ydso), xsym in zip(leaves, mine.get(key, [])):
+            if not any(lo <= addr < hi for lo, hi in ranges.get(ydso, [])):
+                continue
+            n += 1
+            if xsym != ysym:
+                bad.append("%s %x: perfdb %s, perf %s (%s)" % (key_text(key), addr, xsym, ysym, ydso))
+            elif ysym.endswith("@plt"):
+                named[ydso] += 1
+    pairs = collections.Counter(re.sub(r"^.*? [0-9a-f]+: ", "", x) for x in bad)
+    result(not bad and n > 0, "%s: the %d samples in PLT sections carry perf's names" % (label, n),
+           ["%d differ" % len(bad)] + ["%dx %s" % (c, x) for x, c in pairs.most_common(MAX_DETAIL)]
+           if bad else [])
+    for dso, k in sorted(mins.items()):
+        result(named[dso] >= k, "%s: at least %d samples in %s named NAME@plt as perf names them (%d)"
+               % (label, k, dso, named[dso]))
+
+
 # --- ipi_send_cpumask -------------------------------------------------------
 
 def cmd_cpumask(args):
@@ -1209,7 +1274,7 @@ def cmd_zstd_cuts(args):
 
 
 CMDS = {"counts": cmd_counts, "sessions-json": cmd_sessions_json, "same-counts": cmd_same_counts,
-        "cols": cmd_cols, "memcols": cmd_memcols, "fields": cmd_fields, "chains": cmd_chains, "cpumask": cmd_cpumask,
+        "cols": cmd_cols, "memcols": cmd_memcols, "fields": cmd_fields, "chains": cmd_chains, "plt": cmd_plt, "cpumask": cmd_cpumask,
         "sql-eq": cmd_sql_eq, "same-db": cmd_same_db,
         "header": cmd_header, "memrows": cmd_memrows, "fix-attr-size": cmd_fix_attr_size,
         "corrupt-chain": cmd_corrupt_chain, "rezstd": cmd_rezstd,

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Samples in PLT entries against perf itself: tests/programs/plt_work.c
+# calls memccpy through its own PLT and libc's memccpy calls memchr and
+# memcpy through libc's (IRELATIVE entries), so a cpu-clock profile made
+# here has many samples in both. For each build, every sample whose first
+# frame perf puts in a PLT section (.plt, .plt.got, .plt.sec of the
+# program and of libc, from readelf -S) has perf's name in perfdb
+# (`perf script -F ...,ip,sym,dso`), at least MIN of them are named
+# NAME@plt where perf names them so, and every frame perf resolves has
+# perf's symbol (lib/perfdb_oracle.py chains --syms):
+#   a  stripped (-s): only .dynsym, which defines stderr (a copy
+#      relocation): the program's entries are memccpy@plt, ...
+#   b  unstripped: perf 6.1 has extended the size-0 _init over .plt
+#      before it adds the PLT symbols, and names the program's entries
+#      _init; perfdb must say the same
+#   c  stripped, built for IBT (-fcf-protection -z ibtplt): calls go
+#      through .plt.sec, which perf 6.1 leaves [unknown]
+#   d  stripped, --call-graph dwarf
+# Prints TAP lines. Run from the repository root: sh tests/integration/plt.sh
+# Env: PERFDB (default ./build/perfdb), PLT_ITERATIONS (default 150000000),
+# PLT_MIN (default 25).
+LIB=$(cd "$(dirname "$0")" && pwd)/lib
+PERFDB=${PERFDB:-$(pwd)/build/perfdb}
+SRC=$(pwd)/tests/programs/plt_work.c
+ITER=${PLT_ITERATIONS:-150000000}
+MIN=${PLT_MIN:-25}
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT TERM
+# shellcheck source=tests/integration/lib/tap.sh
+. "$LIB/tap.sh"
+
+for c in perf python3 gcc readelf; do
+	if ! command -v $c >/dev/null 2>&1; then
+		skip "plt: $c is not installed"
+		tap_end
+	fi
+done
+if [ ! -x "$PERFDB" ]; then
+	not_ok "perfdb binary $PERFDB exists (make -s first)"
+	tap_end
+fi
+if ! perf record -q -e cpu-clock -o "$T/probe.data" -- true >"$T/probe.err" 2>&1; then
+	skip "plt: perf record -e cpu-clock fails here: $(head -1 "$T/probe.err")"
+	tap_end
+fi
+
+# plt_ranges FILE: "--range FILE:OFFSET:SIZE" for each PLT section of
+# FILE, at its file offsets (what perf prints for a user frame).
+plt_ranges() {
+	readelf -SW "$1" | sed 's/^ *\[ *[0-9]*\] *//' |
+		awk -v f="$1" '$1 ~ /^\.plt/ { printf " --range %s:%s:%s", f, $4, $5 }'
+}
+
+# run LABEL BINARY PERF-RECORD-OPTIONS...: records BINARY, imports it and
+# checks it; the program's own PLT must have MIN NAME@plt samples when
+# OWN_MIN=yes.
+run() {
+	label=$1 bin=$2; shift 2
+	if ! perf record -q -e cpu-clock -c 250000 "$@" -o "$T/$label.data" -- "$bin" "$ITER" \
+		>/dev/null 2>"$T/rec.err"; then
+		not_ok "$label: perf record $* exits 0 ($(head -1 "$T/rec.err"))"
+		return
+	fi
+	ok "$label: perf record -e cpu-clock -c 250000 $* around $(basename "$bin")"
+	if ! perf script --no-inline --max-stack 65535 -i "$T/$label.data" -F event >"$T/$label.data.ev" 2>/dev/null ||
+		! perf script --no-inline --max-stack 65535 -i "$T/$label.data" \
+			-F pid,tid,time,event,ip,sym,symoff,dso >"$T/$label.cc" 2>"$T/ps.err"; then
+		not_ok "$label: perf script reads the profile ($(head -1 "$T/ps.err"))"
+		return
+	fi
+	if ! "$PERFDB" import -q -o "$T/$label.db" "$T/$label.data" 2>"$T/imp.err"; then
+		not_ok "$label: perfdb import exits 0 ($(head -1 "$T/imp.err"))"
+		return
+	fi
+	ok "$label: perfdb import exits 0"
+	libc=$(sed -n 's/.* (\(\/[^()]*\/libc\.so\.6\))$/\1/p' "$T/$label.cc" | head -1)
+	if [ -z "$libc" ]; then
+		not_ok "$label: perf script shows frames in libc.so.6"
+		return
+	fi
+	mins="--min $libc:$MIN"
+	[ "$OWN_MIN" = yes ] && mins="$mins --min $bin:$MIN"
+	# shellcheck disable=SC2046,SC2086 # the ranges and minimums are word lists
+	oracle plt "$T/$label.db" 1 "$T/$label.cc" "$label" $(plt_ranges "$bin") $(plt_ranges "$libc") $mins
+	oracle chains "$T/$label.db" 1 "$T/$label.cc" "$label" --cols pid,tid,time --syms
+	rm -f "$T/$label".*
+}
+
+# build NAME GCC-OPTIONS...: builds plt_work as $T/NAME; false (saying
+# why) when gcc cannot.
+build() {
+	name=$1; shift
+	if gcc -O2 "$@" -o "$T/$name" "$SRC" 2>"$T/cc.err"; then
+		return 0
+	fi
+	echo "# gcc $* cannot build plt_work: $(head -1 "$T/cc.err")"
+	return 1
+}
+
+if build plt_work_s -s; then
+	OWN_MIN=yes run a "$T/plt_work_s" -g
+else
+	not_ok "a: gcc -O2 -s builds $SRC"
+fi
+if build plt_work -g0; then
+	OWN_MIN=no run b "$T/plt_work" -g
+else
+	not_ok "b: gcc -O2 builds $SRC"
+fi
+if build plt_work_ibt -s -fcf-protection=full -Wl,-z,ibtplt &&
+	readelf -SW "$T/plt_work_ibt" | grep -q '\.plt\.sec'; then
+	OWN_MIN=no run c "$T/plt_work_ibt" -g
+else
+	skip "c: this gcc/ld makes no .plt.sec (-fcf-protection -z ibtplt)"
+fi
+[ -x "$T/plt_work_s" ] && OWN_MIN=yes run d "$T/plt_work_s" --call-graph dwarf
+tap_end
