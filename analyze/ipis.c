@@ -22,25 +22,9 @@ const char *why_name(enum ipi_why w)
 	return w < WHY_N ? names[w] : "?";
 }
 
-/* The state of a match: the output, pending queues (target, csd) -> index
- * + 1, the IPI whose function runs on each CPU, the IPIs each sender queued
- * since its last other event (waiting for their ipi_send), and for the
- * "ipi" source the last IPI sent to each CPU. */
-struct match {
-	struct ipi_set *out;
-	const struct ident *id;
-	int ncpus;
-	struct hashmap pending;
-	long *running;  /* per CPU: index of the IPI in its function, or -1 */
-	long *last_to;  /* per CPU: last IPI sent to it ("ipi" source), or -1 */
-	int64_t *attempt_at; /* per CPU: time of a flush attempt just before, or -1 */
-	size_t **await; /* per CPU: indices queued, waiting for ipi_send */
-	size_t *nawait, *capawait;
-};
-
 /* add_ipi(m, e, target): appends an IPI sent by e to target and returns its
  * index. */
-static long add_ipi(struct match *m, const struct tl_event *e, int target)
+static long add_ipi(struct ipi_matcher *m, const struct tl_event *e, int target)
 {
 	struct ipi_set *s = m->out;
 	ALLOC_GROW(s->v, s->n + 1, s->cap);
@@ -52,7 +36,7 @@ static long add_ipi(struct match *m, const struct tl_event *e, int target)
 }
 
 /* add_attempt(m, e): records a flush attempt (reason 4) of e's task's mm. */
-static void add_attempt(struct match *m, const struct tl_event *e)
+static void add_attempt(struct ipi_matcher *m, const struct tl_event *e)
 {
 	struct ipi_set *s = m->out;
 	ALLOC_GROW(s->attempt_mm, s->nattempts + 1, s->attempt_cap);
@@ -61,7 +45,7 @@ static void add_attempt(struct match *m, const struct tl_event *e)
 }
 
 /* await_push(m, cpu, i): IPI i, queued on cpu, waits for its ipi_send. */
-static void await_push(struct match *m, int cpu, size_t i)
+static void await_push(struct ipi_matcher *m, int cpu, size_t i)
 {
 	ALLOC_GROW(m->await[cpu], m->nawait[cpu] + 1, m->capawait[cpu]);
 	m->await[cpu][m->nawait[cpu]++] = i;
@@ -69,7 +53,7 @@ static void await_push(struct match *m, int cpu, size_t i)
 
 /* on_send(m, e): an ipi_send to e->arg raises the interrupt of the IPIs its
  * CPU just queued for that target. */
-static void on_send(struct match *m, const struct tl_event *e)
+static void on_send(struct ipi_matcher *m, const struct tl_event *e)
 {
 	for (size_t k = 0; k < m->nawait[e->cpu]; k++) {
 		struct ipi *p = &m->out->v[m->await[e->cpu][k]];
@@ -79,7 +63,7 @@ static void on_send(struct match *m, const struct tl_event *e)
 }
 
 /* on_csd(m, e): the "csd" source: queues, receivers' entries and exits. */
-static void on_csd(struct match *m, const struct tl_event *e)
+static void on_csd(struct ipi_matcher *m, const struct tl_event *e)
 {
 	uint64_t v;
 	if (e->kind == TL_CSD_QUEUE) {
@@ -108,7 +92,7 @@ static void on_csd(struct match *m, const struct tl_event *e)
  * verdict of the IPI whose function runs on its CPU ("csd"), or, of reason
  * 1 or 5, the verdict and the receipt of the last IPI sent to the CPU
  * within IPIS_FALLBACK_RX_NS ("ipi"); reason 4 is a flush attempt. */
-static void on_flush(struct match *m, const struct tl_event *e, bool csd_source)
+static void on_flush(struct ipi_matcher *m, const struct tl_event *e, bool csd_source)
 {
 	long i = csd_source ? m->running[e->cpu] : m->last_to[e->cpu];
 	if (e->arg == 4)
@@ -128,7 +112,7 @@ static void on_flush(struct match *m, const struct tl_event *e, bool csd_source)
 
 /* on_event(m, e, csd_source): one event of the match (other samples only
  * tell the timelines who runs). */
-static void on_event(struct match *m, const struct tl_event *e, bool csd_source)
+static void on_event(struct ipi_matcher *m, const struct tl_event *e, bool csd_source)
 {
 	if (e->kind == TL_SAMPLE)
 		return;
@@ -158,11 +142,67 @@ static void on_event(struct match *m, const struct tl_event *e, bool csd_source)
 		on_csd(m, e);
 }
 
-/* match_free(m): frees the match state (not the output). */
-static void match_free(struct match *m)
+/* cpus_upto(m, n): m's per-CPU state holds at least n CPUs (new ones:
+ * nothing pending). */
+static void cpus_upto(struct ipi_matcher *m, size_t n)
+{
+	if (n <= m->cap)
+		return;
+	size_t k = m->cap ? m->cap : 1;
+	while (k < n)
+		k *= 2;
+	m->running = xreallocarray(m->running, k, sizeof(*m->running));
+	m->last_to = xreallocarray(m->last_to, k, sizeof(*m->last_to));
+	m->attempt_at = xreallocarray(m->attempt_at, k, sizeof(*m->attempt_at));
+	m->await = xreallocarray(m->await, k, sizeof(*m->await));
+	m->nawait = xreallocarray(m->nawait, k, sizeof(*m->nawait));
+	m->capawait = xreallocarray(m->capawait, k, sizeof(*m->capawait));
+	for (size_t c = m->cap; c < k; c++) {
+		m->running[c] = m->last_to[c] = m->attempt_at[c] = -1;
+		m->await[c] = NULL;
+		m->nawait[c] = m->capawait[c] = 0;
+	}
+	m->cap = k;
+}
+
+/* ipis_begin: see ipis.h. */
+void ipis_begin(struct ipi_matcher *m, const struct ident *id, int ncpus, bool grow,
+		bool csd_source, struct ipi_set *out)
+{
+	memset(m, 0, sizeof(*m));
+	memset(out, 0, sizeof(*out));
+	m->out = out;
+	m->id = id;
+	m->grow = grow;
+	m->csd_source = csd_source;
+	m->ncpus = ncpus > 0 ? ncpus : 0;
+	out->csd_source = csd_source;
+	hm_init(&m->pending);
+	cpus_upto(m, m->ncpus ? (size_t)m->ncpus : 1);
+}
+
+/* ipis_feed: see ipis.h. */
+void ipis_feed(struct ipi_matcher *m, const struct tl_event *e)
+{
+	if (m->grow) {
+		int n = e->cpu + 1;
+		if ((e->kind == TL_CSD_QUEUE || e->kind == TL_IPI_SEND) && e->arg >= n &&
+		    e->arg < 65536)
+			n = e->arg + 1;
+		if (n > m->ncpus && n <= 65536) {
+			cpus_upto(m, (size_t)n);
+			m->ncpus = n;
+		}
+	}
+	if (e->cpu >= 0 && e->cpu < m->ncpus)
+		on_event(m, e, m->csd_source);
+}
+
+/* ipis_finish: see ipis.h. */
+void ipis_finish(struct ipi_matcher *m)
 {
 	hm_free(&m->pending);
-	for (int c = 0; m->await && c < m->ncpus; c++)
+	for (size_t c = 0; m->await && c < m->cap; c++)
 		free(m->await[c]);
 	free(m->await);
 	free(m->nawait);
@@ -170,29 +210,18 @@ static void match_free(struct match *m)
 	free(m->running);
 	free(m->last_to);
 	free(m->attempt_at);
+	memset(m, 0, sizeof(*m));
 }
 
 /* ipis_match: see ipis.h. */
 void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 		int ncpus, bool csd_source, struct ipi_set *out)
 {
-	struct match m = { .out = out, .id = id, .ncpus = ncpus > 0 ? ncpus : 0 };
-	size_t nc = m.ncpus ? (size_t)m.ncpus : 1;
-	memset(out, 0, sizeof(*out));
-	out->csd_source = csd_source;
-	hm_init(&m.pending);
-	m.running = xreallocarray(NULL, nc, sizeof(long));
-	m.last_to = xreallocarray(NULL, nc, sizeof(long));
-	m.attempt_at = xreallocarray(NULL, nc, sizeof(int64_t));
-	m.await = xcalloc(nc, sizeof(*m.await));
-	m.nawait = xcalloc(nc, sizeof(size_t));
-	m.capawait = xcalloc(nc, sizeof(size_t));
-	for (size_t c = 0; c < nc; c++)
-		m.running[c] = m.last_to[c] = m.attempt_at[c] = -1;
+	struct ipi_matcher m;
+	ipis_begin(&m, id, ncpus, false, csd_source, out);
 	for (size_t i = 0; i < n; i++)
-		if (ev[i].cpu >= 0 && ev[i].cpu < m.ncpus)
-			on_event(&m, &ev[i], csd_source);
-	match_free(&m);
+		ipis_feed(&m, &ev[i]);
+	ipis_finish(&m);
 }
 
 /* ipi_set_free: see ipis.h. */

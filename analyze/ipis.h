@@ -30,6 +30,7 @@
 #ifndef PERFDB_IPIS_H
 #define PERFDB_IPIS_H
 #include "analyze/mm_timeline.h"
+#include "lib/hashmap.h"
 
 /* The default window of switched_near_send, ns. */
 #define IPIS_WINDOW_NS 20000
@@ -97,6 +98,38 @@ struct ipi_set {
  * fails (allocation follows lib/alloc.h). */
 void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 		int ncpus, bool csd_source, struct ipi_set *out);
+
+/* The same match one event at a time (ipis_match is begin, feed every
+ * event, finish), for events streamed from a database: the state is per
+ * CPU and per IPI waiting for its receiver; the output holds one entry per
+ * IPI and per flush attempt, not per event. */
+struct ipi_matcher {
+	struct ipi_set *out;
+	const struct ident *id;
+	int ncpus;
+	size_t cap;		/* CPUs the arrays hold */
+	bool grow;		/* ncpus not known yet: grows with the events */
+	bool csd_source;
+	struct hashmap pending;	/* (target, csd) -> index + 1 of a queued IPI */
+	long *running;		/* per CPU: index of the IPI in its function, or -1 */
+	long *last_to;		/* per CPU: last IPI sent to it ("ipi" source), or -1 */
+	int64_t *attempt_at;	/* per CPU: time of a flush attempt just before, or -1 */
+	size_t **await;		/* per CPU: IPIs queued, waiting for their ipi_send */
+	size_t *nawait, *capawait;
+};
+
+/* ipis_begin(m, id, ncpus, grow, csd_source, out): starts a match as
+ * ipis_match does. grow: the number of CPUs is only known at the end
+ * (ncpus is then the least): a CPU an event names, as its own or as the
+ * target of a queue or send, counts from that event on. */
+void ipis_begin(struct ipi_matcher *m, const struct ident *id, int ncpus, bool grow,
+		bool csd_source, struct ipi_set *out);
+
+/* ipis_feed(m, e): takes the next event (time order). */
+void ipis_feed(struct ipi_matcher *m, const struct tl_event *e);
+
+/* ipis_finish(m): ends the match (the output stays); m is left empty. */
+void ipis_finish(struct ipi_matcher *m);
 
 /* ipi_set_free(s): frees s's arrays. */
 void ipi_set_free(struct ipi_set *s);

@@ -1,5 +1,6 @@
-/* `perfdb ipis` as findings (see ipis_findings.h): loads each session
- * (tl_load), builds its loaded-mm timelines, matches and classifies its
+/* `perfdb ipis` as findings (see ipis_findings.h): streams each session's
+ * events (tl_stream) into its loaded-mm timelines and the matching of its
+ * flush IPIs, classifies its
  * flush IPIs (ipis.h), adds every session up by process, CPU pair,
  * callsite and CPU, and fills the document's scalars and tables. */
 #include <stdio.h>
@@ -210,22 +211,59 @@ static void add_timeline(struct table *t, const struct tl_session *s, const stru
 		}
 }
 
-/* add_session(a, o, s): builds, matches, classifies and adds one loaded
- * session. */
-static void add_session(struct acc *a, const struct ipis_opts *o, const struct tl_session *s)
-{
+/* The consumer of one session's streamed events: its timelines and its
+ * IPIs being matched. */
+struct build {
+	const struct tl_session *s;
+	struct tl_builder tb;
 	struct timeline tl;
+	struct ipi_matcher im;
 	struct ipi_set set;
+};
+
+/* build_begin(b): starts both. */
+static void build_begin(struct build *b)
+{
+	timeline_begin(&b->tb, &b->s->ident, b->s->ncpus, true, &b->tl);
+	ipis_begin(&b->im, &b->s->ident, b->s->ncpus, true, b->s->has_csd, &b->set);
+}
+
+/* build_event, build_restart: struct tl_feed's, over a build. */
+static void build_event(void *ctx, const struct tl_event *e)
+{
+	struct build *b = ctx;
+	timeline_feed(&b->tb, e);
+	ipis_feed(&b->im, e);
+}
+
+/* build_free(b): frees what b holds (finished or not). */
+static void build_free(struct build *b)
+{
+	timeline_finish(&b->tb, 0);
+	timeline_free(&b->tl);
+	ipis_finish(&b->im);
+	ipi_set_free(&b->set);
+}
+
+static void build_restart(void *ctx)
+{
+	build_free(ctx);
+	build_begin(ctx);
+}
+
+/* add_session(a, o, s, b): classifies and adds one session whose timelines
+ * and IPIs b holds. */
+static void add_session(struct acc *a, const struct ipis_opts *o, const struct tl_session *s,
+			struct build *b)
+{
 	bool csd = s->has_csd;
-	timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl);
-	ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set);
-	set.verdicts = s->has_tlb_flush;
+	b->set.verdicts = s->has_tlb_flush;
 	struct lost_spans lost = { s->lost_v, s->nlost_v, !s->lost_rows && s->lost > 0 };
-	ipis_classify(&set, &tl, o->window_ns, &lost);
-	add_ipis(a, s, &set);
-	add_cpu_times(a, s, &tl);
+	ipis_classify(&b->set, &b->tl, o->window_ns, &lost);
+	add_ipis(a, s, &b->set);
+	add_cpu_times(a, s, &b->tl);
 	if (a->timeline)
-		add_timeline(a->timeline, s, &tl);
+		add_timeline(a->timeline, s, &b->tl);
 	a->csd_source |= csd;
 	a->ipi_source |= !csd;
 	a->no_switch |= !s->has_switch;
@@ -235,8 +273,28 @@ static void add_session(struct acc *a, const struct ipis_opts *o, const struct t
 	a->lost_samples += s->lost_samples;
 	a->seconds += tl_duration_s(s);
 	a->nsessions++;
-	ipi_set_free(&set);
-	timeline_free(&tl);
+}
+
+/* stream_session(db, a, o, id, err, errlen): opens session id, streams its
+ * events into its timelines and IPIs, and adds it. 0 or -1. */
+static int stream_session(sqlite3 *db, struct acc *a, const struct ipis_opts *o, int64_t id,
+			  char *err, size_t errlen)
+{
+	struct tl_session s;
+	struct build b = { .s = &s };
+	struct tl_feed f = { build_event, build_restart, &b };
+	if (tl_open(db, id, LOAD_TLB, &s, err, errlen))
+		return -1;
+	build_begin(&b);
+	int rc = tl_stream(db, &s, LOAD_TLB, &f, err, errlen);
+	if (!rc) {
+		timeline_finish(&b.tb, s.ncpus);
+		ipis_finish(&b.im);
+		add_session(a, o, &s, &b);
+	}
+	build_free(&b);
+	tl_session_free(&s);
+	return rc;
 }
 
 /* acc_free(a): frees the accumulated rows (not a->timeline once it was
@@ -684,15 +742,11 @@ int ipis_findings(sqlite3 *db, const int64_t *ids, int n, const struct ipis_opts
 	struct acc a = { .timeline = o->timeline ? timeline_table() : NULL };
 	hm_init(&a.proc_ix);
 	hm_init(&a.pair_ix);
-	for (int i = 0; i < n; i++) {
-		struct tl_session s;
-		if (tl_load(db, ids[i], LOAD_TLB, &s, err, errlen)) {
+	for (int i = 0; i < n; i++)
+		if (stream_session(db, &a, o, ids[i], err, errlen)) {
 			acc_free(&a);
 			return -1;
 		}
-		add_session(&a, o, &s);
-		tl_session_free(&s);
-	}
 	char *desc = session_desc(db, ids, n);
 	fill(&a, o, desc, d);
 	lost_note(db, ids, n, INT64_MIN, INT64_MAX, "IPI and attempt counts are lower bounds, and IPIs "
