@@ -146,6 +146,7 @@ fuzz: fuzz-build
 bench: all
 	sh tests/bench/import.sh $(BUILD)
 	sh tests/bench/cgdiff.sh $(BUILD)
+	sh tests/bench/analyze.sh $(BUILD)
 	sh tests/bench/push.sh $(BUILD)
 
 deps:

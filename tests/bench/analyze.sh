@@ -4,11 +4,13 @@
 # 1M and 10M events, and sched --base/--new over 6 sessions. Each analyzer
 # runs 3 times, interleaved with two peers over the same session in the same
 # run: "scan", the sqlite3 shell printing the columns the analyzer needs
-# (SELECT COLS FROM sample WHERE id BETWEEN first AND last > /dev/null), and
-# "sum", the same rows read without printing (SELECT count(*), sum(COL)...:
-# SQLite's own floor). Prints the medians, analyzer/scan, analyzer/sum and
-# the analyzer's peak RSS (/usr/bin/time -f %M), whose growth from 1M to
-# 10M events says whether its memory is flat in the number of events.
+# (SELECT COLS FROM sample WHERE id BETWEEN first AND last > /dev/null; for
+# memory samples mem_sample joined to sample), and "sum", the same rows read
+# without printing (SELECT count(*), total(COL)...: SQLite's own floor).
+# Prints the medians of wall and CPU time (user + system: what a loaded
+# machine disturbs least), perfdb/scan, perfdb/sum and perfdb's peak RSS
+# (/usr/bin/time -f %M), whose growth from 1M to 10M events says whether
+# its memory is flat in the number of events.
 #
 # The sessions are recordings made here, then grown:
 #   sched   perf record -a -m 4096 -e (the sched recipe's events) around
@@ -25,7 +27,8 @@
 # A session is grown to N events by repeating its own samples (and their
 # mem_sample rows) in SQL, each copy shifted in time by the session's length
 # and in id by its number of samples: ids stay contiguous and in time order,
-# threads, processes and stacks stay those of the recording.
+# threads, processes and stacks stay those of the recording; the watch
+# rows' window is stretched to the grown session.
 # Usage: sh tests/bench/analyze.sh [BUILD_DIR]   (make bench; default build)
 # Env: PERFDB (the perfdb to measure, default BUILD_DIR/perfdb), BENCH_TMPDIR (where the databases go, default $TMPDIR or /tmp; about
 # 12 GB), BENCH_KEEP=DIR (make the databases in DIR and keep them, reuse
@@ -97,6 +100,8 @@ INSERT INTO mem_sample SELECT m.sample_id + k.i * i.n, m.addr, m.phys_addr, m.we
   FROM temp.k k, temp.info i, mem_sample m WHERE m.sample_id BETWEEN i.f AND i.l
   ORDER BY k.i, m.sample_id;
 UPDATE event SET nr_samples = nr_samples * @r WHERE session_id = (SELECT id FROM temp.info);
+UPDATE watch SET ended_ns = (SELECT first_time + d * @r - 1 FROM temp.info, session
+  WHERE session.id = temp.info.id) WHERE session_id = (SELECT id FROM temp.info);
 UPDATE session SET last_sample_id = first_sample_id + (SELECT n FROM temp.info) * @r - 1,
   nr_samples = (SELECT n FROM temp.info) * @r,
   last_time = first_time + (SELECT d FROM temp.info) * @r - 1,
@@ -151,67 +156,81 @@ mk_sched6() {
 	done
 }
 
-# run_once CMD...: runs CMD (stdout to /dev/null); prints "SECONDS RSS_KB".
+# run_once CMD...: runs CMD (stdout to /dev/null); prints "SECONDS RSS_KB
+# CPU_SECONDS" (CPU: user + system).
 run_once() {
-	/usr/bin/time -f '%e %M' -o "$T/time" "$@" >/dev/null 2>"$T/err" || { cat "$T/err" >&2; return 1; }
-	tail -1 "$T/time"
+	/usr/bin/time -f '%e %M %U %S' -o "$T/time" "$@" >/dev/null 2>"$T/err" ||
+		{ cat "$T/err" >&2; return 1; }
+	tail -1 "$T/time" | awk '{ print $1, $2, $3 + $4 }'
 }
 
 # median FILE COLUMN: the median of a column of numbers.
 median() { cut -d' ' -f"$2" "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# bench WHAT DB SCAN_COLS VERB ARGS...: times perfdb VERB DB ARGS against
-# the two scans of SCAN_COLS over every sample of DB's sessions, RUNS times
-# each, interleaved; prints one line.
+# ratio A B: A / B with two decimals (0 when B is 0).
+ratio() { echo "$1 $2" | awk '{ printf "%.2f", ($2 > 0 ? $1 / $2 : 0) }'; }
+
+# bench WHAT DB COLS FROM ID VERB ARGS...: times perfdb VERB DB ARGS
+# against the two scans of COLS FROM the rows whose ID is in DB's sample id
+# range, RUNS times each, interleaved; prints one line.
 bench() {
-	what=$1 db=$2 cols=$3 verb=$4
-	shift 4
+	what=$1 db=$2 cols=$3 from=$4 idcol=$5 verb=$6
+	shift 6
 	lo=$(q "$db" "SELECT min(first_sample_id) FROM session")
 	hi=$(q "$db" "SELECT max(last_sample_id) FROM session")
-	n=$((hi - lo + 1))
+	n=$(q "$db" "SELECT count(*) FROM $from WHERE $idcol BETWEEN $lo AND $hi")
 	sums=$(echo "$cols" | tr ',' '\n' | sed "s/.*/total(&)/" | paste -sd,)
 	: >"$T/a"; : >"$T/s"; : >"$T/f"
 	for _ in $(seq "$RUNS"); do
 		run_once "$PERFDB" "$verb" "$db" "$@" >>"$T/a" &&
-			run_once sqlite3 "$db" "SELECT $cols FROM sample WHERE id BETWEEN $lo AND $hi" >>"$T/s" &&
-			run_once sqlite3 "$db" "SELECT count(*), $sums FROM sample WHERE id BETWEEN $lo AND $hi" \
+			run_once sqlite3 "$db" "SELECT $cols FROM $from WHERE $idcol BETWEEN $lo AND $hi" \
+				>>"$T/s" &&
+			run_once sqlite3 "$db" "SELECT count(*), $sums FROM $from WHERE $idcol BETWEEN $lo AND $hi" \
 				>>"$T/f" || return 1
 	done
 	a=$(median "$T/a" 1) s=$(median "$T/s" 1) f=$(median "$T/f" 1)
-	printf '%-28s %9d %7.2f %7.2f %7.2f %7.2f %7.2f %8d %8d\n' "$what" "$n" "$a" "$s" "$f" \
-		"$(echo "$a $s" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
-		"$(echo "$a $f" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
-		$(($(median "$T/a" 2) / 1024)) $(($(median "$T/s" 2) / 1024))
+	ac=$(median "$T/a" 3) sc=$(median "$T/s" 3) fc=$(median "$T/f" 3)
+	printf '%-24s %9d %6.2f %6.2f %6.2f %6s %6s %6.2f %6.2f %6s %6s %7d\n' "$what" "$n" \
+		"$a" "$s" "$f" "$(ratio "$a" "$s")" "$(ratio "$a" "$f")" "$ac" "$sc" \
+		"$(ratio "$ac" "$sc")" "$(ratio "$ac" "$fc")" $(($(median "$T/a" 2) / 1024))
 }
 
-echo "# perfdb analyzers against a plain scan of their rows; $(nproc) CPUs," \
-	"load average $(cut -d' ' -f1-3 /proc/loadavg) at the start; medians of $RUNS runs"
-printf '%-28s %9s %7s %7s %7s %7s %7s %8s %8s\n' "analyzer" "samples" "perfdb" "scan" "sum" \
-	"/scan" "/sum" "rss_MB" "scan_MB"
+echo "# perfdb analyzers against a plain scan of their rows: $(nproc) CPUs, load average" \
+	"$(cut -d' ' -f1-3 /proc/loadavg) at the start; medians of $RUNS runs. wall: seconds;"
+echo "# cpu: user + system seconds; scan: sqlite3 printing the columns; sum: sqlite3 reading"
+echo "# them into total(); rss: perfdb's peak RSS, MB"
+printf '%-24s %9s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s\n' "analyzer" "rows" "wall" "scan" \
+	"sum" "/scan" "/sum" "cpu" "scan" "/scan" "/sum" "rss"
 SCHED_COLS=id,time,cpu,thread_id,event_id,f2,f4,f6
 TLB_COLS=id,time,cpu,thread_id,event_id,f1,f2,f3,f4,f5,f6
-MEM_COLS=id,time,cpu,thread_id,event_id,ip,cpumode
+WATCH_COLS=id,time,cpu,thread_id,event_id,ip,cpumode,symbol_id
+MEM_COLS=s.time,s.cpu,s.ip,s.cpumode,s.thread_id,s.symbol_id,m.addr,m.weight,m.mem_op,m.mem_lvl,m.snoop
+MEM_FROM="mem_sample m JOIN sample s ON s.id = m.sample_id"
 CG_COLS=id,event_id,stack_id,symbol_id,period
 status=0
 for N in $SIZES; do
 	CG_N=$N
-	make_db sched "$N" mk_sched && bench "sched" "$D/sched-$N.db" "$SCHED_COLS" sched --format json ||
+	if make_db sched "$N" mk_sched; then
+		bench "sched" "$D/sched-$N.db" "$SCHED_COLS" sample id sched --format json || status=1
+		bench "sched --latency" "$D/sched-$N.db" "$SCHED_COLS" sample id \
+			sched --latency --format json || status=1
+	else
 		status=1
-	make_db sched "$N" mk_sched && bench "sched --latency" "$D/sched-$N.db" "$SCHED_COLS" \
-		sched --latency --format json || status=1
-	make_db tlb "$N" mk_tlb && bench "ipis" "$D/tlb-$N.db" "$TLB_COLS" ipis --format json ||
-		status=1
+	fi
+	make_db tlb "$N" mk_tlb && bench "ipis" "$D/tlb-$N.db" "$TLB_COLS" sample id \
+		ipis --format json || status=1
 	if [ "$(id -u)" = 0 ] && make_db watch "$N" mk_watch; then
-		bench "watch" "$D/watch-$N.db" "$MEM_COLS" watch --format json || status=1
-		bench "hitm (watchpoints)" "$D/watch-$N.db" "$MEM_COLS" hitm --format json || status=1
+		bench "watch" "$D/watch-$N.db" "$WATCH_COLS" sample id watch --format json || status=1
+		bench "hitm (watchpoints)" "$D/watch-$N.db" "$WATCH_COLS" sample id \
+			hitm --format json || status=1
 	else
 		echo "# watch: not run (needs root and hardware watchpoints)"
 	fi
-	make_db c2c "$N" mk_c2c && bench "hitm (c2c)" "$D/c2c-$N.db" "$MEM_COLS" hitm --format json ||
-		status=1
+	make_db c2c "$N" mk_c2c && bench "hitm (memory samples)" "$D/c2c-$N.db" "$MEM_COLS" \
+		"$MEM_FROM" m.sample_id hitm --format json || status=1
 	make_db cgdiff "$N" mk_cgdiff $((N / 2)) && bench "cgdiff" "$D/cgdiff-$N.db" "$CG_COLS" \
-		cgdiff --base a --new b --format json || status=1
+		sample id cgdiff --base a --new b --format json || status=1
 done
 make_db sched6 0 mk_sched6 && bench "sched --base/--new, 6" "$D/sched6-0.db" "$SCHED_COLS" \
-	sched --base base --new new --format json || status=1
+	sample id sched --base base --new new --format json || status=1
 exit $status
