@@ -18,7 +18,7 @@ struct tl_scan {
 	struct hashmap tids; /* thread row id -> tid + 1 (0: NULL) */
 	struct tl_event pend[2]; /* events of the current row not returned yet */
 	int npend;
-	int64_t row, row_time; /* the current row's id and time */
+	int64_t row;         /* the current row's id */
 	bool row_cpumask;    /* the current row is an ipi_send_cpumask sample */
 	struct tl_event base; /* the current row's common fields */
 	struct tl_session *s; /* sites and ncpus go here */
