@@ -190,8 +190,8 @@ bench() {
 	done
 	a=$(median "$T/a" 1) s=$(median "$T/s" 1) f=$(median "$T/f" 1)
 	ac=$(median "$T/a" 3) sc=$(median "$T/s" 3) fc=$(median "$T/f" 3)
-	printf '%-24s %9d %6.2f %6.2f %6.2f %6s %6s %6.2f %6.2f %6s %6s %7d\n' "$what" "$n" \
-		"$a" "$s" "$f" "$(ratio "$a" "$s")" "$(ratio "$a" "$f")" "$ac" "$sc" \
+	printf '%-24s %9d %6.2f %6.2f %6.2f %6s %6s %6.2f %6.2f %6.2f %6s %6s %7d\n' "$what" "$n" \
+		"$a" "$s" "$f" "$(ratio "$a" "$s")" "$(ratio "$a" "$f")" "$ac" "$sc" "$fc" \
 		"$(ratio "$ac" "$sc")" "$(ratio "$ac" "$fc")" $(($(median "$T/a" 2) / 1024))
 }
 
@@ -199,8 +199,8 @@ echo "# perfdb analyzers against a plain scan of their rows: $(nproc) CPUs, load
 	"$(cut -d' ' -f1-3 /proc/loadavg) at the start; medians of $RUNS runs. wall: seconds;"
 echo "# cpu: user + system seconds; scan: sqlite3 printing the columns; sum: sqlite3 reading"
 echo "# them into total(); rss: perfdb's peak RSS, MB"
-printf '%-24s %9s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s\n' "analyzer" "rows" "wall" "scan" \
-	"sum" "/scan" "/sum" "cpu" "scan" "/scan" "/sum" "rss"
+printf '%-24s %9s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s\n' "analyzer" "rows" "wall" "scan" \
+	"sum" "/scan" "/sum" "cpu" "scan" "sum" "/scan" "/sum" "rss"
 SCHED_COLS=id,time,cpu,thread_id,event_id,f2,f4,f6
 TLB_COLS=id,time,cpu,thread_id,event_id,f1,f2,f3,f4,f5,f6
 WATCH_COLS=id,time,cpu,thread_id,event_id,ip,cpumode,symbol_id
