@@ -31,7 +31,7 @@
 # rows' window is stretched to the grown session.
 # Usage: sh tests/bench/analyze.sh [BUILD_DIR]   (make bench; default build)
 # Env: PERFDB (the perfdb to measure, default BUILD_DIR/perfdb), BENCH_TMPDIR (where the databases go, default $TMPDIR or /tmp; about
-# 12 GB), BENCH_KEEP=DIR (make the databases in DIR and keep them, reuse
+# 3.2 GB), BENCH_KEEP=DIR (make the databases in DIR and keep them, reuse
 # those already there), BENCH_RUNS (runs per command, default 3),
 # BENCH_SIZES (default "1000000 10000000").
 # Needs perf (system-wide: root or perf_event_paranoid <= 0), sqlite3, cc.
