@@ -30,7 +30,8 @@
 # threads, processes and stacks stay those of the recording; the watch
 # rows' window is stretched to the grown session.
 # Usage: sh tests/bench/analyze.sh [BUILD_DIR]   (make bench; default build)
-# Env: PERFDB (the perfdb to measure, default BUILD_DIR/perfdb), BENCH_TMPDIR (where the databases go, default $TMPDIR or /tmp; about
+# Env: PERFDB (the perfdb to measure, default BUILD_DIR/perfdb),
+# BENCH_TMPDIR (where the databases go, default $TMPDIR or /tmp; about
 # 3.2 GB), BENCH_KEEP=DIR (make the databases in DIR and keep them, reuse
 # those already there), BENCH_RUNS (runs per command, default 3),
 # BENCH_SIZES (default "1000000 10000000").
