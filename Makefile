@@ -155,6 +155,7 @@ $(BUILD)/bench/%: tests/bench/%.c
 bench: all $(BENCH_PROGS)
 	sh tests/bench/import.sh $(BUILD)
 	sh tests/bench/cgdiff.sh $(BUILD)
+	sh tests/bench/analyze.sh $(BUILD)
 	sh tests/bench/push.sh $(BUILD)
 
 deps:

@@ -38,6 +38,11 @@ struct index {
 	struct hashmap sites;	/* (session, ip) -> site */
 };
 
+/* A thread row's columns the samples need (-1: NULL or no row). */
+struct sthread {
+	int64_t pid, tid, process;
+};
+
 /* Per session, while loading. */
 struct sess {
 	uint16_t ix;
@@ -49,6 +54,10 @@ struct sess {
 	size_t nprocs;
 	struct hashmap proc_ix;	/* (process row, 0) -> procs index */
 	struct hashmap map_cache;	/* (process, page), maps visible -> map + 1 */
+	struct hashmap threads;	/* (thread row, 0) -> index in thr */
+	struct sthread *thr;
+	size_t nthr, thr_cap;
+	sqlite3_stmt *thread_st, *sym_st; /* a thread row, a symbol row with its dso */
 };
 
 /* c2c_anon_path: see c2c_load.h. */
@@ -286,19 +295,19 @@ static int32_t line_of(struct c2c_data *d, struct index *x, struct sess *s,
 }
 
 /* site_name(buf, len, st, smp, s, proc): "symbol+0xoff" of the sample's
- * ip from the symbol columns (12: name, 13: start, 14: size, 15: kernel
- * dso), or "0xip". */
+ * ip from the symbol row st holds (0: name, 1: start, 2: size, 3: kernel
+ * dso; st NULL: no symbol), or "0xip". */
 static void site_name(char *buf, size_t len, sqlite3_stmt *st, const struct c2c_sample *smp,
 		      struct sess *s, int64_t proc)
 {
-	const char *name = (const char *)sqlite3_column_text(st, 12);
-	uint64_t start = (uint64_t)col_or(st, 13, 0), size = (uint64_t)col_or(st, 14, 0);
+	const char *name = st ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	uint64_t start = st ? (uint64_t)col_or(st, 1, 0) : 0, size = st ? (uint64_t)col_or(st, 2, 0) : 0;
 	uint64_t at = smp->ip;
 	if (!name || !strcmp(name, "[unknown]")) {
 		snprintf(buf, len, "0x%" PRIx64, smp->ip);
 		return;
 	}
-	if (!col_or(st, 15, 0)) {	/* user: the ELF address, as the symbol's */
+	if (!col_or(st, 3, 0)) {	/* user: the ELF address, as the symbol's */
 		const struct lmap *m = proc >= 0 ? find_map(s, proc, smp->ip, smp->time) : NULL;
 		at = m ? smp->ip - m->start + m->pgoff : start - 1;
 	}
@@ -308,43 +317,70 @@ static void site_name(char *buf, size_t len, sqlite3_stmt *st, const struct c2c_
 		snprintf(buf, len, "%s", name);
 }
 
-/* site_of(d, x, st, smp, s, proc): the interned code site of smp. */
-static int32_t site_of(struct c2c_data *d, struct index *x, sqlite3_stmt *st,
+/* site_of(d, x, symbol, smp, s, proc): the interned code site of smp,
+ * whose symbol row is symbol (-1: none): the first sample of a session at
+ * an ip names it. */
+static int32_t site_of(struct c2c_data *d, struct index *x, int64_t symbol,
 		       const struct c2c_sample *smp, struct sess *s, int64_t proc)
 {
 	char buf[512];
 	uint64_t v;
 	if (hm_get(&x->sites, s->ix, smp->ip, &v))
 		return (int32_t)v;
-	site_name(buf, sizeof(buf), st, smp, s, proc);
+	sqlite3_reset(s->sym_st);
+	sqlite3_bind_int64(s->sym_st, 1, symbol);
+	bool found = symbol >= 0 && sqlite3_step(s->sym_st) == SQLITE_ROW;
+	site_name(buf, sizeof(buf), found ? s->sym_st : NULL, smp, s, proc);
 	ALLOC_GROW(d->sites, d->nsites + 1, d->sites_cap);
 	d->sites[d->nsites] = xstrdup(buf);
 	hm_put(&x->sites, s->ix, smp->ip, d->nsites);
 	return (int32_t)d->nsites++;
 }
 
+/* The samples; their thread and symbol rows are looked up once each (a
+ * join would look them up for every sample). */
 static const char samples_sql[] =
-	"SELECT s.time, s.cpu, s.ip, s.cpumode, t.pid, t.tid, t.process_id, m.addr, "
-	"m.weight, m.mem_op, m.mem_lvl, m.snoop, y.name, y.start, y.size, d.kernel, "
-	"m.snoopx, m.mem_lock, m.blk, m.remote, m.hops FROM mem_sample m "
-	"JOIN sample s ON s.id = m.sample_id LEFT JOIN thread t ON t.id = s.thread_id "
-	"LEFT JOIN symbol y ON y.id = s.symbol_id LEFT JOIN dso d ON d.id = y.dso_id "
+	"SELECT s.time, s.cpu, s.ip, s.cpumode, s.thread_id, m.addr, m.weight, m.mem_op, "
+	"m.mem_lvl, m.snoop, s.symbol_id, m.snoopx, m.mem_lock, m.blk, m.remote, m.hops "
+	"FROM mem_sample m JOIN sample s ON s.id = m.sample_id "
 	"WHERE m.sample_id BETWEEN ?1 AND ?2 ORDER BY m.sample_id";
+
+/* thread_of(s, st, i): the thread row of column i of st (cached). */
+static struct sthread thread_of(struct sess *s, sqlite3_stmt *st, int i)
+{
+	struct sthread t = { -1, -1, -1 };
+	uint64_t v;
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return t;
+	int64_t id = sqlite3_column_int64(st, i);
+	if (hm_get(&s->threads, (uint64_t)id, 0, &v))
+		return s->thr[v];
+	sqlite3_reset(s->thread_st);
+	sqlite3_bind_int64(s->thread_st, 1, id);
+	if (sqlite3_step(s->thread_st) == SQLITE_ROW)
+		t = (struct sthread){ col_or(s->thread_st, 0, -1), col_or(s->thread_st, 1, -1),
+				      col_or(s->thread_st, 2, -1) };
+	ALLOC_GROW(s->thr, s->nthr + 1, s->thr_cap);
+	s->thr[s->nthr] = t;
+	hm_put(&s->threads, (uint64_t)id, 0, s->nthr++);
+	return t;
+}
 
 /* add_sample(d, x, s, st): decodes the current row of st into d. */
 static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqlite3_stmt *st)
 {
 	struct c2c_src m = {
-		.addr = (uint64_t)col_or(st, 7, 0), .op = (unsigned)col_or(st, 9, 0),
-		.lvl = (unsigned)col_or(st, 10, 0), .snoop = (unsigned)col_or(st, 11, 0),
-		.snoopx = (unsigned)col_or(st, 16, 0), .lock = (unsigned)col_or(st, 17, 0),
-		.blk = (unsigned)col_or(st, 18, 0), .remote = (unsigned)col_or(st, 19, 0),
-		.hops = (unsigned)col_or(st, 20, 0) };
-	int64_t proc = col_or(st, 6, -1);
+		.addr = (uint64_t)col_or(st, 5, 0), .op = (unsigned)col_or(st, 7, 0),
+		.lvl = (unsigned)col_or(st, 8, 0), .snoop = (unsigned)col_or(st, 9, 0),
+		.snoopx = (unsigned)col_or(st, 11, 0), .lock = (unsigned)col_or(st, 12, 0),
+		.blk = (unsigned)col_or(st, 13, 0), .remote = (unsigned)col_or(st, 14, 0),
+		.hops = (unsigned)col_or(st, 15, 0) };
+	struct sthread t = thread_of(s, st, 4);
+	int64_t proc = t.process;
 	struct c2c_sample smp = { .time = col_or(st, 0, 0), .cpu = (int32_t)col_or(st, 1, -1),
 		.ip = (uint64_t)col_or(st, 2, 0), .cpumode = (uint8_t)col_or(st, 3, 0),
-		.pid = (int32_t)col_or(st, 4, -1), .tid = (int32_t)col_or(st, 5, -1),
-		.addr = m.addr, .weight = (uint32_t)col_or(st, 8, 0), .session = s->ix,
+		.pid = (int32_t)t.pid, .tid = (int32_t)t.tid,
+		.addr = m.addr, .weight = (uint32_t)col_or(st, 6, 0), .session = s->ix,
 		.obj = -1, .field = -1, .node = -1 };
 	struct c2c_stats one = { 0 };
 	if (smp.cpu >= 0 && smp.cpu < s->nnode)
@@ -354,7 +390,7 @@ static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqli
 	smp.cls = (uint8_t)c2c_decode(&one, &m);
 	smp.stc = (uint8_t)((one.st_l1hit ? C2C_ST_L1HIT : 0) | (one.st_l1miss ? C2C_ST_L1MISS : 0) |
 			    (one.st_na ? C2C_ST_NA : 0));
-	smp.site = site_of(d, x, st, &smp, s, proc);
+	smp.site = site_of(d, x, col_or(st, 10, -1), &smp, s, proc);
 	smp.line = line_of(d, x, s, &smp, proc);
 	c2c_stats_add(&d->total, &one);
 	struct c2c_line *l = &d->lines[smp.line];
@@ -371,7 +407,11 @@ static int load_samples(sqlite3 *db, struct c2c_data *d, struct index *x, struct
 {
 	sqlite3_stmt *st = db_prepare(db, samples_sql);
 	int rc;
-	if (!st) {
+	s->thread_st = db_prepare(db, "SELECT pid, tid, process_id FROM thread WHERE id = ?");
+	s->sym_st = db_prepare(db, "SELECT y.name, y.start, y.size, d.kernel FROM symbol y "
+			       "LEFT JOIN dso d ON d.id = y.dso_id WHERE y.id = ?");
+	if (!st || !s->thread_st || !s->sym_st) {
+		sqlite3_finalize(st);
 		snprintf(err, errlen, "cannot query mem_sample: %s", sqlite3_errmsg(db));
 		return -1;
 	}
@@ -419,6 +459,10 @@ static void sess_free(struct sess *s)
 	free(s->node);
 	hm_free(&s->proc_ix);
 	hm_free(&s->map_cache);
+	hm_free(&s->threads);
+	free(s->thr);
+	sqlite3_finalize(s->thread_st);
+	sqlite3_finalize(s->sym_st);
 }
 
 /* index_of(d): d's key index, created on first use. */
@@ -443,6 +487,7 @@ int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, char *err, size_t
 	int rc;
 	hm_init(&s.proc_ix);
 	hm_init(&s.map_cache);
+	hm_init(&s.threads);
 	if (d->nsessions >= UINT16_MAX) {
 		snprintf(err, errlen, "too many sessions");
 		return -1;

@@ -9,12 +9,17 @@
 #include "lib/hashmap.h"
 #include "lib/strbuf.h"
 
+struct fkey;
+
 /* Lookup state while attributing (hitm_result.priv). */
 struct index {
 	struct hashmap strs;	/* (hash, length + probe << 32) -> string */
 	struct hashmap fields;	/* (line, object + name) -> field */
 	struct hashmap tfields;	/* (type, name) -> per-type field */
 	struct hashmap sites;	/* (field key, site) -> place in its sites */
+	struct hashmap typed;	/* (type name, session << 40 | offset) -> place in keys */
+	struct fkey *keys;	/* the typed fields found so far */
+	size_t nkeys, keys_cap;
 };
 
 /* What one sample is attributed to. */
@@ -129,6 +134,27 @@ static void typed_key(struct hitm_result *r, struct index *x, const struct hobj 
 	k->name = intern(r, x, name);
 }
 
+/* cached_typed_key(r, x, o, session, ls, off, k): typed_key's answer for
+ * the type of o at off in a session, found once per (type, session,
+ * offset): naming a field walks the layout, the samples of a line repeat
+ * a few offsets. */
+static void cached_typed_key(struct hitm_result *r, struct index *x, const struct hobj *o,
+			     int32_t session, const struct layout_set *ls, int64_t off, struct fkey *k)
+{
+	uint64_t v, k1 = (uint64_t)(uintptr_t)o->type, k2 = (uint64_t)session << 40 | (uint64_t)off;
+	bool cacheable = session >= 0 && session < (1 << 23) && off >= 0 && off < (1LL << 40);
+	if (cacheable && hm_get(&x->typed, k1, k2, &v)) {
+		*k = x->keys[v];
+		return;
+	}
+	typed_key(r, x, o, layouts_find(&ls[session], o->type), off, k);
+	if (!cacheable)
+		return;
+	ALLOC_GROW(x->keys, x->nkeys + 1, x->keys_cap);
+	x->keys[x->nkeys] = *k;
+	hm_put(&x->typed, k1, k2, x->nkeys++);
+}
+
 /* key_of(r, x, s, om, ls, k): what sample s is attributed to. */
 static void key_of(struct hitm_result *r, struct index *x, const struct c2c_sample *s,
 		   const struct objmap *om, const struct layout_set *ls, struct fkey *k)
@@ -143,7 +169,7 @@ static void key_of(struct hitm_result *r, struct index *x, const struct c2c_samp
 	const struct hobj *o = &om->v[s->obj];
 	int64_t off = (int64_t)(s->addr - o->addr);
 	if (o->type[0]) {
-		typed_key(r, x, o, layouts_find(&ls[s->session], o->type), off, k);
+		cached_typed_key(r, x, o, s->session, ls, off, k);
 		return;
 	}
 	if (off)
@@ -422,8 +448,9 @@ static void judge(struct hitm_result *r, struct hitm_line *hl)
 void hitm_attribute(struct c2c_data *d, const struct objmap *om, const struct layout_set *ls,
 		    struct hitm_result *r)
 {
-	struct index x;
+	struct index x = { 0 };
 	*r = (struct hitm_result){ .cpu_words = d->max_cpu >= 0 ? d->max_cpu / 64 + 1 : 1 };
+	hm_init(&x.typed);
 	hm_init(&x.strs);
 	hm_init(&x.fields);
 	hm_init(&x.tfields);
@@ -440,6 +467,8 @@ void hitm_attribute(struct c2c_data *d, const struct objmap *om, const struct la
 	hm_free(&x.fields);
 	hm_free(&x.tfields);
 	hm_free(&x.sites);
+	hm_free(&x.typed);
+	free(x.keys);
 }
 
 /* field_free(f): frees what f owns. */

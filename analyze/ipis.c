@@ -22,25 +22,22 @@ const char *why_name(enum ipi_why w)
 	return w < WHY_N ? names[w] : "?";
 }
 
-/* The state of a match: the output, pending queues (target, csd) -> index
- * + 1, the IPI whose function runs on each CPU, the IPIs each sender queued
- * since its last other event (waiting for their ipi_send), and for the
- * "ipi" source the last IPI sent to each CPU. */
-struct match {
-	struct ipi_set *out;
-	const struct ident *id;
-	int ncpus;
-	struct hashmap pending;
-	long *running;  /* per CPU: index of the IPI in its function, or -1 */
-	long *last_to;  /* per CPU: last IPI sent to it ("ipi" source), or -1 */
-	int64_t *attempt_at; /* per CPU: time of a flush attempt just before, or -1 */
-	size_t **await; /* per CPU: indices queued, waiting for ipi_send */
-	size_t *nawait, *capawait;
-};
+/* ipi_at(m, i): the IPI of index i (one not handed to the sink yet). */
+static struct ipi *ipi_at(const struct ipi_matcher *m, size_t i)
+{
+	return &m->out->v[i - m->out->base];
+}
+
+/* gone(m, i): whether IPI i was handed to the sink (its match was final:
+ * see is_final). */
+static bool gone(const struct ipi_matcher *m, long i)
+{
+	return i >= 0 && (size_t)i < m->released;
+}
 
 /* add_ipi(m, e, target): appends an IPI sent by e to target and returns its
  * index. */
-static long add_ipi(struct match *m, const struct tl_event *e, int target)
+static long add_ipi(struct ipi_matcher *m, const struct tl_event *e, int target)
 {
 	struct ipi_set *s = m->out;
 	ALLOC_GROW(s->v, s->n + 1, s->cap);
@@ -48,20 +45,25 @@ static long add_ipi(struct match *m, const struct tl_event *e, int target)
 	s->v[s->n] = (struct ipi){ .send = e->time, .receipt = -1,
 		.mm = mm > 0 ? mm : MM_UNKNOWN, .sender = e->cpu, .target = target,
 		.site = e->site, .reason = -1, .cls = CL_UNVERIFIED };
-	return (long)s->n++;
+	return (long)(s->base + s->n++);
 }
 
-/* add_attempt(m, e): records a flush attempt (reason 4) of e's task's mm. */
-static void add_attempt(struct match *m, const struct tl_event *e)
+/* add_attempt(m, e): records a flush attempt (reason 4) of e's task's mm
+ * (with a sink: hands it over). */
+static void add_attempt(struct ipi_matcher *m, const struct tl_event *e)
 {
 	struct ipi_set *s = m->out;
-	ALLOC_GROW(s->attempt_mm, s->nattempts + 1, s->attempt_cap);
 	int64_t mm = ident_mm(m->id, e->tid, e->time);
+	if (m->sink) {
+		m->sink->attempt(m->sink->ctx, mm > 0 ? mm : MM_UNKNOWN);
+		return;
+	}
+	ALLOC_GROW(s->attempt_mm, s->nattempts + 1, s->attempt_cap);
 	s->attempt_mm[s->nattempts++] = mm > 0 ? mm : MM_UNKNOWN;
 }
 
 /* await_push(m, cpu, i): IPI i, queued on cpu, waits for its ipi_send. */
-static void await_push(struct match *m, int cpu, size_t i)
+static void await_push(struct ipi_matcher *m, int cpu, size_t i)
 {
 	ALLOC_GROW(m->await[cpu], m->nawait[cpu] + 1, m->capawait[cpu]);
 	m->await[cpu][m->nawait[cpu]++] = i;
@@ -69,17 +71,17 @@ static void await_push(struct match *m, int cpu, size_t i)
 
 /* on_send(m, e): an ipi_send to e->arg raises the interrupt of the IPIs its
  * CPU just queued for that target. */
-static void on_send(struct match *m, const struct tl_event *e)
+static void on_send(struct ipi_matcher *m, const struct tl_event *e)
 {
 	for (size_t k = 0; k < m->nawait[e->cpu]; k++) {
-		struct ipi *p = &m->out->v[m->await[e->cpu][k]];
+		struct ipi *p = ipi_at(m, m->await[e->cpu][k]);
 		if (p->target == e->arg)
 			p->raised = 1;
 	}
 }
 
 /* on_csd(m, e): the "csd" source: queues, receivers' entries and exits. */
-static void on_csd(struct match *m, const struct tl_event *e)
+static void on_csd(struct ipi_matcher *m, const struct tl_event *e)
 {
 	uint64_t v;
 	if (e->kind == TL_CSD_QUEUE) {
@@ -94,10 +96,10 @@ static void on_csd(struct match *m, const struct tl_event *e)
 		m->running[e->cpu] = -1;
 		if (e->flush && hm_get(&m->pending, (uint64_t)e->cpu, (uint64_t)e->a, &v)) {
 			hm_del(&m->pending, (uint64_t)e->cpu, (uint64_t)e->a);
-			if (e->time - m->out->v[v - 1].send > IPIS_MAX_RX_NS)
-				return;
+			if (gone(m, (long)v - 1) || e->time - ipi_at(m, v - 1)->send > IPIS_MAX_RX_NS)
+				return;	/* (one gone was sent over IPIS_MAX_RX_NS ago) */
 			m->running[e->cpu] = (long)v - 1;
-			m->out->v[v - 1].receipt = e->time;
+			ipi_at(m, v - 1)->receipt = e->time;
 		}
 	} else if (e->kind == TL_CSD_EXIT) {
 		m->running[e->cpu] = -1;
@@ -108,27 +110,27 @@ static void on_csd(struct match *m, const struct tl_event *e)
  * verdict of the IPI whose function runs on its CPU ("csd"), or, of reason
  * 1 or 5, the verdict and the receipt of the last IPI sent to the CPU
  * within IPIS_FALLBACK_RX_NS ("ipi"); reason 4 is a flush attempt. */
-static void on_flush(struct match *m, const struct tl_event *e, bool csd_source)
+static void on_flush(struct ipi_matcher *m, const struct tl_event *e, bool csd_source)
 {
 	long i = csd_source ? m->running[e->cpu] : m->last_to[e->cpu];
 	if (e->arg == 4)
 		add_attempt(m, e);
-	if (i < 0 || m->out->v[i].reason >= 0)
-		return;
+	if (i < 0 || gone(m, i) || ipi_at(m, (size_t)i)->reason >= 0)
+		return;	/* (one gone was sent over IPIS_FALLBACK_RX_NS ago) */
+	struct ipi *p = ipi_at(m, (size_t)i);
 	if (csd_source) {
 		if (e->arg == 0 || e->arg == 1 || e->arg == 5)
-			m->out->v[i].reason = (int8_t)e->arg;
-	} else if ((e->arg == 1 || e->arg == 5) &&
-		   e->time - m->out->v[i].send <= IPIS_FALLBACK_RX_NS) {
-		m->out->v[i].reason = (int8_t)e->arg;
-		m->out->v[i].receipt = e->time;
+			p->reason = (int8_t)e->arg;
+	} else if ((e->arg == 1 || e->arg == 5) && e->time - p->send <= IPIS_FALLBACK_RX_NS) {
+		p->reason = (int8_t)e->arg;
+		p->receipt = e->time;
 		m->last_to[e->cpu] = -1;
 	}
 }
 
 /* on_event(m, e, csd_source): one event of the match (other samples only
  * tell the timelines who runs). */
-static void on_event(struct match *m, const struct tl_event *e, bool csd_source)
+static void on_event(struct ipi_matcher *m, const struct tl_event *e, bool csd_source)
 {
 	if (e->kind == TL_SAMPLE)
 		return;
@@ -142,7 +144,7 @@ static void on_event(struct match *m, const struct tl_event *e, bool csd_source)
 		    e->arg < 0 || e->arg >= m->ncpus)
 			return;
 		long i = add_ipi(m, e, e->arg);
-		m->out->v[i].raised = 1;
+		ipi_at(m, (size_t)i)->raised = 1;
 		m->last_to[e->arg] = i;
 		return;
 	}
@@ -158,11 +160,110 @@ static void on_event(struct match *m, const struct tl_event *e, bool csd_source)
 		on_csd(m, e);
 }
 
-/* match_free(m): frees the match state (not the output). */
-static void match_free(struct match *m)
+/* cpus_upto(m, n): m's per-CPU state holds at least n CPUs (new ones:
+ * nothing pending). */
+static void cpus_upto(struct ipi_matcher *m, size_t n)
 {
+	if (n <= m->cap)
+		return;
+	size_t k = m->cap ? m->cap : 1;
+	while (k < n)
+		k *= 2;
+	m->running = xreallocarray(m->running, k, sizeof(*m->running));
+	m->last_to = xreallocarray(m->last_to, k, sizeof(*m->last_to));
+	m->attempt_at = xreallocarray(m->attempt_at, k, sizeof(*m->attempt_at));
+	m->await = xreallocarray(m->await, k, sizeof(*m->await));
+	m->nawait = xreallocarray(m->nawait, k, sizeof(*m->nawait));
+	m->capawait = xreallocarray(m->capawait, k, sizeof(*m->capawait));
+	for (size_t c = m->cap; c < k; c++) {
+		m->running[c] = m->last_to[c] = m->attempt_at[c] = -1;
+		m->await[c] = NULL;
+		m->nawait[c] = m->capawait[c] = 0;
+	}
+	m->cap = k;
+}
+
+/* is_final(m, i): whether nothing later can change IPI i's match: it
+ * waits for no ipi_send on its sender, and its receipt ("csd": an entry
+ * within IPIS_MAX_RX_NS; "ipi": a flush within IPIS_FALLBACK_RX_NS) and
+ * verdict (a flush while its function runs) can come no more. Events come
+ * in time order, so nothing later is older than m->now. */
+static bool is_final(const struct ipi_matcher *m, size_t i)
+{
+	const struct ipi *p = ipi_at(m, i);
+	if (p->sender >= 0 && (size_t)p->sender < m->cap)
+		for (size_t k = 0; k < m->nawait[p->sender]; k++)
+			if (m->await[p->sender][k] == i)
+				return false;
+	if (!m->csd_source)
+		return p->target < 0 || (size_t)p->target >= m->cap ||
+		       m->last_to[p->target] != (long)i || m->now - p->send > IPIS_FALLBACK_RX_NS;
+	if (p->receipt < 0)
+		return m->now - p->send > IPIS_MAX_RX_NS;
+	return p->target < 0 || (size_t)p->target >= m->cap || m->running[p->target] != (long)i;
+}
+
+/* release(m, all): hands the sink the IPIs whose match is final (all: every
+ * one left, at the end), in the order they were sent; drops their room
+ * once half of it is theirs. */
+static void release(struct ipi_matcher *m, bool all)
+{
+	struct ipi_set *s = m->out;
+	while (m->released < s->base + s->n && (all || is_final(m, m->released)))
+		m->sink->ipi(m->sink->ctx, ipi_at(m, m->released++));
+	size_t done = m->released - s->base;
+	if (done >= 1024 && done * 2 >= s->n) {
+		memmove(s->v, s->v + done, (s->n - done) * sizeof(*s->v));
+		s->n -= done;
+		s->base = m->released;
+	}
+}
+
+/* ipis_begin: see ipis.h. */
+void ipis_begin(struct ipi_matcher *m, const struct ident *id, int ncpus, bool grow,
+		bool csd_source, const struct ipi_sink *sink, struct ipi_set *out)
+{
+	memset(m, 0, sizeof(*m));
+	memset(out, 0, sizeof(*out));
+	m->out = out;
+	m->sink = sink;
+	m->id = id;
+	m->grow = grow;
+	m->csd_source = csd_source;
+	m->ncpus = ncpus > 0 ? ncpus : 0;
+	out->csd_source = csd_source;
+	hm_init(&m->pending);
+	cpus_upto(m, m->ncpus ? (size_t)m->ncpus : 1);
+}
+
+/* ipis_feed: see ipis.h. */
+void ipis_feed(struct ipi_matcher *m, const struct tl_event *e)
+{
+	if (m->grow) {
+		int n = e->cpu + 1;
+		if ((e->kind == TL_CSD_QUEUE || e->kind == TL_IPI_SEND) && e->arg >= n &&
+		    e->arg < 65536)
+			n = e->arg + 1;
+		if (n > m->ncpus && n <= 65536) {
+			cpus_upto(m, (size_t)n);
+			m->ncpus = n;
+		}
+	}
+	if (e->cpu >= 0 && e->cpu < m->ncpus)
+		on_event(m, e, m->csd_source);
+	if (m->sink) {
+		m->now = e->time;
+		release(m, false);
+	}
+}
+
+/* ipis_finish: see ipis.h. */
+void ipis_finish(struct ipi_matcher *m)
+{
+	if (m->sink)
+		release(m, true);
 	hm_free(&m->pending);
-	for (int c = 0; m->await && c < m->ncpus; c++)
+	for (size_t c = 0; m->await && c < m->cap; c++)
 		free(m->await[c]);
 	free(m->await);
 	free(m->nawait);
@@ -170,29 +271,18 @@ static void match_free(struct match *m)
 	free(m->running);
 	free(m->last_to);
 	free(m->attempt_at);
+	memset(m, 0, sizeof(*m));
 }
 
 /* ipis_match: see ipis.h. */
 void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 		int ncpus, bool csd_source, struct ipi_set *out)
 {
-	struct match m = { .out = out, .id = id, .ncpus = ncpus > 0 ? ncpus : 0 };
-	size_t nc = m.ncpus ? (size_t)m.ncpus : 1;
-	memset(out, 0, sizeof(*out));
-	out->csd_source = csd_source;
-	hm_init(&m.pending);
-	m.running = xreallocarray(NULL, nc, sizeof(long));
-	m.last_to = xreallocarray(NULL, nc, sizeof(long));
-	m.attempt_at = xreallocarray(NULL, nc, sizeof(int64_t));
-	m.await = xcalloc(nc, sizeof(*m.await));
-	m.nawait = xcalloc(nc, sizeof(size_t));
-	m.capawait = xcalloc(nc, sizeof(size_t));
-	for (size_t c = 0; c < nc; c++)
-		m.running[c] = m.last_to[c] = m.attempt_at[c] = -1;
+	struct ipi_matcher m;
+	ipis_begin(&m, id, ncpus, false, csd_source, NULL, out);
 	for (size_t i = 0; i < n; i++)
-		if (ev[i].cpu >= 0 && ev[i].cpu < m.ncpus)
-			on_event(&m, &ev[i], csd_source);
-	match_free(&m);
+		ipis_feed(&m, &ev[i]);
+	ipis_finish(&m);
 }
 
 /* ipi_set_free: see ipis.h. */
@@ -239,22 +329,27 @@ static enum ipi_why why_unverified(const struct ipi *p, const struct timeline *t
 	return WHY_NONE;
 }
 
+/* ipi_classify_one: see ipis.h. */
+void ipi_classify_one(struct ipi *p, const struct timeline *tl, int64_t window_ns, bool csd_source,
+		      const struct lost_spans *lost)
+{
+	int64_t from = p->send > INT64_MIN + window_ns ? p->send - window_ns : p->send;
+	p->near_send = !timeline_stable(tl, p->target, from, p->send, p->mm);
+	p->why = WHY_NONE;
+	if (p->receipt >= 0) {
+		p->cls = (uint8_t)timeline_class(tl, p->target, p->receipt, p->mm);
+	} else {
+		p->cls = CL_UNVERIFIED;
+		p->why = (uint8_t)why_unverified(p, tl, csd_source, lost);
+	}
+}
+
 /* ipis_classify: see ipis.h. */
 void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns,
 		   const struct lost_spans *lost)
 {
-	for (size_t i = 0; i < set->n; i++) {
-		struct ipi *p = &set->v[i];
-		int64_t from = p->send > INT64_MIN + window_ns ? p->send - window_ns : p->send;
-		p->near_send = !timeline_stable(tl, p->target, from, p->send, p->mm);
-		p->why = WHY_NONE;
-		if (p->receipt >= 0) {
-			p->cls = (uint8_t)timeline_class(tl, p->target, p->receipt, p->mm);
-		} else {
-			p->cls = CL_UNVERIFIED;
-			p->why = (uint8_t)why_unverified(p, tl, set->csd_source, lost);
-		}
-	}
+	for (size_t i = 0; i < set->n; i++)
+		ipi_classify_one(&set->v[i], tl, window_ns, set->csd_source, lost);
 }
 
 /* ipi_rx_of: see ipis.h. */
@@ -296,24 +391,28 @@ void ipi_count(struct ipi_counts *c, const struct ipi *p)
 	c->rx[ipi_rx_of(p)]++;
 }
 
+/* ipi_summarize_one: see ipis.h. */
+void ipi_summarize_one(struct ipi_summary *s, const struct ipi *p, bool verdicts)
+{
+	enum ipi_rx rx = ipi_rx_of(p);
+	int cls = p->cls < CL_N ? p->cls : CL_UNKNOWN;
+	ipi_count(&s->all, p);
+	s->matrix[cls][rx]++;
+	if (p->near_send)
+		s->near_send_cls[cls]++;
+	if (cls == CL_UNVERIFIED)
+		s->why[p->why < WHY_N ? p->why : WHY_NONE]++;
+	if (!verdicts || (cls != CL_RUNNING && cls != CL_LAZY && cls != CL_OTHER))
+		return;
+	s->compared++;
+	s->agreeing += ipi_agrees(cls, rx);
+	s->wasted_agreeing += ipi_wasted_agrees(cls, rx);
+}
+
 /* ipi_summarize: see ipis.h. */
 void ipi_summarize(struct ipi_summary *s, const struct ipi_set *set)
 {
 	s->attempts += (long long)set->nattempts;
-	for (size_t i = 0; i < set->n; i++) {
-		const struct ipi *p = &set->v[i];
-		enum ipi_rx rx = ipi_rx_of(p);
-		int cls = p->cls < CL_N ? p->cls : CL_UNKNOWN;
-		ipi_count(&s->all, p);
-		s->matrix[cls][rx]++;
-		if (p->near_send)
-			s->near_send_cls[cls]++;
-		if (cls == CL_UNVERIFIED)
-			s->why[p->why < WHY_N ? p->why : WHY_NONE]++;
-		if (!set->verdicts || (cls != CL_RUNNING && cls != CL_LAZY && cls != CL_OTHER))
-			continue;
-		s->compared++;
-		s->agreeing += ipi_agrees(cls, rx);
-		s->wasted_agreeing += ipi_wasted_agrees(cls, rx);
-	}
+	for (size_t i = 0; i < set->n; i++)
+		ipi_summarize_one(s, &set->v[i], set->verdicts);
 }

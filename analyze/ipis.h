@@ -30,6 +30,7 @@
 #ifndef PERFDB_IPIS_H
 #define PERFDB_IPIS_H
 #include "analyze/mm_timeline.h"
+#include "lib/hashmap.h"
 
 /* The default window of switched_near_send, ns. */
 #define IPIS_WINDOW_NS 20000
@@ -80,8 +81,9 @@ struct ipi {
 
 /* What ipis_match finds in a session. */
 struct ipi_set {
-	struct ipi *v;
-	size_t n, cap;
+	struct ipi *v;		/* IPIs base, base + 1 ... (with a sink: those */
+	size_t n, cap;		/* not dropped yet, see ipis_begin) */
+	size_t base;
 	int64_t *attempt_mm; /* one per tlb_flush reason 4: the sender's mm */
 	size_t nattempts, attempt_cap;
 	bool csd_source;     /* receivers from csd events */
@@ -98,6 +100,55 @@ struct ipi_set {
 void ipis_match(const struct tl_event *ev, size_t n, const struct ident *id,
 		int ncpus, bool csd_source, struct ipi_set *out);
 
+/* Where a streaming match hands over what it is done with: each flush
+ * attempt's mm as it comes, and each IPI once nothing later can change its
+ * match (receipt, verdict, raised), in the order they were sent. */
+struct ipi_sink {
+	void (*attempt)(void *ctx, int64_t mm);
+	void (*ipi)(void *ctx, struct ipi *p);
+	void *ctx;
+};
+
+/* The same match one event at a time (ipis_match is begin, feed every
+ * event, finish), for events streamed from a database: the state is per
+ * CPU and per IPI waiting for its receiver; without a sink the output
+ * holds one entry per IPI and per flush attempt, with one only the IPIs
+ * not handed over yet (those of the last IPIS_MAX_RX_NS, or waiting for
+ * their receiver's exit). */
+struct ipi_matcher {
+	const struct ipi_sink *sink;	/* or NULL */
+	size_t released;	/* IPIs handed to the sink: 0 .. released - 1 */
+	int64_t now;		/* time of the last event fed */
+	struct ipi_set *out;
+	const struct ident *id;
+	int ncpus;
+	size_t cap;		/* CPUs the arrays hold */
+	bool grow;		/* ncpus not known yet: grows with the events */
+	bool csd_source;
+	struct hashmap pending;	/* (target, csd) -> index + 1 of a queued IPI */
+	long *running;		/* per CPU: index of the IPI in its function, or -1 */
+	long *last_to;		/* per CPU: last IPI sent to it ("ipi" source), or -1 */
+	int64_t *attempt_at;	/* per CPU: time of a flush attempt just before, or -1 */
+	size_t **await;		/* per CPU: IPIs queued, waiting for their ipi_send */
+	size_t *nawait, *capawait;
+};
+
+/* ipis_begin(m, id, ncpus, grow, csd_source, sink, out): starts a match as
+ * ipis_match does. grow: the number of CPUs is only known at the end
+ * (ncpus is then the least): a CPU an event names, as its own or as the
+ * target of a queue or send, counts from that event on. sink (or NULL):
+ * attempts and final IPIs go there (out->attempt_mm stays empty, out->v
+ * holds the IPIs from out->base on not handed over yet). */
+void ipis_begin(struct ipi_matcher *m, const struct ident *id, int ncpus, bool grow,
+		bool csd_source, const struct ipi_sink *sink, struct ipi_set *out);
+
+/* ipis_feed(m, e): takes the next event (time order). */
+void ipis_feed(struct ipi_matcher *m, const struct tl_event *e);
+
+/* ipis_finish(m): ends the match (the output stays; with a sink, every IPI
+ * left is handed over); m is left empty. */
+void ipis_finish(struct ipi_matcher *m);
+
 /* ipi_set_free(s): frees s's arrays. */
 void ipi_set_free(struct ipi_set *s);
 
@@ -113,6 +164,11 @@ void ipi_set_free(struct ipi_set *s);
  * send]. */
 void ipis_classify(struct ipi_set *set, const struct timeline *tl, int64_t window_ns,
 		   const struct lost_spans *lost);
+
+/* ipi_classify_one(p, tl, window_ns, csd_source, lost): ipis_classify for
+ * one IPI of a set whose receivers came from csd events when csd_source. */
+void ipi_classify_one(struct ipi *p, const struct timeline *tl, int64_t window_ns, bool csd_source,
+		      const struct lost_spans *lost);
 
 /* ipi_rx_of(p): the receiver verdict of p. */
 enum ipi_rx ipi_rx_of(const struct ipi *p);
@@ -149,6 +205,10 @@ struct ipi_summary {
 	long long agreeing;               /* of those, ipi_agrees */
 	long long wasted_agreeing;        /* of those, ipi_wasted_agrees */
 };
+
+/* ipi_summarize_one(s, p, verdicts): adds one IPI to s (verdicts: as
+ * ipi_set.verdicts). */
+void ipi_summarize_one(struct ipi_summary *s, const struct ipi *p, bool verdicts);
 
 /* ipi_summarize(s, set): adds set's IPIs and attempts to s. */
 void ipi_summarize(struct ipi_summary *s, const struct ipi_set *set);

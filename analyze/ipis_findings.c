@@ -1,5 +1,6 @@
-/* `perfdb ipis` as findings (see ipis_findings.h): loads each session
- * (tl_load), builds its loaded-mm timelines, matches and classifies its
+/* `perfdb ipis` as findings (see ipis_findings.h): streams each session's
+ * events (tl_stream) into its loaded-mm timelines and the matching of its
+ * flush IPIs, classifies its
  * flush IPIs (ipis.h), adds every session up by process, CPU pair,
  * callsite and CPU, and fills the document's scalars and tables. */
 #include <stdio.h>
@@ -210,22 +211,27 @@ static void add_timeline(struct table *t, const struct tl_session *s, const stru
 		}
 }
 
-/* add_session(a, o, s): builds, matches, classifies and adds one loaded
- * session. */
-static void add_session(struct acc *a, const struct ipis_opts *o, const struct tl_session *s)
+/* add_counts(c, x): adds the counts x to c. */
+static void add_counts(struct ipi_counts *c, const struct ipi_counts *x)
 {
-	struct timeline tl;
-	struct ipi_set set;
+	c->ipis += x->ipis;
+	c->raised += x->raised;
+	c->wasted += x->wasted;
+	c->near_send += x->near_send;
+	for (int k = 0; k < CL_N; k++)
+		c->cls[k] += x->cls[k];
+	for (int k = 0; k < RX_N; k++)
+		c->rx[k] += x->rx[k];
+}
+
+/* session_done(a, s, tl): adds what one session's timelines give, and its
+ * flags and totals. */
+static void session_done(struct acc *a, const struct tl_session *s, const struct timeline *tl)
+{
 	bool csd = s->has_csd;
-	timeline_build(s->ev, s->nev, &s->ident, s->ncpus, &tl);
-	ipis_match(s->ev, s->nev, &s->ident, s->ncpus, csd, &set);
-	set.verdicts = s->has_tlb_flush;
-	struct lost_spans lost = { s->lost_v, s->nlost_v, !s->lost_rows && s->lost > 0 };
-	ipis_classify(&set, &tl, o->window_ns, &lost);
-	add_ipis(a, s, &set);
-	add_cpu_times(a, s, &tl);
+	add_cpu_times(a, s, tl);
 	if (a->timeline)
-		add_timeline(a->timeline, s, &tl);
+		add_timeline(a->timeline, s, tl);
 	a->csd_source |= csd;
 	a->ipi_source |= !csd;
 	a->no_switch |= !s->has_switch;
@@ -235,8 +241,249 @@ static void add_session(struct acc *a, const struct ipis_opts *o, const struct t
 	a->lost_samples += s->lost_samples;
 	a->seconds += tl_duration_s(s);
 	a->nsessions++;
-	ipi_set_free(&set);
-	timeline_free(&tl);
+}
+
+/* The first pass over a session's events: its timelines. */
+struct tpass {
+	const struct tl_session *s;
+	struct tl_builder tb;
+	struct timeline tl;
+};
+
+/* tpass_event, tpass_restart: struct tl_feed's, over a tpass. */
+static void tpass_event(void *ctx, const struct tl_event *e)
+{
+	timeline_feed(&((struct tpass *)ctx)->tb, e);
+}
+
+static void tpass_restart(void *ctx)
+{
+	struct tpass *t = ctx;
+	timeline_finish(&t->tb, 0);
+	timeline_free(&t->tl);
+	timeline_begin(&t->tb, &t->s->ident, t->s->ncpus, true, &t->tl);
+}
+
+/* One mm's or callsite's IPIs in a session while they stream, with when
+ * it first had an attempt or an IPI: its row is made in that order (as
+ * add_ipis makes them: the attempts' mms first). */
+struct staged {
+	int64_t key;		/* mm, or callsite index (-1: unknown) */
+	long long attempts, first_attempt, first_ipi;
+	struct ipi_counts c;
+};
+
+/* The second pass over a session's events: IPIs classified and added as
+ * the match hands them over (ipi_sink), the per-mm and per-callsite
+ * counts staged until the session ends. */
+struct mpass {
+	struct acc *a;
+	const struct tl_session *s;
+	const struct timeline *tl;
+	int64_t window_ns;
+	struct lost_spans lost;
+	struct ipi_matcher im;
+	struct ipi_set set;
+	struct staged *mms, *sites;
+	size_t nmms, cap_mms, nsites, cap_sites;
+	struct hashmap mm_ix, site_ix;
+	long long attempts, ipis;
+	bool restarted;
+};
+
+/* staged_of(v, n, cap, ix, key): the entry of key, added when new. */
+static struct staged *staged_of(struct staged **v, size_t *n, size_t *cap, struct hashmap *ix,
+				int64_t key)
+{
+	uint64_t i;
+	if (hm_get(ix, (uint64_t)key, 0, &i))
+		return &(*v)[i];
+	ALLOC_GROW(*v, *n + 1, *cap);
+	(*v)[*n] = (struct staged){ .key = key, .first_attempt = -1, .first_ipi = -1 };
+	hm_put(ix, (uint64_t)key, 0, *n);
+	return &(*v)[(*n)++];
+}
+
+/* mpass_attempt, mpass_ipi: struct ipi_sink's, over an mpass. */
+static void mpass_attempt(void *ctx, int64_t mm)
+{
+	struct mpass *m = ctx;
+	struct staged *g = staged_of(&m->mms, &m->nmms, &m->cap_mms, &m->mm_ix, mm);
+	if (g->first_attempt < 0)
+		g->first_attempt = m->attempts;
+	g->attempts++;
+	m->attempts++;
+}
+
+static void mpass_ipi(void *ctx, struct ipi *p)
+{
+	struct mpass *m = ctx;
+	struct acc *a = m->a;
+	struct staged *g = staged_of(&m->mms, &m->nmms, &m->cap_mms, &m->mm_ix, p->mm);
+	struct staged *k = staged_of(&m->sites, &m->nsites, &m->cap_sites, &m->site_ix, p->site);
+	ipi_classify_one(p, m->tl, m->window_ns, m->s->has_csd, &m->lost);
+	ipi_summarize_one(&a->sum, p, m->s->has_tlb_flush);
+	if (g->first_ipi < 0)
+		g->first_ipi = m->ipis;
+	if (k->first_ipi < 0)
+		k->first_ipi = m->ipis;
+	ipi_count(&g->c, p);
+	ipi_count(&k->c, p);
+	ipi_count(pair_of(a, p->sender, p->target), p);
+	cpus_upto(a, m->s->ncpus);
+	a->cpus[p->sender].sent++;
+	a->cpus[p->target].received++;
+	a->cpus[p->target].wasted += p->cls == CL_OTHER;
+	m->ipis++;
+}
+
+/* mpass_event, mpass_restart: struct tl_feed's, over an mpass (the first
+ * pass found the events in order, so the second cannot restart). */
+static void mpass_event(void *ctx, const struct tl_event *e)
+{
+	ipis_feed(&((struct mpass *)ctx)->im, e);
+}
+
+static void mpass_restart(void *ctx)
+{
+	((struct mpass *)ctx)->restarted = true;
+}
+
+/* staged_order: mms by first attempt, then those without one by first
+ * IPI; callsites by first IPI. */
+static int staged_order(const void *x, const void *y)
+{
+	const struct staged *p = x, *q = y;
+	if ((p->first_attempt < 0) != (q->first_attempt < 0))
+		return p->first_attempt < 0 ? 1 : -1;
+	if (p->first_attempt != q->first_attempt)
+		return p->first_attempt < q->first_attempt ? -1 : 1;
+	return (p->first_ipi > q->first_ipi) - (p->first_ipi < q->first_ipi);
+}
+
+/* mpass_done(m): the session's staged rows into its accumulator. */
+static void mpass_done(struct mpass *m)
+{
+	struct acc *a = m->a;
+	a->sum.attempts += m->attempts;
+	if (m->nmms)
+		qsort(m->mms, m->nmms, sizeof(*m->mms), staged_order);
+	if (m->nsites)
+		qsort(m->sites, m->nsites, sizeof(*m->sites), staged_order);
+	for (size_t i = 0; i < m->nmms; i++) {
+		struct proc_row *r = proc_of(a, m->s, m->mms[i].key);
+		r->attempts += m->mms[i].attempts;
+		add_counts(&r->c, &m->mms[i].c);
+	}
+	for (size_t i = 0; i < m->nsites; i++) {
+		int64_t k = m->sites[i].key;
+		if (m->sites[i].c.ipis)
+			add_counts(site_of(a, k >= 0 ? m->s->sites[k] : NULL), &m->sites[i].c);
+	}
+}
+
+/* mpass_free(m): frees what m holds. */
+static void mpass_free(struct mpass *m)
+{
+	ipis_finish(&m->im);
+	ipi_set_free(&m->set);
+	free(m->mms);
+	free(m->sites);
+	hm_free(&m->mm_ix);
+	hm_free(&m->site_ix);
+}
+
+/* match_streamed(db, a, o, s, tl, err, errlen): the second pass of a
+ * session whose events came in order: its IPIs matched, classified on its
+ * timelines tl and added as they become final. 0 or -1. */
+static int match_streamed(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
+			  struct tl_session *s, const struct timeline *tl, char *err, size_t errlen)
+{
+	struct mpass m = { .a = a, .s = s, .tl = tl, .window_ns = o->window_ns,
+		.lost = { s->lost_v, s->nlost_v, !s->lost_rows && s->lost > 0 } };
+	struct ipi_sink sink = { mpass_attempt, mpass_ipi, &m };
+	struct tl_feed f = { mpass_event, mpass_restart, &m };
+	hm_init(&m.mm_ix);
+	hm_init(&m.site_ix);
+	ipis_begin(&m.im, &s->ident, s->ncpus, true, s->has_csd, &sink, &m.set);
+	int rc = tl_stream(db, s, LOAD_TLB, &f, err, errlen);
+	if (!rc && m.restarted) {
+		snprintf(err, errlen, "session %lld changed while it was read", (long long)s->id);
+		rc = -1;
+	}
+	if (!rc) {
+		ipis_finish(&m.im);
+		mpass_done(&m);
+	}
+	mpass_free(&m);
+	return rc;
+}
+
+/* The second pass of a session whose ids are out of time order (tl_stream
+ * restarts it sorted): every IPI kept, then classified and added. */
+struct bpass {
+	const struct tl_session *s;
+	struct ipi_matcher im;
+	struct ipi_set set;
+};
+
+/* bpass_event, bpass_restart: struct tl_feed's, over a bpass. */
+static void bpass_event(void *ctx, const struct tl_event *e)
+{
+	ipis_feed(&((struct bpass *)ctx)->im, e);
+}
+
+static void bpass_restart(void *ctx)
+{
+	struct bpass *b = ctx;
+	ipis_finish(&b->im);
+	ipi_set_free(&b->set);
+	ipis_begin(&b->im, &b->s->ident, b->s->ncpus, true, b->s->has_csd, NULL, &b->set);
+}
+
+/* match_sorted(db, a, o, s, tl, err, errlen): the second pass of a session
+ * out of order. 0 or -1. */
+static int match_sorted(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
+			struct tl_session *s, const struct timeline *tl, char *err, size_t errlen)
+{
+	struct bpass b = { .s = s };
+	struct tl_feed f = { bpass_event, bpass_restart, &b };
+	ipis_begin(&b.im, &s->ident, s->ncpus, true, s->has_csd, NULL, &b.set);
+	int rc = tl_stream(db, s, LOAD_TLB, &f, err, errlen);
+	ipis_finish(&b.im);
+	if (!rc) {
+		struct lost_spans lost = { s->lost_v, s->nlost_v, !s->lost_rows && s->lost > 0 };
+		b.set.verdicts = s->has_tlb_flush;
+		ipis_classify(&b.set, tl, o->window_ns, &lost);
+		add_ipis(a, s, &b.set);
+	}
+	ipi_set_free(&b.set);
+	return rc;
+}
+
+/* stream_session(db, a, o, id, err, errlen): opens session id, builds its
+ * timelines from one pass over its events, matches its IPIs in a second
+ * (an IPI's class looks at its target's timeline after the send) and adds
+ * it. 0 or -1. */
+static int stream_session(sqlite3 *db, struct acc *a, const struct ipis_opts *o, int64_t id,
+			  char *err, size_t errlen)
+{
+	struct tl_session s;
+	struct tpass t = { .s = &s };
+	struct tl_feed f = { tpass_event, tpass_restart, &t };
+	if (tl_open(db, id, LOAD_TLB, &s, err, errlen))
+		return -1;
+	timeline_begin(&t.tb, &s.ident, s.ncpus, true, &t.tl);
+	int rc = tl_stream(db, &s, LOAD_TLB, &f, err, errlen);
+	timeline_finish(&t.tb, s.ncpus);
+	if (!rc)
+		rc = s.unordered ? match_sorted(db, a, o, &s, &t.tl, err, errlen) :
+				   match_streamed(db, a, o, &s, &t.tl, err, errlen);
+	if (!rc)
+		session_done(a, &s, &t.tl);
+	timeline_free(&t.tl);
+	tl_session_free(&s);
+	return rc;
 }
 
 /* acc_free(a): frees the accumulated rows (not a->timeline once it was
@@ -684,15 +931,11 @@ int ipis_findings(sqlite3 *db, const int64_t *ids, int n, const struct ipis_opts
 	struct acc a = { .timeline = o->timeline ? timeline_table() : NULL };
 	hm_init(&a.proc_ix);
 	hm_init(&a.pair_ix);
-	for (int i = 0; i < n; i++) {
-		struct tl_session s;
-		if (tl_load(db, ids[i], LOAD_TLB, &s, err, errlen)) {
+	for (int i = 0; i < n; i++)
+		if (stream_session(db, &a, o, ids[i], err, errlen)) {
 			acc_free(&a);
 			return -1;
 		}
-		add_session(&a, o, &s);
-		tl_session_free(&s);
-	}
 	char *desc = session_desc(db, ids, n);
 	fill(&a, o, desc, d);
 	lost_note(db, ids, n, INT64_MIN, INT64_MAX, "IPI and attempt counts are lower bounds, and IPIs "

@@ -5,6 +5,7 @@
 #include "lib/hashmap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* cmp_thread: qsort order of thread rows: (tid, start). */
 static int cmp_thread(const void *x, const void *y)
@@ -127,18 +128,6 @@ static void push_seg(struct tl_cpu *c, int64_t t, int64_t mm, int lazy, int caus
 	c->segs[c->n++] = (struct tl_seg){ t, mm, lazy, cause };
 }
 
-/* The state of a build: the timelines, the identity, tasks that exited
- * (tid -> 1), whether each CPU has seen a switch, the task each CPU runs
- * as far as the events say (-1: not known yet) and the time of the last
- * event that said so (TIME_NONE: none). */
-struct build {
-	struct timeline *tl;
-	const struct ident *id;
-	struct hashmap exited;
-	bool *switched;
-	int64_t *current, *seen;
-};
-
 /* last_seg(c): the CPU's current segment, or NULL. */
 static const struct tl_seg *last_seg(const struct tl_cpu *c)
 {
@@ -148,7 +137,7 @@ static const struct tl_seg *last_seg(const struct tl_cpu *c)
 /* holds_lazily(b, tid, t, mm): whether a CPU running task tid at t keeps
  * the mm it had loaded (idle, a kernel thread, a task past exit_mm); *mm
  * gets tid's own mm (ident_mm). */
-static bool holds_lazily(const struct build *b, int64_t tid, int64_t t, int64_t *mm)
+static bool holds_lazily(const struct tl_builder *b, int64_t tid, int64_t t, int64_t *mm)
 {
 	uint64_t dummy;
 	*mm = ident_mm(b->id, tid, t);
@@ -158,7 +147,7 @@ static bool holds_lazily(const struct build *b, int64_t tid, int64_t t, int64_t 
 /* switch_to(b, cpu, next, held, t, cause): cpu, holding mm held, switches
  * to task next at t: next's mm is loaded, or held kept lazily for idle,
  * kernel threads and exited tasks. */
-static void switch_to(struct build *b, int cpu, int64_t next, int64_t held, int64_t t, int cause)
+static void switch_to(struct tl_builder *b, int cpu, int64_t next, int64_t held, int64_t t, int cause)
 {
 	struct tl_cpu *c = &b->tl->cpus[cpu];
 	int64_t mm;
@@ -176,7 +165,7 @@ static void switch_to(struct build *b, int cpu, int64_t next, int64_t held, int6
  * unknown moment after the CPU's last event. Marks the stretch from 1 ns
  * after that event (see timeline_build) and returns the mm the CPU held at
  * t: who's own, or the one loaded before when who holds lazily. */
-static int64_t untraced(struct build *b, int cpu, int64_t who, int64_t t)
+static int64_t untraced(struct tl_builder *b, int cpu, int64_t who, int64_t t)
 {
 	struct tl_cpu *c = &b->tl->cpus[cpu];
 	const struct tl_seg *s = last_seg(c);
@@ -199,7 +188,7 @@ static int64_t untraced(struct build *b, int cpu, int64_t who, int64_t t)
 /* on_switch(b, e): a sched_switch: both sides say who ran. An outgoing
  * task other than the one the CPU last ran is an untraced switch to it;
  * the outgoing task's own mm is the one held when it is a user task. */
-static void on_switch(struct build *b, const struct tl_event *e)
+static void on_switch(struct tl_builder *b, const struct tl_event *e)
 {
 	const struct tl_seg *s = last_seg(&b->tl->cpus[e->cpu]);
 	int64_t prev = e->b, held = s ? s->mm : MM_UNKNOWN, mm;
@@ -227,7 +216,7 @@ int64_t tl_sample_task(const struct tl_event *e)
  * is no such evidence (tl_sample_task). An exec's sample names the pid its
  * thread became (old_pid in b). The CPU's first sample only says who runs
  * (bootstrap may start the history with it). */
-static void unrecorded_switch(struct build *b, const struct tl_event *e)
+static void unrecorded_switch(struct tl_builder *b, const struct tl_event *e)
 {
 	int64_t *cur = &b->current[e->cpu], tid = tl_sample_task(e);
 	if (tid < 0)
@@ -243,7 +232,7 @@ static void unrecorded_switch(struct build *b, const struct tl_event *e)
 /* bootstrap(b, e): before a CPU's first switch, a sample of a user task
  * says that task's mm is loaded (the first such sample starts the CPU's
  * timeline). */
-static void bootstrap(struct build *b, const struct tl_event *e)
+static void bootstrap(struct tl_builder *b, const struct tl_event *e)
 {
 	struct tl_cpu *c = &b->tl->cpus[e->cpu];
 	uint64_t dummy;
@@ -256,7 +245,7 @@ static void bootstrap(struct build *b, const struct tl_event *e)
 }
 
 /* on_event(b, e): applies one event to its CPU's timeline. */
-static void on_event(struct build *b, const struct tl_event *e)
+static void on_event(struct tl_builder *b, const struct tl_event *e)
 {
 	struct tl_cpu *c = &b->tl->cpus[e->cpu];
 	const struct tl_seg *s;
@@ -285,30 +274,77 @@ static void on_event(struct build *b, const struct tl_event *e)
 	}
 }
 
+/* cpus_upto(b, n): the timelines and b's per-CPU state hold at least n
+ * CPUs (new ones: nothing known). */
+static void cpus_upto(struct tl_builder *b, size_t n)
+{
+	struct timeline *tl = b->tl;
+	if (n <= b->cap)
+		return;
+	size_t m = b->cap ? b->cap : 1;
+	while (m < n)
+		m *= 2;
+	tl->cpus = xreallocarray(tl->cpus, m, sizeof(*tl->cpus));
+	b->switched = xreallocarray(b->switched, m, sizeof(*b->switched));
+	b->current = xreallocarray(b->current, m, sizeof(*b->current));
+	b->seen = xreallocarray(b->seen, m, sizeof(*b->seen));
+	for (size_t i = b->cap; i < m; i++) {
+		tl->cpus[i] = (struct tl_cpu){ .last = TIME_NONE };
+		b->switched[i] = false;
+		b->current[i] = -1;
+		b->seen[i] = TIME_NONE;
+	}
+	b->cap = m;
+}
+
+/* timeline_begin: see mm_timeline.h. */
+void timeline_begin(struct tl_builder *b, const struct ident *id, int ncpus, bool grow,
+		    struct timeline *tl)
+{
+	memset(b, 0, sizeof(*b));
+	memset(tl, 0, sizeof(*tl));
+	b->tl = tl;
+	b->id = id;
+	b->grow = grow;
+	hm_init(&b->exited);
+	cpus_upto(b, ncpus > 0 ? (size_t)ncpus : 1);
+	tl->ncpus = ncpus > 0 ? ncpus : 0;
+}
+
+/* timeline_feed: see mm_timeline.h. */
+void timeline_feed(struct tl_builder *b, const struct tl_event *e)
+{
+	if (b->grow && e->cpu >= b->tl->ncpus && e->cpu <= 65535) {
+		cpus_upto(b, (size_t)e->cpu + 1);
+		b->tl->ncpus = e->cpu + 1;
+	}
+	if (e->cpu >= 0 && e->cpu < b->tl->ncpus)
+		on_event(b, e);
+}
+
+/* timeline_finish: see mm_timeline.h. */
+void timeline_finish(struct tl_builder *b, int ncpus)
+{
+	if (b->grow && ncpus > b->tl->ncpus) {
+		cpus_upto(b, (size_t)ncpus);
+		b->tl->ncpus = ncpus;
+	}
+	hm_free(&b->exited);
+	free(b->switched);
+	free(b->current);
+	free(b->seen);
+	memset(b, 0, sizeof(*b));
+}
+
 /* timeline_build: see mm_timeline.h. */
 void timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 		    int ncpus, struct timeline *tl)
 {
-	struct build b = { .tl = tl, .id = id };
-	size_t nc;
-	tl->ncpus = ncpus > 0 ? ncpus : 0;
-	nc = tl->ncpus ? (size_t)tl->ncpus : 1;
-	tl->cpus = xcalloc(nc, sizeof(*tl->cpus));
-	b.switched = xcalloc(nc, sizeof(*b.switched));
-	b.current = xreallocarray(NULL, nc, sizeof(*b.current));
-	b.seen = xreallocarray(NULL, nc, sizeof(*b.seen));
-	hm_init(&b.exited);
-	for (int i = 0; i < tl->ncpus; i++) {
-		b.current[i] = -1;
-		b.seen[i] = tl->cpus[i].last = TIME_NONE;
-	}
+	struct tl_builder b;
+	timeline_begin(&b, id, ncpus, false, tl);
 	for (size_t i = 0; i < n; i++)
-		if (ev[i].cpu >= 0 && ev[i].cpu < tl->ncpus)
-			on_event(&b, &ev[i]);
-	hm_free(&b.exited);
-	free(b.switched);
-	free(b.current);
-	free(b.seen);
+		timeline_feed(&b, &ev[i]);
+	timeline_finish(&b, ncpus);
 }
 
 /* timeline_free: see mm_timeline.h. */

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/hashmap.h"
 
 /* mm values besides process row ids (> 0). */
 #define MM_INIT 0     /* init_mm: no user address space loaded */
@@ -177,6 +178,35 @@ struct timeline {
  * (allocation follows lib/alloc.h). */
 void timeline_build(const struct tl_event *ev, size_t n, const struct ident *id,
 		    int ncpus, struct timeline *tl);
+
+/* The same build one event at a time (timeline_build is begin, feed every
+ * event, finish), for events streamed from a database: the state of a
+ * build is per CPU and per task; the timelines it fills hold one segment
+ * per change of a CPU's loaded mm, not per event. */
+struct tl_builder {
+	struct timeline *tl;
+	const struct ident *id;
+	struct hashmap exited;	/* tasks that exited: tid -> 1 */
+	bool *switched;		/* per CPU: has seen a switch */
+	int64_t *current;	/* per CPU: the task it runs as far as known, -1 */
+	int64_t *seen;		/* per CPU: when that was last said, TIME_NONE */
+	size_t cap;		/* CPUs the arrays hold */
+	bool grow;		/* ncpus not known yet: grows with the events */
+};
+
+/* timeline_begin(b, id, ncpus, grow, tl): starts building tl (filled from
+ * empty) as timeline_build does. grow: the number of CPUs is only known at
+ * the end (ncpus is then the least), every CPU an event names is kept. */
+void timeline_begin(struct tl_builder *b, const struct ident *id, int ncpus, bool grow,
+		    struct timeline *tl);
+
+/* timeline_feed(b, e): applies the next event (time order). */
+void timeline_feed(struct tl_builder *b, const struct tl_event *e);
+
+/* timeline_finish(b, ncpus): ends the build (with grow: the timelines
+ * cover at least ncpus CPUs); b is left empty, the timelines stay (free
+ * them with timeline_free). */
+void timeline_finish(struct tl_builder *b, int ncpus);
 
 /* tl_sample_task(e): the task sample e says is current on its CPU (perf
  * records the current task's tid with every sample), or -1 when it says

@@ -18,7 +18,7 @@ enum sw_kind sw_kind_of(const struct ident *id, int64_t prev, int64_t next, int6
 }
 
 /* The per-CPU state of an accounting: the current task and since when. */
-struct cur {
+struct sched_cur {
 	int64_t tid, since;
 	bool known;
 };
@@ -53,7 +53,7 @@ static void count_cpus(struct sched_result *r)
 
 /* run_until(r, id, c, cpu, t): the current task of cpu ran until t (only
  * the part inside the window counts). */
-static void run_until(struct sched_result *r, const struct ident *id, struct cur *c, int cpu, int64_t t)
+static void run_until(struct sched_result *r, const struct ident *id, struct sched_cur *c, int cpu, int64_t t)
 {
 	int64_t from = c->since > r->t0 ? c->since : r->t0;
 	int64_t to = t < r->t1 ? t : r->t1;
@@ -65,12 +65,12 @@ static void run_until(struct sched_result *r, const struct ident *id, struct cur
 }
 
 /* on_switch(r, id, cs, e): accounts a switch and makes its next current. */
-static void on_switch(struct sched_result *r, const struct ident *id, struct cur *cs,
+static void on_switch(struct sched_result *r, const struct ident *id, struct sched_cur *cs,
 		      const struct tl_event *e)
 {
-	struct cur *c = &cs[e->cpu];
+	struct sched_cur *c = &cs[e->cpu];
 	if (!c->known)
-		*c = (struct cur){ e->b, r->t0, true };
+		*c = (struct sched_cur){ e->b, r->t0, true };
 	run_until(r, id, c, e->cpu, e->time);
 	if (e->time >= r->t0 && e->time <= r->t1) {
 		struct sched_cpu *k = &r->cpus[e->cpu];
@@ -78,7 +78,7 @@ static void on_switch(struct sched_result *r, const struct ident *id, struct cur
 		k->kind[sw_kind_of(id, e->b, e->a, e->time)]++;
 		r->procs[proc_slot(r, id, e->b, e->time)].switches++;
 	}
-	*c = (struct cur){ e->a, e->time, true };
+	*c = (struct sched_cur){ e->a, e->time, true };
 }
 
 /* on_sample(r, id, cs, e): what any event says as a sample: its tid is
@@ -89,21 +89,21 @@ static void on_switch(struct sched_result *r, const struct ident *id, struct cur
  * the current one is a switch the kernel did not trace, taken at e: the
  * current task's run ends there and the switch counts in untraced, not in
  * switches, its kind or the per-process counts. */
-static void on_sample(struct sched_result *r, const struct ident *id, struct cur *cs,
+static void on_sample(struct sched_result *r, const struct ident *id, struct sched_cur *cs,
 		      const struct tl_event *e)
 {
-	struct cur *c = &cs[e->cpu];
+	struct sched_cur *c = &cs[e->cpu];
 	int64_t tid = tl_sample_task(e);
 	if (tid < 0 || (c->known && c->tid == tid))
 		return;
 	if (!c->known || (e->kind == TL_EXEC && e->b == c->tid)) {
-		*c = (struct cur){ tid, c->known ? c->since : r->t0, true };
+		*c = (struct sched_cur){ tid, c->known ? c->since : r->t0, true };
 		return;
 	}
 	run_until(r, id, c, e->cpu, e->time);
 	if (e->time >= r->t0 && e->time <= r->t1)
 		r->cpus[e->cpu].untraced++;
-	*c = (struct cur){ tid, e->time, true };
+	*c = (struct sched_cur){ tid, e->time, true };
 }
 
 /* on_migrate(r, e): a migration from cpu b to cpu arg. */
@@ -117,34 +117,90 @@ static void on_migrate(struct sched_result *r, const struct tl_event *e)
 		r->cpus[e->arg].mig_in++;
 }
 
+/* cpus_upto(a, n): a's per-CPU arrays hold at least n CPUs. */
+static void cpus_upto(struct sched_acc *a, size_t n)
+{
+	if (n <= a->ncs)
+		return;
+	size_t m = a->ncs ? a->ncs : 1;
+	while (m < n)
+		m *= 2;
+	a->cs = xreallocarray(a->cs, m, sizeof(*a->cs));
+	a->r.cpus = xreallocarray(a->r.cpus, m, sizeof(*a->r.cpus));
+	memset(a->cs + a->ncs, 0, (m - a->ncs) * sizeof(*a->cs));
+	memset(a->r.cpus + a->ncs, 0, (m - a->ncs) * sizeof(*a->r.cpus));
+	a->ncs = m;
+	if (a->grow)
+		a->r.ncpus = (int)m;
+}
+
+/* sched_begin: see sched.h. */
+void sched_begin(struct sched_acc *a, const struct ident *id, int ncpus, bool grow,
+		 int64_t t0, int64_t t1)
+{
+	memset(a, 0, sizeof(*a));
+	a->id = id;
+	a->grow = grow;
+	hm_init(&a->r.ran);
+	a->r.nprocs = id->nprocs + 1;
+	a->r.t0 = t0;
+	a->r.t1 = t1;
+	a->r.procs = xcalloc(a->r.nprocs, sizeof(*a->r.procs));
+	cpus_upto(a, ncpus > 0 ? (size_t)ncpus : 1);
+	a->r.ncpus = grow ? (int)a->ncs : ncpus > 0 ? ncpus : 0;
+}
+
+/* sched_feed: see sched.h. */
+void sched_feed(struct sched_acc *a, const struct tl_event *e)
+{
+	struct sched_result *r = &a->r;
+	if (a->grow && e->cpu >= 0 && e->cpu <= 65535)
+		cpus_upto(a, (size_t)e->cpu + 1);
+	if (a->grow && e->kind == TL_MIGRATE) {
+		if (e->b >= 0 && e->b <= 65535)
+			cpus_upto(a, (size_t)e->b + 1);
+		if (e->arg >= 0 && e->arg <= 65535)
+			cpus_upto(a, (size_t)e->arg + 1);
+	}
+	if (e->cpu >= 0 && e->cpu < r->ncpus)
+		on_sample(r, a->id, a->cs, e);
+	if (e->kind == TL_MIGRATE)
+		on_migrate(r, e);
+	else if (e->kind == TL_SWITCH && e->cpu >= 0 && e->cpu < r->ncpus)
+		on_switch(r, a->id, a->cs, e);
+}
+
+/* sched_finish: see sched.h. */
+void sched_finish(struct sched_acc *a, int ncpus, struct sched_result *r)
+{
+	if (a->grow)
+		a->r.ncpus = ncpus > 0 ? (ncpus < (int)a->ncs ? ncpus : (int)a->ncs) : 0;
+	for (int c = 0; c < a->r.ncpus; c++)
+		if (a->cs[c].known)
+			run_until(&a->r, a->id, &a->cs[c], c, a->r.t1);
+	count_cpus(&a->r);
+	*r = a->r;
+	free(a->cs);
+	memset(a, 0, sizeof(*a));
+}
+
+/* sched_acc_free: see sched.h. */
+void sched_acc_free(struct sched_acc *a)
+{
+	free(a->cs);
+	sched_result_free(&a->r);
+	memset(a, 0, sizeof(*a));
+}
+
 /* sched_account: see sched.h. */
 void sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
 		   int ncpus, int64_t t0, int64_t t1, struct sched_result *r)
 {
-	size_t nc = ncpus > 0 ? (size_t)ncpus : 1;
-	struct cur *cs = xcalloc(nc, sizeof(*cs));
-	memset(r, 0, sizeof(*r));
-	hm_init(&r->ran);
-	r->ncpus = ncpus > 0 ? ncpus : 0;
-	r->nprocs = id->nprocs + 1;
-	r->t0 = t0;
-	r->t1 = t1;
-	r->cpus = xcalloc(nc, sizeof(*r->cpus));
-	r->procs = xcalloc(r->nprocs, sizeof(*r->procs));
-	for (size_t i = 0; i < n; i++) {
-		const struct tl_event *e = &ev[i];
-		if (e->cpu >= 0 && e->cpu < r->ncpus)
-			on_sample(r, id, cs, e);
-		if (e->kind == TL_MIGRATE)
-			on_migrate(r, e);
-		else if (e->kind == TL_SWITCH && e->cpu >= 0 && e->cpu < r->ncpus)
-			on_switch(r, id, cs, e);
-	}
-	for (int c = 0; c < r->ncpus; c++)
-		if (cs[c].known)
-			run_until(r, id, &cs[c], c, t1);
-	free(cs);
-	count_cpus(r);
+	struct sched_acc a;
+	sched_begin(&a, id, ncpus, false, t0, t1);
+	for (size_t i = 0; i < n; i++)
+		sched_feed(&a, &ev[i]);
+	sched_finish(&a, ncpus, r);
 }
 
 /* sched_result_free: see sched.h. */

@@ -66,6 +66,35 @@ enum sw_kind sw_kind_of(const struct ident *id, int64_t prev, int64_t next, int6
 void sched_account(const struct tl_event *ev, size_t n, const struct ident *id,
 		   int ncpus, int64_t t0, int64_t t1, struct sched_result *r);
 
+/* The same accounting one event at a time (sched_account is begin, feed
+ * every event, finish), for events streamed from a database
+ * (tl_load.h's tl_stream): state per CPU and per process, not per event. */
+struct sched_acc {
+	struct sched_result r;	/* being filled */
+	const struct ident *id;
+	struct sched_cur *cs;	/* per CPU: the current task and since when */
+	size_t ncs;		/* CPUs r.cpus and cs hold */
+	bool grow;		/* ncpus not known yet: grows with the events */
+};
+
+/* sched_begin(a, id, ncpus, grow, t0, t1): starts accounting as
+ * sched_account does. grow: the number of CPUs is only known at the end
+ * (ncpus is then the least): every CPU an event names is kept until
+ * sched_finish drops those past its ncpus. */
+void sched_begin(struct sched_acc *a, const struct ident *id, int ncpus, bool grow,
+		 int64_t t0, int64_t t1);
+
+/* sched_feed(a, e): accounts the next event (time order). */
+void sched_feed(struct sched_acc *a, const struct tl_event *e);
+
+/* sched_finish(a, ncpus, r): ends the accounting of a session of ncpus CPUs
+ * (with grow: the final count; else the one sched_begin had) into r, as
+ * sched_account fills it; a is left empty. */
+void sched_finish(struct sched_acc *a, int ncpus, struct sched_result *r);
+
+/* sched_acc_free(a): drops an accounting not finished. */
+void sched_acc_free(struct sched_acc *a);
+
 /* sched_result_free(r): frees r's arrays. */
 void sched_result_free(struct sched_result *r);
 

@@ -1,11 +1,13 @@
-/* `perfdb sched` as findings (see sched_findings.h): loads each session
- * (tl_load), accounts it (sched_account) and fills the tables. */
+/* `perfdb sched` as findings (see sched_findings.h): streams each
+ * session's events (tl_stream) into its accounting (sched.h) and wakeup
+ * latencies (sched_latency.h), and fills the tables. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/lost_note.h"
 #include "analyze/sched.h"
 #include "analyze/sched_lat_findings.h"
+#include "analyze/sched_latency.h"
 #include "analyze/sched_findings.h"
 #include "analyze/session_info.h"
 #include "analyze/tl_load.h"
@@ -30,16 +32,65 @@ static void window_of(const struct sched_opts *o, const struct tl_session *s, in
 		*t1 = *t0;
 }
 
-/* load_account(db, o, id, s, r, err, errlen): loads session id and
- * accounts it. 0 or -1 with err set. */
-static int load_account(sqlite3 *db, const struct sched_opts *o, int64_t id, struct tl_session *s,
-			struct sched_result *r, char *err, size_t errlen)
+/* The consumer of one session's streamed events: the accounting and, with
+ * --latency, the latencies. */
+struct measure {
+	struct sched_acc acc;
+	struct lat_acc lat;
+	bool latency;
+	const struct tl_session *s;
+	int64_t t0, t1, lat_t0, lat_t1;
+};
+
+/* measure_begin(m): starts both measures of m->s. */
+static void measure_begin(struct measure *m)
 {
-	int64_t t0, t1;
-	if (tl_load(db, id, LOAD_SCHED, s, err, errlen))
+	sched_begin(&m->acc, &m->s->ident, m->s->ncpus, true, m->t0, m->t1);
+	if (m->latency)
+		lat_begin(&m->lat, m->s->has_waking, m->lat_t0, m->lat_t1);
+}
+
+/* measure_event, measure_restart: struct tl_feed's, over a measure. */
+static void measure_event(void *ctx, const struct tl_event *e)
+{
+	struct measure *m = ctx;
+	sched_feed(&m->acc, e);
+	if (m->latency)
+		lat_feed(&m->lat, e);
+}
+
+static void measure_restart(void *ctx)
+{
+	struct measure *m = ctx;
+	sched_acc_free(&m->acc);
+	if (m->latency)
+		lat_acc_free(&m->lat);
+	measure_begin(m);
+}
+
+/* load_account(db, o, id, latency, s, r, ls, err, errlen): opens session
+ * id into s and accounts its streamed events into r (and with latency
+ * its wakeup latencies into ls). 0 or -1 with err set. */
+static int load_account(sqlite3 *db, const struct sched_opts *o, int64_t id, bool latency,
+			struct tl_session *s, struct sched_result *r, struct lat_session *ls,
+			char *err, size_t errlen)
+{
+	struct measure m = { .latency = latency, .s = s, .lat_t0 = o->t0, .lat_t1 = o->t1 };
+	struct tl_feed f = { measure_event, measure_restart, &m };
+	if (tl_open(db, id, LOAD_SCHED, s, err, errlen))
 		return -1;
-	window_of(o, s, &t0, &t1);
-	sched_account(s->ev, s->nev, &s->ident, s->ncpus, t0, t1, r);
+	window_of(o, s, &m.t0, &m.t1);
+	measure_begin(&m);
+	if (tl_stream(db, s, LOAD_SCHED, &f, err, errlen)) {
+		sched_acc_free(&m.acc);
+		if (latency)
+			lat_acc_free(&m.lat);
+		tl_session_free(s);
+		return -1;
+	}
+	sched_finish(&m.acc, s->ncpus, r);
+	if (latency)
+		*ls = (struct lat_session){ s, NULL, 0 }, ls->n = lat_finish(&m.lat, &ls->v);
 	return 0;
 }
 
@@ -227,6 +278,7 @@ static struct table *proc_table(struct proc_row *rows, size_t n, long long limit
  * rows), the CPU sums, the process rows. */
 struct single {
 	struct tl_session *s;
+	struct lat_session *lat;	/* with --latency, per session */
 	int n;
 	struct cpu_acc cpus;
 	struct proc_row *rows;
@@ -279,9 +331,12 @@ static void notes(const struct single *g, struct doc *d)
 /* single_free(g): frees what g holds. */
 static void single_free(struct single *g)
 {
-	for (int i = 0; i < g->n; i++)
+	for (int i = 0; i < g->n; i++) {
 		tl_session_free(&g->s[i]);
+		free(g->lat[i].v);
+	}
 	free(g->s);
+	free(g->lat);
 	free(g->rows);
 	free(g->cpus.cpus);
 }
@@ -290,10 +345,11 @@ static void single_free(struct single *g)
 int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_opts *o,
 		   struct doc *d, char *err, size_t errlen)
 {
-	struct single g = { .s = xcalloc((size_t)n, sizeof(*g.s)) };
+	struct single g = { .s = xcalloc((size_t)n, sizeof(*g.s)),
+			    .lat = xcalloc((size_t)n, sizeof(*g.lat)) };
 	for (int i = 0; i < n; i++) {
 		struct sched_result r;
-		if (load_account(db, o, ids[i], &g.s[i], &r, err, errlen)) {
+		if (load_account(db, o, ids[i], o->latency, &g.s[i], &r, &g.lat[i], err, errlen)) {
 			single_free(&g);
 			return -1;
 		}
@@ -310,7 +366,7 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 	dv_table(doc_findings(d), proc_table(g.rows, g.nrows, o->rows, n > 1));
 	doc_set_main(d, "cpus");
 	if (o->latency) {
-		sched_latency_tables(doc_findings(d), g.s, g.n, o->t0, o->t1, o->rows);
+		sched_latency_tables(doc_findings(d), g.lat, g.n, o->rows);
 		doc_set_main(d, "latency");
 	}
 	lost_note(db, ids, n, o->t0, o->t1, SCHED_DOUBTFUL, d);
@@ -395,7 +451,7 @@ static int side_load(sqlite3 *db, const struct sched_opts *o, const struct sched
 	for (int i = 0; i < in->n; i++) {
 		struct tl_session s;
 		struct sched_result r;
-		if (load_account(db, o, in->ids[i], &s, &r, err, errlen))
+		if (load_account(db, o, in->ids[i], false, &s, &r, NULL, err, errlen))
 			return -1;
 		metrics_of(&s, &r, &sd->m[sd->n++]);
 		sched_result_free(&r);

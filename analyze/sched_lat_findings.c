@@ -30,11 +30,12 @@ struct rows {
 	size_t ntask, nproc, tcap, pcap;
 };
 
-/* add_session(r, s, t0, t1): session s's tasks and processes. */
-static void add_session(struct rows *r, const struct tl_session *s, int64_t t0, int64_t t1)
+/* add_session(r, ls): one session's tasks and processes. */
+static void add_session(struct rows *r, const struct lat_session *ls)
 {
-	struct lat_task *v;
-	size_t n = sched_latency(s->ev, s->nev, s->has_waking, t0, t1, &v), first = r->nproc;
+	const struct tl_session *s = ls->s;
+	const struct lat_task *v = ls->v;
+	size_t n = ls->n, first = r->nproc;
 	for (size_t i = 0; i < n; i++) {
 		long p = ident_proc_of(&s->ident, v[i].tid, v[i].max_end);
 		const struct ident_proc *ip = p >= 0 ? &s->ident.procs[p] : NULL;
@@ -55,7 +56,6 @@ static void add_session(struct rows *r, const struct tl_session *s, int64_t t0, 
 			r->proc[j].l.tid = v[i].tid;
 		r->proc[j].threads++;
 	}
-	free(v);
 }
 
 /* table_of(name, title, v, n, rows, multi, proc): one of the tables. */
@@ -103,12 +103,11 @@ static struct table *table_of(const char *name, const char *title, struct lat_ro
 }
 
 /* sched_latency_tables: see sched_lat_findings.h. */
-void sched_latency_tables(struct dval *f, const struct tl_session *s, int n, int64_t t0, int64_t t1,
-			  long long rows)
+void sched_latency_tables(struct dval *f, const struct lat_session *ls, int n, long long rows)
 {
 	struct rows r = { 0 };
 	for (int i = 0; i < n; i++)
-		add_session(&r, &s[i], t0, t1);
+		add_session(&r, &ls[i]);
 	dv_table(f, table_of("latency", "Wakeup latency per task: runnable (woken, or switched away "
 			     "still runnable) to switch-in, as perf sched latency -p", r.task, r.ntask,
 			     rows, n > 1, false));

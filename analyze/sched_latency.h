@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "analyze/mm_timeline.h"
+#include "lib/hashmap.h"
 
 /* One task's latencies: how many, their sum and the largest, with when
  * that wait started (the wakeup) and ended (the switch-in), perf clock ns. */
@@ -41,6 +42,40 @@ struct lat_task {
  * lib/alloc.h). */
 size_t sched_latency(const struct tl_event *ev, size_t n, bool waking, int64_t t0, int64_t t1,
 		     struct lat_task **out);
+
+/* A task's latest atom. */
+enum atom_state { A_SLEEPING, A_WAITING, A_RUNNING };
+
+struct lat_state {
+	struct lat_task l;
+	enum atom_state st;
+	int64_t out, wake;	/* when it was switched away; when it began to wait */
+};
+
+/* The same measure one event at a time (sched_latency is begin, feed,
+ * finish), for events streamed from a database: state per task, not per
+ * event. */
+struct lat_acc {
+	struct hashmap ix;	/* tid -> index in v */
+	struct lat_state *v;
+	size_t n, cap;
+	bool waking;
+	int64_t t0, t1;
+};
+
+/* lat_begin(a, waking, t0, t1): starts a measure as sched_latency's. */
+void lat_begin(struct lat_acc *a, bool waking, int64_t t0, int64_t t1);
+
+/* lat_feed(a, e): takes the next event (time order; those after t1 are
+ * left out). */
+void lat_feed(struct lat_acc *a, const struct tl_event *e);
+
+/* lat_finish(a, out): sched_latency's result of the events fed; a is left
+ * empty. */
+size_t lat_finish(struct lat_acc *a, struct lat_task **out);
+
+/* lat_acc_free(a): drops a measure not finished. */
+void lat_acc_free(struct lat_acc *a);
 
 /* lat_merge(into, t): adds task t's latencies to into (a process's, or
  * several sessions'): counts and sums added, the larger max kept (the

@@ -1,7 +1,8 @@
 /* Loads a session's identity and tracepoint events for the sched and ipis
- * analyzers (see tl_load.h): one query per typed tracepoint table over the
- * session's sample id range, merged into one time-ordered array. */
+ * analyzers (see tl_load.h): the events from one scan of the session's
+ * samples (analyze/tl_scan.h), into a time-ordered array or streamed. */
 #include "analyze/tl_load.h"
+#include "analyze/tl_scan.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 
@@ -10,129 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A tracepoint query over one typed view (or table): every one returns the
- * same columns: sample id, time, cpu, the sample's tid, then a, b, arg,
- * site, flush (see tl_event). */
-struct evq {
-	unsigned what;
-	uint8_t kind;
-	const char *table;
-	const char *sql;
-};
-
-#define EVQ_FROM(table, alias) " FROM " table " " alias " JOIN sample s ON s.id = " alias \
-	".sample_id LEFT JOIN thread t ON t.id = s.thread_id WHERE " alias ".sample_id BETWEEN ?1 AND ?2"
-#define FLUSH_FUNC "GLOB 'flush_tlb_func*'"
-
-static const struct evq queries[] = {
-	{ LOAD_SCHED | LOAD_TLB, TL_SWITCH, "sched_switch", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "w.next_pid, w.prev_pid, w.prev_state, NULL, 0" EVQ_FROM("sched_switch", "w") },
-	{ LOAD_SCHED | LOAD_TLB, TL_EXEC, "sched_process_exec", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.pid, e.old_pid, NULL, NULL, 0" EVQ_FROM("sched_process_exec", "e") },
-	{ LOAD_SCHED | LOAD_TLB, TL_EXIT, "sched_process_exit", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.pid, NULL, NULL, NULL, 0" EVQ_FROM("sched_process_exit", "e") },
-	{ LOAD_SCHED | LOAD_TLB, TL_FORK, "sched_process_fork", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.child_pid, e.parent_pid, NULL, NULL, 0" EVQ_FROM("sched_process_fork", "e") },
-	{ LOAD_SCHED, TL_MIGRATE, "sched_migrate_task", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.pid, e.orig_cpu, e.dest_cpu, NULL, 0" EVQ_FROM("sched_migrate_task", "e") },
-	/* wakeups say who runs on the waker's CPU (see tl_sample_task) and, in
-	 * a, whom they wake, in b which event (the wakeup latencies of
-	 * analyze/sched_latency.h) */
-	{ LOAD_SCHED, TL_SAMPLE, "sched_waking", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.pid, 1, NULL, NULL, 0" EVQ_FROM("sched_waking", "e") },
-	{ LOAD_SCHED, TL_SAMPLE, "sched_wakeup", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.pid, 2, NULL, NULL, 0" EVQ_FROM("sched_wakeup", "e") },
-	{ LOAD_SCHED, TL_SAMPLE, "sched_wakeup_new", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.pid, 3, NULL, NULL, 0" EVQ_FROM("sched_wakeup_new", "e") },
-	{ LOAD_TLB, TL_FLUSH, "tlb_flush", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "NULL, NULL, f.reason, NULL, 0" EVQ_FROM("tlb_flush", "f") },
-	{ LOAD_TLB, TL_CSD_QUEUE, "csd_queue_cpu", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "q.csd, NULL, q.cpu, q.callsite_sym, 1" EVQ_FROM("csd_queue_cpu", "q")
-	  " AND q.func_sym " FLUSH_FUNC },
-	{ LOAD_TLB, TL_CSD_ENTRY, "csd_function_entry", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.csd, NULL, NULL, NULL, 1" EVQ_FROM("csd_function_entry", "e")
-	  " AND e.csd != 0 AND e.func_sym " FLUSH_FUNC },
-	{ LOAD_TLB, TL_CSD_EXIT, "csd_function_exit", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "e.csd, NULL, NULL, NULL, 1" EVQ_FROM("csd_function_exit", "e")
-	  " AND e.csd != 0 AND e.func_sym " FLUSH_FUNC },
-	{ LOAD_TLB, TL_IPI_SEND, "ipi_send_cpu", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "NULL, NULL, i.cpu, i.callsite_sym, (i.callback_sym " FLUSH_FUNC
-	  " OR i.callsite_sym GLOB '*flush_tlb*')" EVQ_FROM("ipi_send_cpu", "i") },
-	{ LOAD_TLB, TL_IPI_SEND, "ipi_send_cpumask", "SELECT s.id, s.time, s.cpu, t.tid, "
-	  "NULL, NULL, i.target_cpu, i.callsite_sym, (i.callback_sym " FLUSH_FUNC
-	  " OR i.callsite_sym GLOB '*flush_tlb*')" EVQ_FROM("ipi_send_cpumask", "i") },
-};
-
-/* LOAD_TLB: the samples of every other event only say who runs on their
- * CPU (TL_SAMPLE): the csd events besides flush_tlb_func's, irq_vectors,
- * wakeups, cpu-clock ... (the typed queries above load the rest). */
-#define OTHER_TABLES "'sched_switch', 'sched_process_exec', 'sched_process_exit', " \
-	"'sched_process_fork', 'tlb_flush', 'ipi_send_cpu', 'ipi_send_cpumask'"
-static const struct evq other_samples = { LOAD_TLB, TL_SAMPLE, NULL,
-	"SELECT s.id, s.time, s.cpu, t.tid, NULL, NULL, NULL, NULL, 0 FROM sample s "
-	"LEFT JOIN thread t ON t.id = s.thread_id WHERE s.id BETWEEN ?1 AND ?2 "
-	"AND s.event_id IN (SELECT id FROM event WHERE session_id = ?3 AND nr_samples > 0 "
-	"AND coalesce(tp_table, '') NOT IN (" OTHER_TABLES "))" };
-
 /* col_or(st, i, dflt): integer column i, or dflt when NULL. */
 static int64_t col_or(sqlite3_stmt *st, int i, int64_t dflt)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? dflt : sqlite3_column_int64(st, i);
-}
-
-/* site_index(s, name): the index of callsite name in s->sites (added when
- * new), -1 for NULL. */
-static int32_t site_index(struct tl_session *s, const char *name)
-{
-	if (!name)
-		return -1;
-	for (size_t i = s->nsites; i-- > 0;)
-		if (!strcmp(s->sites[i], name))
-			return (int32_t)i;
-	s->sites = xreallocarray(s->sites, s->nsites + 1, sizeof(*s->sites));
-	s->sites[s->nsites] = xstrdup(name);
-	return (int32_t)s->nsites++;
-}
-
-/* push_event(s, e): appends e. */
-static void push_event(struct tl_session *s, const struct tl_event *e)
-{
-	ALLOC_GROW(s->ev, s->nev + 1, s->cap);
-	s->ev[s->nev++] = *e;
-	if (e->cpu >= s->ncpus)
-		s->ncpus = e->cpu + 1;
-	if (e->kind == TL_CSD_QUEUE || e->kind == TL_IPI_SEND)
-		if (e->arg >= s->ncpus && e->arg < 65536)
-			s->ncpus = e->arg + 1;
-}
-
-/* run_query(db, q, lo, hi, s): appends the events of query q over the
- * sample ids [lo, hi]. 0 or -1. */
-static int run_query(sqlite3 *db, const struct evq *q, int64_t lo, int64_t hi, struct tl_session *s)
-{
-	sqlite3_stmt *st = db_prepare(db, q->sql);
-	int rc = st ? 0 : -1, step;
-	if (st) {
-		sqlite3_bind_int64(st, 1, lo);
-		sqlite3_bind_int64(st, 2, hi);
-		if (sqlite3_bind_parameter_count(st) >= 3)
-			sqlite3_bind_int64(st, 3, s->id);
-	}
-	while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t tid = col_or(st, 3, -1), cpu = col_or(st, 2, -1);
-		struct tl_event e = { .seq = sqlite3_column_int64(st, 0), .time = col_or(st, 1, 0),
-			.tid = tid > 0x7fffffff ? -1 : tid, .a = col_or(st, 4, -1),
-			.b = col_or(st, 5, -1), .cpu = cpu < 0 || cpu > 65535 ? -1 : (int32_t)cpu,
-			.arg = (int32_t)col_or(st, 6, -1), .kind = q->kind,
-			.flush = (uint8_t)(col_or(st, 8, 0) != 0) };
-		e.site = site_index(s, (const char *)sqlite3_column_text(st, 7));
-		if (e.cpu >= 0)
-			push_event(s, &e);
-	}
-	if (!rc && step != SQLITE_DONE)
-		rc = -1;
-	sqlite3_finalize(st);
-	return rc;
 }
 
 /* cmp_event: qsort order of events: time, then sample id (records perf
@@ -145,21 +27,6 @@ static int cmp_event(const void *x, const void *y)
 	if (a->seq != b->seq)
 		return a->seq < b->seq ? -1 : 1;
 	return (a->arg > b->arg) - (a->arg < b->arg);
-}
-
-/* has_other_samples(db, session): whether the session has samples of an
- * event other_samples loads. */
-static bool has_other_samples(sqlite3 *db, int64_t session)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM event WHERE session_id = ? AND "
-		"nr_samples > 0 AND coalesce(tp_table, '') NOT IN (" OTHER_TABLES ")");
-	bool yes = false;
-	if (st) {
-		sqlite3_bind_int64(st, 1, session);
-		yes = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-	return yes;
 }
 
 /* load_session_row(db, s, lo, hi): the session's own row; its sample id
@@ -318,38 +185,109 @@ static void index_by_id(struct tl_session *s)
 		qsort_r(s->by_id, s->ident.nprocs, sizeof(*s->by_id), cmp_by_id, s->ident.procs);
 }
 
-/* tl_load: see tl_load.h. */
-int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
+/* tl_open: see tl_load.h. */
+int tl_open(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
 	    char *err, size_t errlen)
 {
-	int64_t lo, hi;
 	memset(s, 0, sizeof(*s));
 	s->id = session;
-	if (load_session_row(db, s, &lo, &hi)) {
+	if (load_session_row(db, s, &s->lo, &s->hi)) {
 		snprintf(err, errlen, "session %lld: cannot be read", (long long)session);
 		tl_session_free(s);
 		return -1;
 	}
 	load_event_names(db, s);
 	load_lost(db, s);
-	int rc = load_threads(db, s) || load_procs(db, s);
-	for (size_t i = 0; !rc && i < sizeof(queries) / sizeof(*queries); i++)
-		if ((queries[i].what & what) && hi >= lo && has_table(db, s->id, queries[i].table))
-			rc = run_query(db, &queries[i], lo, hi, s);
-	if (!rc && (what & LOAD_TLB) && hi >= lo && has_other_samples(db, s->id))
-		rc = run_query(db, &other_samples, lo, hi, s);
-	if (rc) {
+	if (load_threads(db, s) || load_procs(db, s)) {
 		snprintf(err, errlen, "session %lld: %s", (long long)session, sqlite3_errmsg(db));
 		tl_session_free(s);
 		return -1;
 	}
-	if ((what & LOAD_TLB) && has_table(db, s->id, "csd_queue_cpu"))
-		count_unnamed(db, s, lo, hi);
-	if (s->nev)
-		qsort(s->ev, s->nev, sizeof(*s->ev), cmp_event);
+	if ((what & LOAD_TLB) && s->hi >= s->lo && has_table(db, s->id, "csd_queue_cpu"))
+		count_unnamed(db, s, s->lo, s->hi);
 	ident_sort(&s->ident);
 	index_by_id(s);
 	return 0;
+}
+
+/* load_events(db, s, what): appends every event of s to s->ev, in time
+ * order. 0 or -1. */
+static int load_events(sqlite3 *db, struct tl_session *s, unsigned what)
+{
+	struct tl_scan sc;
+	struct tl_event e;
+	int rc;
+	if (s->hi < s->lo)
+		return 0;
+	if (tl_scan_open(db, s, what, s->lo, s->hi, &sc))
+		return -1;
+	while ((rc = tl_scan_next(&sc, &e)) > 0) {
+		ALLOC_GROW(s->ev, s->nev + 1, s->cap);
+		s->ev[s->nev++] = e;
+	}
+	tl_scan_close(&sc);
+	if (s->nev)
+		qsort(s->ev, s->nev, sizeof(*s->ev), cmp_event);
+	return rc;
+}
+
+/* tl_load: see tl_load.h. */
+int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
+	    char *err, size_t errlen)
+{
+	if (tl_open(db, session, what, s, err, errlen))
+		return -1;
+	if (load_events(db, s, what)) {
+		snprintf(err, errlen, "session %lld: %s", (long long)session, sqlite3_errmsg(db));
+		tl_session_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+/* scan_feed(db, s, what, f): feeds s's events to f straight from the scan
+ * while they come in cmp_event's order; sets s->unordered and stops at the
+ * first that does not. 0 or -1. */
+static int scan_feed(sqlite3 *db, struct tl_session *s, unsigned what, const struct tl_feed *f)
+{
+	struct tl_scan sc;
+	struct tl_event e, last = { .time = INT64_MIN, .seq = INT64_MIN, .arg = INT32_MIN };
+	int rc;
+	if (tl_scan_open(db, s, what, s->lo, s->hi, &sc))
+		return -1;
+	while ((rc = tl_scan_next(&sc, &e)) > 0) {
+		if (cmp_event(&last, &e) > 0) {
+			s->unordered = true;
+			rc = 0;
+			break;
+		}
+		f->event(f->ctx, &e);
+		last = e;
+	}
+	tl_scan_close(&sc);
+	return rc;
+}
+
+/* tl_stream: see tl_load.h. */
+int tl_stream(sqlite3 *db, struct tl_session *s, unsigned what, const struct tl_feed *f,
+	      char *err, size_t errlen)
+{
+	int rc = 0;
+	s->unordered = false;
+	if (s->hi >= s->lo)
+		rc = scan_feed(db, s, what, f);
+	if (!rc && s->unordered) {
+		f->restart(f->ctx);
+		rc = load_events(db, s, what);
+		for (size_t i = 0; !rc && i < s->nev; i++)
+			f->event(f->ctx, &s->ev[i]);
+		free(s->ev);
+		s->ev = NULL;
+		s->nev = s->cap = 0;
+	}
+	if (rc)
+		snprintf(err, errlen, "session %lld: %s", (long long)s->id, sqlite3_errmsg(db));
+	return rc;
 }
 
 /* tl_session_free: see tl_load.h. */

@@ -1,7 +1,9 @@
 /* Loading one session's identity rows and tracepoint events from a perfdb
- * database into the arrays analyze/mm_timeline.h, sched.h and ipis.h work
- * on. The only part of those analyzers that reads SQL (read-only, bound
- * parameters). */
+ * database for analyze/mm_timeline.h, sched.h, sched_latency.h and ipis.h:
+ * the events into an array, or streamed to a consumer one at a time (state
+ * per CPU, thread and mm, not per event). The only part of those analyzers
+ * that reads SQL (read-only, bound parameters; the events come from one
+ * scan of the session's samples, analyze/tl_scan.h). */
 #ifndef PERFDB_TL_LOAD_H
 #define PERFDB_TL_LOAD_H
 #include <sqlite3.h>
@@ -26,7 +28,9 @@ struct tl_session {
 	int ncpus;                  /* enough for every CPU seen */
 	struct ident ident;         /* sorted; owns its arrays and comms */
 	size_t *by_id;              /* ident.procs indices in row id order */
-	struct tl_event *ev;        /* time order */
+	int64_t lo, hi;             /* its sample ids (hi < lo: none) */
+	bool unordered;             /* tl_stream found ids out of time order */
+	struct tl_event *ev;        /* time order (tl_load only) */
 	size_t nev, cap;
 	char **sites;               /* callsite names, by tl_event.site */
 	size_t nsites;
@@ -39,6 +43,32 @@ struct tl_session {
  * from empty). Returns 0, or -1 with a message in err (s is then freed). */
 int tl_load(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
 	    char *err, size_t errlen);
+
+/* tl_open(db, session, what, s, err, errlen): loads everything of session
+ * into s (filled from empty) but its events (s->ev stays empty: tl_stream
+ * reads them). Returns 0, or -1 with a message in err (s is then freed). */
+int tl_open(sqlite3 *db, int64_t session, unsigned what, struct tl_session *s,
+	    char *err, size_t errlen);
+
+/* A consumer of streamed events: event(ctx, e) takes each event in time
+ * order (tl_load's order); restart(ctx) drops everything taken so far (the
+ * events come again from the first). */
+struct tl_feed {
+	void (*event)(void *ctx, const struct tl_event *e);
+	void (*restart)(void *ctx);
+	void *ctx;
+};
+
+/* tl_stream(db, s, what, f, err, errlen): feeds the events of s (opened by
+ * tl_open with the same what) to f in time order, straight from the scan
+ * of its samples in id order: memory does not grow with the number of
+ * events. Ids follow time unless perf delivered records behind its
+ * ordering window (the import keeps their late ids): at the first event
+ * out of order, s->unordered is set, f restarted, and every event loaded
+ * and sorted (tl_load's way, memory per event) and fed again. s->ncpus
+ * grows to cover every CPU fed. Returns 0, or -1 with a message in err. */
+int tl_stream(sqlite3 *db, struct tl_session *s, unsigned what, const struct tl_feed *f,
+	      char *err, size_t errlen);
 
 /* tl_session_free(s): frees everything s owns. */
 void tl_session_free(struct tl_session *s);

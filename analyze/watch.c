@@ -101,26 +101,24 @@ static void finish_field(struct watch_field *f, int ncpus, const long long *site
 	qsort(f->sites, f->nsites, sizeof(*f->sites), cmp_site);
 }
 
-/* Per-field and per-line "last writer" state during the count. */
-struct last {
-	int cpu, field;
-};
-
-/* count_one: one sample into the field and line counts. */
-static void count_one(const struct watch_data *d, struct watch_result *r, const struct watch_sample *s,
-		      struct last *lf, struct last *ll, const size_t *line_of, long long *sites)
+/* count_one: one sample into the field and line counts of c. */
+static void count_one(const struct watch_data *d, struct watch_counts *c, const struct watch_sample *s)
 {
+	struct watch_result *r = &c->r;
 	struct watch_field *f = &r->fields[s->w];
-	struct watch_line *l = &r->lines[line_of[s->w]];
-	struct last *pl = &ll[line_of[s->w]];
+	struct watch_line *l = &r->lines[c->line_of[s->w]];
+	struct watch_last *pl = &c->ll[c->line_of[s->w]], *lf = &c->lf[s->w];
+	uint64_t v = 0;
 	f->writes++;
 	if (s->cpu >= 0 && s->cpu < d->ncpus)
 		f->cpu_writes[s->cpu]++;
-	if (lf[s->w].cpu >= 0 && lf[s->w].cpu != s->cpu)
+	if (lf->cpu >= 0 && lf->cpu != s->cpu)
 		f->transfers++;
-	lf[s->w].cpu = s->cpu;
-	if (s->site >= 0 && (size_t)s->site < d->nsites)
-		sites[(size_t)s->w * d->nsites + (size_t)s->site]++;
+	lf->cpu = s->cpu;
+	if (s->site >= 0 && (size_t)s->site < d->nsites) {
+		hm_get(&c->sites, (uint64_t)s->w, (uint64_t)s->site, &v);
+		hm_put(&c->sites, (uint64_t)s->w, (uint64_t)s->site, v + 1);
+	}
 	l->writes++;
 	if (pl->cpu >= 0 && pl->cpu != s->cpu) {
 		l->transfers++;
@@ -129,42 +127,96 @@ static void count_one(const struct watch_data *d, struct watch_result *r, const 
 		else
 			l->cross_field++;
 	}
-	*pl = (struct last){ s->cpu, s->w };
+	*pl = (struct watch_last){ s->cpu, s->w };
 }
 
-/* alloc_result: r's arrays for d. */
-static void alloc_result(const struct watch_data *d, struct watch_result *r)
+/* counts_begin(d, c): empty counts for d's defs (its lines made). */
+static void counts_begin(const struct watch_data *d, struct watch_counts *c)
 {
+	struct watch_result *r = &c->r;
+	*c = (struct watch_counts){ .r = { .seconds = (double)(d->t1 - d->t0) / 1e9 } };
+	c->line_of = xcalloc(d->ndefs + 1, sizeof(*c->line_of));
+	c->lf = xcalloc(d->ndefs + 1, sizeof(*c->lf));
+	c->ll = xcalloc(d->ndefs + 1, sizeof(*c->ll));
+	hm_init(&c->sites);
 	r->fields = xcalloc(d->ndefs + 1, sizeof(*r->fields));
 	r->nfields = d->ndefs;
+	c->ncpus = d->ncpus > 0 ? d->ncpus : 1;
 	for (size_t i = 0; i < d->ndefs; i++)
-		r->fields[i].cpu_writes = xcalloc((size_t)(d->ncpus > 0 ? d->ncpus : 1),
-						  sizeof(long long));
+		r->fields[i].cpu_writes = xcalloc((size_t)c->ncpus, sizeof(long long));
+	make_lines(d, r, c->line_of);
+	for (size_t i = 0; i < d->ndefs; i++)
+		c->lf[i] = c->ll[i] = (struct watch_last){ -1, -1 };
+}
+
+/* counts_cpus(d, c): c's per-CPU counts cover d->ncpus CPUs. */
+static void counts_cpus(const struct watch_data *d, struct watch_counts *c)
+{
+	if (d->ncpus <= c->ncpus)
+		return;
+	for (size_t i = 0; i < c->r.nfields; i++) {
+		long long **w = &c->r.fields[i].cpu_writes;
+		*w = xreallocarray(*w, (size_t)d->ncpus, sizeof(**w));
+		memset(*w + c->ncpus, 0, (size_t)(d->ncpus - c->ncpus) * sizeof(**w));
+	}
+	c->ncpus = d->ncpus;
+}
+
+/* counts_free(c): frees c. */
+static void counts_free(struct watch_counts *c)
+{
+	free(c->line_of);
+	free(c->lf);
+	free(c->ll);
+	hm_free(&c->sites);
+	watch_result_free(&c->r);
+}
+
+/* counts_result(d, c, min_transfers, r): the analysis of the counts c of
+ * d's samples into r (c stays as it was). */
+static void counts_result(const struct watch_data *d, const struct watch_counts *c,
+			  long long min_transfers, struct watch_result *r)
+{
+	size_t nc = (size_t)(d->ncpus > 0 ? d->ncpus : 1);
+	long long *sites = xcalloc(d->ndefs * d->nsites + 1, sizeof(*sites));
+	*r = c->r;
+	r->fields = xcalloc(d->ndefs + 1, sizeof(*r->fields));
+	r->lines = xcalloc(c->r.nlines + 1, sizeof(*r->lines));
+	for (size_t i = 0; i < d->ndefs; i++) {
+		r->fields[i] = c->r.fields[i];
+		r->fields[i].cpu_writes = xcalloc(nc, sizeof(long long));
+		memcpy(r->fields[i].cpu_writes, c->r.fields[i].cpu_writes,
+		       (size_t)(d->ncpus < c->ncpus ? d->ncpus : c->ncpus) * sizeof(long long));
+	}
+	for (size_t i = 0; i < c->r.nlines; i++) {
+		r->lines[i] = c->r.lines[i];
+		r->lines[i].fields = xcalloc(c->r.lines[i].nfields + 1, sizeof(int));
+		memcpy(r->lines[i].fields, c->r.lines[i].fields, c->r.lines[i].nfields * sizeof(int));
+	}
+	for (size_t i = 0; i < c->sites.cap; i++)
+		if (c->sites.used[i])
+			sites[c->sites.k1[i] * d->nsites + c->sites.k2[i]] = (long long)c->sites.val[i];
+	for (size_t i = 0; i < d->ndefs; i++)
+		finish_field(&r->fields[i], d->ncpus, sites + i * d->nsites, d->nsites);
+	for (size_t i = 0; i < r->nlines; i++)
+		r->lines[i].verdict = watch_judge(&r->lines[i], r->fields, min_transfers);
+	free(sites);
 }
 
 /* watch_analyze: see watch.h. */
 void watch_analyze(const struct watch_data *d, long long min_transfers, struct watch_result *r)
 {
-	size_t *line_of = xcalloc(d->ndefs + 1, sizeof(*line_of));
-	struct last *lf = xcalloc(d->ndefs + 1, sizeof(*lf));
-	struct last *ll = xcalloc(d->ndefs + 1, sizeof(*ll));
-	long long *sites = xcalloc(d->ndefs * d->nsites + 1, sizeof(*sites));
-	*r = (struct watch_result){ .seconds = (double)(d->t1 - d->t0) / 1e9 };
-	alloc_result(d, r);
-	make_lines(d, r, line_of);
-	for (size_t i = 0; i < d->ndefs; i++)
-		lf[i] = ll[i] = (struct last){ -1, -1 };
+	struct watch_counts c;
+	if (d->counts) {	/* watch_load's: counted, d->s holds none */
+		counts_result(d, d->counts, min_transfers, r);
+		return;
+	}
+	counts_begin(d, &c);
 	for (size_t i = 0; i < d->n; i++)
 		if (d->s[i].w >= 0 && (size_t)d->s[i].w < d->ndefs)
-			count_one(d, r, &d->s[i], lf, ll, line_of, sites);
-	for (size_t i = 0; i < d->ndefs; i++)
-		finish_field(&r->fields[i], d->ncpus, sites + i * d->nsites, d->nsites);
-	for (size_t i = 0; i < r->nlines; i++)
-		r->lines[i].verdict = watch_judge(&r->lines[i], r->fields, min_transfers);
-	free(line_of);
-	free(lf);
-	free(ll);
-	free(sites);
+			count_one(d, &c, &d->s[i]);
+	counts_result(d, &c, min_transfers, r);
+	counts_free(&c);
 }
 
 /* watch_result_free: see watch.h. */
@@ -193,6 +245,10 @@ void watch_data_free(struct watch_data *d)
 	}
 	for (size_t i = 0; i < d->nsites; i++)
 		free(d->sites[i]);
+	if (d->counts) {
+		counts_free(d->counts);
+		free(d->counts);
+	}
 	free(d->defs);
 	free(d->s);
 	free(d->sites);
@@ -415,10 +471,11 @@ static void add_sample(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sq
 		return;
 	}
 	s.site = site_of(db, d, ix, st);
-	ALLOC_GROW(d->s, d->n + 1, d->cap);
-	d->s[d->n++] = s;
 	if (s.cpu >= d->ncpus)
 		d->ncpus = s.cpu + 1;
+	counts_cpus(d, d->counts);
+	count_one(d, d->counts, &s);
+	d->n++;
 }
 
 /* load_samples: the breakpoint samples of the session, in time order. */
@@ -439,6 +496,8 @@ static int load_samples(sqlite3 *db, struct watch_data *d, const struct meta *m)
 	sqlite3_bind_int64(st, 3, d->session);
 	sqlite3_bind_int64(st, 4, d->session);
 	sqlite3_bind_int(st, 5, WATCH_PERF_TYPE_BREAKPOINT);
+	d->counts = xcalloc(1, sizeof(*d->counts));
+	counts_begin(d, d->counts);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		add_sample(db, d, &ix, st);
 	sqlite3_finalize(st);

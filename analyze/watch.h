@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "analyze/hitm_doc.h"
+#include "lib/hashmap.h"
 
 #define WATCH_LINE 64
 #define WATCH_PERF_TYPE_BREAKPOINT 5	/* event.type of mem:ADDR/LEN:w events */
@@ -58,14 +59,18 @@ struct watch_sample {
 	int32_t site;		/* index into sites, -1 when unknown */
 };
 
+struct watch_counts;
+
 /* Everything one session gives the analysis. */
 struct watch_data {
 	int64_t session;
 	char *label, *workload;	/* or NULL */
 	struct watch_def *defs;
 	size_t ndefs;
-	struct watch_sample *s;	/* time order, inside [t0, t1] */
-	size_t n, cap;
+	struct watch_sample *s;	/* time order, inside [t0, t1]: a test's (watch_load */
+	size_t n, cap;		/* counts them into counts instead: s NULL, n their number) */
+	struct watch_counts *counts;	/* watch_load's: the samples counted as
+					 * they were read, or NULL */
 	char **sites;		/* "func+0xoff" of each store site */
 	uint64_t *site_ip;	/* a sample ip of that site */
 	size_t nsites, sites_cap;
@@ -124,8 +129,22 @@ struct watch_result {
 	size_t nlines;
 };
 
-/* watch_analyze(d, min_transfers, r): counts d's samples into *r (filled
- * from empty; free with watch_result_free). */
+/* The count of a session's samples while they are read (watch_load:
+ * state per field, line, CPU and store site, not per sample). */
+struct watch_last {
+	int cpu, field;		/* the last writer of a field or line, -1 */
+};
+struct watch_counts {
+	struct watch_result r;	/* the counts so far, lines made */
+	size_t *line_of;	/* each def's line */
+	struct watch_last *lf, *ll; /* per def, per line */
+	struct hashmap sites;	/* (def, site) -> writes */
+	int ncpus;		/* CPUs r's cpu_writes hold */
+};
+
+/* watch_analyze(d, min_transfers, r): counts d's samples (d->counts when
+ * watch_load counted them, else d->s) into *r (filled from empty; free
+ * with watch_result_free). */
 void watch_analyze(const struct watch_data *d, long long min_transfers, struct watch_result *r);
 
 /* watch_judge(line, fields, min_transfers): the verdict of a line whose

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perfdb sched --latency against perf sched latency -p, and sched
-# --base/--new's spread against a computation by hand.
+# --base/--new's spread against a computation by hand; a session whose
+# sample ids are out of time order against the same session in order.
 #  - A recording of `perf bench sched messaging` (processes, then threads)
 #    with the tracepoints perf 6.1's sched latency reads (sched_switch,
 #    sched_wakeup, sched_wakeup_new; sched_waking left out: perf before 6.4
@@ -80,6 +81,28 @@ for mode in "" -t; do
 done
 "$PERFDB" sched "$T/m.db" --latency --format csv >"$T/lat.csv"
 check "sched --latency --format csv: the latency table" sh -c 'head -1 "$1" | grep -q "^tid,pid,comm,waits,mean_ms,max_ms,max_start_s,max_end_s$"' sh "$T/lat.csv"
+
+# Sample ids out of time order (records perf delivered behind its ordering
+# window keep a later id): the contents of two neighbouring sample rows of
+# different times on one CPU, mid-session, swapped. sched reads the events
+# in id order and, at the first out of order, again sorted by time: the
+# tables must be those of the session as recorded (without the sort they
+# are not).
+cp "$T/m.db" "$T/u.db"
+sqlite3 "$T/u.db" <<'EOF'
+CREATE TEMP TABLE p AS SELECT a.id AS a, a.id + 1 AS b FROM sample a JOIN sample b ON b.id = a.id + 1
+  WHERE a.time < b.time AND a.cpu = b.cpu
+  AND a.id >= (SELECT (first_sample_id + last_sample_id) / 2 FROM session)
+  ORDER BY a.id LIMIT 1;
+CREATE TEMP TABLE r AS SELECT * FROM sample WHERE id IN (SELECT a FROM p UNION SELECT b FROM p);
+UPDATE r SET id = CASE id WHEN (SELECT a FROM p) THEN (SELECT b FROM p) ELSE (SELECT a FROM p) END;
+DELETE FROM sample WHERE id IN (SELECT id FROM r);
+INSERT INTO sample SELECT * FROM r;
+EOF
+"$PERFDB" sched "$T/m.db" --latency -n 0 --format json >"$T/m.json"
+"$PERFDB" sched "$T/u.db" --latency -n 0 --format json >"$T/u.json"
+check "sample ids out of time order: sched --latency's tables equal the recorded session's" \
+	eval '[ "$(sqlite3 "$T/u.db" "SELECT count(*) FROM sample a JOIN sample b ON b.id = a.id + 1 WHERE b.time < a.time")" -ge 1 ] && [ -s "$T/m.json" ] && cmp -s "$T/m.json" "$T/u.json"'
 
 # The A/B spread.
 AB=$T/ab.db
