@@ -752,6 +752,11 @@ def cmd_chains(args):
     perf = collections.defaultdict(list)
     unparsed = []
     cur = None
+    # chains whose last frame perf prints as "ffffffffffffffff [unknown]":
+    # its libdw unwind ended on a return address read as 0, which perf
+    # keeps as the frame 0 - 1 (docs/perf-data.md); perfdb stores no frame
+    ends_m1 = set()
+    unwind_ends = 0
     frame_rx = re.compile(r"\t\s*([0-9a-f]+) (.*?)(?:\+0x([0-9a-f]+))?(?: \(([^()]*)\))?$")
     for line in read_lines(txt):
         if line.startswith("\t"):
@@ -761,6 +766,8 @@ def cmd_chains(args):
                 continue
             start = int(m.group(1), 16) - int(m.group(3), 16) if m.group(3) else None
             cur.append((m.group(2), m.group(4), start))
+            if int(m.group(1), 16) == MASK64 and m.group(2) == "[unknown]":
+                ends_m1.add(id(cur))
             continue
         if not line.strip():
             cur = None
@@ -794,6 +801,9 @@ def cmd_chains(args):
                 # context it knows); corrupt-chain tests that on its own
                 discarded.append("sample %d %s: perfdb %d frames" % (sample_id, key_text(key), len(fa)))
                 continue
+            if len(fb) == len(fa) + 1 and id(fb) in ends_m1:
+                unwind_ends += 1
+                fb = fb[:-1]
             if len(fa) != len(fb):
                 depth_bad += 1
                 det["depth"].append("sample %d %s: perfdb %d frames %s, perf %d frames %s%s"
@@ -847,6 +857,9 @@ def cmd_chains(args):
     if discarded:
         print("# %s: %d samples whose callchain perf drops as corrupt, not compared here (e.g. %s)"
               % (label, len(discarded), discarded[0]))
+    if unwind_ends:
+        print("# %s: %d samples whose chain perf ends with a frame ffffffffffffffff [unknown] "
+              "(its unwind read a return address of 0), which perfdb does not store" % (label, unwind_ends))
     result(depth_bad == 0 and n > 0,
            "%s: callchain depth equals the frames perf script prints (%d samples, %d frames)"
            % (label, n, sum(len(x[1]) for v in perf.values() for x in v)),
