@@ -157,9 +157,11 @@ const struct sym *dso_symbol(const struct dso *d, uint64_t start, uint64_t len,
 	const struct sym *s;
 	if (!ok)
 		return NULL;
-	s = elfsyms_find(d->debug ? d->debug : d->elf, vaddr, off);
-	/* a debug file's symbols, then the mapped file's PLT entries */
-	return s || !d->debug ? s : elfsyms_find_plt(d->elf, vaddr, off);
+	/* the mapped file's PLT entries first (a debug file has none), then a
+	 * debug file's symbols */
+	if (d->debug && (s = elfsyms_find_plt(d->elf, vaddr, off)))
+		return s;
+	return elfsyms_find(d->debug ? d->debug : d->elf, vaddr, off);
 }
 
 void dso_free(struct dso *d)

@@ -501,15 +501,15 @@ uint64_t elfsyms_map_ip(const struct elfsyms *e, uint64_t map_addr, uint64_t map
 	return elfsyms_file_to_vaddr(e, off, okp);
 }
 
-/* elfsyms_find(e, vaddr, off): e's symbol, else its PLT entry when e has
- * symbols at all. */
+/* elfsyms_find(e, vaddr, off): e's PLT entry when e has symbols at all
+ * (in an unstripped binary a size-0 _init stretches over the whole .plt:
+ * the entry is the more precise name; perf's pick between the two depends
+ * on the shape of its symbol tree), else e's symbol. */
 const struct sym *elfsyms_find(const struct elfsyms *e, uint64_t vaddr, uint64_t *off)
 {
-	const struct sym *s = symtab_find(e->syms, vaddr, off);
+	const struct sym *s = symtab_count(e->syms) ? symtab_find(e->plt, vaddr, off) : NULL;
 
-	if (!s && symtab_count(e->syms))
-		s = symtab_find(e->plt, vaddr, off);
-	return s;
+	return s ? s : symtab_find(e->syms, vaddr, off);
 }
 
 /* elfsyms_plt(e): e's PLT entry table. */
