@@ -106,29 +106,28 @@ if [ $rc -eq 0 ] && grep -q mm_struct "$T/out"; then
 else
 	not_ok "layout --btf of 40 levels of 2-parameter prototypes: exit $rc (124: killed after 10 s): $(head -1 "$T/err")"
 fi
-cp "$T/base.db" "$T/db"
-timeout 10 "$PERFDB" layout "$T/db" --btf "$T/chain300.btf" -t mm_struct >"$T/out" 2>"$T/err"
-rc=$?
-if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "chain longer than" "$T/err" &&
-	cmp -s "$T/db" "$T/base.db"; then
-	ok "layout --btf of 300 levels of prototypes: refused in one line, the database unchanged"
-else
-	not_ok "layout --btf of 300 levels of prototypes: exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
-fi
+# refused_layout BTF SECONDS WANT DESC: layout --btf BTF of mm_struct is
+# refused in one line saying WANT, the database unchanged
+refused_layout() {
+	cp "$T/base.db" "$T/db"
+	timeout "$2" "$PERFDB" layout "$T/db" --btf "$1" -t mm_struct >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "$3" "$T/err" &&
+		cmp -s "$T/db" "$T/base.db"; then
+		ok "$4"
+	else
+		not_ok "$4: exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
+	fi
+}
+refused_layout "$T/chain300.btf" 10 "chain longer than" \
+	"layout --btf of 300 levels of prototypes: refused in one line, the database unchanged"
 # a layout past the walk's bounds is refused, not stored partial (fields
 # attributed to the wrong members)
 for c in "anon 20 1:anonymous members nested deeper than 16" "named 9 8:more than 1048576 members"; do
 	args=${c%%:*} want=${c#*:}
 	# shellcheck disable=SC2086
 	"$BC" --$args >"$T/nest.btf" || not_ok "btf_chain --$args"
-	cp "$T/base.db" "$T/db"
-	timeout 20 "$PERFDB" layout "$T/db" --btf "$T/nest.btf" -t mm_struct >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "struct mm_struct: $want" "$T/err" &&
-		cmp -s "$T/db" "$T/base.db"; then
-		ok "layout --btf of mm_struct with $want: refused in one line, nothing stored"
-	else
-		not_ok "layout --btf of mm_struct with $want: exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
-	fi
+	refused_layout "$T/nest.btf" 20 "struct mm_struct: $want" \
+		"layout --btf of mm_struct with $want: refused in one line, nothing stored"
 done
 [ "$failed" -eq 0 ]
