@@ -203,42 +203,93 @@ static bool contains_ok(const struct btf *btf, __u32 id, uint8_t *st, int depth)
 	return true;
 }
 
-/* btf_refs_ok(btf, path, err, errlen): 0 when every type of btf refers
- * only to types and names it has, else -1 with the first bad type named.
+/* refs_pass(btf, path, err, errlen): 0 when every type refers only to
+ * types and names btf has, else -1 with the first bad type named.
  * libbpf 1.1 parses BTF without checking that, and its btf_dump then
  * reads through dangling type ids (a SIGSEGV on a corrupt file). */
-static int btf_refs_ok(const struct btf *btf, const char *path, char *err, size_t errlen)
+static int refs_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
 {
 	__u32 n = btf__type_cnt(btf);
-	uint16_t *h = xcalloc(n, sizeof(*h));
 	for (__u32 id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		if (!t || !type_ok(btf, t, n)) {
 			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) refers to a type or name "
 				 "the file does not have", path, id, t ? btf_kind(t) : 0);
-			free(h);
 			return -1;
 		}
 	}
-	for (__u32 id = 1; id < n; id++)
+	return 0;
+}
+
+/* chains_pass: 0 when no type is declared through a cycle or a chain
+ * longer than DECL_CHAIN_MAX (see chain_height), else -1. */
+static int chains_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
+{
+	__u32 n = btf__type_cnt(btf);
+	uint16_t *h = xcalloc(n, sizeof(*h));
+	int rc = 0;
+	for (__u32 id = 1; id < n && !rc; id++)
 		if (chain_height(btf, id, h, 0) == CHAIN_BAD) {
 			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) is declared through a cycle "
 				 "or a chain longer than %d types", path, id, btf_kind(btf__type_by_id(btf, id)),
 				 DECL_CHAIN_MAX);
-			free(h);
-			return -1;
+			rc = -1;
 		}
 	free(h);
+	return rc;
+}
+
+/* nesting_pass: 0 when no struct or union contains itself by value (see
+ * contains_ok), else -1. */
+static int nesting_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
+{
+	__u32 n = btf__type_cnt(btf);
 	uint8_t *st = xcalloc(n, 1);
-	for (__u32 id = 1; id < n; id++)
+	int rc = 0;
+	for (__u32 id = 1; id < n && !rc; id++)
 		if (btf_is_composite(btf__type_by_id(btf, id)) && !contains_ok(btf, id, st, 0)) {
 			snprintf(err, errlen, "%s: corrupt BTF: struct or union type %u contains itself "
-				 "(or nests more than %d deep)",
-				 path, id, DECL_CHAIN_MAX);
-			free(st);
-			return -1;
+				 "(or nests more than %d deep)", path, id, DECL_CHAIN_MAX);
+			rc = -1;
 		}
 	free(st);
+	return rc;
+}
+
+/* align_pass: 0 when every member of every struct and union has a type
+ * with an alignment (libbpf's btf__align_of > 0), else -1 with the first
+ * member that has none: void, a function, a variable, a forward
+ * declaration, or an integer, enum or float of size 0. libbpf 1.1's
+ * btf_dump divides by that alignment when it writes out an anonymous
+ * struct holding such a member (a SIGFPE on a corrupt file). Runs after
+ * nesting_pass: btf__align_of recurses into members. */
+static int align_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
+{
+	__u32 n = btf__type_cnt(btf);
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		for (__u16 i = 0; btf_is_composite(t) && i < btf_vlen(t); i++) {
+			__u32 m = btf_members(t)[i].type;
+			if (btf__align_of(btf, m) > 0)
+				continue;
+			snprintf(err, errlen, "%s: corrupt BTF: member %u of struct or union type %u has "
+				 "type %u (kind %u), which has no alignment (not a data type, or of size 0)",
+				 path, i, id, m, m ? btf_kind(btf__type_by_id(btf, m)) : 0);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* btf_refs_ok(btf, path, err, errlen): 0 when btf is safe to hand to
+ * libbpf's btf_dump, btf__resolve_size and btf__align_of (the passes
+ * above, in order: each relies on the ones before), else -1 with the
+ * first fault found in err. */
+static int btf_refs_ok(const struct btf *btf, const char *path, char *err, size_t errlen)
+{
+	if (refs_pass(btf, path, err, errlen) || chains_pass(btf, path, err, errlen) ||
+	    nesting_pass(btf, path, err, errlen) || align_pass(btf, path, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -257,11 +308,11 @@ struct btf *btf_layout_open(const char *path, char *err, size_t errlen)
 		if (libbpf_msg[0] && strlen(err) + 1 < errlen)
 			strcat(err, ")");
 	}
-	libbpf_set_print(old);
 	if (btf && btf_refs_ok(btf, path ? path : "vmlinux BTF", err, errlen)) {
 		btf__free(btf);
-		return NULL;
+		btf = NULL;
 	}
+	libbpf_set_print(old);
 	return btf;
 }
 

@@ -2,7 +2,7 @@
 # Runs every libFuzzer harness of BUILD/fuzz/ for SECONDS seconds each,
 # one after the other, from its seed corpus (tests/fuzz/corpus/NAME, the
 # perf.data one for fuzz_import too, plus tests/fuzz/regress/ for the
-# perf.data and tracing-data harnesses) into a working corpus in
+# perf.data, tracing-data, BTF and DWARF harnesses) into a working corpus in
 # BUILD/fuzz-corpus/HARNESS (kept between runs, so coverage builds up).
 # Each run stops at the first crash, leak (but libtraceevent's own:
 # lsan.supp), timeout (-timeout, 10 s an
@@ -26,6 +26,7 @@ for h in "$@"; do
 	case $h in
 	fuzz_import | fuzz_perf_data) seeds="$SRC/corpus/perf_data $SRC/regress" ;;
 	fuzz_tracing_data) seeds="$SRC/corpus/tracing_data $SRC/regress/tracing_data" ;;
+	fuzz_btf | fuzz_dwarf) seeds="$SRC/corpus/${h#fuzz_} $SRC/regress/${h#fuzz_}" ;;
 	*) seeds="$SRC/corpus/${h#fuzz_}" ;;
 	esac
 	work="$BUILD/fuzz-corpus/$h" art="$BUILD/fuzz-artifacts/$h"

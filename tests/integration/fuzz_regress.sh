@@ -14,7 +14,8 @@
 # btf_chain): 40 levels of prototypes whose 2 parameters point to the
 # previous one (a walk per parameter: 2^40 steps) laid out within 10 s,
 # and 300 levels (a chain longer than any kernel's) refused; structs past
-# the layout walk's bounds (anonymous nesting, members walked) refused.
+# the layout walk's bounds (anonymous nesting, members walked) refused, as
+# are members of a type without an alignment (void, a prototype ...).
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
 . "$(dirname "$0")/lib/tap.sh"
@@ -129,5 +130,12 @@ for c in "anon 20 1:anonymous members nested deeper than 16" "named 9 8:more tha
 	"$BC" --$args >"$T/nest.btf" || not_ok "btf_chain --$args"
 	refused_layout "$T/nest.btf" 20 "struct mm_struct: $want" \
 		"layout --btf of mm_struct with $want: refused in one line, nothing stored"
+done
+# a member of a type without an alignment (libbpf's btf_dump divides by
+# it: a SIGFPE) is refused before libbpf sees the type
+for k in proto var fwd void; do
+	"$BC" --unaligned $k >"$T/unaligned.btf" || not_ok "btf_chain --unaligned $k"
+	refused_layout "$T/unaligned.btf" 20 "member 1 of struct or union type [0-9]* has type .* no alignment" \
+		"layout --btf of a struct member of type $k (no alignment): refused in one line, nothing stored"
 done
 [ "$failed" -eq 0 ]

@@ -7,8 +7,12 @@
  * each of FAN anonymous members of the next (ints x0, x1, ... at the
  * bottom): DEPTH past the layout walk's bound on anonymous nesting. With
  * --named the same with members named f0, f1, ...: FAN^DEPTH past its
- * bound on members walked.
- * Usage: btf_chain [--anon|--named] LEVELS FAN >FILE */
+ * bound on members walked. With --unaligned KIND: a struct mm_struct of
+ * one member x, an anonymous struct { int a; T b; } with b at byte 8 and
+ * T a type without an alignment (KIND: proto, var, fwd or void), which
+ * libbpf 1.1's btf_dump divides by when it writes out x's type.
+ * Usage: btf_chain [--anon|--named] LEVELS FAN >FILE
+ *        btf_chain --unaligned proto|var|fwd|void >FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +40,29 @@ static void nest(struct btf *b, int depth, int fan, int named)
 	btf__add_field(b, named ? "f" : "", prev, 0, 0);
 }
 
+/* unaligned(b, kind): the --unaligned struct mm_struct; -1 for an
+ * unknown kind. */
+static int unaligned(struct btf *b, const char *kind)
+{
+	int i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED), bad, an;
+	if (!strcmp(kind, "proto"))
+		bad = btf__add_func_proto(b, i32);
+	else if (!strcmp(kind, "var"))
+		bad = btf__add_var(b, "v", BTF_VAR_STATIC, i32);
+	else if (!strcmp(kind, "fwd"))
+		bad = btf__add_fwd(b, "undefined", BTF_FWD_STRUCT);
+	else if (!strcmp(kind, "void"))
+		bad = 0;
+	else
+		return -1;
+	an = btf__add_struct(b, "", 16);
+	btf__add_field(b, "a", i32, 0, 0);
+	btf__add_field(b, "b", bad, 64, 0);
+	btf__add_struct(b, "mm_struct", 16);
+	btf__add_field(b, "x", an, 0, 0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct btf *b;
@@ -44,8 +71,17 @@ int main(int argc, char **argv)
 	int levels, fan, i32, prev;
 	int named = argc == 4 && !strcmp(argv[1], "--named");
 	int anon = argc == 4 && (named || !strcmp(argv[1], "--anon"));
+	if (argc == 3 && !strcmp(argv[1], "--unaligned")) {
+		b = btf__new_empty();
+		if (!b || unaligned(b, argv[2]) < 0) {
+			fprintf(stderr, "btf_chain: --unaligned proto|var|fwd|void\n");
+			return 2;
+		}
+		goto out;
+	}
 	if (argc != 3 + anon || (levels = atoi(argv[1 + anon])) < 0 || (fan = atoi(argv[2 + anon])) < 0) {
-		fprintf(stderr, "usage: btf_chain [--anon|--named] LEVELS FAN >FILE\n");
+		fprintf(stderr, "usage: btf_chain [--anon|--named] LEVELS FAN >FILE\n"
+			"       btf_chain --unaligned proto|var|fwd|void >FILE\n");
 		return 2;
 	}
 	b = btf__new_empty();
