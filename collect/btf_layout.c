@@ -12,6 +12,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "collect/btf_check.h"
 #include "collect/btf_layout.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
@@ -29,8 +30,11 @@ struct walk {
 	struct btf_dump *dump;
 	struct layout *out;
 	size_t cap;
+	char **names;		/* type_name's answer per type id, once known */
+	__u32 nnames;
 	char decl[1024];	/* btf_dump output of the current type */
 	size_t decl_len;
+	int braces;		/* depth of braces dump_print is inside */
 	int anon;		/* anonymous members entered, nested */
 	size_t visits;		/* members walked so far */
 	const char *over;	/* the bound the walk reached, or NULL */
@@ -49,250 +53,6 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return 0;
 }
 
-/* ref_ok / name_ok: whether type id ref exists in btf (n types), and
- * whether name offset off lies in its string section. */
-static bool ref_ok(__u32 ref, __u32 n)
-{
-	return ref < n;
-}
-
-static bool name_ok(const struct btf *btf, __u32 off)
-{
-	return btf__name_by_offset(btf, off) != NULL;
-}
-
-/* type_ok(btf, t, n): whether every type t refers to exists and every
- * name it has is in the string section. */
-static bool type_ok(const struct btf *btf, const struct btf_type *t, __u32 n)
-{
-	__u16 vlen = btf_vlen(t);
-	if (!name_ok(btf, t->name_off))
-		return false;
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT: case BTF_KIND_FWD: case BTF_KIND_FLOAT:
-		return true;
-	case BTF_KIND_ENUM:
-		for (__u16 i = 0; i < vlen; i++)
-			if (!name_ok(btf, btf_enum(t)[i].name_off))
-				return false;
-		return true;
-	case BTF_KIND_ENUM64:
-		for (__u16 i = 0; i < vlen; i++)
-			if (!name_ok(btf, btf_enum64(t)[i].name_off))
-				return false;
-		return true;
-	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT: case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_DECL_TAG:
-		return ref_ok(t->type, n);
-	case BTF_KIND_ARRAY:
-		return ref_ok(btf_array(t)->type, n) && ref_ok(btf_array(t)->index_type, n);
-	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		for (__u16 i = 0; i < vlen; i++)
-			if (!ref_ok(btf_members(t)[i].type, n) || !name_ok(btf, btf_members(t)[i].name_off))
-				return false;
-		return true;
-	case BTF_KIND_FUNC_PROTO:
-		for (__u16 i = 0; i < vlen; i++)
-			if (!ref_ok(btf_params(t)[i].type, n) || !name_ok(btf, btf_params(t)[i].name_off))
-				return false;
-		return ref_ok(t->type, n);
-	case BTF_KIND_DATASEC:
-		for (__u16 i = 0; i < vlen; i++)
-			if (!ref_ok(btf_var_secinfos(t)[i].type, n))
-				return false;
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Longest chain of pointers, modifiers, typedefs, arrays and function
- * prototypes a type may be declared through (kernels: under 20). */
-#define DECL_CHAIN_MAX 256
-
-/* chain_height values besides a height + 1: not yet visited, on the
- * current path (a cycle when reached again), too long or cyclic. */
-#define CHAIN_UNSEEN 0
-#define CHAIN_ON_PATH 0xFFFF
-#define CHAIN_BAD 0xFFFE
-
-/* chain_height(btf, id, h, depth): 1 + the length of the longest
- * declaration chain from type id to a base, struct, union, enum or
- * forward type, through whatever it is declared with (a prototype: its
- * return and parameter types), or CHAIN_BAD when that passes through a
- * cycle or is longer than DECL_CHAIN_MAX. h[id] remembers each type's
- * answer, so each type and edge is followed once (a prototype whose
- * parameters share a type is not walked per parameter: exponential on
- * a chain of them); depth is the recursion's, bounded by DECL_CHAIN_MAX.
- * libbpf 1.1's btf_dump follows a cycle among those (a pointer to
- * itself) until it runs out of memory. */
-static unsigned chain_height(const struct btf *btf, __u32 id, uint16_t *h, int depth)
-{
-	const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
-	unsigned best = 0;
-	if (!t)
-		return 1;	/* void (ids are checked by type_ok) */
-	if (h[id] == CHAIN_ON_PATH)
-		return CHAIN_BAD;
-	if (h[id] != CHAIN_UNSEEN)
-		return h[id];
-	if (depth > DECL_CHAIN_MAX)
-		return CHAIN_BAD;
-	h[id] = CHAIN_ON_PATH;
-	switch (btf_kind(t)) {
-	case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE: case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG: case BTF_KIND_FUNC: case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		best = chain_height(btf, t->type, h, depth + 1);
-		break;
-	case BTF_KIND_ARRAY:
-		best = chain_height(btf, btf_array(t)->type, h, depth + 1);
-		break;
-	case BTF_KIND_FUNC_PROTO:
-		best = chain_height(btf, t->type, h, depth + 1);
-		for (__u16 i = 0; i < btf_vlen(t) && best != CHAIN_BAD; i++) {
-			unsigned p = chain_height(btf, btf_params(t)[i].type, h, depth + 1);
-			best = p > best ? p : best;
-		}
-		break;
-	default:
-		break;
-	}
-	best = best == CHAIN_BAD || best >= DECL_CHAIN_MAX ? CHAIN_BAD : best + 1;
-	h[id] = (uint16_t)best;
-	return best;
-}
-
-/* by_value(btf, id): the type id holds by value: through typedefs,
- * modifiers and arrays (not pointers), or 0. */
-static __u32 by_value(const struct btf *btf, __u32 id)
-{
-	for (int i = 0; id && i <= DECL_CHAIN_MAX; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		if (!t)
-			return 0;
-		if (btf_is_array(t))
-			id = btf_array(t)->type;
-		else if (btf_is_typedef(t) || btf_is_mod(t) || btf_is_type_tag(t))
-			id = t->type;
-		else
-			return btf_is_composite(t) ? id : 0;
-	}
-	return 0;	/* too long: chain_height refuses it */
-}
-
-/* contains_ok(btf, id, st, depth): whether composite id never contains
- * itself by value, through its members' members (st[id]: 0 unseen, 1 on
- * the current path, 2 checked). libbpf 1.1's btf__align_of and
- * btf__resolve_size recurse along such a cycle until the stack overflows. */
-static bool contains_ok(const struct btf *btf, __u32 id, uint8_t *st, int depth)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	if (st[id] == 2)
-		return true;
-	if (st[id] == 1 || depth > DECL_CHAIN_MAX)
-		return false;
-	st[id] = 1;
-	for (__u16 i = 0; t && btf_is_composite(t) && i < btf_vlen(t); i++) {
-		__u32 in = by_value(btf, btf_members(t)[i].type);
-		if (in && !contains_ok(btf, in, st, depth + 1))
-			return false;
-	}
-	st[id] = 2;
-	return true;
-}
-
-/* refs_pass(btf, path, err, errlen): 0 when every type refers only to
- * types and names btf has, else -1 with the first bad type named.
- * libbpf 1.1 parses BTF without checking that, and its btf_dump then
- * reads through dangling type ids (a SIGSEGV on a corrupt file). */
-static int refs_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
-{
-	__u32 n = btf__type_cnt(btf);
-	for (__u32 id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		if (!t || !type_ok(btf, t, n)) {
-			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) refers to a type or name "
-				 "the file does not have", path, id, t ? btf_kind(t) : 0);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* chains_pass: 0 when no type is declared through a cycle or a chain
- * longer than DECL_CHAIN_MAX (see chain_height), else -1. */
-static int chains_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
-{
-	__u32 n = btf__type_cnt(btf);
-	uint16_t *h = xcalloc(n, sizeof(*h));
-	int rc = 0;
-	for (__u32 id = 1; id < n && !rc; id++)
-		if (chain_height(btf, id, h, 0) == CHAIN_BAD) {
-			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) is declared through a cycle "
-				 "or a chain longer than %d types", path, id, btf_kind(btf__type_by_id(btf, id)),
-				 DECL_CHAIN_MAX);
-			rc = -1;
-		}
-	free(h);
-	return rc;
-}
-
-/* nesting_pass: 0 when no struct or union contains itself by value (see
- * contains_ok), else -1. */
-static int nesting_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
-{
-	__u32 n = btf__type_cnt(btf);
-	uint8_t *st = xcalloc(n, 1);
-	int rc = 0;
-	for (__u32 id = 1; id < n && !rc; id++)
-		if (btf_is_composite(btf__type_by_id(btf, id)) && !contains_ok(btf, id, st, 0)) {
-			snprintf(err, errlen, "%s: corrupt BTF: struct or union type %u contains itself "
-				 "(or nests more than %d deep)", path, id, DECL_CHAIN_MAX);
-			rc = -1;
-		}
-	free(st);
-	return rc;
-}
-
-/* align_pass: 0 when every member of every struct and union has a type
- * with an alignment (libbpf's btf__align_of > 0), else -1 with the first
- * member that has none: void, a function, a variable, a forward
- * declaration, or an integer, enum or float of size 0. libbpf 1.1's
- * btf_dump divides by that alignment when it writes out an anonymous
- * struct holding such a member (a SIGFPE on a corrupt file). Runs after
- * nesting_pass: btf__align_of recurses into members. */
-static int align_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
-{
-	__u32 n = btf__type_cnt(btf);
-	for (__u32 id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		for (__u16 i = 0; btf_is_composite(t) && i < btf_vlen(t); i++) {
-			__u32 m = btf_members(t)[i].type;
-			if (btf__align_of(btf, m) > 0)
-				continue;
-			snprintf(err, errlen, "%s: corrupt BTF: member %u of struct or union type %u has "
-				 "type %u (kind %u), which has no alignment (not a data type, or of size 0)",
-				 path, i, id, m, m ? btf_kind(btf__type_by_id(btf, m)) : 0);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* btf_refs_ok(btf, path, err, errlen): 0 when btf is safe to hand to
- * libbpf's btf_dump, btf__resolve_size and btf__align_of (the passes
- * above, in order: each relies on the ones before), else -1 with the
- * first fault found in err. */
-static int btf_refs_ok(const struct btf *btf, const char *path, char *err, size_t errlen)
-{
-	if (refs_pass(btf, path, err, errlen) || chains_pass(btf, path, err, errlen) ||
-	    nesting_pass(btf, path, err, errlen) || align_pass(btf, path, err, errlen))
-		return -1;
-	return 0;
-}
-
 /* btf_layout_open: see btf_layout.h. */
 struct btf *btf_layout_open(const char *path, char *err, size_t errlen)
 {
@@ -308,7 +68,7 @@ struct btf *btf_layout_open(const char *path, char *err, size_t errlen)
 		if (libbpf_msg[0] && strlen(err) + 1 < errlen)
 			strcat(err, ")");
 	}
-	if (btf && btf_refs_ok(btf, path ? path : "vmlinux BTF", err, errlen)) {
+	if (btf && btf_check(btf, path ? path : "vmlinux BTF", err, errlen)) {
 		btf__free(btf);
 		btf = NULL;
 	}
@@ -356,42 +116,58 @@ static __s32 find_type(const struct btf *btf, const char *name)
 	return -1;
 }
 
-/* dump_print: btf_dump's output hook: appends to the walk's decl buffer. */
+/* put_decl(w, c): appends c to the walk's decl buffer (full: dropped). */
+static void put_decl(struct walk *w, char c)
+{
+	if (w->decl_len + 1 < sizeof(w->decl)) {
+		w->decl[w->decl_len++] = c;
+		w->decl[w->decl_len] = 0;
+	}
+}
+
+/* dump_print: btf_dump's output hook: appends to the walk's decl buffer,
+ * with the body of an anonymous struct, union or enum shortened to "{...}"
+ * ("struct {\n\tint a;\n}[4]" becomes "struct {...}[4]"): what is inside
+ * braces is not kept, however long. */
 static void dump_print(void *ctx, const char *fmt, va_list ap)
 {
 	struct walk *w = ctx;
-	size_t room = sizeof(w->decl) - w->decl_len;
-	int n;
-	if (room <= 1)
+	char piece[1024];
+	if (vsnprintf(piece, sizeof(piece), fmt, ap) < 0)
 		return;
-	n = vsnprintf(w->decl + w->decl_len, room, fmt, ap);
-	if (n > 0)
-		w->decl_len += (size_t)n < room ? (size_t)n : room - 1;
+	for (const char *c = piece; *c; c++) {
+		if (*c == '{' && w->braces++ == 0) {
+			put_decl(w, '{');
+			put_decl(w, '.');
+			put_decl(w, '.');
+			put_decl(w, '.');
+		} else if (*c == '}' && w->braces > 0 && --w->braces == 0) {
+			put_decl(w, '}');
+		} else if (w->braces == 0) {
+			put_decl(w, *c);
+		}
+	}
 }
 
-/* shorten_body: "struct {\n...\n}[4]" becomes "struct {...}[4]". */
-static void shorten_body(char *s)
-{
-	char *open = strchr(s, '{'), *close = strrchr(s, '}');
-	if (!open || !close || close < open)
-		return;
-	memmove(open + 4, close, strlen(close) + 1);
-	memcpy(open, "{...", 4);
-}
-
-/* type_name: the C declaration of type id without a name, malloc'ed. */
+/* type_name: the C declaration of type id without a name, malloc'ed;
+ * btf_dump writes each type's out once per walk (the answers are kept in
+ * w->names: members share types). */
 static char *type_name(struct walk *w, __u32 id)
 {
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = "");
 	size_t n;
+	if (id < w->nnames && w->names[id])
+		return xstrdup(w->names[id]);
 	w->decl_len = 0;
 	w->decl[0] = 0;
+	w->braces = 0;
 	if (btf_dump__emit_type_decl(w->dump, id, &o) < 0)
 		snprintf(w->decl, sizeof(w->decl), "?");
-	shorten_body(w->decl);
 	n = strlen(w->decl);
 	while (n && w->decl[n - 1] == ' ')	/* "struct x *" has no trailing blank */
 		w->decl[--n] = 0;
+	if (id < w->nnames)
+		w->names[id] = xstrdup(w->decl);
 	return xstrdup(w->decl);
 }
 
@@ -479,7 +255,7 @@ static void walk_members(struct walk *w, __u32 id, const char *prefix, uint64_t 
 int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 		  char *err, size_t errlen)
 {
-	struct walk w = { .btf = btf, .out = out };
+	struct walk w = { .btf = btf, .out = out, .nnames = btf__type_cnt(btf) };
 	__s32 id = find_type(btf, name);
 	const struct btf_type *t;
 	*out = (struct layout){ 0 };
@@ -491,10 +267,14 @@ int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 		snprintf(err, errlen, "%s: libbpf cannot dump its types", name);
 		return -1;
 	}
+	w.names = xcalloc(w.nnames, sizeof(*w.names));
 	out->struct_name = xstrdup(name);
 	add_row(&w, xstrdup(""), 0, t->size, -1, -1, type_name(&w, (__u32)id));
 	walk_members(&w, (__u32)id, "", 0, 0);
 	btf_dump__free(w.dump);
+	for (__u32 i = 0; i < w.nnames; i++)
+		free(w.names[i]);
+	free(w.names);
 	if (w.over) {
 		snprintf(err, errlen, "BTF struct %s: %s: no partial layout is stored", name, w.over);
 		layout_free(out);

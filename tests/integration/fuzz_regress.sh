@@ -124,12 +124,35 @@ refused_layout "$T/chain300.btf" 10 "chain longer than" \
 	"layout --btf of 300 levels of prototypes: refused in one line, the database unchanged"
 # a layout past the walk's bounds is refused, not stored partial (fields
 # attributed to the wrong members)
-for c in "anon 20 1:anonymous members nested deeper than 16" "named 9 8:more than 1048576 members"; do
+for c in "anon 20 1:anonymous members nested deeper than 16" "named 2 200:more than 1048576 members"; do
 	args=${c%%:*} want=${c#*:}
 	# shellcheck disable=SC2086
 	"$BC" --$args >"$T/nest.btf" || not_ok "btf_chain --$args"
 	refused_layout "$T/nest.btf" 20 "struct mm_struct: $want" \
 		"layout --btf of mm_struct with $want: refused in one line, nothing stored"
+done
+# libbpf's btf_dump writes out anonymous structs whole, inside whatever
+# it declares: one inside itself through a pointer (it recurses until the
+# stack overflows) or a DAG of them (2^12 members) is refused before
+# libbpf sees it; 2^8 is laid out. So is a struct whose alignment libbpf
+# would take 2^30 steps to find.
+"$BC" --inline 8 2 >"$T/inline8.btf" || not_ok "btf_chain --inline 8 2"
+cp "$T/base.db" "$T/db"
+if timeout 20 "$PERFDB" layout "$T/db" --btf "$T/inline8.btf" -t mm_struct >"$T/out" 2>"$T/err" &&
+	[ "$(sqlite3 "$T/db" "SELECT count(*) FROM struct_layout WHERE struct_name = 'mm_struct'")" -gt 200 ] &&
+	[ "$(sqlite3 "$T/db" "SELECT count(*) FROM struct_layout WHERE struct_name = 'mm_struct'
+		AND (type_name GLOB '*[{};]*' AND type_name <> 'struct {...}' OR instr(type_name, char(10)))")" = 0 ]; then
+	ok "layout --btf of 8 levels of anonymous structs of 2 named members: laid out, each type 'struct {...}' (a body past 1 KiB too)"
+else
+	not_ok "layout --btf of 8 levels of anonymous structs of 2 named members: $(head -2 "$T/err" | tr '\n' '|') $(sqlite3 "$T/db" "SELECT type_name FROM struct_layout WHERE instr(type_name, char(10)) LIMIT 1" | head -2)"
+fi
+for c in "selfptr:inside itself" "inline 12 2:that takes libbpf over 262144 steps" \
+	"named 30 2:whose alignment takes over 65536 steps"; do
+	args=${c%%:*} want=${c#*:}
+	# shellcheck disable=SC2086
+	"$BC" --$args >"$T/dump.btf" || not_ok "btf_chain --$args"
+	refused_layout "$T/dump.btf" 20 "corrupt BTF: .*$want" \
+		"layout --btf of btf_chain --$args: refused in one line, nothing stored ($want)"
 done
 # a member of a type without an alignment (libbpf's btf_dump divides by
 # it: a SIGFPE) is refused before libbpf sees the type

@@ -6,38 +6,65 @@
  * mm_struct of one anonymous member of DEPTH nested anonymous structs,
  * each of FAN anonymous members of the next (ints x0, x1, ... at the
  * bottom): DEPTH past the layout walk's bound on anonymous nesting. With
- * --named the same with members named f0, f1, ...: FAN^DEPTH past its
- * bound on members walked. With --unaligned KIND: a struct mm_struct of
+ * --named the same with members named f0, f1, ... of structs s0, s1, ...,
+ * and FAN of them in mm_struct: FAN^(DEPTH+1) members to walk (past the
+ * walk's bound; each struct below FAN^DEPTH, within perfdb's checks). With --inline, members named but the structs
+ * anonymous: btf_dump writes out about FAN^DEPTH members declaring the
+ * top one. With --selfptr: a struct mm_struct of one member x, an
+ * anonymous struct { int a; T *next; } where T is that anonymous struct
+ * itself (libbpf 1.1's btf_dump recurses until the stack overflows
+ * declaring x). With --unaligned KIND: a struct mm_struct of
  * one member x, an anonymous struct { int a; T b; } with b at byte 8 and
  * T a type without an alignment (KIND: proto, var, fwd or void), which
  * libbpf 1.1's btf_dump divides by when it writes out x's type.
- * Usage: btf_chain [--anon|--named] LEVELS FAN >FILE
+ * Usage: btf_chain [--anon|--named|--inline] LEVELS FAN >FILE
+ *        btf_chain --selfptr >FILE
  *        btf_chain --unaligned proto|var|fwd|void >FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
 
-/* nest(b, depth, fan, named): struct mm_struct over depth levels of
- * structs of fan members each, anonymous or (named) f0, f1, ... of
- * structs s0, s1, ... */
-static void nest(struct btf *b, int depth, int fan, int named)
+/* How nest names its structs and members. */
+enum nest_mode { NEST_ANON, NEST_NAMED, NEST_INLINE };
+
+/* nest(b, depth, fan, mode): struct mm_struct over depth levels of
+ * structs of fan members each: anonymous members of anonymous structs
+ * (NEST_ANON), members f0, f1, ... of structs s0, s1, ... (NEST_NAMED), or
+ * members f0, f1, ... of anonymous structs (NEST_INLINE). */
+static void nest(struct btf *b, int depth, int fan, enum nest_mode mode)
 {
 	int i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED), prev = i32, size = 4;
 	for (int k = 0; k < depth; k++) {
 		char sname[16];
 		int s;
 		snprintf(sname, sizeof(sname), "s%d", k);
-		s = btf__add_struct(b, named ? sname : "", (__u32)size);
+		s = btf__add_struct(b, mode == NEST_NAMED ? sname : "", (__u32)size);
 		for (int j = 0; j < fan; j++) {
 			char name[16];
 			snprintf(name, sizeof(name), "%c%d", k ? 'f' : 'x', j);
-			btf__add_field(b, k && !named ? "" : name, prev, 0, 0);
+			btf__add_field(b, k && mode == NEST_ANON ? "" : name, prev, 0, 0);
 		}
 		prev = s;
 	}
 	btf__add_struct(b, "mm_struct", (__u32)size);
-	btf__add_field(b, named ? "f" : "", prev, 0, 0);
+	for (int j = 0; j < (mode == NEST_NAMED ? fan : 1); j++) {
+		char name[16];
+		snprintf(name, sizeof(name), "f%d", j);
+		btf__add_field(b, mode != NEST_ANON ? name : "", prev, 0, 0);
+	}
+}
+
+/* selfptr(b): the --selfptr struct mm_struct. */
+static void selfptr(struct btf *b)
+{
+	int i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int an = btf__add_struct(b, "", 16);
+	btf__add_field(b, "a", i32, 0, 0);
+	btf__add_field(b, "next", an + 1, 64, 0);	/* the pointer added next */
+	btf__add_ptr(b, an);
+	btf__add_struct(b, "mm_struct", 16);
+	btf__add_field(b, "x", an, 0, 0);
 }
 
 /* unaligned(b, kind): the --unaligned struct mm_struct; -1 for an
@@ -69,8 +96,15 @@ int main(int argc, char **argv)
 	const void *raw;
 	__u32 size;
 	int levels, fan, i32, prev;
-	int named = argc == 4 && !strcmp(argv[1], "--named");
-	int anon = argc == 4 && (named || !strcmp(argv[1], "--anon"));
+	enum nest_mode mode = argc == 4 && !strcmp(argv[1], "--named") ? NEST_NAMED :
+			      argc == 4 && !strcmp(argv[1], "--inline") ? NEST_INLINE : NEST_ANON;
+	int anon = argc == 4 && (mode != NEST_ANON || !strcmp(argv[1], "--anon"));
+	if (argc == 2 && !strcmp(argv[1], "--selfptr")) {
+		if (!(b = btf__new_empty()))
+			return 1;
+		selfptr(b);
+		goto out;
+	}
 	if (argc == 3 && !strcmp(argv[1], "--unaligned")) {
 		b = btf__new_empty();
 		if (!b || unaligned(b, argv[2]) < 0) {
@@ -80,7 +114,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (argc != 3 + anon || (levels = atoi(argv[1 + anon])) < 0 || (fan = atoi(argv[2 + anon])) < 0) {
-		fprintf(stderr, "usage: btf_chain [--anon|--named] LEVELS FAN >FILE\n"
+		fprintf(stderr, "usage: btf_chain [--anon|--named|--inline] LEVELS FAN >FILE\n"
+			"       btf_chain --selfptr >FILE\n"
 			"       btf_chain --unaligned proto|var|fwd|void >FILE\n");
 		return 2;
 	}
@@ -88,7 +123,7 @@ int main(int argc, char **argv)
 	if (!b)
 		return 1;
 	if (anon) {
-		nest(b, levels, fan, named);
+		nest(b, levels, fan, mode);
 		goto out;
 	}
 	i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);

@@ -1,0 +1,20 @@
+/* Checking a BTF file before libbpf walks it (see btf_check.c). */
+#ifndef PERFDB_BTF_CHECK_H
+#define PERFDB_BTF_CHECK_H
+#include <stddef.h>
+#include <bpf/btf.h>
+
+/* btf_check(btf, path, err, errlen): 0 when btf (read from path, named
+ * in messages) is safe for libbpf's btf_dump, btf__resolve_size and
+ * btf__align_of: every type refers only to types and names the file has;
+ * no type is declared through a cycle or a chain longer than 256 types; no
+ * struct or union contains itself by value (or nests more than 256 deep);
+ * every member of a struct or union has a type with an alignment (not
+ * void, a function, a prototype, a variable, a forward declaration, or an
+ * integer, enum or float of size 0), found in at most 65536 steps; and no
+ * declaration makes btf_dump write out a cycle of anonymous structs or
+ * more than 2^18 steps of members and alignments. Else -1 with
+ * "PATH: corrupt BTF: ..." naming the first fault in err. */
+int btf_check(const struct btf *btf, const char *path, char *err, size_t errlen);
+
+#endif
