@@ -222,7 +222,7 @@ static int nesting_pass(const struct btf *btf, const char *path, char *err, size
 
 /* Most steps libbpf 1.1's btf__align_of may take on one type: it has no
  * memory, so it walks the members of members of a struct as often as they
- * are reached (a 6.18 kernel's most: 4,847 steps, for bpf_ctx_convert);
+ * are reached (kernel BTF needs a few thousand at the most);
  * types that share members fan out exponentially. */
 #define ALIGN_STEPS_MAX 65536
 
@@ -330,8 +330,8 @@ static int align_pass(const struct btf *btf, struct align_info *memo, const char
 
 /* Most work libbpf 1.1's btf_dump may do declaring one type: members it
  * writes out (those of the anonymous structs and unions it inlines, and
- * theirs) and the steps of the btf__align_of calls it makes on them (a
- * 6.18 kernel's most: 6,005). */
+ * theirs) and the steps of the btf__align_of calls it makes on them
+ * (kernel BTF needs a few thousand at the most). */
 #define DUMP_WORK_MAX (1u << 18)
 
 /* dump_work memo values besides a work + 1: unseen, on the current path. */

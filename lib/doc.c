@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/bug.h"
 #include "lib/alloc.h"
 #include "lib/doc.h"
 #include "lib/strbuf.h"
@@ -38,19 +39,6 @@ struct doc {
 	const struct table **tables;	/* document order: see list_tables */
 	size_t ntables, cap_tables;
 };
-
-/* bug(fmt, ...): a programming error: one line on stderr, abort(). */
-static _Noreturn void bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static _Noreturn void bug(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("perfdb: internal error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 /* node(d, kind): a new value of kind owned by d. */
 static struct dval *node(struct doc *d, enum dv_kind kind)

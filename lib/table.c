@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/bug.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "lib/table.h"
@@ -26,19 +27,6 @@ struct table {
 	unsigned char *row_show;
 	size_t nrows, cap_rows, cap_show;
 };
-
-/* bug(fmt, ...): a programming error: one line on stderr, abort(). */
-static _Noreturn void bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static _Noreturn void bug(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("perfdb: internal error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 /* valid_name(s): whether s matches [a-z0-9_]+. */
 static bool valid_name(const char *s)

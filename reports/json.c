@@ -3,22 +3,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "lib/bug.h"
 #include "lib/alloc.h"
 #include "lib/escape.h"
 #include "reports/json.h"
-
-/* bug(fmt, ...): misuse of the writer: one line on stderr, abort(). */
-static _Noreturn void bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static _Noreturn void bug(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("perfdb: internal error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 
 /* One open container: object or array, printed on one line (flat) or

@@ -3,24 +3,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/bug.h"
 #include "lib/escape.h"
 #include "reports/render.h"
 #include "reports/render_int.h"
 #include "reports/svg_chart.h"
 #include "reports/svg_flame.h"
-
-/* bug(fmt, ...): a programming error: one line on stderr, abort(). */
-static _Noreturn void bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static _Noreturn void bug(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("perfdb: internal error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
-}
 
 /* sentences_human(d, n, at, what, md, out): warnings or notes, one a line
  * ("warning: ..."; md: a list item, or a paragraph of a block quote: a

@@ -1,0 +1,17 @@
+/* Programming errors: see bug.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "lib/bug.h"
+
+/* bug: see bug.h. */
+_Noreturn void bug(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("perfdb: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
