@@ -328,10 +328,10 @@ static int align_pass(const struct btf *btf, struct align_info *memo, const char
 	return 0;
 }
 
-/* Most work libbpf 1.1's btf_dump may do declaring one type: members it
- * writes out (those of the anonymous structs and unions it inlines, and
- * theirs) and the steps of the btf__align_of calls it makes on them
- * (kernel BTF needs a few thousand at the most). */
+/* Most work libbpf 1.1's btf_dump may do declaring one type: members and
+ * padding it writes out (those of the anonymous structs and unions it
+ * inlines, and theirs) and the steps of the btf__align_of calls it makes
+ * on them (kernel BTF needs some thousands at the most). */
 #define DUMP_WORK_MAX (1u << 18)
 
 /* dump_work memo values besides a work + 1: unseen, on the current path. */
@@ -344,11 +344,27 @@ struct dump_walk {
 	struct align_info *align;
 };
 
+/* padding_lines(t): at most how many padding lines btf_dump writes into
+ * the gaps of composite t: one per 32 bits (its "long" padding is 32 or 64
+ * bits, shorter ones only end a gap) up to its end or its farthest
+ * member's offset, whichever is more (a corrupt file's member may lie far
+ * beyond the end), and one per member. */
+static uint64_t padding_lines(const struct btf_type *t)
+{
+	uint64_t end = (uint64_t)t->size * 8;
+	for (__u16 i = 0; i < btf_vlen(t); i++) {
+		uint64_t off = btf_member_bit_offset(t, i);
+		end = off > end ? off : end;
+	}
+	return end / 32 + 2 * (uint64_t)btf_vlen(t) + 1;
+}
+
 /* dump_work(btf, id, dw, depth): btf_dump's work declaring type id:
  * through pointers, modifiers, arrays and prototypes to a terminal type;
  * an anonymous struct or union is written out whole (each member, 1 + its
  * type's work, and about 3 btf__align_of walks over it: its own alignment,
- * whether it is packed, each member's), an anonymous enum counts its
+ * whether it is packed, each member's; and the padding lines it writes
+ * into its gaps: padding_lines), an anonymous enum counts its
  * values, anything named nothing. DUMP_WORK_MAX + 1 when that is more than
  * DUMP_WORK_MAX, nests deeper than it, or goes round a cycle (an anonymous
  * struct reached again from inside itself through a pointer: libbpf 1.1
@@ -377,8 +393,9 @@ static uint32_t dump_work(const struct btf *btf, __u32 id, struct dump_walk *dw,
 			w += dump_work(btf, btf_params(t)[i].type, dw, depth + 1);
 		break;
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		if (!t->name_off)
-			w = 3 * (uint64_t)align_of_steps(btf, id, dw->align, 0).steps;
+		if (!t->name_off)	/* the alignment walks, the padding lines */
+			w = 3 * (uint64_t)align_of_steps(btf, id, dw->align, 0).steps +
+			    padding_lines(t);
 		for (__u16 i = 0; !t->name_off && i < btf_vlen(t) && w <= DUMP_WORK_MAX; i++)
 			w += 1 + (uint64_t)dump_work(btf, btf_members(t)[i].type, dw, depth + 1);
 		break;
