@@ -344,18 +344,23 @@ struct dump_walk {
 	struct align_info *align;
 };
 
-/* padding_lines(t): at most how many padding lines btf_dump writes into
- * the gaps of composite t: one per 32 bits (its "long" padding is 32 or 64
- * bits, shorter ones only end a gap) up to its end or its farthest
- * member's offset, whichever is more (a corrupt file's member may lie far
- * beyond the end), and one per member. */
-static uint64_t padding_lines(const struct btf_type *t)
+/* padding_lines(btf, t): at most how many padding lines btf_dump writes
+ * into the gaps of composite t: one per 32 bits (its "long" padding is 32
+ * or 64 bits, shorter ones only end a gap) up to its end or its farthest
+ * member's end, whichever is more (a corrupt file's member may lie far
+ * beyond the end), and two per member; UINT64_MAX when an offset or end
+ * passes 2^31 - 1 bits (256 MiB): btf_dump keeps offsets in an int, and a
+ * wrapped one makes a gap of up to 2^32 bits. */
+static uint64_t padding_lines(const struct btf *btf, const struct btf_type *t)
 {
 	uint64_t end = (uint64_t)t->size * 8;
 	for (__u16 i = 0; i < btf_vlen(t); i++) {
-		uint64_t off = btf_member_bit_offset(t, i);
+		__s64 size = btf__resolve_size(btf, btf_members(t)[i].type);
+		uint64_t off = btf_member_bit_offset(t, i) + (size > 0 ? (uint64_t)size * 8 : 0);
 		end = off > end ? off : end;
 	}
+	if (end > INT32_MAX)
+		return UINT64_MAX;
 	return end / 32 + 2 * (uint64_t)btf_vlen(t) + 1;
 }
 
@@ -393,9 +398,11 @@ static uint32_t dump_work(const struct btf *btf, __u32 id, struct dump_walk *dw,
 			w += dump_work(btf, btf_params(t)[i].type, dw, depth + 1);
 		break;
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
-		if (!t->name_off)	/* the alignment walks, the padding lines */
-			w = 3 * (uint64_t)align_of_steps(btf, id, dw->align, 0).steps +
-			    padding_lines(t);
+		if (!t->name_off) {	/* the alignment walks, the padding lines */
+			uint64_t pad = padding_lines(btf, t);
+			w = pad > DUMP_WORK_MAX ? DUMP_WORK_MAX + 1 :
+			    3 * (uint64_t)align_of_steps(btf, id, dw->align, 0).steps + pad;
+		}
 		for (__u16 i = 0; !t->name_off && i < btf_vlen(t) && w <= DUMP_WORK_MAX; i++)
 			w += 1 + (uint64_t)dump_work(btf, btf_members(t)[i].type, dw, depth + 1);
 		break;
