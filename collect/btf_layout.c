@@ -14,16 +14,11 @@
 #include <bpf/libbpf.h>
 #include "collect/btf_check.h"
 #include "collect/btf_layout.h"
+#include "collect/layout_walk.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 
 /* A walk in progress. */
-/* Bounds of a walk whatever the file says: anonymous members nested
- * deeper than LAYOUT_MAX_ANON (a type that contains itself anonymously
- * would recurse for ever), and LAYOUT_MAX_VISITS members in all (types
- * that share members fan out). Real structs stay far below both. */
-#define LAYOUT_MAX_ANON 16
-#define LAYOUT_MAX_VISITS (1u << 20)
 
 struct walk {
 	const struct btf *btf;
@@ -35,9 +30,7 @@ struct walk {
 	char decl[1024];	/* btf_dump output of the current type */
 	size_t decl_len;
 	int braces;		/* depth of braces dump_print is inside */
-	int anon;		/* anonymous members entered, nested */
-	size_t visits;		/* members walked so far */
-	const char *over;	/* the bound the walk reached, or NULL */
+	struct layout_bounds b;	/* the walk's bounds (layout_walk.h) */
 };
 
 /* libbpf's last warning, kept for error messages. */
@@ -216,21 +209,15 @@ static void walk_one(struct walk *w, const struct btf_type *t, int i, const char
 	const struct btf_type *it = btf__type_by_id(w->btf, inner);
 	bool composite = it && btf_is_composite(it);
 	char full[512];
-	if (w->over)
+	switch (layout_visit(&w->b, !name || !*name, composite)) {
+	case LAYOUT_SKIP:
 		return;
-	if (++w->visits > LAYOUT_MAX_VISITS) {
-		w->over = "more than 1048576 members to walk (types sharing members fan out)";
+	case LAYOUT_ENTER_ANON:	/* anonymous: its members join this level */
+		walk_members(w, inner, prefix, bits, depth);
+		layout_leave_anon(&w->b);
 		return;
-	}
-	if (!name || !*name) {	/* anonymous: its members join this level */
-		if (composite && w->anon >= LAYOUT_MAX_ANON)
-			w->over = "anonymous members nested deeper than 16 (a type containing itself)";
-		else if (composite) {
-			w->anon++;
-			walk_members(w, inner, prefix, bits, depth);
-			w->anon--;
-		}
-		return;
+	case LAYOUT_NAMED:
+		break;
 	}
 	snprintf(full, sizeof(full), "%s%s", prefix, name);
 	add_member(w, full, m->type, bits, bsize);
@@ -275,8 +262,8 @@ int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 	for (__u32 i = 0; i < w.nnames; i++)
 		free(w.names[i]);
 	free(w.names);
-	if (w.over) {
-		snprintf(err, errlen, "BTF struct %s: %s: no partial layout is stored", name, w.over);
+	if (w.b.over) {
+		snprintf(err, errlen, "BTF struct %s: %s: no partial layout is stored", name, w.b.over);
 		layout_free(out);
 		*out = (struct layout){ 0 };
 		return -2;

@@ -3,6 +3,7 @@
  * that a struct reads the same from DWARF as from BTF. */
 #include "collect/btf_layout.h"
 #include "collect/dwarf_layout.h"
+#include "collect/layout_walk.h"
 #include "lib/alloc.h"
 
 #include <dwarf.h>
@@ -15,19 +16,11 @@
 #include <unistd.h>
 
 /* A walk building one layout. */
-/* Bounds of a walk whatever the file says: anonymous members nested
- * deeper than LAYOUT_MAX_ANON (a type that contains itself anonymously
- * would recurse for ever), and LAYOUT_MAX_VISITS members in all (types
- * that share members fan out). Real structs stay far below both. */
-#define LAYOUT_MAX_ANON 16
-#define LAYOUT_MAX_VISITS (1u << 20)
 
 struct dwalk {
 	struct layout *out;
 	size_t cap;
-	int anon;		/* anonymous members entered, nested */
-	size_t visits;		/* members walked so far */
-	const char *over;	/* the bound the walk reached, or NULL */
+	struct layout_bounds b;	/* the walk's bounds (layout_walk.h) */
 };
 
 /* type_of(die, out): the DIE of die's DW_AT_type (through
@@ -255,21 +248,15 @@ static void walk_one(struct dwalk *w, Dwarf_Die *m, const char *prefix, uint64_t
 	if (mtype)
 		inner = peel(mtype, &ibuf);
 	bool composite = inner && is_composite(inner);
-	if (w->over)
+	switch (layout_visit(&w->b, !name || !*name, composite)) {
+	case LAYOUT_SKIP:
 		return;
-	if (++w->visits > LAYOUT_MAX_VISITS) {
-		w->over = "more than 1048576 members to walk (types sharing members fan out)";
+	case LAYOUT_ENTER_ANON:	/* anonymous: its members join this level */
+		walk_members(w, inner, prefix, bits, depth);
+		layout_leave_anon(&w->b);
 		return;
-	}
-	if (!name || !*name) {	/* anonymous: its members join this level */
-		if (composite && w->anon >= LAYOUT_MAX_ANON)
-			w->over = "anonymous members nested deeper than 16 (a type containing itself)";
-		else if (composite) {
-			w->anon++;
-			walk_members(w, inner, prefix, bits, depth);
-			w->anon--;
-		}
-		return;
+	case LAYOUT_NAMED:
+		break;
 	}
 	snprintf(full, sizeof(full), "%s%s", prefix, name);
 	add_member(w, full, mtype, bits, bsize);
@@ -382,9 +369,9 @@ int dwarf_layout_of(const char *path, const char *name, struct layout *out,
 	add_member(&w, "", &type, 0, 0);
 	walk_members(&w, &type, "", 0, 0);
 	close_dwarf(dw, fd);
-	if (w.over) {
+	if (w.b.over) {
 		snprintf(err, errlen, "%s: DWARF struct %s: %s: no partial layout is stored", path, key,
-			 w.over);
+			 w.b.over);
 		layout_free(out);
 		*out = (struct layout){ 0 };
 		return -2;
