@@ -167,6 +167,21 @@ static bool contains_ok(const struct btf *btf, __u32 id, uint8_t *st, int depth)
 	return true;
 }
 
+/* aligned_pass(btf, path, err, errlen): 0 when the type section lies on a
+ * 4-byte boundary in memory, as struct btf_type needs, else -1. libbpf
+ * 1.1 checks the section's offset but not the header's length (a file
+ * may say 13), so the types can start anywhere; every type's size is a
+ * multiple of 4, so the first one tells. */
+static int aligned_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
+{
+	const void *first = btf__type_cnt(btf) > 1 ? btf__type_by_id(btf, 1) : NULL;
+	if (!first || (uintptr_t)first % _Alignof(struct btf_type) == 0)
+		return 0;
+	snprintf(err, errlen, "%s: corrupt BTF: the type section is not on a 4-byte boundary "
+		 "(the header's length is not a multiple of 4)", path);
+	return -1;
+}
+
 /* refs_pass(btf, path, err, errlen): 0 when every type refers only to
  * types and names btf has, else -1 with the first bad type named.
  * libbpf 1.1 parses BTF without checking that, and its btf_dump then
@@ -444,7 +459,8 @@ int btf_check(const struct btf *btf, const char *path, char *err, size_t errlen)
 {
 	struct align_info *align;
 	int rc;
-	if (refs_pass(btf, path, err, errlen) || chains_pass(btf, path, err, errlen) ||
+	if (aligned_pass(btf, path, err, errlen) || refs_pass(btf, path, err, errlen) ||
+	    chains_pass(btf, path, err, errlen) ||
 	    nesting_pass(btf, path, err, errlen))
 		return -1;
 	align = xcalloc(btf__type_cnt(btf), sizeof(*align));

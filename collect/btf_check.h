@@ -6,7 +6,8 @@
 
 /* btf_check(btf, path, err, errlen): 0 when btf (read from path, named
  * in messages) is safe for libbpf's btf_dump, btf__resolve_size and
- * btf__align_of: every type refers only to types and names the file has;
+ * btf__align_of: its types lie on a 4-byte boundary (struct btf_type's
+ * alignment); every type refers only to types and names the file has;
  * no type is declared through a cycle or a chain longer than 256 types; no
  * struct or union contains itself by value (or nests more than 256 deep);
  * every member of a struct or union has a type with an alignment (not
