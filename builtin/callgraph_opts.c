@@ -15,6 +15,20 @@ int cg_limit_renamed(const struct opt *opt, const char *arg, struct strbuf *err)
 	return -1;
 }
 
+/* cg_pick_event: see callgraph_opts.h. */
+int cg_pick_event(const struct verb_ctx *ctx, const struct cg_pick *sides, int n,
+		  struct ct_filter *f, char *event, size_t len)
+{
+	char err[1024];
+	if (cgdiff_event(ctx->db, sides, n, f->event, event, len, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s (record them with perfdb record -r profile)\n", ctx->prog,
+			ctx->dbpath, err);
+		return EXIT_FAIL;
+	}
+	f->event = event;
+	return 0;
+}
+
 /* cg_mode: see callgraph_opts.h. */
 int cg_mode(const struct verb_ctx *ctx, bool self, bool children, enum cg_mode *mode)
 {

@@ -23,6 +23,23 @@ int cg_limit_renamed(const struct opt *opt, const char *arg, struct strbuf *err)
 	{ .type = OPT_T_CALLBACK, .long_name = "limit", .argh = "PCT", .cb = cg_limit_renamed, \
 	  .help = "renamed --percent-limit", .flags = PO_HIDDEN }
 
+/* OPT_CG_FILTER(f): the sample filters every call-graph verb takes, into
+ * struct ct_filter f: --comm, --pid, --tid, --event. */
+#define OPT_CG_FILTER(f) \
+	OPT_STRING(0, "comm", &(f).comm, "C", \
+		   "only samples of threads named C at the time (as perf report --comm)"), \
+	OPT_INT(0, "pid", &(f).pid, "P", 0, (double)LLONG_MAX, "only samples of process P"), \
+	OPT_INT(0, "tid", &(f).tid, "T", 0, (double)LLONG_MAX, "only samples of thread T"), \
+	OPT_STRING(0, "event", &(f).event, "E", \
+		   "the event (default: the event recorded with callchains that has the most samples)")
+
+/* cg_pick_event(ctx, sides, n, f, event, len): f->event, or the event
+ * recorded with callchains that has the most samples in the n sides, into
+ * event (len bytes), and f->event pointed at it. 0, or EXIT_FAIL after one
+ * line saying what is missing. */
+int cg_pick_event(const struct verb_ctx *ctx, const struct cg_pick *sides, int n,
+		  struct ct_filter *f, char *event, size_t len);
+
 /* cg_mode(ctx, self, children, mode): *mode from --self and --children;
  * EXIT_USAGE after one line when both are given, else 0. */
 int cg_mode(const struct verb_ctx *ctx, bool self, bool children, enum cg_mode *mode);

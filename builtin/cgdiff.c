@@ -29,12 +29,7 @@ static const char *svg;
 
 static const struct opt options[] = {
 	OPT_BASE_NEW(),
-	OPT_STRING(0, "comm", &o.filter.comm, "C",
-		   "only samples of threads named C at the time (as perf report --comm)"),
-	OPT_INT(0, "pid", &o.filter.pid, "P", 0, (double)LLONG_MAX, "only samples of process P"),
-	OPT_INT(0, "tid", &o.filter.tid, "T", 0, (double)LLONG_MAX, "only samples of thread T"),
-	OPT_STRING(0, "event", &o.filter.event, "E",
-		   "the event (default: the event recorded with callchains that has the most samples)"),
+	OPT_CG_FILTER(o.filter),
 	OPT_DOUBLE(0, "percent-limit", &o.limit, "PCT", 0, 100,
 		   "leave out rows below PCT% on both sides, ancestors kept (default 0.5)"),
 	OPT_LIMIT_RENAMED(),
@@ -123,12 +118,8 @@ static int run(struct verb_ctx *ctx)
 	struct cgdiff *d;
 	char err[1024], event[256];
 	int rc;
-	if (cgdiff_event(ctx->db, sides, 2, o.filter.event, event, sizeof(event), err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s (record them with perfdb record -r profile)\n", ctx->prog,
-			ctx->dbpath, err);
+	if (cg_pick_event(ctx, sides, 2, &o.filter, event, sizeof(event)))
 		return EXIT_FAIL;
-	}
-	o.filter.event = event;
 	if ((rc = cgdiff_run(ctx->db, &sides[0], &sides[1], &o, &d, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
 		return EXIT_FAIL;

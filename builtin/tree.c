@@ -20,12 +20,7 @@ static bool self, children;
 
 static const struct opt options[] = {
 	OPT_SESSION(),
-	OPT_STRING(0, "comm", &o.filter.comm, "C",
-		   "only samples of threads named C at the time (as perf report --comm)"),
-	OPT_INT(0, "pid", &o.filter.pid, "P", 0, (double)LLONG_MAX, "only samples of process P"),
-	OPT_INT(0, "tid", &o.filter.tid, "T", 0, (double)LLONG_MAX, "only samples of thread T"),
-	OPT_STRING(0, "event", &o.filter.event, "E",
-		   "the event (default: the event recorded with callchains that has the most samples)"),
+	OPT_CG_FILTER(o.filter),
 	OPT_DOUBLE(0, "percent-limit", &o.limit, "PCT", 0, 100,
 		   "leave out nodes below PCT%, ancestors kept (default 0.5)"),
 	OPT_LIMIT_RENAMED(),
@@ -49,12 +44,8 @@ static int run(struct verb_ctx *ctx)
 	struct cg_pick side = { ctx->sessions.spec, ctx->sessions.ids, ctx->sessions.n };
 	struct cgdiff *d;
 	char err[1024], event[256];
-	if (cgdiff_event(ctx->db, &side, 1, o.filter.event, event, sizeof(event), err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s (record them with perfdb record -r profile)\n", ctx->prog,
-			ctx->dbpath, err);
+	if (cg_pick_event(ctx, &side, 1, &o.filter, event, sizeof(event)))
 		return EXIT_FAIL;
-	}
-	o.filter.event = event;
 	if (cgdiff_run(ctx->db, &side, NULL, &o, &d, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
 		return EXIT_FAIL;
