@@ -14,16 +14,9 @@
 /* has_mem_samples(db, session): whether the session has memory samples. */
 static bool has_mem_samples(sqlite3 *db, int64_t session)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM session s JOIN mem_sample m ON m.sample_id "
-				      "BETWEEN s.first_sample_id AND s.last_sample_id WHERE s.id = ? "
-				      "LIMIT 1");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_int64(st, 1, session);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
+	return db_any_row(db, "SELECT 1 FROM session s JOIN mem_sample m ON m.sample_id "
+			  "BETWEEN s.first_sample_id AND s.last_sample_id WHERE s.id = ? "
+			  "LIMIT 1", session, NULL);
 }
 
 /* hitm_evidence: see hitm_findings.h. */

@@ -29,16 +29,8 @@ static void needed(sqlite3 *db, int64_t session, const struct describe_opts *o,
 /* has_layout(db, session, name): whether the session has name's layout. */
 static bool has_layout(sqlite3 *db, int64_t session, const char *name)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM struct_layout WHERE session_id = ? AND "
-				      "struct_name = ? LIMIT 1");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_int64(st, 1, session);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
+	return db_any_row(db, "SELECT 1 FROM struct_layout WHERE session_id = ? AND "
+			  "struct_name = ? LIMIT 1", session, name);
 }
 
 /* Appending "a, b" lists. */

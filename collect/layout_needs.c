@@ -39,16 +39,9 @@ void type_names_free(struct type_names *l)
  * tracepoint that names an mm_struct. */
 static bool has_mm_tracepoints(sqlite3 *db, int64_t session)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM event WHERE session_id = ? AND tp_table IN "
-				      "('mmap_lock_start_locking', 'mmap_lock_acquire_returned', "
-				      "'mmap_lock_released', 'exit_mmap') AND nr_samples > 0 LIMIT 1");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_int64(st, 1, session);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
+	return db_any_row(db, "SELECT 1 FROM event WHERE session_id = ? AND tp_table IN "
+			  "('mmap_lock_start_locking', 'mmap_lock_acquire_returned', "
+			  "'mmap_lock_released', 'exit_mmap') AND nr_samples > 0 LIMIT 1", session, NULL);
 }
 
 /* add_column(db, sql, session, l): adds the names the one-column query sql

@@ -443,6 +443,21 @@ bool db_has_table(sqlite3 *db, const char *name)
 	return yes;
 }
 
+/* db_any_row: see db.h. */
+bool db_any_row(sqlite3 *db, const char *sql, int64_t id, const char *text)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	bool yes;
+	if (!st)
+		return false;
+	sqlite3_bind_int64(st, 1, id);
+	if (text)
+		sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 /* db_open_read: see db.h. */
 sqlite3 *db_open_read(const char *path, char *err, size_t errlen)
 {

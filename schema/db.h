@@ -73,6 +73,11 @@ void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s);
  * empty); table must be a perfdb table name (never user input). */
 int64_t db_next_id(sqlite3 *db, const char *table);
 
+/* db_any_row(db, sql, id, text): whether the query sql returns a row, with
+ * id bound as its first parameter and text (when not NULL) as its second;
+ * false on an error too. */
+bool db_any_row(sqlite3 *db, const char *sql, int64_t id, const char *text);
+
 /* db_has_table: whether db has a table called name (for tables a
  * database made by an older perfdb may lack). */
 bool db_has_table(sqlite3 *db, const char *name);
