@@ -45,7 +45,8 @@ static int load_session_row(sqlite3 *db, struct tl_session *s, int64_t *lo, int6
 			s->last_time = col_or(st, 2, s->first_time);
 			*lo = col_or(st, 3, 1);
 			*hi = col_or(st, 4, 0);
-			s->ncpus = (int)col_or(st, 5, 0);
+			int64_t ncpus = col_or(st, 5, 0);	/* the file's word: bounded */
+			s->ncpus = ncpus > 0 && ncpus <= 65536 ? (int)ncpus : 0;
 			s->lost_events = col_or(st, 6, 0);
 			s->lost_samples = col_or(st, 7, 0);
 			s->lost = s->lost_events + s->lost_samples;

@@ -294,7 +294,8 @@ static int load_meta(sqlite3 *db, struct watch_data *d, struct meta *m)
 		d->workload = col_dup(st, 1);
 		*m = (struct meta){ col_i64(st, 2, 0), col_i64(st, 3, 0), col_i64(st, 4, 1),
 				    col_i64(st, 5, 0) };
-		d->ncpus = (int)col_i64(st, 6, col_i64(st, 7, 0));
+		int64_t ncpus = col_i64(st, 6, col_i64(st, 7, 0));	/* the file's word */
+		d->ncpus = ncpus > 0 && ncpus <= 65536 ? (int)ncpus : 0;
 		d->t0 = m->first_time;
 		d->t1 = m->last_time;
 		rc = 0;
@@ -471,6 +472,8 @@ static void add_sample(sqlite3 *db, struct watch_data *d, struct hashmap *ix, sq
 		return;
 	}
 	s.site = site_of(db, d, ix, st);
+	if (s.cpu > 65535)	/* no machine has it: a CPU not known */
+		s.cpu = -1;
 	if (s.cpu >= d->ncpus)
 		d->ncpus = s.cpu + 1;
 	counts_cpus(d, d->counts);

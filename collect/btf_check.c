@@ -241,6 +241,12 @@ static int nesting_pass(const struct btf *btf, const char *path, char *err, size
  * types that share members fan out exponentially. */
 #define ALIGN_STEPS_MAX 65536
 
+/* Deepest recursion of the weighing below (align_of_steps, dump_work),
+ * whatever the file: kernel types nest a few dozen deep at the most; a
+ * chain of 60,000 anonymous structs each pointing to the next would
+ * otherwise overflow the stack. */
+#define WALK_DEPTH_MAX 1024
+
 /* What align_of_steps found for a type: btf__align_of's steps on it
  * (ALIGN_STEPS_MAX + 1: more), and whether it has an alignment. */
 struct align_info {
@@ -254,7 +260,8 @@ struct align_info {
  * 0), and a struct's or union's members' (none when any has none); any
  * other kind (void, a function, prototype, variable or forward
  * declaration) has none. memo[id] keeps each answer (steps + 1, 0:
- * unknown); depth bounds the recursion. Runs after nesting_pass and
+ * unknown); depth bounds the recursion (WALK_DEPTH_MAX: past it, too
+ * many steps). Runs after nesting_pass and
  * chains_pass: a struct never contains itself, chains are finite. */
 static struct align_info align_of_steps(const struct btf *btf, __u32 id, struct align_info *memo,
 					int depth)
@@ -266,7 +273,7 @@ static struct align_info align_of_steps(const struct btf *btf, __u32 id, struct 
 		return r;
 	if (memo[id].steps)
 		return (struct align_info){ memo[id].steps - 1, memo[id].aligned };
-	if (depth > ALIGN_STEPS_MAX)
+	if (depth > WALK_DEPTH_MAX)
 		return (struct align_info){ ALIGN_STEPS_MAX + 1, false };
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT: case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_FLOAT:
@@ -353,8 +360,10 @@ static int align_pass(const struct btf *btf, struct align_info *memo, const char
 #define DUMP_UNSEEN 0
 #define DUMP_ON_PATH UINT32_MAX
 
-/* A dump_work in progress: the answers so far, align_pass's memo. */
-struct dump_walk {
+/* btf_work (btf_check.h): dump_work's answers so far and
+ * align_of_steps' memo, one entry per type. */
+struct btf_work {
+	const struct btf *btf;
 	uint32_t *memo;
 	struct align_info *align;
 };
@@ -379,25 +388,27 @@ static uint64_t padding_lines(const struct btf *btf, const struct btf_type *t)
 	return end / 32 + 2 * (uint64_t)btf_vlen(t) + 1;
 }
 
-/* dump_work(btf, id, dw, depth): btf_dump's work declaring type id:
+/* dump_work(btf, id, bw, depth): btf_dump's work declaring type id:
  * through pointers, modifiers, arrays and prototypes to a terminal type;
  * an anonymous struct or union is written out whole (each member, 1 + its
  * type's work, and about 3 btf__align_of walks over it: its own alignment,
  * whether it is packed, each member's; and the padding lines it writes
  * into its gaps: padding_lines), an anonymous enum counts its
  * values, anything named nothing. DUMP_WORK_MAX + 1 when that is more than
- * DUMP_WORK_MAX, nests deeper than it, or goes round a cycle (an anonymous
- * struct reached again from inside itself through a pointer: libbpf 1.1
- * then recurses until the stack overflows; a DAG of them sharing members
- * grows exponentially). Each type is weighed once. Runs after align_pass:
- * its memo holds every composite's steps. */
-static uint32_t dump_work(const struct btf *btf, __u32 id, struct dump_walk *dw, int depth)
+ * DUMP_WORK_MAX, when an anonymous struct's alignment alone takes over
+ * ALIGN_STEPS_MAX steps (saturated, its cost would hide), when it nests
+ * deeper than WALK_DEPTH_MAX, or goes round a cycle (an anonymous struct
+ * reached again from inside itself through a pointer: libbpf 1.1 then
+ * recurses until the stack overflows; a DAG of them sharing members grows
+ * exponentially). Each type is weighed once. Runs after align_pass (every
+ * member then has an alignment found in ALIGN_STEPS_MAX steps). */
+static uint32_t dump_work(const struct btf *btf, __u32 id, struct btf_work *dw, int depth)
 {
 	const struct btf_type *t = id ? btf__type_by_id(btf, id) : NULL;
 	uint64_t w = 0;
 	if (!t)
 		return 0;
-	if (dw->memo[id] == DUMP_ON_PATH || depth > (int)DUMP_WORK_MAX)
+	if (dw->memo[id] == DUMP_ON_PATH || depth > WALK_DEPTH_MAX)
 		return DUMP_WORK_MAX + 1;
 	if (dw->memo[id] != DUMP_UNSEEN)
 		return dw->memo[id] - 1;
@@ -415,8 +426,9 @@ static uint32_t dump_work(const struct btf *btf, __u32 id, struct dump_walk *dw,
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION:
 		if (!t->name_off) {	/* the alignment walks, the padding lines */
 			uint64_t pad = padding_lines(btf, t);
-			w = pad > DUMP_WORK_MAX ? DUMP_WORK_MAX + 1 :
-			    3 * (uint64_t)align_of_steps(btf, id, dw->align, 0).steps + pad;
+			uint32_t steps = align_of_steps(btf, id, dw->align, 0).steps;
+			w = pad > DUMP_WORK_MAX || steps > ALIGN_STEPS_MAX ? DUMP_WORK_MAX + 1 :
+			    3 * (uint64_t)steps + pad;
 		}
 		for (__u16 i = 0; !t->name_off && i < btf_vlen(t) && w <= DUMP_WORK_MAX; i++)
 			w += 1 + (uint64_t)dump_work(btf, btf_members(t)[i].type, dw, depth + 1);
@@ -432,39 +444,126 @@ static uint32_t dump_work(const struct btf *btf, __u32 id, struct dump_walk *dw,
 	return (uint32_t)w;
 }
 
+/* btf_work_new: see btf_check.h. */
+struct btf_work *btf_work_new(const struct btf *btf)
+{
+	struct btf_work *bw = xcalloc(1, sizeof(*bw));
+	__u32 n = btf__type_cnt(btf);
+	bw->btf = btf;
+	bw->memo = xcalloc(n, sizeof(*bw->memo));
+	bw->align = xcalloc(n, sizeof(*bw->align));
+	return bw;
+}
+
+/* btf_work_of: see btf_check.h. */
+uint32_t btf_work_of(struct btf_work *bw, __u32 id)
+{
+	return id < btf__type_cnt(bw->btf) ? dump_work(bw->btf, id, bw, 0) : DUMP_WORK_MAX + 1;
+}
+
+/* btf_work_free: see btf_check.h. */
+void btf_work_free(struct btf_work *bw)
+{
+	if (!bw)
+		return;
+	free(bw->memo);
+	free(bw->align);
+	free(bw);
+}
+
 /* dump_pass: 0 when btf_dump's work declaring any type is at most
- * DUMP_WORK_MAX (see dump_work), else -1. */
-static int dump_pass(const struct btf *btf, struct align_info *align, const char *path,
+ * DUMP_WORK_MAX (see dump_work), else -1. bw holds align_pass's memo. */
+static int dump_pass(const struct btf *btf, struct btf_work *bw, const char *path,
 		     char *err, size_t errlen)
 {
 	__u32 n = btf__type_cnt(btf);
-	struct dump_walk dw = { xcalloc(n, sizeof(*dw.memo)), align };
-	int rc = 0;
-	for (__u32 id = 1; id < n && !rc; id++) {
-		uint32_t w = dump_work(btf, id, &dw, 0);
-		if (w > DUMP_WORK_MAX) {
+	for (__u32 id = 1; id < n; id++)
+		if (btf_work_of(bw, id) > DUMP_WORK_MAX) {
 			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) is declared through an "
 				 "anonymous struct or union that is inside itself, or that takes libbpf over "
 				 "%u steps to write out", path, id, btf_kind(btf__type_by_id(btf, id)),
 				 DUMP_WORK_MAX);
+			return -1;
+		}
+	return 0;
+}
+
+/* Most type ids libbpf 1.1's btf_dump may hold on its declaration stack
+ * at once: the stack starts with room for 16 and grows by realloc while
+ * the emission of an enclosing declaration still reads it through a
+ * pointer into the old block (a use after free: a chain of 10 anonymous
+ * structs each pointing to the next crashes it). Kernel BTF needs 10 at
+ * the most. */
+#define DECL_STACK_MAX 16
+
+/* decl_need(btf, id, memo, depth): how many ids btf_dump stacks at once
+ * declaring type id: one per type along its declaration chain (pointers,
+ * modifiers, arrays, prototypes, down to the terminal type or void), plus
+ * the most any declaration nested inside needs (an anonymous struct's or
+ * union's members, a prototype's parameters). memo[id] keeps answers + 1
+ * (saturated at 255); past WALK_DEPTH_MAX, 255. Runs after dump_pass: no
+ * anonymous struct is inside itself. */
+static unsigned decl_need(const struct btf *btf, __u32 id, uint8_t *memo, int depth)
+{
+	unsigned len = 0, nested = 0, n;
+	__u32 cur = id;
+	if (memo[id])
+		return memo[id] - 1u;
+	if (depth > WALK_DEPTH_MAX)
+		return 255;
+	for (;;) {
+		const struct btf_type *t = btf__type_by_id(btf, cur);
+		len++;
+		if (!cur || !t)
+			break;
+		for (__u16 i = 0; btf_is_func_proto(t) && i < btf_vlen(t); i++)
+			if ((n = decl_need(btf, btf_params(t)[i].type, memo, depth + 1)) > nested)
+				nested = n;
+		if (btf_is_ptr(t) || btf_is_mod(t) || btf_is_type_tag(t) || btf_is_func_proto(t) ||
+		    btf_is_array(t)) {
+			cur = btf_is_array(t) ? btf_array(t)->type : t->type;
+			continue;
+		}
+		for (__u16 i = 0; btf_is_composite(t) && !t->name_off && i < btf_vlen(t); i++)
+			if ((n = decl_need(btf, btf_members(t)[i].type, memo, depth + 1)) > nested)
+				nested = n;
+		break;
+	}
+	n = len + nested > 254 ? 254 : len + nested;
+	memo[id] = (uint8_t)(n + 1);
+	return n;
+}
+
+/* stack_pass: 0 when btf_dump stacks at most DECL_STACK_MAX ids declaring
+ * any type (see decl_need), else -1. */
+static int stack_pass(const struct btf *btf, const char *path, char *err, size_t errlen)
+{
+	__u32 n = btf__type_cnt(btf);
+	uint8_t *memo = xcalloc(n, 1);
+	int rc = 0;
+	for (__u32 id = 1; id < n && !rc; id++)
+		if (decl_need(btf, id, memo, 0) > DECL_STACK_MAX) {
+			snprintf(err, errlen, "%s: corrupt BTF: type %u (kind %u) is declared through more "
+				 "than %d types at once (anonymous structs nested through pointers)", path,
+				 id, btf_kind(btf__type_by_id(btf, id)), DECL_STACK_MAX);
 			rc = -1;
 		}
-	}
-	free(dw.memo);
+	free(memo);
 	return rc;
 }
 
 /* btf_check: see btf_check.h. */
 int btf_check(const struct btf *btf, const char *path, char *err, size_t errlen)
 {
-	struct align_info *align;
+	struct btf_work *bw;
 	int rc;
 	if (aligned_pass(btf, path, err, errlen) || refs_pass(btf, path, err, errlen) ||
 	    chains_pass(btf, path, err, errlen) ||
 	    nesting_pass(btf, path, err, errlen))
 		return -1;
-	align = xcalloc(btf__type_cnt(btf), sizeof(*align));
-	rc = align_pass(btf, align, path, err, errlen) || dump_pass(btf, align, path, err, errlen) ? -1 : 0;
-	free(align);
+	bw = btf_work_new(btf);
+	rc = align_pass(btf, bw->align, path, err, errlen) || dump_pass(btf, bw, path, err, errlen) ||
+	     stack_pass(btf, path, err, errlen) ? -1 : 0;
+	btf_work_free(bw);
 	return rc;
 }

@@ -25,6 +25,8 @@ struct walk {
 	struct btf_dump *dump;
 	struct layout *out;
 	size_t cap;
+	struct btf_work *work;	/* btf_dump's work per type (btf_check.h) */
+	uint64_t spent;		/* btf_dump's work on this walk's types so far */
 	char **names;		/* type_name's answer per type id, once known */
 	__u32 nnames;
 	char decl[1024];	/* btf_dump output of the current type */
@@ -142,6 +144,11 @@ static void dump_print(void *ctx, const char *fmt, va_list ap)
 	}
 }
 
+/* Most work btf_dump may do naming the types of one layout's members
+ * (each type is bounded by btf_check; a struct of many members of
+ * different heavy types is bounded here). */
+#define LAYOUT_DUMP_MAX (1u << 22)
+
 /* type_name: the C declaration of type id without a name, malloc'ed;
  * btf_dump writes each type's out once per walk (the answers are kept in
  * w->names: members share types). */
@@ -151,6 +158,12 @@ static char *type_name(struct walk *w, __u32 id)
 	size_t n;
 	if (id < w->nnames && w->names[id])
 		return xstrdup(w->names[id]);
+	w->spent += btf_work_of(w->work, id);
+	if (w->spent > LAYOUT_DUMP_MAX) {	/* types of many members, each heavy */
+		if (!w->b.over)
+			w->b.over = "its members' types take libbpf over 4194304 steps to write out";
+		return xstrdup("?");
+	}
 	w->decl_len = 0;
 	w->decl[0] = 0;
 	w->braces = 0;
@@ -255,6 +268,7 @@ int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 		return -1;
 	}
 	w.names = xcalloc(w.nnames, sizeof(*w.names));
+	w.work = btf_work_new(btf);
 	out->struct_name = xstrdup(name);
 	add_row(&w, xstrdup(""), 0, t->size, -1, -1, type_name(&w, (__u32)id));
 	walk_members(&w, (__u32)id, "", 0, 0);
@@ -262,6 +276,7 @@ int btf_layout_of(const struct btf *btf, const char *name, struct layout *out,
 	for (__u32 i = 0; i < w.nnames; i++)
 		free(w.names[i]);
 	free(w.names);
+	btf_work_free(w.work);
 	if (w.b.over) {
 		snprintf(err, errlen, "BTF struct %s: %s: no partial layout is stored", name, w.b.over);
 		layout_free(out);

@@ -456,8 +456,10 @@ static void on_lost(struct ingest *g, struct pd_reader *r, const struct pd_event
 		g->cpu_last[l->cpu] : -1;
 }
 
-/* CPU_LAST_MAX: CPUs past this (with no nr_cpus_avail to bound them) get
- * no previous time: their LOST records cover from the recording's start. */
+/* CPU_LAST_MAX: CPUs past this (or past nr_cpus_avail, when the header
+ * gives fewer) get no previous time: their LOST records cover from the
+ * recording's start. The header's count is the file's word, not memory to
+ * spend on it (a file saying 2^29 CPUs made a 4 GiB array). */
 #define CPU_LAST_MAX 65536
 
 /* note_cpu_time: remembers ev's time as the last record's on its CPU (a
@@ -465,7 +467,8 @@ static void on_lost(struct ingest *g, struct pd_reader *r, const struct pd_event
 static void note_cpu_time(struct ingest *g, const struct pd_reader *r, const struct pd_event *ev)
 {
 	const struct pd_sample *t = &ev->sample;
-	size_t cap = r->features.nr_cpus_avail ? r->features.nr_cpus_avail : CPU_LAST_MAX;
+	size_t cap = r->features.nr_cpus_avail && r->features.nr_cpus_avail < CPU_LAST_MAX ?
+		     r->features.nr_cpus_avail : CPU_LAST_MAX;
 	if (!t->has_cpu || !t->has_time || t->time > INT64_MAX || t->cpu >= cap)
 		return;
 	if (t->cpu >= g->ncpu_last) {
