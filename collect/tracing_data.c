@@ -557,6 +557,8 @@ static int args_step(struct args_walk *w, enum arg_tok t, const uint8_t *s, size
 		return ARGS_CRASH;	/* neither REC->field nor (REC)->field */
 	if (op && w->cond_else[d] && !tok_is(s, len, PRIO_OPS) && !(after_rec && tok_is(s, len, "->")))
 		return ARGS_CRASH;
+	if (t == TOK_ITEM && w->prev == TOK_ITEM && w->cond_else[d])
+		return ARGS_CRASH;	/* ": a b": an operand where an operator goes */
 	if (op && w->cond[d] && *s == '{')
 		return ARGS_CRASH;
 	if (w->prev == TOK_OP && tok_is(w->prev_s, w->prev_len, PRIO_OPS) && *w->prev_s != '*' &&
@@ -583,7 +585,8 @@ static int args_step(struct args_walk *w, enum arg_tok t, const uint8_t *s, size
  * calling itself on a NULL argument) and its leaks on malformed args:
  *  - after ']' only a delimiter, a prioritised operator or ':';
  *  - after a conditional's ':' only prioritised operators (and REC->)
- *    until its level ends; a conditional ends only at ',' or ')' of its
+ *    until its level ends, and no operand right after another ("x ? y :
+ *    __rel REC->z"); a conditional ends only at ',' or ')' of its
  *    own level (not ']' or '}') and meets no '{';
  *  - '->' only after REC or ')' (REC->field, (REC)->field);
  *  - an operator (but '*', as in "(void *)") is followed by its operand:
