@@ -124,6 +124,15 @@ refused_layout() {
 		not_ok "$4: exit $rc: $(head -2 "$T/err" | tr '\n' '|')"
 	fi
 }
+# refused_chain "ARGS:WANT" WHY: btf_chain --ARGS's file is refused in one
+# line saying WANT, nothing stored (WHY goes into the check's name)
+refused_chain() {
+	args=${1%%:*} want=${1#*:}
+	# shellcheck disable=SC2086
+	"$BC" --$args >"$T/chain.btf" || not_ok "btf_chain --$args"
+	refused_layout "$T/chain.btf" 20 "$want" \
+		"layout --btf of btf_chain --$args: refused in one line, nothing stored ($2)"
+}
 refused_layout "$T/chain300.btf" 10 "chain longer than" \
 	"layout --btf of 300 levels of prototypes: refused in one line, the database unchanged"
 # 40 levels: 2^40 steps for a check that walked each parameter apart;
@@ -136,11 +145,7 @@ refused_layout "$T/chain40.btf" 10 "more than 16 types at once" \
 # first, the walk's own bound is behind it)
 for c in "anon 20 1:more than 16 types at once\\|anonymous members nested deeper than 16" \
 	"named 2 200:struct mm_struct: more than 1048576 members"; do
-	args=${c%%:*} want=${c#*:}
-	# shellcheck disable=SC2086
-	"$BC" --$args >"$T/nest.btf" || not_ok "btf_chain --$args"
-	refused_layout "$T/nest.btf" 20 "$want" \
-		"layout --btf of btf_chain --$args (past the walk's bounds): refused in one line, nothing stored"
+	refused_chain "$c" "past the walk's bounds"
 done
 # libbpf's btf_dump writes out anonymous structs whole, inside whatever
 # it declares: one inside itself through a pointer (it recurses until the
@@ -168,11 +173,7 @@ for c in "selfptr:inside itself" "inline 12 2:that takes libbpf over 262144 step
 	"ptrchain 10:declared through more than 16 types at once" \
 	"heavy 20000:that takes libbpf over 262144 steps" \
 	"pointers 20000 200:its members' types take libbpf over 4194304 steps"; do
-	args=${c%%:*} want=${c#*:}
-	# shellcheck disable=SC2086
-	"$BC" --$args >"$T/dump.btf" || not_ok "btf_chain --$args"
-	refused_layout "$T/dump.btf" 20 "$want" \
-		"layout --btf of btf_chain --$args: refused in one line, nothing stored ($want)"
+	refused_chain "$c" "${c#*:}"
 done
 # a member of a type without an alignment (libbpf's btf_dump divides by
 # it: a SIGFPE) is refused before libbpf sees the type
