@@ -317,20 +317,23 @@ static const char header_page[] =
 	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
 
-static const char event_format[] =
-	"name: myev\nID: 42\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
+/* The fields of myev; event_format is them with their print line. */
+#define MYEV_FIELDS \
+	"name: myev\nID: 42\nformat:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
+	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n" \
 	"\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
-	"print fmt: \"value=%d name=%s\", REC->value, __get_str(name)\n";
 
-/* build_blob: a small complete blob: one good event and one that
- * libtraceevent must refuse, two kallsyms, printk formats (one too short
- * to register) and, for version 0.6, a saved cmdline. */
-static void build_blob(struct blob *b, bool be, const char *version)
+static const char event_format[] =
+	MYEV_FIELDS "print fmt: \"value=%d name=%s\", REC->value, __get_str(name)\n";
+
+/* build_blob_with: a small complete blob: the event format `good`, one
+ * that libtraceevent must refuse, two kallsyms, printk formats (one too
+ * short to register) and, for version 0.6, a saved cmdline. */
+static void build_blob_with(struct blob *b, bool be, const char *version, const char *good)
 {
 	b->n = 0;
 	b->be = be;
@@ -348,12 +351,18 @@ static void build_blob(struct blob *b, bool be, const char *version)
 	put(b, "test", 5);
 	putint(b, 2, 4);			/* ... with two events */
 	putsized(b, 8, "name: broken\nthis is not a format\n");
-	putsized(b, 8, event_format);
+	putsized(b, 8, good);
 	putsized(b, 4, "ffffffff81000000 T _text\nffffffff81001000 t foo\t[mymod]\n"
 		    "ffffffff81002000 T _etext\n");
 	putsized(b, 4, "0xffffffff82000000 : \"hello %d\\n\"\n0x1 : \"a\"\n: x\n");
 	if (strcmp(version, "0.6") == 0)
 		putsized(b, 8, "1234 my comm\n");
+}
+
+/* build_blob: build_blob_with myev's own format. */
+static void build_blob(struct blob *b, bool be, const char *version)
+{
+	build_blob_with(b, be, version, event_format);
 }
 
 /* check_record: decodes a hand-made myev record written in the blob's
@@ -395,6 +404,54 @@ static void test_synthetic(bool be, const char *version)
 		tep_free(tep);
 	}
 	check_truncations(b->buf, b->n, label);
+	free(b);
+}
+
+/* test_print_args: print args that libtraceevent 1.7 dereferences NULL
+ * on (process_op) or leaks on are refused before it sees them, the event
+ * skipped and the rest of the blob kept; their well-formed neighbours
+ * parse. */
+static void test_print_args(void)
+{
+	static const struct { const char *args; bool safe; } c[] = {
+		{ "REC->value ? 1 : REC->value", true },
+		{ "REC->value ? 1 : 2 + REC->value", true },
+		{ "REC->value ? 1 : __rel REC->value", false },	/* operand after operand */
+		{ "REC->value ? 1 : 2 3", false },
+		{ "(REC->value ? 1 : 2), 3 4", true },		/* the ':' ended at ',' */
+		{ "REC->value ? 1 : 2 ~ 3", true },
+		{ "REC->value ? 1 : 2 = 3", false },		/* an operator of no priority */
+		{ "REC->value[1] + 2", true },
+		{ "REC->value[1] = 2", false },
+		{ "[REC->value ? 1 : 2]", false },		/* a conditional ends at ']' */
+		{ "REC->value ? {1} : 2", false },
+		{ "value->x", false },				/* '->' after neither REC nor ')' */
+		{ "(REC)->value", true },
+		{ "REC->value +", false },			/* an operator without operand */
+		{ "REC->value + , 1", false },
+		{ "(void *)REC->value", true },
+		{ "REC->value, \"open", false },		/* an unterminated string */
+		{ "((REC->value)", false },			/* unbalanced */
+		{ "({ 1; })", true },				/* the walk stops at "({" */
+	};
+	struct blob *b = malloc(sizeof(*b));
+	char fmt[1024];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct tep_handle *tep = NULL;
+		char err[256] = "";
+		int rc;
+
+		snprintf(fmt, sizeof(fmt), MYEV_FIELDS "print fmt: \"v=%%d\", %s\n", c[i].args);
+		build_blob_with(b, false, "0.6", fmt);
+		rc = tracing_data_parse(b->buf, b->n, &tep, err, sizeof(err));
+		if (!ok(rc == 0 && tep && !tep_find_event_by_name(tep, "test", "myev") == !c[i].safe &&
+			tep_find_function(tep, 0xffffffff81001010ULL),
+			"print args %s: %s", c[i].safe ? "kept" : "refused", c[i].args))
+			printf("#   rc %d: %s\n", rc, err);
+		if (tep)
+			tep_free(tep);
+	}
 	free(b);
 }
 
@@ -462,6 +519,7 @@ int main(void)
 	test_synthetic(false, "0.6");
 	test_synthetic(true, "0.6");
 	test_synthetic(false, "0.5");
+	test_print_args();
 	test_corruptions();
 	test_add_kallsyms();
 	return tap_done();
