@@ -26,6 +26,9 @@
 #   fifo-cache  an mmap of a missing file whose build id's entry in the
 #               build-id cache ($PERF_BUILDID_DIR) is a FIFO
 #   fifo-input  a FIFO with no writer given as the file to import
+#   cpu-far     samples and a LOST record on CPU 2^29-1, NRCPUS saying 2^29
+#               (the per-CPU times of lost records: 4 GiB), and CPU 4e9
+#               without NRCPUS; then sched on a session saying 2^29 CPUs
 # Each import runs under timeout, with its peak RSS measured (/usr/bin/time)
 # and, outside ASan, its address space capped (prlimit), into a database that
 # holds one good session. Refused files: exit 2, the one line
@@ -60,22 +63,29 @@ DB=$T/db.db
 	{ not_ok "the good session imports"; finish; }
 cp "$DB" "$T/before.db"
 
-# run NAME FILE MAX_MB MAX_S: imports FILE into $DB under the bounds;
+# measure NAME MAX_S ARGS...: perfdb ARGS under timeout MAX_S and the cap;
 # sets rc, err (stderr), rss (KB, or 0 when unmeasured), secs.
-run() {
+measure() {
+	_name=$1 _max=$2
+	shift 2
 	_t0=$(date +%s)
 	if [ -n "$TIME" ]; then
 		# shellcheck disable=SC2086
-		timeout "$4" $TIME -f %M -o "$T/$1.rss" $CAP "$PERFDB" import -q -o "$DB" "$2" \
-			>"$T/$1.out" 2>"$T/$1.err"
+		timeout "$_max" $TIME -f %M -o "$T/$_name.rss" $CAP "$PERFDB" "$@" \
+			>"$T/$_name.out" 2>"$T/$_name.err"
 	else
 		# shellcheck disable=SC2086
-		timeout "$4" $CAP "$PERFDB" import -q -o "$DB" "$2" >"$T/$1.out" 2>"$T/$1.err"
+		timeout "$_max" $CAP "$PERFDB" "$@" >"$T/$_name.out" 2>"$T/$_name.err"
 	fi
 	rc=$?
 	secs=$(($(date +%s) - _t0))
-	rss=$(tail -1 "$T/$1.rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0)
-	err=$(cat "$T/$1.err")
+	rss=$(tail -1 "$T/$_name.rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0)
+	err=$(cat "$T/$_name.err")
+}
+
+# run NAME FILE MAX_MB MAX_S: imports FILE into $DB under the bounds.
+run() {
+	measure "$1" "$4" import -q -o "$DB" "$2"
 }
 
 # within NAME MAX_MB MAX_S: ok when rss and time stayed in the bounds.
@@ -185,4 +195,30 @@ case "$err" in
 *) not_ok "fifo-input: exit $rc: $err" ;;
 esac
 check "fifo-input: the database is as it was" cmp -s "$DB" "$T/before.db"
+
+# A CPU number far past any machine's, in a sample and a LOST record's
+# trailer (the per-CPU times lost records are dated from were once sized
+# by it: 4 GiB for CPU 2^29), with the NRCPUS feature saying 2^29 CPUs
+# and without it.
+"$H" cpu-far "$T/cpu-far.data" 536870911 536870912 &&
+	accepted cpu-far "$T/cpu-far.data" 64 20
+check "cpu-far: the sample on CPU 536870911 and its LOST record of 5 are stored" test \
+	"$(last_session "SELECT (SELECT group_concat(cpu) FROM (SELECT cpu FROM sample
+		WHERE session_id = @S ORDER BY cpu)) || ' ' || nr_cpus_avail || ' ' ||
+		(SELECT n || ':' || cpu FROM lost WHERE session_id = @S)
+		FROM session WHERE id = @S")" = "1,536870911 536870912 5:536870911"
+"$H" cpu-far "$T/cpu-far0.data" 4000000000 0 &&
+	accepted cpu-far-no-nrcpus "$T/cpu-far0.data" 64 20
+
+# A database whose session says 2^29 CPUs online (a database is also
+# what another machine pushed): the analyzers size nothing by it.
+if "$PERFDB" import -q -o "$T/tp.db" "$LIB/../../fuzz/corpus/perf_data/here-tracepoints.data" &&
+	sqlite3 "$T/tp.db" "UPDATE session SET nr_cpus_online = 536870912, nr_cpus_avail = 536870912"; then
+	measure sched-cpus 20 sched "$T/tp.db"
+	within "sched on a session of 2^29 CPUs" 64 20
+	check "sched on a session of 2^29 CPUs: exit 0, CPU 0's 5 switches" \
+		sh -c "[ $rc -eq 0 ] && grep -qE '^ +0 +5 ' '$T/sched-cpus.out'"
+else
+	not_ok "the tracepoint session imports"
+fi
 finish

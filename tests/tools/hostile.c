@@ -24,6 +24,10 @@
  *                                    it (new processes), a sample in each
  *   hostile mmap-of PATH FILE [HEX]  one mmap naming FILE (MMAP2 with build
  *                                    id HEX when given) and a sample in it
+ *   hostile cpu-far PATH CPU NRCPUS  samples on CPU 1 and on CPU, a LOST
+ *                                    record after them and an NRCPUS
+ *                                    feature of NRCPUS CPUs available and
+ *                                    online (0: no NRCPUS feature)
  *
  * Exit 0, or 1 with a message on stderr. */
 #include <fcntl.h>
@@ -39,7 +43,9 @@
 #define S_IP		1
 #define S_TID		2
 #define S_TIME		4
+#define S_CPU		0x80
 #define SAMPLE_ID_ALL	(1ULL << 18)
+#define FEAT_NRCPUS	7
 #define FEAT_CMDLINE	11
 #define FEAT_EVENT_DESC	12
 #define PID		4242
@@ -371,6 +377,54 @@ static void mmap_of(struct out *o, const char *file, const char *hex)
 	records_file(o, b, len);
 }
 
+/* cpu_sample: a SAMPLE of IP|TID|TIME|CPU on cpu, at time; its size. */
+static size_t cpu_sample(uint8_t *b, uint32_t cpu, uint64_t time)
+{
+	rec_head(b, 9, 2, 40);
+	le64(b + 8, 0x400010);
+	trailer(b + 16, time);
+	le32(b + 32, cpu);
+	le32(b + 36, 0);
+	return 40;
+}
+
+/* cpu_far: an attr of IP|TID|TIME|CPU samples; samples on CPU 1 and on
+ * cpu, then a LOST record of 5 (its trailer on cpu); the NRCPUS feature
+ * {nr, nr} when nr is not 0. */
+static void cpu_far(struct out *o, uint32_t cpu, uint32_t nr)
+{
+	uint8_t b[256], a[ATTR_ENTRY] = { 0 }, cpus[8];
+	uint64_t data = HDR_SIZE + ATTR_ENTRY, index, sec;
+	size_t len = 0;
+	le32(a, 1);
+	le32(a + 4, ATTR_SIZE);
+	le64(a + 16, 1000);
+	le64(a + 24, S_IP | S_TID | S_TIME | S_CPU);
+	le64(a + 40, SAMPLE_ID_ALL);
+	put(o, HDR_SIZE, a, sizeof(a));
+	len += cpu_sample(b + len, 1, 1000);
+	len += cpu_sample(b + len, cpu, 1001);
+	rec_head(b + len, 2, 0, 8 + 16 + 24);	/* LOST {id, lost} + trailer */
+	le64(b + len + 8, 0);
+	le64(b + len + 16, 5);
+	trailer(b + len + 24, 1002);
+	le32(b + len + 40, cpu);
+	le32(b + len + 44, 0);
+	len += 48;
+	put(o, data, b, len);
+	header(o, HDR_SIZE, ATTR_ENTRY, data, len, nr ? FEAT_NRCPUS : 0);
+	index = data + len;
+	sec = index + 16;
+	if (nr) {
+		le32(cpus, nr);
+		le32(cpus + 4, nr);
+		put64(o, index, sec);
+		put64(o, index + 8, sizeof(cpus));
+		put(o, sec, cpus, sizeof(cpus));
+	}
+	finish(o, nr ? sec + sizeof(cpus) : index);
+}
+
 static unsigned long num(const char *s)
 {
 	return strtoul(s, NULL, 0);
@@ -428,6 +482,8 @@ int main(int argc, char **argv)
 		mmaps(&o, (long)num(argv[3]), 1);
 	} else if (!strcmp(c, "forks") && argc == 4) {
 		forks(&o, (long)num(argv[3]));
+	} else if (!strcmp(c, "cpu-far") && argc == 5) {
+		cpu_far(&o, (uint32_t)num(argv[3]), (uint32_t)num(argv[4]));
 	} else if (!strcmp(c, "mmap-of") && (argc == 4 || argc == 5)) {
 		mmap_of(&o, argv[3], argc == 5 ? argv[4] : NULL);
 	} else {
