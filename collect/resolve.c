@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zstd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
@@ -18,6 +17,7 @@
 #include "collect/maps.h"
 #include "lib/openreg.h"
 #include "collect/resolve.h"
+#include "collect/zstd_job.h"
 #include "collect/unwind.h"
 
 struct resolver {
@@ -39,6 +39,7 @@ struct resolver {
 	char *ktext;			/* the kallsyms text loaded */
 	size_t ktext_len;
 	char *ksource;			/* where ktext came from */
+	struct zstd_job *kz;		/* ktext being compressed for the session */
 	uint64_t kernel_text;		/* from the kernel MMAP's pgoff */
 	int64_t none_unknown;		/* '[unknown]' with no dso */
 	uint64_t unresolved;
@@ -84,6 +85,12 @@ void resolver_free(struct resolver *res)
 	hm_free(&res->ip_cache);
 	hm_free(&res->bid_by_path);
 	symtab_free(res->ksyms);
+	if (res->kz) {		/* an import that failed: wait, then drop it */
+		void *z = NULL;
+		size_t n;
+		if (!zstd_job_finish(res->kz, &z, &n))
+			free(z);
+	}
 	free(res->ktext);
 	free(res->ksource);
 	batch_free(res->syms);
@@ -313,18 +320,17 @@ static bool modules_still_there(const struct resolver *res)
 	return yes;
 }
 
-/* load_kernel_symbols: loads the kallsyms given; else the copy perf record
+/* find_kernel_symbols: loads the kallsyms given; else the copy perf record
  * kept in its build-id cache for the recording's kernel (on this machine
  * only when written since this boot and listing the modules loaded now);
  * else /proc/kallsyms when the recording was made on this kernel (same
  * release). Either of the last two only with the recording's KASLR base.
  * Leaves res->ksyms NULL when none fits. The cache is also the quicker
  * read: a file, where the kernel takes ~40 ms to print /proc/kallsyms. */
-static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
+static void find_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 {
 	char cached[4096];
 	bool here = recorded_here(r);
-	res->ktried = 1;
 	if (res->kallsyms_path) {
 		if (!try_kallsyms(res, res->kallsyms_path, false, true))
 			fprintf(stderr, "perfdb: warning: %s: no usable kernel symbols\n",
@@ -339,6 +345,17 @@ static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 	}
 	if (here)
 		try_kallsyms(res, "/proc/kallsyms", true, false);
+}
+
+/* load_kernel_symbols: find_kernel_symbols, once; the text found starts
+ * being compressed for the session at once (store_kallsyms takes it at
+ * the end): it is done while the records are read. */
+static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
+{
+	res->ktried = 1;
+	find_kernel_symbols(res, r);
+	if (res->ktext)
+		res->kz = zstd_job_start(res->ktext, res->ktext_len, 1);
 }
 
 /* bid_find: the index of the recording's BUILD_ID entry for path, or -1
@@ -507,19 +524,19 @@ const char *resolver_ksym(struct resolver *res, const struct pd_reader *r,
 	return buf;
 }
 
-/* store_kallsyms: keeps the kallsyms text used, zstd-compressed, in the
- * session so kernel addresses can be resolved again on another machine. */
+/* store_kallsyms: keeps the kallsyms text used, zstd-compressed (by the
+ * job load_kernel_symbols started), in the session so kernel addresses
+ * can be resolved again on another machine. */
 static int store_kallsyms(struct resolver *res, char *err, size_t errlen)
 {
-	size_t cap = ZSTD_compressBound(res->ktext_len), n;
-	void *z = xmalloc(cap);
+	void *z = NULL;
+	size_t n = 0;
 	sqlite3_stmt *st;
-	int rc;
-	n = ZSTD_compress(z, cap, res->ktext, res->ktext_len, 3);
-	st = db_prepare(res->db, "INSERT OR REPLACE INTO kallsyms(session_id, text_zstd, size) VALUES (?,?,?)");
-	if (ZSTD_isError(n) || !st) {
+	int rc = zstd_job_finish(res->kz, &z, &n);
+	res->kz = NULL;
+	st = rc ? NULL : db_prepare(res->db, "INSERT OR REPLACE INTO kallsyms(session_id, text_zstd, size) VALUES (?,?,?)");
+	if (!st) {
 		free(z);
-		sqlite3_finalize(st);
 		return snprintf(err, errlen, "cannot compress kallsyms"), -1;
 	}
 	sqlite3_bind_int64(st, 1, res->session);
