@@ -34,7 +34,8 @@
 # BENCH_TMPDIR (where the databases go, default $TMPDIR or /tmp; about
 # 3.2 GB), BENCH_KEEP=DIR (make the databases in DIR and keep them, reuse
 # those already there), BENCH_RUNS (runs per command, default 3),
-# BENCH_SIZES (default "1000000 10000000").
+# BENCH_SIZES (default "1000000 10000000"), BENCH_ONLY (the cases to run,
+# default all: "sched tlb watch c2c cgdiff sched6").
 # Needs perf (system-wide: root or perf_event_paranoid <= 0), sqlite3, cc.
 # Exit status 0, or 1 when something could not run.
 B=${1:-build}
@@ -43,6 +44,9 @@ PERFDB=${PERFDB:-$B/perfdb}
 W=$B/workloads
 RUNS=${BENCH_RUNS:-3}
 SIZES=${BENCH_SIZES:-"1000000 10000000"}
+ONLY=${BENCH_ONLY:-"sched tlb watch c2c cgdiff sched6"}
+# wanted CASE: whether BENCH_ONLY names CASE
+wanted() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$PERFDB" ] && [ -x "$W/yield" ] && [ -x "$W/tlbflush" ] || die "run make first"
@@ -211,27 +215,33 @@ CG_COLS=id,event_id,stack_id,symbol_id,period
 status=0
 for N in $SIZES; do
 	CG_N=$N
-	if make_db sched "$N" mk_sched; then
+	if ! wanted sched; then
+		:
+	elif make_db sched "$N" mk_sched; then
 		bench "sched" "$D/sched-$N.db" "$SCHED_COLS" sample id sched --format json || status=1
 		bench "sched --latency" "$D/sched-$N.db" "$SCHED_COLS" sample id \
 			sched --latency --format json || status=1
 	else
 		status=1
 	fi
-	make_db tlb "$N" mk_tlb && bench "ipis" "$D/tlb-$N.db" "$TLB_COLS" sample id \
-		ipis --format json || status=1
-	if [ "$(id -u)" = 0 ] && make_db watch "$N" mk_watch; then
+	! wanted tlb || { make_db tlb "$N" mk_tlb && bench "ipis" "$D/tlb-$N.db" "$TLB_COLS" \
+		sample id ipis --format json; } || status=1
+	if ! wanted watch; then
+		:
+	elif [ "$(id -u)" = 0 ] && make_db watch "$N" mk_watch; then
 		bench "watch" "$D/watch-$N.db" "$WATCH_COLS" sample id watch --format json || status=1
 		bench "hitm (watchpoints)" "$D/watch-$N.db" "$WATCH_COLS" sample id \
 			hitm --format json || status=1
 	else
 		echo "# watch: not run (needs root and hardware watchpoints)"
 	fi
-	make_db c2c "$N" mk_c2c && bench "hitm (memory samples)" "$D/c2c-$N.db" "$MEM_COLS" \
-		"$MEM_FROM" m.sample_id hitm --format json || status=1
-	make_db cgdiff "$N" mk_cgdiff $((N / 2)) && bench "cgdiff" "$D/cgdiff-$N.db" "$CG_COLS" \
-		sample id cgdiff --base a --new b --format json || status=1
+	! wanted c2c || { make_db c2c "$N" mk_c2c && bench "hitm (memory samples)" "$D/c2c-$N.db" \
+		"$MEM_COLS" "$MEM_FROM" m.sample_id hitm --format json; } || status=1
+	! wanted cgdiff || { make_db cgdiff "$N" mk_cgdiff $((N / 2)) && bench "cgdiff" \
+		"$D/cgdiff-$N.db" "$CG_COLS" sample id cgdiff --base a --new b --format json; } ||
+		status=1
 done
-make_db sched6 0 mk_sched6 && bench "sched --base/--new, 6" "$D/sched6-0.db" "$SCHED_COLS" \
-	sample id sched --base base --new new --format json || status=1
+! wanted sched6 || { make_db sched6 0 mk_sched6 && bench "sched --base/--new, 6" \
+	"$D/sched6-0.db" "$SCHED_COLS" sample id sched --base base --new new --format json; } ||
+	status=1
 exit $status
