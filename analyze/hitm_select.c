@@ -1,6 +1,5 @@
 /* Which cachelines and per-type fields are shown and in what order, and
  * a line's rows by offset and code site (see hitm_select.h). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/hitm_select.h"
