@@ -1,7 +1,7 @@
 /* Loading memory samples and grouping them into perf c2c's cachelines
  * (see c2c_load.h): the session's maps and CPU topology first, then one
  * query over mem_sample in sample order, each sample decoded (c2c.h),
- * keyed and added to its line. */
+ * keyed, counted into its line and handed to the sink. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -366,8 +366,10 @@ static struct sthread thread_of(struct sess *s, sqlite3_stmt *st, int i)
 	return t;
 }
 
-/* add_sample(d, x, s, st): decodes the current row of st into d. */
-static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqlite3_stmt *st)
+/* add_sample(d, x, s, st, sink): decodes the current row of st, counts
+ * it into d and hands it to sink. */
+static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqlite3_stmt *st,
+		       const struct c2c_sink *sink)
 {
 	struct c2c_src m = {
 		.addr = (uint64_t)col_or(st, 5, 0), .op = (unsigned)col_or(st, 7, 0),
@@ -381,7 +383,7 @@ static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqli
 		.ip = (uint64_t)col_or(st, 2, 0), .cpumode = (uint8_t)col_or(st, 3, 0),
 		.pid = (int32_t)t.pid, .tid = (int32_t)t.tid,
 		.addr = m.addr, .weight = (uint32_t)col_or(st, 6, 0), .session = s->ix,
-		.obj = -1, .field = -1, .node = -1 };
+		.node = -1 };
 	struct c2c_stats one = { 0 };
 	if (smp.cpu >= 0 && smp.cpu < s->nnode)
 		smp.node = s->node[smp.cpu];
@@ -395,15 +397,16 @@ static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqli
 	c2c_stats_add(&d->total, &one);
 	struct c2c_line *l = &d->lines[smp.line];
 	c2c_stats_add(&l->st, &one);
-	ALLOC_GROW(l->idx, l->n + 1, l->cap);
-	l->idx[l->n++] = (uint32_t)d->n;
-	ALLOC_GROW(d->v, d->n + 1, d->cap);
-	d->v[d->n++] = smp;
+	l->n++;
+	d->n++;
+	if (sink)
+		sink->sample(sink->ctx, d, &smp);
 }
 
-/* load_samples(db, d, x, s, err, errlen): every mem_sample row of s. */
+/* load_samples(db, d, x, s, sink, err, errlen): every mem_sample row of
+ * s, through sink. */
 static int load_samples(sqlite3 *db, struct c2c_data *d, struct index *x, struct sess *s,
-			char *err, size_t errlen)
+			const struct c2c_sink *sink, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, samples_sql);
 	int rc;
@@ -418,7 +421,7 @@ static int load_samples(sqlite3 *db, struct c2c_data *d, struct index *x, struct
 	sqlite3_bind_int64(st, 1, s->first);
 	sqlite3_bind_int64(st, 2, s->last);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		add_sample(d, x, s, st);
+		add_sample(d, x, s, st, sink);
 	if (rc != SQLITE_DONE)
 		snprintf(err, errlen, "reading mem_sample: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
@@ -480,7 +483,8 @@ static struct index *index_of(struct c2c_data *d)
 }
 
 /* c2c_load: see c2c_load.h. */
-int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, char *err, size_t errlen)
+int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, const struct c2c_sink *sink,
+	     char *err, size_t errlen)
 {
 	struct index *x = index_of(d);
 	struct sess s = { .id = session, .ix = (uint16_t)d->nsessions };
@@ -499,7 +503,7 @@ int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, char *err, size_t
 		load_nodes(db, &s);
 		load_procs(db, &s);
 		load_maps(db, &s);
-		rc = load_samples(db, d, x, &s, err, errlen);
+		rc = load_samples(db, d, x, &s, sink, err, errlen);
 		load_events(db, d, &s);
 	}
 	sess_free(&s);
@@ -510,8 +514,6 @@ int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, char *err, size_t
 void c2c_data_free(struct c2c_data *d)
 {
 	struct index *x = d->priv;
-	for (size_t i = 0; i < d->nlines; i++)
-		free(d->lines[i].idx);
 	for (size_t i = 0; i < d->nsites; i++)
 		free(d->sites[i]);
 	for (size_t i = 0; i < d->nevents; i++)
@@ -526,6 +528,5 @@ void c2c_data_free(struct c2c_data *d)
 	free(d->sites);
 	free(d->events);
 	free(d->sessions);
-	free(d->v);
 	*d = (struct c2c_data){ 0 };
 }

@@ -13,7 +13,12 @@
  * ("//anon", "[heap]", "[stack]", "[vdso]", "/dev/zero", ...); a map is
  * found from the session's mmap rows of the sample's process (and, for a
  * process that has not exec'ed, its parents' maps from before its fork).
- * Samples of several sessions never share a line. */
+ * Samples of several sessions never share a line.
+ *
+ * Samples are not kept: each one, decoded, is counted into its line and
+ * the totals and handed to the caller's sink (struct c2c_sink) while the
+ * next is read, so what a load holds grows with lines and code sites, not
+ * with samples. */
 #ifndef PERFDB_C2C_LOAD_H
 #define PERFDB_C2C_LOAD_H
 #include <sqlite3.h>
@@ -22,7 +27,7 @@
 
 #include "analyze/c2c.h"
 
-/* One memory sample. */
+/* One memory sample, as a sink sees it (only while it is called). */
 struct c2c_sample {
 	int64_t time;
 	uint64_t addr, ip;
@@ -31,7 +36,6 @@ struct c2c_sample {
 	int32_t pid, tid;
 	int32_t site;		/* code site (c2c_data.sites), -1 when unknown */
 	int32_t line;		/* cacheline index (c2c_data.lines) */
-	int32_t obj, field;	/* attribution (hitm.h), -1 when none */
 	uint16_t session;	/* index in c2c_data.sessions */
 	uint8_t cpumode;	/* 1 kernel, 2 user, ... */
 	uint8_t cls;		/* enum c2c_class */
@@ -42,7 +46,7 @@ struct c2c_sample {
 #define C2C_ST_L1MISS	2
 #define C2C_ST_NA	4
 
-/* One cacheline: the samples whose key it is, and their counters. */
+/* One cacheline: the counters of the samples whose key it is. */
 struct c2c_line {
 	uint64_t address;	/* virtual line address of its first sample */
 	int32_t group;		/* key group (session, cpumode, map kind, id) */
@@ -50,15 +54,13 @@ struct c2c_line {
 	uint8_t cpumode;
 	int32_t pid;		/* pid of an anonymous private user line, else -1 */
 	struct c2c_stats st;
-	uint32_t *idx;		/* indexes of its samples in c2c_data.v */
-	size_t n, cap;
+	size_t n;		/* how many samples it has */
 };
 
 struct c2c_data {
 	int64_t *sessions;	/* session ids, as loaded */
 	size_t nsessions;
-	struct c2c_sample *v;
-	size_t n, cap;
+	size_t n;		/* how many samples were loaded */
 	struct c2c_line *lines;
 	size_t nlines, lines_cap;
 	char **sites;		/* "symbol+0xoff" or "0xaddr" strings */
@@ -71,11 +73,21 @@ struct c2c_data {
 	void *priv;		/* the key index, while loading */
 };
 
-/* c2c_load(db, session, d, err, errlen): adds the memory samples (rows of
- * mem_sample) of session to d (zero it before the first call; sessions
- * are added in call order), decoded and grouped into cachelines. Returns
- * 0, or -1 with a message in err. */
-int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, char *err, size_t errlen);
+/* Who gets each sample: sample(ctx, d, s) is called once per sample, in
+ * sample order, after s is counted in d->total and its line (s->line and
+ * s->site set; d's lines and sites hold it). s is valid during the call. */
+struct c2c_sink {
+	void (*sample)(void *ctx, const struct c2c_data *d, const struct c2c_sample *s);
+	void *ctx;
+};
+
+/* c2c_load(db, session, d, sink, err, errlen): adds the memory samples
+ * (rows of mem_sample) of session to d (zero it before the first call;
+ * sessions are added in call order), decoded and grouped into cachelines,
+ * each handed to sink (NULL: none) and then dropped. Returns 0, or -1 with
+ * a message in err. */
+int c2c_load(sqlite3 *db, int64_t session, struct c2c_data *d, const struct c2c_sink *sink,
+	     char *err, size_t errlen);
 
 /* c2c_data_free(d): frees what d holds and zeroes it. */
 void c2c_data_free(struct c2c_data *d);

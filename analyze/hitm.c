@@ -1,10 +1,15 @@
-/* Field attribution and sharing verdicts of memory samples (see hitm.h). */
+/* Field attribution and sharing verdicts of memory samples (see hitm.h):
+ * each sample, as it is read, finds its object and field, whose counts,
+ * CPUs and sites it adds to (and to its offsets row, hitm_rows.h); at the
+ * end the fields are put in order per line, added up per type, and each
+ * line is judged. */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/hitm.h"
+#include "analyze/hitm_rows.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
 #include "lib/strbuf.h"
@@ -13,6 +18,9 @@ struct fkey;
 
 /* Lookup state while attributing (hitm_result.priv). */
 struct index {
+	const struct objmap *om;
+	const struct layout_set *ls;
+	struct hitm_rows *rows;	/* the offsets rows being added up */
 	struct hashmap strs;	/* (hash, length + probe << 32) -> string */
 	struct hashmap fields;	/* (line, object + name) -> field */
 	struct hashmap tfields;	/* (type, name) -> per-type field */
@@ -111,15 +119,6 @@ void hitm_counts_add(struct hitm_counts *a, const struct hitm_counts *c)
 	a->w_load += c->w_load;
 }
 
-/* hitm_objects: see hitm.h. */
-void hitm_objects(struct c2c_data *d, const struct objmap *om)
-{
-	for (size_t i = 0; i < d->n; i++) {
-		struct c2c_sample *s = &d->v[i];
-		s->obj = s->addr ? (int32_t)objects_find(om, s->session, s->addr, s->pid, s->time) : -1;
-	}
-}
-
 /* typed_key(r, x, o, l, off, k): the field of a typed object at off. */
 static void typed_key(struct hitm_result *r, struct index *x, const struct hobj *o,
 		      const struct layout *l, int64_t off, struct fkey *k)
@@ -155,21 +154,22 @@ static void cached_typed_key(struct hitm_result *r, struct index *x, const struc
 	hm_put(&x->typed, k1, k2, x->nkeys++);
 }
 
-/* key_of(r, x, s, om, ls, k): what sample s is attributed to. */
+/* key_of(r, x, s, obj, k): what sample s in object obj (-1: none) is
+ * attributed to. */
 static void key_of(struct hitm_result *r, struct index *x, const struct c2c_sample *s,
-		   const struct objmap *om, const struct layout_set *ls, struct fkey *k)
+		   int32_t obj, struct fkey *k)
 {
 	char name[512];
-	if (s->obj < 0) {
+	if (obj < 0) {
 		k->type = k->name = intern(r, x, HITM_UNKNOWN);
 		k->foff = c2c_cl_offset(s->addr);
 		k->fsize = 1;
 		return;
 	}
-	const struct hobj *o = &om->v[s->obj];
+	const struct hobj *o = &x->om->v[obj];
 	int64_t off = (int64_t)(s->addr - o->addr);
 	if (o->type[0]) {
-		cached_typed_key(r, x, o, s->session, ls, off, k);
+		cached_typed_key(r, x, o, s->session, x->ls, off, k);
 		return;
 	}
 	if (off)
@@ -191,16 +191,17 @@ static struct hitm_field new_field(int32_t line, int32_t obj, const struct fkey 
 		.writers = xcalloc((size_t)words, sizeof(uint64_t)) };
 }
 
-/* line_field(r, x, line, s, k): the field of line for key k of sample s. */
+/* line_field(r, x, line, obj, k): the field of line for key k in object
+ * obj, created when new. */
 static struct hitm_field *line_field(struct hitm_result *r, struct index *x, int32_t line,
-				     const struct c2c_sample *s, const struct fkey *k)
+				     int32_t obj, const struct fkey *k)
 {
-	uint64_t k1 = (uint64_t)(uint32_t)line << 8 | (s->obj < 0 ? (uint64_t)k->foff : 0);
-	uint64_t k2 = (uint64_t)(uint32_t)(s->obj + 1) << 32 | (uint32_t)k->name, v;
+	uint64_t k1 = (uint64_t)(uint32_t)line << 8 | (obj < 0 ? (uint64_t)k->foff : 0);
+	uint64_t k2 = (uint64_t)(uint32_t)(obj + 1) << 32 | (uint32_t)k->name, v;
 	if (hm_get(&x->fields, k1, k2, &v))
 		return &r->fields[v];
 	ALLOC_GROW(r->fields, r->nfields + 1, r->fields_cap);
-	r->fields[r->nfields] = new_field(line, s->obj, k, r->cpu_words);
+	r->fields[r->nfields] = new_field(line, obj, k, r->cpu_words);
 	hm_put(&x->fields, k1, k2, r->nfields);
 	return &r->fields[r->nfields++];
 }
@@ -235,55 +236,126 @@ static void add_to_field(struct hitm_result *r, struct index *x, struct hitm_fie
 		add_site(x, (uint64_t)(f - r->fields), f, s->site, 1);
 }
 
-/* cmp_field_off: a line's fields by offset in the line, then name. */
-static int cmp_field_off(const void *a, const void *b)
+/* grow_bits(s, from, to): bitset *s of from words widened to to words. */
+static void grow_bits(uint64_t **s, int from, int to)
 {
-	const struct hitm_field *x = a, *y = b;
+	*s = xreallocarray(*s, (size_t)to, sizeof(**s));
+	memset(*s + from, 0, (size_t)(to - from) * sizeof(**s));
+}
+
+/* widen(r, cpu): every CPU bitset of r widened to hold cpu. */
+static void widen(struct hitm_result *r, int cpu)
+{
+	if (cpu < 0 || cpu / 64 < r->cpu_words)
+		return;
+	int words = cpu / 64 + 1;
+	for (size_t i = 0; i < r->nfields; i++) {
+		grow_bits(&r->fields[i].readers, r->cpu_words, words);
+		grow_bits(&r->fields[i].writers, r->cpu_words, words);
+	}
+	for (size_t i = 0; i < r->nlines; i++)
+		grow_bits(&r->lines[i].cpus, r->cpu_words, words);
+	r->cpu_words = words;
+}
+
+/* line_at(r, line): r's line, lines up to it added when new. */
+static struct hitm_line *line_at(struct hitm_result *r, size_t line)
+{
+	while (r->nlines <= line) {
+		ALLOC_GROW(r->lines, r->nlines + 1, r->lines_cap);
+		r->lines[r->nlines++] = (struct hitm_line){
+			.cpus = xcalloc((size_t)r->cpu_words, sizeof(uint64_t)) };
+	}
+	return &r->lines[line];
+}
+
+/* hitm_begin: see hitm.h. */
+void hitm_begin(struct hitm_result *r, const struct objmap *om, const struct layout_set *ls)
+{
+	struct index *x = xcalloc(1, sizeof(*x));
+	*r = (struct hitm_result){ .cpu_words = 1, .priv = x };
+	x->om = om;
+	x->ls = ls;
+	x->rows = hitm_rows_new();
+	hm_init(&x->typed);
+	hm_init(&x->strs);
+	hm_init(&x->fields);
+	hm_init(&x->tfields);
+	hm_init(&x->sites);
+}
+
+/* hitm_add: see hitm.h. */
+int32_t hitm_add(struct hitm_result *r, const struct c2c_sample *s)
+{
+	struct index *x = r->priv;
+	struct fkey k;
+	int32_t obj = s->addr ? (int32_t)objects_find(x->om, s->session, s->addr, s->pid, s->time)
+			      : -1;
+	widen(r, s->cpu);
+	struct hitm_line *hl = line_at(r, (size_t)s->line);
+	key_of(r, x, s, obj, &k);
+	struct hitm_field *f = line_field(r, x, s->line, obj, &k);
+	add_to_field(r, x, f, s);
+	set_cpu(hl->cpus, s->cpu);
+	hitm_rows_add(x->rows, s, (int32_t)(f - r->fields));
+	return obj;
+}
+
+/* sink_sample(ctx, d, s): hitm_sink's callback. */
+static void sink_sample(void *ctx, const struct c2c_data *d, const struct c2c_sample *s)
+{
+	(void)d;
+	hitm_add(ctx, s);
+}
+
+/* hitm_sink: see hitm.h. */
+struct c2c_sink hitm_sink(struct hitm_result *r)
+{
+	return (struct c2c_sink){ .sample = sink_sample, .ctx = r };
+}
+
+/* The fields being ordered (qsort has no context argument). */
+static const struct hitm_field *order_of;
+
+/* cmp_field_order: field indexes by line, offset in the line, offset in
+ * the object, then creation (the line's first sample in each first). */
+static int cmp_field_order(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct hitm_field *x = &order_of[i], *y = &order_of[j];
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
 	if (x->line_off != y->line_off)
 		return x->line_off < y->line_off ? -1 : 1;
-	return (x->foff > y->foff) - (x->foff < y->foff);
+	if (x->foff != y->foff)
+		return x->foff < y->foff ? -1 : 1;
+	return (i > j) - (i < j);
 }
 
-/* sort_fields(r, d, l, hl): sorts line l's fields by offset and points
- * its samples at their fields' new places. */
-static void sort_fields(struct hitm_result *r, struct c2c_data *d, const struct c2c_line *l,
-			const struct hitm_line *hl)
+/* order_fields(r): r's fields put in that order, each line's range set;
+ * returns where each went (field i is now fields[to[i]]). */
+static size_t *order_fields(struct hitm_result *r)
 {
-	struct hitm_field *fs = r->fields + hl->first;
-	size_t *to = xcalloc(hl->n, sizeof(*to));
-	for (size_t i = 0; i < hl->n; i++)
-		fs[i].line = (int32_t)i;	/* the unsorted place, for a moment */
-	qsort(fs, hl->n, sizeof(*fs), cmp_field_off);
-	for (size_t i = 0; i < hl->n; i++) {
-		to[fs[i].line] = i;
-		fs[i].line = d->v[l->idx[0]].line;
+	size_t n = r->nfields, *ord = xcalloc(n + 1, sizeof(*ord)), *to = xcalloc(n + 1, sizeof(*to));
+	struct hitm_field *fs = xcalloc(n + 1, sizeof(*fs));
+	for (size_t i = 0; i < n; i++)
+		ord[i] = i;
+	order_of = r->fields;
+	if (n)
+		qsort(ord, n, sizeof(*ord), cmp_field_order);
+	for (size_t i = 0; i < n; i++) {
+		struct hitm_line *hl = &r->lines[r->fields[ord[i]].line];
+		fs[i] = r->fields[ord[i]];
+		to[ord[i]] = i;
+		if (!hl->n)
+			hl->first = i;
+		hl->n++;
 	}
-	for (size_t i = 0; i < l->n; i++) {
-		struct c2c_sample *s = &d->v[l->idx[i]];
-		s->field = (int32_t)(hl->first + to[(size_t)s->field - hl->first]);
-	}
-	free(to);
-}
-
-/* attribute_line(r, x, d, line, om, ls): the fields of one line. */
-static void attribute_line(struct hitm_result *r, struct index *x, struct c2c_data *d,
-			   int32_t line, const struct objmap *om, const struct layout_set *ls)
-{
-	const struct c2c_line *l = &d->lines[line];
-	struct hitm_line *hl = &r->lines[line];
-	hl->first = r->nfields;
-	hl->cpus = xcalloc((size_t)r->cpu_words, sizeof(uint64_t));
-	for (size_t i = 0; i < l->n; i++) {
-		struct c2c_sample *s = &d->v[l->idx[i]];
-		struct fkey k;
-		key_of(r, x, s, om, ls, &k);
-		struct hitm_field *f = line_field(r, x, line, s, &k);
-		s->field = (int32_t)(f - r->fields);
-		add_to_field(r, x, f, s);
-		set_cpu(hl->cpus, s->cpu);
-	}
-	hl->n = r->nfields - hl->first;
-	sort_fields(r, d, l, hl);
+	free(r->fields);
+	free(ord);
+	r->fields = fs;
+	r->fields_cap = n + 1;
+	return to;
 }
 
 /* or_bits(a, b, words): a |= b. */
@@ -444,31 +516,37 @@ static void judge(struct hitm_result *r, struct hitm_line *hl)
 	hl->detail = sb_take(&b);
 }
 
-/* hitm_attribute: see hitm.h. */
-void hitm_attribute(struct c2c_data *d, const struct objmap *om, const struct layout_set *ls,
-		    struct hitm_result *r)
+/* index_free(x): frees the lookup state (NULL: nothing). */
+static void index_free(struct index *x)
 {
-	struct index x = { 0 };
-	*r = (struct hitm_result){ .cpu_words = d->max_cpu >= 0 ? d->max_cpu / 64 + 1 : 1 };
-	hm_init(&x.typed);
-	hm_init(&x.strs);
-	hm_init(&x.fields);
-	hm_init(&x.tfields);
-	hm_init(&x.sites);
-	r->nlines = d->nlines;
-	r->lines = xcalloc(d->nlines, sizeof(*r->lines));
-	for (size_t i = 0; i < d->nlines; i++)
-		attribute_line(r, &x, d, (int32_t)i, om, ls);
+	if (!x)
+		return;
+	hitm_rows_free(x->rows);
+	hm_free(&x->strs);
+	hm_free(&x->fields);
+	hm_free(&x->tfields);
+	hm_free(&x->sites);
+	hm_free(&x->typed);
+	free(x->keys);
+	free(x);
+}
+
+/* hitm_finish: see hitm.h. */
+void hitm_finish(struct hitm_result *r, const struct c2c_data *d)
+{
+	struct index *x = r->priv;
+	if (d->nlines)
+		line_at(r, d->nlines - 1);
+	size_t *to = order_fields(r);
+	hitm_rows_finish(x->rows, to, r);
+	x->rows = NULL;
 	for (size_t i = 0; i < r->nfields; i++)
-		aggregate(r, &x, &r->fields[i]);
-	for (size_t i = 0; i < d->nlines; i++)
+		aggregate(r, x, &r->fields[i]);
+	for (size_t i = 0; i < r->nlines; i++)
 		judge(r, &r->lines[i]);
-	hm_free(&x.strs);
-	hm_free(&x.fields);
-	hm_free(&x.tfields);
-	hm_free(&x.sites);
-	hm_free(&x.typed);
-	free(x.keys);
+	free(to);
+	index_free(x);
+	r->priv = NULL;
 }
 
 /* field_free(f): frees what f owns. */
@@ -492,6 +570,8 @@ void hitm_result_free(struct hitm_result *r)
 	}
 	for (size_t i = 0; i < r->nstrs; i++)
 		free(r->strs[i]);
+	index_free(r->priv);
+	free(r->rows);
 	free(r->fields);
 	free(r->tfields);
 	free(r->lines);

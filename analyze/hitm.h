@@ -3,7 +3,10 @@
  * object, in its type's layout (layout.h), giving a field; per cacheline and field,
  * and per type and field over all lines, the HITMs, loads, stores, reader
  * and writer CPUs and code sites are added up, and each line gets a
- * verdict.
+ * verdict. Samples are attributed one at a time as c2c_load reads them
+ * (hitm_add, or hitm_sink as its sink) and then forgotten: what is kept is
+ * per line, field, code site, CPU and thread (hitm_rows.h), not per
+ * sample.
  *
  * Fields: a typed object's member at the sample's offset ("lru_gen.bitmap",
  * "saved_auxv[3]", "<hole after mm_count>"); for an untyped object (a
@@ -58,9 +61,22 @@ struct hitm_field {
 
 struct hitm_line {
 	size_t first, n;	/* its fields: fields[first .. first+n) */
+	size_t first_row, nrows;	/* its offsets: rows[first_row .. +nrows) */
 	enum share_verdict verdict;
 	char *detail;
 	uint64_t *cpus;		/* CPUs of every sample of the line */
+};
+
+/* One row of a line's offsets: one offset and code site. */
+struct hitm_offset {
+	unsigned offset;	/* in the line */
+	int32_t site;		/* code site, -1 unknown */
+	int32_t field;		/* field of the first sample (hitm_result.fields) */
+	struct hitm_counts c;
+	uint32_t st_l1hit, st_l1miss, st_na;
+	int ncpus, ntids;	/* distinct CPUs; threads, 256 at most */
+	uint64_t nodes;		/* NUMA nodes of its CPUs (0-63) */
+	char pids[64];		/* up to 4 pids, "1,2,3,4+" */
 };
 
 struct hitm_result {
@@ -69,25 +85,35 @@ struct hitm_result {
 	struct hitm_field *tfields;	/* per type and field */
 	size_t ntfields, tfields_cap;
 	struct hitm_line *lines;	/* parallel to c2c_data.lines */
-	size_t nlines;
+	size_t nlines, lines_cap;
+	struct hitm_offset *rows;	/* per line, offset and site (finished) */
+	size_t nrows;
 	char **strs;
 	size_t nstrs, strs_cap;
-	int cpu_words;
-	void *priv;
+	int cpu_words;		/* words of every CPU bitset */
+	void *priv;		/* the lookup state, until hitm_finish */
 };
 
-/* hitm_objects(d, om): sets every sample's obj from the object map (om
- * finished). */
-void hitm_objects(struct c2c_data *d, const struct objmap *om);
+/* hitm_begin(r, om, ls): starts an attribution into r (overwritten) with
+ * the object map om (finished) and the layouts ls[session index]; both
+ * must outlive r's use. */
+void hitm_begin(struct hitm_result *r, const struct objmap *om, const struct layout_set *ls);
 
-/* hitm_attribute(d, om, ls, r): attributes d's samples (obj set by
- * hitm_objects) to fields with the layouts ls[session index], adds up
- * fields per line and per type, and judges every line, into r (zeroed
- * first). */
-void hitm_attribute(struct c2c_data *d, const struct objmap *om, const struct layout_set *ls,
-		    struct hitm_result *r);
+/* hitm_add(r, s): attributes sample s (c2c_load's, its line and site set;
+ * samples in c2c_load's order) to an object and field and adds it up in r.
+ * Returns its object (om index), -1 when none. */
+int32_t hitm_add(struct hitm_result *r, const struct c2c_sample *s);
 
-/* hitm_result_free(r): frees r and zeroes it. */
+/* hitm_sink(r): a c2c_load sink calling hitm_add(r, ...) for each sample. */
+struct c2c_sink hitm_sink(struct hitm_result *r);
+
+/* hitm_finish(r, d): after the last hitm_add, with d the load the samples
+ * came from: puts each line's fields in order of offset in the line
+ * (fields[first..first+n)) and its offsets rows in order of offset and
+ * site, adds up the fields per type and judges every line. */
+void hitm_finish(struct hitm_result *r, const struct c2c_data *d);
+
+/* hitm_result_free(r): frees r (finished or not) and zeroes it. */
 void hitm_result_free(struct hitm_result *r);
 
 /* hitm_counts_add(a, c): adds c's counts to a. */

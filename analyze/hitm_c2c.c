@@ -1,5 +1,6 @@
 /* Memory samples as field contention evidence (see hitm_c2c.h): load the
- * sessions' samples, layouts and objects, attribute, select, fill. */
+ * sessions' layouts and objects, then their samples, each attributed as
+ * it is read (hitm.h: no sample is kept), then select and fill. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,13 @@ struct c2c_run {
 	sqlite3 *db;
 	const struct hitm_c2c_opts *o;
 	struct doc *doc;
+	const int64_t *ids;	/* the sessions, by index */
+	size_t nids;
 	struct c2c_data d;
 	struct layout_set *ls;	/* per session index */
 	struct objmap om;
+	struct hitm_result res;	/* the attribution, from the first sample on */
+	uint8_t *checked;	/* per object: whether hit_note saw it */
 	struct strbuf noted;	/* "\nSESSION TYPE\n" of each missing layout noted */
 };
 
@@ -57,7 +62,7 @@ static void note_layout(struct c2c_run *r, int64_t id, const char *type, const c
  * -t TYPE when they are missing. 0 or -1. */
 static int load_layouts(struct c2c_run *r, size_t i)
 {
-	int64_t id = r->d.sessions[i];
+	int64_t id = r->ids[i];
 	char how[512];
 	if (layouts_load(r->db, id, &r->ls[i]))
 		return -1;
@@ -74,30 +79,38 @@ static int load_layouts(struct c2c_run *r, size_t i)
 	return 0;
 }
 
-/* load_objects(r): every session's object map, with samples mapped. */
+/* load_objects(r): every session's object map, finished. */
 static int load_objects(struct c2c_run *r)
 {
-	for (size_t i = 0; i < r->d.nsessions; i++)
-		if (objects_load(r->db, r->d.sessions[i], (uint16_t)i, &r->ls[i], &r->om) < 0)
+	for (size_t i = 0; i < r->nids; i++)
+		if (objects_load(r->db, r->ids[i], (uint16_t)i, &r->ls[i], &r->om) < 0)
 			return -1;
 	objects_finish(&r->om);
-	hitm_objects(&r->d, &r->om);
+	r->checked = xcalloc(r->om.n + 1, 1);
 	return 0;
 }
 
-/* hit_notes(r): a note per session and type of an object samples fell in
- * whose layout the session lacks. */
-static void hit_notes(struct c2c_run *r)
+/* hit_note(r, obj): when a sample fell in object obj (-1: none) of a type
+ * whose layout its session lacks, the note of that session and type (the
+ * notes come in the order of the samples, each object looked at once). */
+static void hit_note(struct c2c_run *r, int32_t obj)
 {
-	for (size_t i = 0; i < r->d.n; i++) {
-		const struct c2c_sample *s = &r->d.v[i];
-		const struct hobj *o = s->obj >= 0 ? &r->om.v[s->obj] : NULL;
-		if (!o || !*o->type || layouts_find(&r->ls[s->session], o->type))
-			continue;
-		note_layout(r, r->d.sessions[s->session], o->type,
-			    "samples in its objects are named by offset",
-			    o->source == OBJ_DWARF ? "--dwarf FILE" : "--btf FILE");
-	}
+	if (obj < 0 || r->checked[obj])
+		return;
+	r->checked[obj] = 1;
+	const struct hobj *o = &r->om.v[obj];
+	if (!*o->type || layouts_find(&r->ls[o->session], o->type))
+		return;
+	note_layout(r, r->ids[o->session], o->type, "samples in its objects are named by offset",
+		    o->source == OBJ_DWARF ? "--dwarf FILE" : "--btf FILE");
+}
+
+/* run_sample(ctx, d, s): c2c_load's sink: s attributed, its note given. */
+static void run_sample(void *ctx, const struct c2c_data *d, const struct c2c_sample *s)
+{
+	struct c2c_run *r = ctx;
+	(void)d;
+	hit_note(r, hitm_add(&r->res, s));
 }
 
 /* scalars(r, v): display, show_all, type, shared_lines, events. */
@@ -116,16 +129,16 @@ static void scalars(struct c2c_run *r, const struct hitm_view *v)
 		dv_str(ev, NULL, r->d.events[i]);
 }
 
-/* fill(r, hd, out): attributes, selects and fills the tables. */
+/* fill(r, hd, out): finishes the attribution, selects and fills the
+ * tables. */
 static void fill(struct c2c_run *r, struct hitm_doc *hd, struct c2c_tables *out)
 {
-	struct hitm_result res;
 	size_t *sel, n;
 	int display = r->o->display;
 	if (display < 0)
 		display = r->d.nsessions && is_arm64(r->db, r->d.sessions[0]) ? D_PEER : D_TOT;
-	hitm_attribute(&r->d, &r->om, r->ls, &res);
-	struct hitm_view v = { .d = &r->d, .om = &r->om, .r = &res, .display = display,
+	hitm_finish(&r->res, &r->d);
+	struct hitm_view v = { .d = &r->d, .om = &r->om, .r = &r->res, .display = display,
 		.show_all = r->o->show_all, .type = r->o->type, .limit = r->o->rows };
 	n = hitm_select(&v, &sel);
 	long long *idx = xcalloc(n + 1, sizeof(*idx));
@@ -138,15 +151,16 @@ static void fill(struct c2c_run *r, struct hitm_doc *hd, struct c2c_tables *out)
 	free(desc);
 	free(idx);
 	free(sel);
-	hitm_result_free(&res);
 }
 
 /* run_free(r): frees what a run holds. */
 static void run_free(struct c2c_run *r)
 {
-	for (size_t i = 0; r->ls && i < r->d.nsessions; i++)
+	for (size_t i = 0; r->ls && i < r->nids; i++)
 		layouts_free(&r->ls[i]);
 	free(r->ls);
+	hitm_result_free(&r->res);
+	free(r->checked);
 	objects_free(&r->om);
 	c2c_data_free(&r->d);
 	sb_free(&r->noted);
@@ -156,24 +170,23 @@ static void run_free(struct c2c_run *r)
 int hitm_c2c(sqlite3 *db, const int64_t *ids, int n, const struct hitm_c2c_opts *o,
 	     struct hitm_doc *hd, struct doc *d, struct c2c_tables *out, char *err, size_t errlen)
 {
-	struct c2c_run r = { .db = db, .o = o, .doc = d };
+	struct c2c_run r = { .db = db, .o = o, .doc = d, .ids = ids, .nids = n > 0 ? (size_t)n : 0 };
+	struct c2c_sink sink = { .sample = run_sample, .ctx = &r };
 	int rc = 0;
 	*out = (struct c2c_tables){ 0 };
-	for (int i = 0; !rc && i < n; i++)
-		rc = c2c_load(db, ids[i], &r.d, err, errlen);
-	if (!rc) {
-		r.ls = xcalloc(r.d.nsessions + 1, sizeof(*r.ls));
-		for (size_t i = 0; !rc && i < r.d.nsessions; i++)
-			rc = load_layouts(&r, i);
-		if (!rc)
-			rc = load_objects(&r);
-		if (rc)
-			snprintf(err, errlen, "reading layouts and objects: %s", sqlite3_errmsg(db));
-	}
-	if (!rc) {
-		hit_notes(&r);
+	r.ls = xcalloc(r.nids + 1, sizeof(*r.ls));
+	for (size_t i = 0; !rc && i < r.nids; i++)
+		rc = load_layouts(&r, i);
+	if (!rc)
+		rc = load_objects(&r);
+	if (rc)
+		snprintf(err, errlen, "reading layouts and objects: %s", sqlite3_errmsg(db));
+	if (!rc)
+		hitm_begin(&r.res, &r.om, r.ls);
+	for (size_t i = 0; !rc && i < r.nids; i++)
+		rc = c2c_load(db, ids[i], &r.d, &sink, err, errlen);
+	if (!rc)
 		fill(&r, hd, out);
-	}
 	run_free(&r);
 	return rc;
 }

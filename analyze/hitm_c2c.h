@@ -1,10 +1,11 @@
-/* Memory samples as field contention evidence ("c2c" in hitm_doc.h):
- * sessions' memory samples loaded into perf c2c's cachelines
- * (c2c_load.h), mapped to the objects and layouts stored in the sessions
- * (objects.h, layout.h; perfdb layout stores them), attributed to fields
- * and judged (hitm.h); the lines shown (hitm_select.h) go into the shared
- * tables, and the summary, types and offsets tables
- * (hitm_c2c_tables.h) are made. Only reads the database.
+/* Memory samples as field contention evidence ("c2c" in hitm_doc.h): the
+ * objects and layouts stored in the sessions loaded first (objects.h,
+ * layout.h; perfdb layout stores them), then the sessions' memory samples
+ * read into perf c2c's cachelines (c2c_load.h), each attributed to a field
+ * as it is read, never kept, and the lines judged (hitm.h); the lines
+ * shown (hitm_select.h) go into the shared tables, and the summary,
+ * types and offsets tables (hitm_c2c_tables.h) are made. Only reads the
+ * database.
  *
  * Notes say what could not be attributed and how to fix it: a session
  * without mm tracepoints (no mm_struct objects), a layout the sessions

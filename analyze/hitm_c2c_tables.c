@@ -321,11 +321,10 @@ struct table *c2c_offsets_table(const struct hitm_view *v, const size_t *sel, co
 	table_col_show(t, 13, SHOW_DATA);
 	table_null_text(t, "-");
 	for (size_t i = 0; i < n; i++) {
-		struct hitm_offset *rows;
+		const struct hitm_offset *rows;
 		size_t nr = hitm_offsets(v, sel[i], &rows);
 		for (size_t k = 0; k < nr; k++)
 			offset_row(t, v, idx[i], &rows[k]);
-		free(rows);
 	}
 	return t;
 }

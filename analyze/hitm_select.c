@@ -1,6 +1,5 @@
 /* Which cachelines and per-type fields are shown and in what order, and
  * a line's rows by offset and code site (see hitm_select.h). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/hitm_select.h"
@@ -146,85 +145,10 @@ size_t hitm_type_order(const struct hitm_view *v, size_t **out)
 	return n;
 }
 
-/* The samples being sorted by hitm_offsets. */
-static const struct c2c_sample *sort_samples;
-
-/* cmp_offset_site: sample indexes by offset in the line, then code site. */
-static int cmp_offset_site(const void *a, const void *b)
-{
-	const struct c2c_sample *x = &sort_samples[*(const uint32_t *)a];
-	const struct c2c_sample *y = &sort_samples[*(const uint32_t *)b];
-	unsigned ox = c2c_cl_offset(x->addr), oy = c2c_cl_offset(y->addr);
-	if (ox != oy)
-		return ox < oy ? -1 : 1;
-	return (x->site > y->site) - (x->site < y->site);
-}
-
-/* add_pid(o, pid): notes pid in o's pid text (4 at most, then "+"). */
-static void add_pid(struct hitm_offset *o, int32_t pid, int *npids, int32_t *pids)
-{
-	for (int i = 0; i < *npids; i++)
-		if (pids[i] == pid)
-			return;
-	size_t at = strlen(o->pids);
-	if (*npids < 4)
-		snprintf(o->pids + at, sizeof(o->pids) - at, "%s%d", at ? "," : "", pid);
-	else if (*npids == 4)
-		snprintf(o->pids + at, sizeof(o->pids) - at, "+");
-	if (*npids < 64)
-		pids[(*npids)++] = pid;
-}
-
-/* offset_row_of(v, idx, n, o): the row of samples idx[0..n) (one offset
- * and site). */
-static void offset_row_of(const struct hitm_view *v, const uint32_t *idx, size_t n,
-			  struct hitm_offset *o)
-{
-	const struct c2c_sample *first = &v->d->v[idx[0]];
-	uint64_t *cpus = xcalloc((size_t)v->r->cpu_words, sizeof(*cpus));
-	int32_t pids[64], tids[256];
-	int npids = 0, ntids = 0;
-	*o = (struct hitm_offset){ .offset = c2c_cl_offset(first->addr), .site = first->site,
-		.field = first->field };
-	for (size_t i = 0; i < n; i++) {
-		const struct c2c_sample *s = &v->d->v[idx[i]];
-		bool seen = false;
-		hitm_count_sample(&o->c, s);
-		o->st_l1hit += !!(s->stc & C2C_ST_L1HIT);
-		o->st_l1miss += !!(s->stc & C2C_ST_L1MISS);
-		o->st_na += !!(s->stc & C2C_ST_NA);
-		if (s->cpu >= 0)
-			cpus[s->cpu / 64] |= 1ULL << (s->cpu % 64);
-		if (s->node >= 0 && s->node < 64)
-			o->nodes |= 1ULL << s->node;
-		add_pid(o, s->pid, &npids, pids);
-		for (int k = 0; k < ntids; k++)
-			seen |= tids[k] == s->tid;
-		if (!seen && ntids < 256)
-			tids[ntids++] = s->tid;
-	}
-	o->ncpus = cpuset_count(cpus, v->r->cpu_words);
-	o->ntids = ntids;
-	free(cpus);
-}
-
 /* hitm_offsets: see hitm_select.h. */
-size_t hitm_offsets(const struct hitm_view *v, size_t line, struct hitm_offset **out)
+size_t hitm_offsets(const struct hitm_view *v, size_t line, const struct hitm_offset **out)
 {
-	const struct c2c_line *l = &v->d->lines[line];
-	uint32_t *idx = xcalloc(l->n + 1, sizeof(*idx));
-	size_t n = 0;
-	*out = xcalloc(l->n + 1, sizeof(**out));
-	memcpy(idx, l->idx, l->n * sizeof(*idx));
-	sort_samples = v->d->v;
-	qsort(idx, l->n, sizeof(*idx), cmp_offset_site);
-	for (size_t i = 0; i < l->n;) {
-		size_t j = i + 1;
-		while (j < l->n && !cmp_offset_site(&idx[i], &idx[j]))
-			j++;
-		offset_row_of(v, idx + i, j - i, &(*out)[n++]);
-		i = j;
-	}
-	free(idx);
-	return n;
+	const struct hitm_line *hl = &v->r->lines[line];
+	*out = v->r->rows + hl->first_row;
+	return hl->nrows;
 }

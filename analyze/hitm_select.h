@@ -52,21 +52,10 @@ size_t hitm_select(const struct hitm_view *v, size_t **out);
  * *out (malloc'ed); returns their number. */
 size_t hitm_type_order(const struct hitm_view *v, size_t **out);
 
-/* One row of a line's offsets: one offset and code site. */
-struct hitm_offset {
-	unsigned offset;	/* in the line */
-	int32_t site;		/* code site, -1 unknown */
-	int32_t field;		/* field of the first sample (hitm_result.fields) */
-	struct hitm_counts c;
-	uint32_t st_l1hit, st_l1miss, st_na;
-	int ncpus, ntids;
-	uint64_t nodes;		/* NUMA nodes of its CPUs (0-63) */
-	char pids[64];		/* up to 4 pids, "1,2,3,4+" */
-};
-
 /* hitm_offsets(v, line, out): the line's rows by offset and code site, in
- * that order, into *out (malloc'ed); returns their number. */
-size_t hitm_offsets(const struct hitm_view *v, size_t line, struct hitm_offset **out);
+ * that order (hitm_result.rows, added up by hitm_rows.h), at *out; returns
+ * their number. */
+size_t hitm_offsets(const struct hitm_view *v, size_t line, const struct hitm_offset **out);
 
 /* hitm_cpumode_name(m): "kernel", "user", "hypervisor", "guest kernel",
  * "guest user", or "unknown". */

@@ -37,6 +37,7 @@
 #include "analyze/c2c_load.h"
 #include "analyze/hitm.h"
 #include "analyze/hitm_findings.h"
+#include "analyze/hitm_select.h"
 #include "analyze/layout.h"
 #include "analyze/objects.h"
 #include "analyze/watch.h"
@@ -46,6 +47,7 @@
 #include "collect/ingest.h"
 #include "collect/layout_store.h"
 #include "collect/objects_store.h"
+#include "lib/alloc.h"
 #include "lib/layout.h"
 #include "reports/render.h"
 #include "schema/db.h"
@@ -911,17 +913,19 @@ static void check_fields(const struct hitm_result *r, const struct c2c_data *d, 
 	ok(l >= 0 && r->lines[l].verdict == SHARE_FALSE, "unknown line: 0 and 8 written by CPU 3, 16 and 24 read by CPU 0: false sharing");
 }
 
-/* check_reuse(r, d, om): mm B's address after its exit_mmap is a new mm. */
+/* check_reuse(r, d, om): mm B's address after its exit_mmap is a new mm:
+ * the samples at MM_B + 8 go to two fields of its line, one per mm
+ * (counted by records: each of these samples is a load or a store). */
 static void check_reuse(const struct hitm_result *r, const struct c2c_data *d, const struct objmap *om)
 {
+	long l = line_of(d, MM_B, 1, -1);
 	int before = 0, after = 0;
-	(void)r;
-	for (size_t i = 0; i < d->n; i++) {
-		const struct c2c_sample *s = &d->v[i];
-		if (s->addr != MM_B + 8 || s->obj < 0)
+	for (size_t k = 0; l >= 0 && k < r->lines[l].n; k++) {
+		const struct hitm_field *f = &r->fields[r->lines[l].first + k];
+		if (f->obj < 0 || om->v[f->obj].addr != MM_B)
 			continue;
-		before += strstr(om->v[s->obj].name, "pid 2000") != NULL;
-		after += strstr(om->v[s->obj].name, "pid 3000") != NULL;
+		before += strstr(om->v[f->obj].name, "pid 2000") ? (int)f->c.records : 0;
+		after += strstr(om->v[f->obj].name, "pid 3000") ? (int)f->c.records : 0;
 	}
 	ok(before == 4 && after == 1, "mm B: 4 samples before exit_mmap, 1 of the reused mm (%d, %d)",
 	   before, after);
@@ -947,22 +951,89 @@ static void test_seed(void)
 	ok(layout_replace(db, session, &l, err, sizeof(err)) == 0, "seed layout stored");
 	layout_free(&l);
 	ok(objects_has_mm(db, session), "the tracepoints name mms");
-	if (ok(c2c_load(db, session, &d, err, sizeof(err)) == 0, "samples load")) {
-		layouts_load(db, session, &ls);
-		ok(layouts_find(&ls, "struct mm_struct") != NULL, "layout read back");
-		ok(objects_load(db, session, 0, &ls, &om) >= 3, "mm objects: A, B, B reused");
-		objects_finish(&om);
-		hitm_objects(&d, &om);
-		hitm_attribute(&d, &om, &ls, &r);
+	layouts_load(db, session, &ls);
+	ok(layouts_find(&ls, "struct mm_struct") != NULL, "layout read back");
+	ok(objects_load(db, session, 0, &ls, &om) >= 3, "mm objects: A, B, B reused");
+	objects_finish(&om);
+	hitm_begin(&r, &om, &ls);
+	struct c2c_sink sink = hitm_sink(&r);
+	if (ok(c2c_load(db, session, &d, &sink, err, sizeof(err)) == 0, "samples load")) {
+		hitm_finish(&r, &d);
 		check_lines(&d);
 		check_fields(&r, &d, &om);
 		check_reuse(&r, &d, &om);
-		hitm_result_free(&r);
 	}
+	hitm_result_free(&r);
 	objects_free(&om);
 	layouts_free(&ls);
 	c2c_data_free(&d);
 	sqlite3_close(db);
+}
+
+/* two_objects(om, addr): two untyped objects over addr: "a" (a user
+ * object of pid 10, which wins for that pid) and "b" (a kernel symbol,
+ * for every other pid). */
+static void two_objects(struct objmap *om, uint64_t addr)
+{
+	om->v = xcalloc(2, sizeof(*om->v));
+	om->v[0] = (struct hobj){ .addr = addr, .size = 64, .t0 = INT64_MIN, .t1 = INT64_MAX,
+		.pid = 10, .source = OBJ_USER, .type = xstrdup(""), .name = xstrdup("a") };
+	om->v[1] = (struct hobj){ .addr = addr, .size = 64, .t0 = INT64_MIN, .t1 = INT64_MAX,
+		.pid = -1, .source = OBJ_KALLSYMS, .type = xstrdup(""), .name = xstrdup("b") };
+	om->n = om->cap = 2;
+	objects_finish(om);
+}
+
+/* field_name(r, o): the name of row o's field, or "-". */
+static const char *field_name(const struct hitm_result *r, const struct hitm_offset *o)
+{
+	return o->field >= 0 ? r->strs[r->fields[o->field].name] : "-";
+}
+
+/* test_rows: the offsets rows of samples added one at a time: at offset 8
+ * and one site, 6 pids interleaved across two objects (the row names the
+ * first 4 distinct pids in sample order, then "+", and the field of its
+ * first sample, an object's field that is not the first created for pid
+ * 10's samples); at offset 16, 300 threads of one pid (counted up to
+ * 256). */
+static void test_rows(void)
+{
+	static const int32_t pids[] = { 11, 10, 12, 10, 13, 11, 14, 10, 15 };
+	static const int32_t tids[] = { 110, 100, 120, 101, 130, 110, 140, 100, 150 };
+	const uint64_t base = 0xffff888000004000ULL;
+	struct c2c_data d = { .nlines = 1 };
+	struct objmap om = { 0 };
+	struct layout_set ls = { 0 };
+	struct hitm_result r;
+	const struct hitm_offset *rows;
+	two_objects(&om, base);
+	hitm_begin(&r, &om, &ls);
+	for (int i = 0; i < 9; i++)
+		hitm_add(&r, &(struct c2c_sample){ .addr = base + 8, .cpu = i % 3, .node = i % 2,
+			.pid = pids[i], .tid = tids[i], .site = 0, .line = 0, .cpumode = 1,
+			.cls = C2C_LOAD });
+	for (int i = 0; i < 300; i++)
+		hitm_add(&r, &(struct c2c_sample){ .addr = base + 16, .cpu = 5, .node = -1, .pid = 20,
+			.tid = 1000 + i, .site = 1, .line = 0, .cpumode = 1, .cls = C2C_STORE });
+	hitm_finish(&r, &d);
+	struct hitm_view v = { .d = &d, .om = &om, .r = &r };
+	size_t n = hitm_offsets(&v, 0, &rows);
+	if (ok(n == 2, "two rows: offsets 8 and 16 (%zu)", n)) {
+		ok(rows[0].offset == 8 && rows[0].c.loads == 9, "offset 8: its 9 loads");
+		is_str(rows[0].pids, "11,10,12,13+", "offset 8: the first 4 pids in sample order, then +");
+		is_int(rows[0].ntids, 7, "offset 8: 7 distinct threads");
+		ok(rows[0].ncpus == 3 && rows[0].nodes == 3, "offset 8: CPUs 0-2, nodes 0 and 1");
+		is_str(field_name(&r, &rows[0]), "b+0x8", "offset 8: the field of its first sample");
+		ok(rows[1].offset == 16 && rows[1].c.stores == 300 && rows[1].ntids == 256,
+		   "offset 16: 300 stores, threads counted up to 256 (%d)", rows[1].ntids);
+		ok(!strcmp(rows[1].pids, "20") && rows[1].ncpus == 1 && !rows[1].nodes,
+		   "offset 16: pid 20, one CPU, no node");
+	}
+	is_int(r.lines[0].n, 3, "the line's fields: a+0x8, b+0x8, b+0x10");
+	is_str(r.strs[r.fields[r.lines[0].first].name], "b+0x8",
+	       "same offset: the field created first comes first");
+	hitm_result_free(&r);
+	objects_free(&om);
 }
 
 /* ---- the findings document of both evidence kinds ---- */
@@ -1269,6 +1340,7 @@ int main(int argc, char **argv)
 	test_spec();
 	test_dwarf();
 	test_seed();
+	test_rows();
 	test_findings();
 	test_describe();
 	char cmd[PATH_MAX + 16];
