@@ -378,8 +378,9 @@ static void add_sample(struct c2c_data *d, struct index *x, struct sess *s, sqli
 		.blk = (unsigned)col_or(st, 13, 0), .remote = (unsigned)col_or(st, 14, 0),
 		.hops = (unsigned)col_or(st, 15, 0) };
 	struct sthread t = thread_of(s, st, 4);
-	int64_t proc = t.process;
-	struct c2c_sample smp = { .time = col_or(st, 0, 0), .cpu = (int32_t)col_or(st, 1, -1),
+	int64_t proc = t.process, cpu = col_or(st, 1, -1);
+	struct c2c_sample smp = { .time = col_or(st, 0, 0),
+		.cpu = cpu >= 0 && cpu <= C2C_CPU_MAX ? (int32_t)cpu : -1,
 		.ip = (uint64_t)col_or(st, 2, 0), .cpumode = (uint8_t)col_or(st, 3, 0),
 		.pid = (int32_t)t.pid, .tid = (int32_t)t.tid,
 		.addr = m.addr, .weight = (uint32_t)col_or(st, 6, 0), .session = s->ix,

@@ -27,12 +27,17 @@
 
 #include "analyze/c2c.h"
 
+/* The largest CPU number a sample keeps: CPU sets are bitsets, and a
+ * database may say anything (an import stores the CPU perf.data gives);
+ * a sample on a CPU past it counts as on an unknown CPU (-1). */
+#define C2C_CPU_MAX 65535
+
 /* One memory sample, as a sink sees it (only while it is called). */
 struct c2c_sample {
 	int64_t time;
 	uint64_t addr, ip;
 	uint32_t weight;
-	int32_t cpu, node;	/* node of the CPU in the session's topology, -1 */
+	int32_t cpu, node;	/* CPU (-1 unknown) and its node in the topology, -1 */
 	int32_t pid, tid;
 	int32_t site;		/* code site (c2c_data.sites), -1 when unknown */
 	int32_t line;		/* cacheline index (c2c_data.lines) */
