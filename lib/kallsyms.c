@@ -46,13 +46,11 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 /* hexval(c): the value of hex digit c, or -1. */
 static int hexval(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned d = (unsigned)(unsigned char)c - '0', l = ((unsigned)(unsigned char)c | 0x20) - 'a';
+
+	if (d < 10)
+		return (int)d;
+	return l < 6 ? (int)l + 10 : -1;
 }
 
 /* is_blank(c): space or tab (the field separators kallsyms uses). */
@@ -124,9 +122,7 @@ static bool parse_line(const char *p, const char *end, struct ksym_line *l)
 	l->name = p;
 	while (p < end && !is_blank(*p))
 		p++;
-	l->namelen = (size_t)(p - l->name);
-	if (memchr(l->name, '\0', l->namelen))
-		return false;
+	l->namelen = (size_t)(p - l->name);	/* a NUL in it: symtab_add_typed refuses it */
 	skip_blanks(&p, end);
 	return parse_module(p, end, l->module);
 }
@@ -134,7 +130,12 @@ static bool parse_line(const char *p, const char *end, struct ksym_line *l)
 /* wanted_type(c): kallsyms letters kept: text t T w W, data d D b B r R. */
 static bool wanted_type(char c)
 {
-	return c && strchr("tTwWdDbBrR", c) != NULL;
+	switch (c | 0x20) {
+	case 't': case 'w': case 'd': case 'b': case 'r':
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* load_state: counters of one kallsyms_load_buf call. */
@@ -167,6 +168,7 @@ int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
 	const char *p = text, *end = text + len, *nl;
 	struct load_state st = { 0, 0 };
 
+	symtab_reserve(t, len / 32);	/* a kallsyms line is 30-40 bytes */
 	while (p < end && st.added < 0x7fffffff) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)

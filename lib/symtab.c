@@ -102,6 +102,12 @@ int symtab_add_typed(struct symtab *t, uint64_t start, uint64_t size, char type,
 	return 0;
 }
 
+/* symtab_reserve(t, n): room for n more symbols. */
+void symtab_reserve(struct symtab *t, size_t n)
+{
+	ALLOC_GROW(t->v, t->n + n, t->cap);
+}
+
 /* symtab_add(...): symtab_add_typed with type 'T' and a C-string name. */
 int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
 	       const char *name, const char *module)
@@ -118,7 +124,8 @@ static int strcmp_null(const char *a, const char *b)
 }
 
 /* cmp_identity: qsort order by start, name, module, then larger size
- * first, so exact duplicates are adjacent and the first one is kept. */
+ * first, so exact duplicates are adjacent and the first one is kept; the
+ * order of addition last, so the order is total and any sort gives it. */
 static int cmp_identity(const void *pa, const void *pb)
 {
 	const struct sym *a = pa, *b = pb;
@@ -132,7 +139,9 @@ static int cmp_identity(const void *pa, const void *pb)
 		return c;
 	if (a->size != b->size)
 		return a->size > b->size ? -1 : 1;
-	return (unsigned char)a->type - (unsigned char)b->type;
+	if (a->type != b->type)
+		return (unsigned char)a->type - (unsigned char)b->type;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* is_weak / is_local: the binding an nm letter says. */
@@ -279,11 +288,55 @@ static void build_maxend(struct symtab *t)
 	}
 }
 
+/* address_prefix(t): the length of the longest prefix of t->v whose starts
+ * never decrease, its groups of equal starts put in cmp_identity order. */
+static size_t address_prefix(struct symtab *t)
+{
+	size_t i = 0, j;
+
+	while (i < t->n) {
+		j = group_end(t, i);
+		if (j - i > 1)
+			qsort(&t->v[i], j - i, sizeof(*t->v), cmp_identity);
+		if (j < t->n && t->v[j].start < t->v[i].start)
+			return j;
+		i = j;
+	}
+	return t->n;
+}
+
+/* merge_sorted(t, k): t->v[0..k) and t->v[k..n), each in cmp_identity
+ * order, merged into one. */
+static void merge_sorted(struct symtab *t, size_t k)
+{
+	struct sym *left = xreallocarray(NULL, k, sizeof(*left));
+	size_t a = 0, b = k, w = 0;
+
+	memcpy(left, t->v, k * sizeof(*left));
+	while (a < k && b < t->n)
+		t->v[w++] = cmp_identity(&t->v[b], &left[a]) < 0 ? t->v[b++] : left[a++];
+	while (a < k)
+		t->v[w++] = left[a++];
+	free(left);
+}
+
+/* sort_identity(t): t->v in cmp_identity order. Symbols mostly come in
+ * address order (kallsyms lists the main image sorted, then the modules):
+ * the sorted prefix is kept and only the rest sorted, then merged in. */
+static void sort_identity(struct symtab *t)
+{
+	size_t k = address_prefix(t);
+
+	if (k == t->n)
+		return;
+	qsort(&t->v[k], t->n - k, sizeof(*t->v), cmp_identity);
+	merge_sorted(t, k);
+}
+
 /* symtab_finish(t): sort, dedupe, order aliases, infer sizes, index ends. */
 void symtab_finish(struct symtab *t)
 {
-	if (t->n)
-		qsort(t->v, t->n, sizeof(*t->v), cmp_identity);
+	sort_identity(t);
 	dedupe(t);
 	order_groups_and_sizes(t);
 	build_maxend(t);

@@ -51,6 +51,10 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size,
 int symtab_add_typed(struct symtab *t, uint64_t start, uint64_t size, char type,
 		     const char *name, size_t namelen, const char *module);
 
+/* symtab_reserve(t, n): makes room for n more symbols at once (a loader
+ * that can count them saves the array's regrowth). */
+void symtab_reserve(struct symtab *t, size_t n);
+
 /* symtab_prefer_last_alias(t): among symbols sharing a start address,
  * make the one added last the preferred one (what perf does with kallsyms,
  * where it gives earlier aliases zero length), instead of the order

@@ -154,6 +154,122 @@ static void test_symtab(void)
 	symtab_free(t);
 }
 
+/* --- symtab: the order symbols are added in ---------------------------- */
+
+#define ORDER_N 4000
+
+/* order_syms(v, n): n random symbols, many at one address (aliases) and
+ * some exact duplicates; names at one address differ in length, so the
+ * best alias never depends on the order of addition. */
+static void order_syms(struct sym *v, size_t n, char (*names)[16])
+{
+	static unsigned char at[ORDER_N / 3];	/* symbols so far at each address */
+	srand(7);
+	for (size_t i = 0; i < n; i++) {
+		size_t dup = i > 10 && rand() % 8 == 0 ? (size_t)rand() % i : i;
+		int slot = rand() % (int)(n / 3), len = 1 + at[slot]++ % 14;
+		if (dup != i) {	/* an exact duplicate, maybe sized */
+			v[i] = v[dup];
+			v[i].size = rand() % 2 ? v[dup].size : 0;
+			continue;
+		}
+		memset(names[i], 'a' + rand() % 26, (size_t)len);
+		names[i][len] = '\0';
+		v[i].start = 0x1000 + (uint64_t)slot * 16;
+		v[i].size = rand() % 3 ? 0 : 8;
+		v[i].name = names[i];
+		v[i].module = rand() % 5 ? NULL : "mod";
+		v[i].type = "TtWdb"[rand() % 5];
+	}
+}
+
+/* by_start: qsort order by address alone. */
+static int by_start(const void *pa, const void *pb)
+{
+	const struct sym *a = pa, *b = pb;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* table_of(v, n): a finished table of v[0..n), added in that order. */
+static struct symtab *table_of(const struct sym *v, size_t n)
+{
+	struct symtab *t = symtab_new();
+	for (size_t i = 0; i < n; i++)
+		symtab_add_typed(t, v[i].start, v[i].size, v[i].type, v[i].name,
+				 strlen(v[i].name), v[i].module);
+	symtab_finish(t);
+	return t;
+}
+
+/* same_tables(a, b): a and b hold the same symbols in the same order. */
+static bool same_tables(const struct symtab *a, const struct symtab *b)
+{
+	if (symtab_count(a) != symtab_count(b))
+		return false;
+	for (size_t i = 0; i < symtab_count(a); i++) {
+		const struct sym *x = symtab_at(a, i), *y = symtab_at(b, i);
+		if (x->start != y->start || x->size != y->size || x->type != y->type ||
+		    strcmp(x->name, y->name) || (x->module == NULL) != (y->module == NULL))
+			return false;
+	}
+	return true;
+}
+
+/* test_symtab_orders(): the finished table is the same whether symbols
+ * come sorted, sorted with an unsorted tail (kallsyms with modules),
+ * shuffled or reversed; sorted by address, without duplicates. */
+static void test_symtab_orders(void)
+{
+	static struct sym v[ORDER_N], w[ORDER_N];
+	static char names[ORDER_N][16];
+	struct symtab *ref, *t;
+	size_t n = ORDER_N, distinct = 0;
+	bool sorted = true;
+
+	order_syms(v, n, names);
+	memcpy(w, v, sizeof(v));
+	qsort(w, n, sizeof(*w), by_start);	/* glibc's merge sort: stable */
+	ref = table_of(w, n);
+	for (size_t i = 1; i < symtab_count(ref); i++)
+		sorted = sorted && symtab_at(ref, i - 1)->start <= symtab_at(ref, i)->start;
+	ok(sorted, "symtab orders: finished table in address order");
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = v[j].start == v[i].start && !strcmp(v[j].name, v[i].name) &&
+			       (v[j].module == NULL) == (v[i].module == NULL);
+		distinct += !seen;
+	}
+	is_int((long)symtab_count(ref), (long)distinct, "symtab orders: exact duplicates dropped");
+	t = table_of(v, n);
+	ok(same_tables(ref, t), "symtab orders: shuffled input, same table");
+	symtab_free(t);
+	qsort(w + n / 2, n - n / 2, sizeof(*w), by_start);
+	for (size_t i = n / 2; i < n; i++)
+		w[i].start = w[i].start + 0x100000;	/* a sorted block above the rest */
+	memcpy(v, w, sizeof(v));
+	for (size_t i = 0; i < n / 4; i++) {	/* and a shuffled block within it */
+		size_t a = n / 2 + (size_t)rand() % (n / 2), b = n / 2 + (size_t)rand() % (n / 2);
+		struct sym x = w[a];
+		w[a] = w[b];
+		w[b] = x;
+	}
+	symtab_free(ref);
+	ref = table_of(v, n);
+	t = table_of(w, n);
+	ok(same_tables(ref, t), "symtab orders: sorted prefix, unsorted tail, same table");
+	symtab_free(t);
+	for (size_t i = 0; i < n / 2; i++) {
+		struct sym x = w[i];
+		w[i] = w[n - 1 - i];
+		w[n - 1 - i] = x;
+	}
+	t = table_of(w, n);
+	ok(same_tables(ref, t), "symtab orders: reversed input, same table");
+	symtab_free(t);
+	symtab_free(ref);
+}
+
 /* --- kallsyms: hand-written text --------------------------------------- */
 
 static const char fake_kallsyms[] =
@@ -707,6 +823,7 @@ int main(void)
 	test_normalize();
 	test_demangle();
 	test_symtab();
+	test_symtab_orders();
 	test_kallsyms_text();
 	test_kallsyms_errors();
 	test_kallsyms_modules();
