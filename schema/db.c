@@ -299,6 +299,25 @@ static void warn_readable(const char *path)
 		st.st_mode & S_IROTH ? "other users" : "its group", (unsigned)(st.st_mode & 07777), path);
 }
 
+/* schema_of_new_file: check_schema; in a file this call made (nothing in
+ * it a crash could lose: at worst an empty database is left to remove),
+ * without waiting for the disk: its three fsyncs can take tens of ms
+ * while the disk writes back a recording just made. */
+static int schema_of_new_file(sqlite3 *db, const char *path, bool created,
+			      char *err, size_t errlen)
+{
+	int sync = created ? probe_int(db, "PRAGMA synchronous") : -1, rc;
+	char sql[48];
+	if (sync >= 0)
+		db_exec(db, "PRAGMA synchronous = OFF", NULL, 0);
+	rc = check_schema(db, path, err, errlen);
+	if (sync >= 0) {
+		snprintf(sql, sizeof(sql), "PRAGMA synchronous = %d", sync);
+		db_exec(db, sql, NULL, 0);
+	}
+	return rc;
+}
+
 /* db_open: see db.h. */
 sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 {
@@ -328,7 +347,7 @@ sqlite3 *db_open(const char *path, bool create, char *err, size_t errlen)
 		goto fail;
 	}
 	sqlite3_busy_timeout(db, WRITER_BUSY_MS);
-	if (check_schema(db, path, err, errlen))
+	if (schema_of_new_file(db, path, created, err, errlen))
 		goto fail;
 	db_exec(db, "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -32768;"
 		    "PRAGMA temp_store = MEMORY", NULL, 0);
