@@ -190,6 +190,7 @@ static int on_begin(void *ctx, struct pd_reader *r)
 		g->unw = unwinder_new();
 	if (!g->thr || !g->res || !g->stk || !g->samples || !g->mems)
 		return fail(g, "import", "cannot prepare the inserts");
+	resolver_prefetch_kallsyms(g->res, r);
 	return insert_events(g, r);
 }
 

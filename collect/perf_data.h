@@ -47,6 +47,7 @@ struct pd_evsel {
 #define PD_SAMPLE_READ		(1ULL << 4)
 
 /* attr.flags bits perfdb looks at. */
+#define PD_ATTR_EXCLUDE_KERNEL	(1ULL << 5)
 #define PD_ATTR_FREQ		(1ULL << 10)
 #define PD_ATTR_SAMPLE_ID_ALL	(1ULL << 18)
 /* The largest count a LOST or LOST_SAMPLES record may carry: 2^40 (ten

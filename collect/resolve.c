@@ -12,6 +12,7 @@
 #include "collect/demangle.h"
 #include "schema/db.h"
 #include "collect/dso_load.h"
+#include "collect/kallsyms_job.h"
 #include "lib/hashmap.h"
 #include "lib/kallsyms.h"
 #include "collect/maps.h"
@@ -40,6 +41,7 @@ struct resolver {
 	size_t ktext_len;
 	char *ksource;			/* where ktext came from */
 	struct zstd_job *kz;		/* ktext being compressed for the session */
+	struct kallsyms_job *kjob;	/* a kallsyms file loading for the first kernel address */
 	uint64_t kernel_text;		/* from the kernel MMAP's pgoff */
 	int64_t none_unknown;		/* '[unknown]' with no dso */
 	uint64_t unresolved;
@@ -85,6 +87,11 @@ void resolver_free(struct resolver *res)
 	hm_free(&res->ip_cache);
 	hm_free(&res->bid_by_path);
 	symtab_free(res->ksyms);
+	if (res->kjob) {	/* loaded for nothing: no kernel address came */
+		struct kallsyms_load l = kallsyms_job_finish(res->kjob);
+		symtab_free(l.syms);
+		free(l.text);
+	}
 	if (res->kz) {		/* an import that failed: wait, then drop it */
 		void *z = NULL;
 		size_t n;
@@ -227,31 +234,6 @@ void resolver_fork(struct resolver *res, int64_t child, int64_t parent)
 	maps_copy(c, p);
 }
 
-/* read_text: the whole of a (proc) text file, malloc'ed; NULL when it
- * cannot be opened. A file the user named may be anything readable (a
- * pipe: --kallsyms <(ssh host cat /proc/kallsyms)); others must be
- * regular files (a FIFO at a build-id cache path would wait forever). */
-static char *read_text(const char *path, size_t *len, bool user_named)
-{
-	int fd = user_named ? -1 : open_regular(path, NULL);
-	FILE *f = user_named ? fopen(path, "r") : fd >= 0 ? fdopen(fd, "r") : NULL;
-	size_t cap = 0, n = 0, k;
-	char *buf = NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	do {
-		ALLOC_GROW(buf, n + (1 << 20), cap);
-		while (n < cap && (k = fread(buf + n, 1, cap - n, f)) > 0)
-			n += k;
-	} while (n == cap);
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 /* drop_kallsyms: forgets the kallsyms loaded. */
 static void drop_kallsyms(struct resolver *res)
 {
@@ -263,19 +245,26 @@ static void drop_kallsyms(struct resolver *res)
 	res->ksource = NULL;
 }
 
-/* try_kallsyms: loads the kallsyms text at path; with check_base, only
- * when its kernel base is the recording's (the kernel MMAP's, when the
- * file has one: KASLR moves it every boot); user_named: --kallsyms FILE,
- * which may be a pipe. False when unusable. */
+/* try_kallsyms: loads the kallsyms text at path (what the job started for
+ * it loaded, if it was); with check_base, only when its kernel base is
+ * the recording's (the kernel MMAP's, when the file has one: KASLR moves
+ * it every boot); user_named: --kallsyms FILE, which may be a pipe. False
+ * when unusable. */
 static bool try_kallsyms(struct resolver *res, const char *path, bool check_base,
 			 bool user_named)
 {
-	char err[256];
-	res->ktext = read_text(path, &res->ktext_len, user_named);
-	res->ksyms = symtab_new();
-	if (res->ktext &&
-	    kallsyms_load_buf(res->ksyms, res->ktext, res->ktext_len, err, sizeof(err)) >= 0 &&
-	    !(check_base && res->kernel_text && kallsyms_text_base(res->ksyms) != res->kernel_text)) {
+	struct kallsyms_load l;
+	if (res->kjob && !strcmp(kallsyms_job_path(res->kjob), path)) {
+		l = kallsyms_job_finish(res->kjob);
+		res->kjob = NULL;
+	} else {
+		l = kallsyms_load_path(path, user_named);
+	}
+	res->ktext = l.text;
+	res->ktext_len = l.len;
+	res->ksyms = l.syms;
+	if (l.syms && !(check_base && res->kernel_text &&
+			kallsyms_text_base(res->ksyms) != res->kernel_text)) {
 		res->ksource = xstrdup(path);
 		return true;
 	}
@@ -314,10 +303,19 @@ static bool written_this_boot(const char *path)
 static bool modules_still_there(const struct resolver *res)
 {
 	size_t len;
-	char *text = read_text("/proc/modules", &len, false);
+	char *text = read_text_file("/proc/modules", &len, false);
 	bool yes = !text || kallsyms_has_modules(res->ksyms, text, len);
 	free(text);
 	return yes;
+}
+
+/* cached_kallsyms: the kallsyms perf record kept in its build-id cache for
+ * the recording's kernel, into path: false when there is none (or, for a
+ * recording of this machine, it was written before this boot). */
+static bool cached_kallsyms(const struct pd_reader *r, bool here, char *path, size_t len)
+{
+	return buildid_cache_file(kernel_build_id(r), "kallsyms", path, len) &&
+	       (!here || written_this_boot(path));
 }
 
 /* find_kernel_symbols: loads the kallsyms given; else the copy perf record
@@ -337,14 +335,41 @@ static void find_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 				res->kallsyms_path);
 		return;
 	}
-	if (buildid_cache_file(kernel_build_id(r), "kallsyms", cached, sizeof(cached)) &&
-	    (!here || written_this_boot(cached)) && try_kallsyms(res, cached, true, false)) {
+	if (cached_kallsyms(r, here, cached, sizeof(cached)) && try_kallsyms(res, cached, true, false)) {
 		if (!here || modules_still_there(res))
 			return;
 		drop_kallsyms(res);
 	}
 	if (here)
 		try_kallsyms(res, "/proc/kallsyms", true, false);
+}
+
+/* wants_kernel: whether any event of the recording samples the kernel. */
+static bool wants_kernel(const struct pd_reader *r)
+{
+	for (size_t i = 0; i < r->nr_evsels; i++)
+		if (!(r->evsels[i]->flags & PD_ATTR_EXCLUDE_KERNEL))
+			return true;
+	return false;
+}
+
+void resolver_prefetch_kallsyms(struct resolver *res, const struct pd_reader *r)
+{
+	char cached[4096];
+	struct stat st;
+	bool here;
+	if (res->kjob || res->ktried || !wants_kernel(r))
+		return;
+	if (res->kallsyms_path) {	/* not a pipe: a failed import would wait for its end */
+		if (!stat(res->kallsyms_path, &st) && S_ISREG(st.st_mode))
+			res->kjob = kallsyms_job_start(res->kallsyms_path, true);
+		return;
+	}
+	here = recorded_here(r);
+	if (cached_kallsyms(r, here, cached, sizeof(cached)))
+		res->kjob = kallsyms_job_start(cached, false);
+	else if (here)
+		res->kjob = kallsyms_job_start("/proc/kallsyms", false);
 }
 
 /* load_kernel_symbols: find_kernel_symbols, once; the text found starts

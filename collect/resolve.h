@@ -22,6 +22,12 @@ struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms
 			      struct sqlq *q);
 void resolver_free(struct resolver *res);
 
+/* resolver_prefetch_kallsyms: once the recording's events are known (r's
+ * header read), starts loading on a thread the kallsyms file the first
+ * kernel address will look in first (--kallsyms, perf's build-id cache
+ * or /proc/kallsyms), unless no event samples the kernel. */
+void resolver_prefetch_kallsyms(struct resolver *res, const struct pd_reader *r);
+
 /* resolver_mmap: an MMAP/MMAP2 record ev for process row proc (kernel
  * maps: pid -1, proc ignored). Returns 0, or -1 when writing its mmap row
  * failed. */

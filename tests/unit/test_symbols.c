@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "collect/elfsyms.h"
+#include "collect/kallsyms_job.h"
 #include "lib/kallsyms.h"
 #include "collect/demangle.h"
 #include "lib/symtab.h"
@@ -815,6 +817,59 @@ out:
 }
 
 /* main(): runs every group; exit status from tap_done(). */
+/* --- kallsyms loaded on a thread ----------------------------------------- */
+
+/* same_syms(a, b): the tables hold the same symbols in the same order. */
+static bool same_syms(const struct symtab *a, const struct symtab *b)
+{
+	if (!a || !b || symtab_count(a) != symtab_count(b))
+		return false;
+	for (size_t i = 0; i < symtab_count(a); i++)
+		if (symtab_at(a, i)->start != symtab_at(b, i)->start ||
+		    strcmp(symtab_at(a, i)->name, symtab_at(b, i)->name))
+			return false;
+	return true;
+}
+
+/* test_kallsyms_job(): a file loaded on a thread gives what loading it
+ * here gives; a missing file, a file of no symbols and a FIFO (never
+ * waited for) give nothing. */
+static void test_kallsyms_job(void)
+{
+	char dir[] = "/tmp/perfdb-ksymjob.XXXXXX", path[64], fifo[64], empty[64];
+	struct kallsyms_load here, there, none;
+	if (!ok(mkdtemp(dir) != NULL, "kallsyms job: temp dir"))
+		return;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(empty, sizeof(empty), "%s/empty", dir);
+	ok(spit(path, fake_kallsyms, sizeof(fake_kallsyms) - 1) && spit(empty, "x\n", 2) &&
+	   !mkfifo(fifo, 0600), "kallsyms job: files made");
+	here = kallsyms_load_path(path, false);
+	there = kallsyms_job_finish(kallsyms_job_start(path, false));
+	ok(same_syms(here.syms, there.syms) && symtab_count(there.syms) == 12,
+	   "kallsyms job: the thread's table is the one loaded here");
+	ok(there.text && there.len == sizeof(fake_kallsyms) - 1 &&
+	   !memcmp(there.text, fake_kallsyms, there.len), "kallsyms job: the text read, whole");
+	none = kallsyms_job_finish(kallsyms_job_start(fifo, false));
+	ok(!none.text && !none.syms, "kallsyms job: a FIFO is not read (nor waited for)");
+	none = kallsyms_job_finish(kallsyms_job_start(empty, false));
+	ok(!none.text && !none.syms, "kallsyms job: a file of no symbols gives nothing");
+	none = kallsyms_load_path(dir, true);
+	ok(!none.syms, "kallsyms job: a directory gives no symbols");
+	free(none.text);
+	none = kallsyms_job_finish(kallsyms_job_start("/nonexistent/kallsyms", true));
+	ok(!none.text && !none.syms, "kallsyms job: a missing file gives nothing");
+	symtab_free(here.syms);
+	symtab_free(there.syms);
+	free(here.text);
+	free(there.text);
+	unlink(path);
+	unlink(fifo);
+	unlink(empty);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	char exe[4096];
@@ -828,6 +883,7 @@ int main(void)
 	test_kallsyms_errors();
 	test_kallsyms_modules();
 	test_proc_kallsyms();
+	test_kallsyms_job();
 	if (ok(n > 0, "readlink /proc/self/exe")) {
 		exe[n] = '\0';
 		test_elf_self(exe);
