@@ -3,7 +3,8 @@
 # one closing line "N passed, N failed, N skipped", after the list of every
 # skip with its reason. Each test speaks TAP ("ok N - ...", "not ok N - ...",
 # "ok N - # SKIP why"); a skip is never counted as a pass, and a test that
-# exits non-zero without saying "not ok" counts as one failure.
+# exits non-zero without saying "not ok" counts as one failure. Each test's
+# line of counts ends with its wall time.
 # Usage: tests/run.sh [BUILD_DIR] [PATTERN]
 BUILD=${1:-build}
 PATTERN=${2:-}
@@ -17,6 +18,7 @@ for t in "$BUILD"/tests/test_* tests/integration/*.sh; do
 	[ -e "$t" ] || continue
 	case "$t" in *"$PATTERN"*) ;; *) continue ;; esac
 	echo "# $t"
+	t0=$(date +%s%N)
 	case "$t" in
 	*.sh) sh "$t" >"$log" 2>&1 ;;
 	*) "$t" >"$log" 2>&1 ;;
@@ -33,7 +35,8 @@ for t in "$BUILD"/tests/test_* tests/integration/*.sh; do
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $t exited $rc"; tail -5 "$log"; f=1
 	fi
-	echo "#   $p passed, $f failed, $s skipped"
+	secs=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.1f", (b - a) / 1e9 }')
+	echo "#   $p passed, $f failed, $s skipped in $secs s"
 	pass=$((pass + p)); fail=$((fail + f)); skipped=$((skipped + s))
 done
 if [ -s "$skips" ]; then
