@@ -153,14 +153,14 @@ for q in sorted(glob.glob(os.path.join(T, "q*.sql"))):
         check(got == [("readme", "1", "switches/s/CPU"), ("readme", "2", "switches/s/CPU")],
               f"'{title}': the cell cpus=2's 2 runs, in switches/s/CPU", f"{got}")
     elif low.startswith("wakeup latency per task"):
-        def us(v):
-            return round(v / 1e3, 1)
+        # SQLite's round() and Python's differ on halves (85957.45 us: 85957.5
+        # and 85957.4): compare with the unrounded microseconds, within 0.05
         got = [(r[0], int(r[1]), int(r[2]), float(r[3]), float(r[4])) for r in R]
-        want = {k: (len(v), sum(v) / len(v) / 1e3, us(max(v))) for k, v in waits.items()}
-        top = max(us(max(v)) for v in waits.values()) if waits else None
+        want = {k: (len(v), sum(v) / len(v) / 1e3, max(v) / 1e3) for k, v in waits.items()}
+        top = max(max(v) / 1e3 for v in waits.values()) if waits else None
         bad = [g for g in got if (g[0], g[1]) not in want or want[(g[0], g[1])][0] != g[2] or
-               abs(want[(g[0], g[1])][1] - g[3]) > 0.051 or want[(g[0], g[1])][2] != g[4]]
-        check(got and not bad and got[0][4] == top and len(got) == min(10, len(want)),
+               abs(want[(g[0], g[1])][1] - g[3]) > 0.051 or abs(want[(g[0], g[1])][2] - g[4]) > 0.051]
+        check(got and not bad and abs(got[0][4] - top) <= 0.051 and len(got) == min(10, len(want)),
               f"'{title}': every task's wakeups, mean and max wait = perf script's (wakeup to the next "
               f"switch-in of its pid), the first the largest", f"{bad[:3] or got[:3]} vs top {top}")
     elif low.startswith("events of one thread in a time window"):
