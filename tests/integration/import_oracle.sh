@@ -81,8 +81,8 @@ case ",$EV," in
 esac
 
 cat >"$T/work.sh" <<EOF
-"$W/tlbflush" --seconds 0.3 >/dev/null 2>&1
-"$W/yield" --seconds 0.2 >/dev/null 2>&1
+"$W/tlbflush" --seconds 0.2 >/dev/null 2>&1
+"$W/yield" --seconds 0.05 >/dev/null 2>&1
 sleep 0.05
 EOF
 
