@@ -55,7 +55,7 @@ fi
 # reason must confirm every received IPI's class.
 for kind in spin sleep yield share; do
 	data=$T/tlb-$kind.data
-	if ! record "$data" "$TLB_EV" "$B/workloads/tlbflush" --seconds 1 --tasks 1 --others $kind; then
+	if ! record "$data" "$TLB_EV" "$B/workloads/tlbflush" --seconds 0.5 --tasks 1 --others $kind; then
 		not_ok "perf record tlbflush --others $kind"; sed 's/^/# /' "$data.err" | head -5; continue
 	fi
 	"$PERFDB" import -q -o "$T/t.db" -l "tlb-$kind" "$data" || { not_ok "import $kind"; continue; }
