@@ -88,7 +88,7 @@ set -- "$@" "$input"
 # reach the database file before the transaction ends
 [ -x "$YIELD" ] || make -s BUILD="$(dirname "$(dirname "$YIELD")")" "$YIELD" >&2
 record local-big /dev/null -a -m 2048 -e sched:sched_switch -o "$T/local-big.data" \
-	-- "$YIELD" --seconds 3
+	-- "$YIELD" --seconds 1
 set -- "$@" "$input"
 # --call-graph dwarf: register dumps and stack copies, unwound with the
 # local binaries' CFI, so damaged ones reach the unwinder
