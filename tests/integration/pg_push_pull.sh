@@ -162,7 +162,7 @@ check "... each recorded run points at its session on the server" \
 	[ "$(psql -X -A -t "$NOK" -c "SELECT count(session_id) FROM bench_run")" = "$(sqlite3 "$A" "SELECT count(session_id) FROM bench_run")" ]
 
 # --- kill -9 during a push -----------------------------------------------------
-perf record -q -a -m 1024 -e sched:sched_switch -o "$T/big.data" -- "$W/yield" --cpus 2 --seconds 1.5 >/dev/null 2>&1
+perf record -q -a -m 1024 -e sched:sched_switch -o "$T/big.data" -- "$W/yield" --cpus 2 --seconds 0.5 >/dev/null 2>&1
 "$PERFDB" import -q -o "$T/big.db" -l big "$T/big.data"
 nbig=$(sqlite3 "$T/big.db" "SELECT nr_samples FROM session")
 t0=$(now_ms); "$PERFDB" import -q -o "$T/big2.db" "$T/big.data"; t1=$(now_ms)
