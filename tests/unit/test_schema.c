@@ -257,6 +257,41 @@ static void test_generic_json(sqlite3 *db)
 	   "generic view: the long name cut, the other field still there");
 }
 
+/* synchronous(db): the connection's PRAGMA synchronous, or -1. */
+static int synchronous(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int v = -1;
+	if (sqlite3_prepare_v2(db, "PRAGMA synchronous", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* test_durability(dir): db_open makes a new file's schema without fsyncs
+ * but hands the connection back with SQLite's durability, as it does for
+ * a file that exists. */
+static void test_durability(const char *dir)
+{
+	char path[PATH_MAX], err[512] = "";
+	sqlite3 *plain = NULL, *db;
+	int want;
+	sqlite3_open(":memory:", &plain);
+	want = synchronous(plain);
+	sqlite3_close(plain);
+	snprintf(path, sizeof(path), "%s/d.db", dir);
+	if (ok((db = db_open(path, true, err, sizeof(err))) != NULL, "durability: a new file: %s", err)) {
+		is_int(synchronous(db), want, "durability: a new file's connection has SQLite's synchronous");
+		db_close(db);
+	}
+	if (ok((db = db_open(path, true, err, sizeof(err))) != NULL, "durability: the file again: %s", err)) {
+		is_int(synchronous(db), want, "durability: an existing file's connection too");
+		db_close(db);
+	}
+	remove(path);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/perfdb-schema-XXXXXX", path[PATH_MAX], err[512] = "";
@@ -274,6 +309,7 @@ int main(void)
 		sqlite3_close(db);
 	}
 	remove(path);
+	test_durability(dir);
 	rmdir(dir);
 	return tap_done();
 }
