@@ -18,6 +18,7 @@
 #define MAX_FILE (1u << 30)
 #define READ_CHUNK (1u << 20)	/* at least this much room for each read */
 #define MODULE_MAX 128
+#define RESERVE_MAX (1u << 19)	/* symbols reserved at most before parsing */
 
 /* One parsed line. */
 struct ksym_line {
@@ -168,7 +169,9 @@ int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
 	const char *p = text, *end = text + len, *nl;
 	struct load_state st = { 0, 0 };
 
-	symtab_reserve(t, len / 32);	/* a kallsyms line is 30-40 bytes */
+	/* a kallsyms line is 30-40 bytes; no more than a kernel has (the
+	 * file may be any text: what is reserved must follow what parses) */
+	symtab_reserve(t, len / 32 < RESERVE_MAX ? len / 32 : RESERVE_MAX);
 	while (p < end && st.added < 0x7fffffff) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
