@@ -252,12 +252,19 @@ check "... with its watch rows and samples" \
 "$PERFDB" record -o "$DB" -r watch --watch fs_shared.packed.bitmap_a -- "$FS" --seconds 3 \
 	>"$T/out" 2>"$T/err" &
 pid=$!
+# Sent once falseshare catches SIGTRAP (bit 5 of SigCgt in its /proc status):
+# a trap before its sigaction would kill it, however long the wait had been.
+catches_trap() {
+	local m
+	m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null) && [ -n "$m" ] &&
+		[ $(((0x$m >> 4) & 1)) = 1 ]
+}
 fs=""
-for _ in $(seq 100); do
-	fs=$(pgrep -P "$pid" -x falseshare) && grep -q "Events enabled" "$T/err" && break
-	sleep 0.1
+for _ in $(seq 200); do
+	fs=$(pgrep -P "$pid" -x falseshare) && catches_trap "$fs" && break
+	fs=""
+	sleep 0.05
 done
-sleep 0.5
 [ -n "$fs" ] && kill -TRAP "$fs"
 wait "$pid"
 echo $? >"$T/rc"
