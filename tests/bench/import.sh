@@ -43,16 +43,18 @@ T=$(mktemp -d "${BENCH_TMPDIR:-${TMPDIR:-/tmp}}/perfdb-bench.XXXXXX") || die "mk
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# measure CMD...: runs CMD with stdout to $T/out, stderr to $T/err;
+# measure CMD...: runs CMD with stdout to $T/out (or to $OUT when set: perf
+# script's goes to /dev/null, as the goal is stated), stderr to $T/err;
 # prints "MILLISECONDS PEAK_RSS_KB". Fails when CMD fails.
 measure() {
+	o=${OUT:-$T/out}
 	if [ -x /usr/bin/time ]; then
 		s=$(date +%s%N)
-		/usr/bin/time -f %M -o "$T/rss" "$@" >"$T/out" 2>"$T/err" || return 1
+		/usr/bin/time -f %M -o "$T/rss" "$@" >"$o" 2>"$T/err" || return 1
 		e=$(date +%s%N)
 		echo "$(((e - s) / 1000000)) $(tail -1 "$T/rss")"
 	else	# no /usr/bin/time: the child's ru_maxrss, through python3
-		python3 - "$T/out" "$@" 2>"$T/err" <<'PY'
+		python3 - "$o" "$@" 2>"$T/err" <<'PY'
 import resource, subprocess, sys, time
 t = time.monotonic()
 rc = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "w"))
@@ -136,7 +138,7 @@ run_size() {
 		r=$(measure "$PERFDB" import -q -o "$T/new.db" "$F") ||
 			die "perfdb import failed: $(tail -3 "$T/err")"
 		echo "$r" >>"$T/pdb"
-		p=$(measure perf script -i "$F") || die "perf script failed: $(tail -3 "$T/err")"
+		p=$(OUT=/dev/null measure perf script -i "$F") || die "perf script failed: $(tail -3 "$T/err")"
 		echo "$p" >>"$T/ps"
 		measure "$FLOOR" "$T/new.db" "$T/floor.db" >/dev/null || die "the floor failed: $(tail -3 "$T/err")"
 		fl=$(sed -n 's/.* insert_ms=\([0-9]*\) .*/\1/p' "$T/out")
@@ -220,7 +222,8 @@ cat <<EOF
 ### Import speed: perfdb import, the SQLite floor, perf script
 
 sched:sched_switch, \`perf record -a -m 4096\` around \`yield\`; median of $RUNS
-interleaved runs each. The floor inserts the same rows into a fresh file
+interleaved runs each (perf script with its stdout to /dev/null). The floor
+inserts the same rows into a fresh file
 (tests/bench/sqlite_floor.c); goals: perfdb/floor <= 1.5, perf-script/perfdb >= 5.
 
 | samples | perf.data | perfdb import | SQLite floor | perf script | perfdb/floor | perf-script/perfdb | perfdb peak RSS | DB bytes per sample |
