@@ -294,9 +294,12 @@ rows = [r for r in d["findings"]["processes"] if r["pid"] in w]
 print(len(rows), sum(r["switches"] for r in rows), sum(r["per_sec_per_cpu"] for r in rows) / max(len(rows), 1))' \
 		"$T/sched-$1.json" "$workers")
 	set -- "$1" $got
-	echo "# yield --$1-mm printed value=$value switches=$switches; perfdb sched: $2 worker process(es), $3 switches, $4 per second per CPU (over their lifetime)"
-	check "sched ($1 mm): the workers' switches match the workload's count (within 1%)" \
-		python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not abs(a - b) <= 0.01 * b)' "$3" "$switches"
+	# Records perf lost (its buffer full on a loaded machine) are switches
+	# perfdb cannot see: the count may fall short by them, never more.
+	lost=$(sqlite3 "$T/y-$1.db" "SELECT coalesce(sum(coalesce(nr_lost, 0) + coalesce(nr_lost_samples, 0)), 0) FROM session")
+	echo "# yield --$1-mm printed value=$value switches=$switches; perfdb sched: $2 worker process(es), $3 switches, $4 per second per CPU (over their lifetime); perf lost $lost record(s)"
+	check "sched ($1 mm): the workers' switches match the workload's count (within 1%, less what perf lost)" \
+		python3 -c 'import sys; a, b, l = map(float, sys.argv[1:]); sys.exit(not (a <= 1.01 * b and a + l >= 0.99 * b))' "$3" "$switches" "$lost"
 	check "sched ($1 mm): switches per second per CPU within 5% of the workload's figure ($4 vs $value)" \
 		python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(not abs(a - b) <= 0.05 * b)' "$4" "$value"
 }
