@@ -181,8 +181,12 @@ static int on_begin(void *ctx, struct pd_reader *r)
 	g->first_sample = g->next_sample;
 	/* PERFDB_SYNC_WRITES=1 writes from this thread (for tests/debugging) */
 	g->q = getenv("PERFDB_SYNC_WRITES") ? NULL : sqlq_new();
-	g->thr = threads_new(g->db, g->session, g->q);
 	g->res = resolver_new(g->db, g->session, g->o->kallsyms, g->q);
+	/* before the other inserts are prepared (some ms): the first kernel
+	 * address waits for the kallsyms file this starts loading */
+	if (g->res)
+		resolver_prefetch_kallsyms(g->res, r);
+	g->thr = threads_new(g->db, g->session, g->q);
 	g->stk = stacks_new(g->db, g->q);
 	g->samples = batch_new(g->db, g->q, "sample", sample_cols, NCOLS);
 	g->mems = mem_sample_batch(g->db, g->q);
@@ -190,7 +194,6 @@ static int on_begin(void *ctx, struct pd_reader *r)
 		g->unw = unwinder_new();
 	if (!g->thr || !g->res || !g->stk || !g->samples || !g->mems)
 		return fail(g, "import", "cannot prepare the inserts");
-	resolver_prefetch_kallsyms(g->res, r);
 	return insert_events(g, r);
 }
 

@@ -16,18 +16,27 @@ struct kallsyms_job {
 /* kallsyms_load_path: see kallsyms_job.h. */
 struct kallsyms_load kallsyms_load_path(const char *path, bool any_kind)
 {
-	struct kallsyms_load l = { NULL, 0, NULL };
+	struct kallsyms_load l = { NULL, 0, NULL, NULL };
 	char err[256];
 	l.text = read_text_file(path, &l.len, any_kind);
 	if (!l.text)
 		return l;
+	l.z = zstd_job_start(l.text, l.len, KALLSYMS_ZSTD_LEVEL);
 	l.syms = symtab_new();
-	if (kallsyms_load_buf(l.syms, l.text, l.len, err, sizeof(err)) < 0) {
-		symtab_free(l.syms);
-		free(l.text);
-		l = (struct kallsyms_load){ NULL, 0, NULL };
-	}
+	if (kallsyms_load_buf(l.syms, l.text, l.len, err, sizeof(err)) < 0)
+		kallsyms_load_free(&l);
 	return l;
+}
+
+void kallsyms_load_free(struct kallsyms_load *l)
+{
+	void *z = NULL;
+	size_t n;
+	if (l->z && !zstd_job_finish(l->z, &z, &n))
+		free(z);
+	symtab_free(l->syms);
+	free(l->text);
+	*l = (struct kallsyms_load){ NULL, 0, NULL, NULL };
 }
 
 /* run: the thread's body. */

@@ -7,19 +7,32 @@
 #define PERFDB_KALLSYMS_JOB_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "collect/zstd_job.h"
 #include "lib/symtab.h"
 
-/* What a load gives: the text read (malloc'ed) and its finished table;
- * both NULL when the file could not be read or held no usable symbols. */
+/* What a load gives: the text read (malloc'ed), its finished table, and
+ * the text's zstd compression (the copy a session keeps), started on a
+ * thread of its own as soon as the text was read, so that it runs beside
+ * the parse; all NULL when the file could not be read or held no usable
+ * symbols. The text must outlive z: kallsyms_load_free keeps the order. */
 struct kallsyms_load {
 	char *text;
 	size_t len;
 	struct symtab *syms;
+	struct zstd_job *z;
 };
+
+/* The zstd level of the kept copy: the fastest (kallsyms text shrinks
+ * about 4x at it; higher levels cost more than the whole parse). */
+#define KALLSYMS_ZSTD_LEVEL 1
 
 /* kallsyms_load_path: loads path here, now (read_text_file's rules:
  * any_kind for a file the user named). */
 struct kallsyms_load kallsyms_load_path(const char *path, bool any_kind);
+
+/* kallsyms_load_free: waits for l's compression and drops its result,
+ * then frees the table and the text; *l is left empty. */
+void kallsyms_load_free(struct kallsyms_load *l);
 
 struct kallsyms_job;
 
@@ -32,6 +45,7 @@ struct kallsyms_job *kallsyms_job_start(const char *path, bool any_kind);
 const char *kallsyms_job_path(const struct kallsyms_job *j);
 
 /* kallsyms_job_finish: waits for j, frees it and hands over its load
- * (the caller frees the text and the table). */
+ * (the caller frees it: kallsyms_load_free, or zstd_job_finish of z
+ * before it frees the text). */
 struct kallsyms_load kallsyms_job_finish(struct kallsyms_job *j);
 #endif

@@ -89,8 +89,7 @@ void resolver_free(struct resolver *res)
 	symtab_free(res->ksyms);
 	if (res->kjob) {	/* loaded for nothing: no kernel address came */
 		struct kallsyms_load l = kallsyms_job_finish(res->kjob);
-		symtab_free(l.syms);
-		free(l.text);
+		kallsyms_load_free(&l);
 	}
 	if (res->kz) {		/* an import that failed: wait, then drop it */
 		void *z = NULL;
@@ -234,13 +233,15 @@ void resolver_fork(struct resolver *res, int64_t child, int64_t parent)
 	maps_copy(c, p);
 }
 
-/* drop_kallsyms: forgets the kallsyms loaded. */
+/* drop_kallsyms: forgets the kallsyms loaded (its compression first:
+ * it reads the text). */
 static void drop_kallsyms(struct resolver *res)
 {
-	symtab_free(res->ksyms);
+	struct kallsyms_load l = { res->ktext, res->ktext_len, res->ksyms, res->kz };
+	kallsyms_load_free(&l);
 	res->ksyms = NULL;
-	free(res->ktext);
 	res->ktext = NULL;
+	res->kz = NULL;
 	free(res->ksource);
 	res->ksource = NULL;
 }
@@ -263,6 +264,7 @@ static bool try_kallsyms(struct resolver *res, const char *path, bool check_base
 	res->ktext = l.text;
 	res->ktext_len = l.len;
 	res->ksyms = l.syms;
+	res->kz = l.z;
 	if (l.syms && !(check_base && res->kernel_text &&
 			kallsyms_text_base(res->ksyms) != res->kernel_text)) {
 		res->ksource = xstrdup(path);
@@ -372,15 +374,13 @@ void resolver_prefetch_kallsyms(struct resolver *res, const struct pd_reader *r)
 		res->kjob = kallsyms_job_start("/proc/kallsyms", false);
 }
 
-/* load_kernel_symbols: find_kernel_symbols, once; the text found starts
- * being compressed for the session at once (store_kallsyms takes it at
- * the end): it is done while the records are read. */
+/* load_kernel_symbols: find_kernel_symbols, once; the text found is
+ * being compressed for the session since it was read (store_kallsyms
+ * takes it at the end): it is done while the records are read. */
 static void load_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 {
 	res->ktried = 1;
 	find_kernel_symbols(res, r);
-	if (res->ktext)
-		res->kz = zstd_job_start(res->ktext, res->ktext_len, 1);
 }
 
 /* bid_find: the index of the recording's BUILD_ID entry for path, or -1

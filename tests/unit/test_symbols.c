@@ -13,6 +13,7 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "collect/elfsyms.h"
 #include "collect/kallsyms_job.h"
@@ -831,6 +832,25 @@ static bool same_syms(const struct symtab *a, const struct symtab *b)
 	return true;
 }
 
+/* kallsyms_z_is_text(l): waits for l's compression (l->z is then NULL)
+ * and whether it decompresses to l's text exactly. */
+static bool kallsyms_z_is_text(struct kallsyms_load *l)
+{
+	void *z = NULL;
+	size_t n = 0;
+	char *back;
+	bool same;
+	if (!l->z || zstd_job_finish(l->z, &z, &n))
+		return l->z = NULL, false;
+	l->z = NULL;
+	back = malloc(l->len + 1);
+	same = back && ZSTD_decompress(back, l->len + 1, z, n) == l->len &&
+	       !memcmp(back, l->text, l->len);
+	free(back);
+	free(z);
+	return same;
+}
+
 /* test_kallsyms_job(): a file loaded on a thread gives what loading it
  * here gives; a missing file, a file of no symbols and a FIFO (never
  * waited for) give nothing. */
@@ -856,14 +876,15 @@ static void test_kallsyms_job(void)
 	none = kallsyms_job_finish(kallsyms_job_start(empty, false));
 	ok(!none.text && !none.syms, "kallsyms job: a file of no symbols gives nothing");
 	none = kallsyms_load_path(dir, true);
-	ok(!none.syms, "kallsyms job: a directory gives no symbols");
-	free(none.text);
+	ok(!none.syms && !none.z, "kallsyms job: a directory gives no symbols");
+	kallsyms_load_free(&none);
 	none = kallsyms_job_finish(kallsyms_job_start("/nonexistent/kallsyms", true));
 	ok(!none.text && !none.syms, "kallsyms job: a missing file gives nothing");
-	symtab_free(here.syms);
-	symtab_free(there.syms);
-	free(here.text);
-	free(there.text);
+	ok(kallsyms_z_is_text(&here) && kallsyms_z_is_text(&there),
+	   "kallsyms job: the compression started with the load decompresses to the text");
+	kallsyms_load_free(&here);
+	kallsyms_load_free(&there);
+	ok(!here.text && !here.syms && !here.z, "kallsyms job: a load freed is left empty");
 	unlink(path);
 	unlink(fifo);
 	unlink(empty);
