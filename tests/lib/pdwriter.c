@@ -29,7 +29,7 @@ struct pdw {
 	bool be;
 	char err[256];
 	struct evsel *ev;
-	size_t nr_ev;
+	size_t nr_ev, ev_cap;	/* ev grows by doubling: a fixture may hold 65k attrs */
 	struct buf feat[256];
 	bool has_feat[256], event_desc;
 	struct buf head;		/* pipe: header records */
@@ -206,7 +206,10 @@ int pdw_add_attr(struct pdw *w, const struct pdw_attr *a)
 	struct evsel *e;
 	if (w->frozen)
 		return fail(w, "attrs must be added before the first record");
-	w->ev = xrealloc(w->ev, (w->nr_ev + 1) * sizeof(*w->ev));
+	if (w->nr_ev == w->ev_cap) {
+		w->ev_cap = w->ev_cap ? 2 * w->ev_cap : 8;
+		w->ev = xrealloc(w->ev, w->ev_cap * sizeof(*w->ev));
+	}
 	e = &w->ev[w->nr_ev];
 	e->a = *a;
 	if (!e->a.size)
