@@ -22,8 +22,8 @@ struct kallsyms_load {
 	struct zstd_job *z;
 };
 
-/* The zstd level of the kept copy: the fastest (kallsyms text shrinks
- * about 4x at it; higher levels cost more than the whole parse). */
+/* The zstd level of the kept copy: the fastest (a kernel's kallsyms
+ * text, 5.4 MB of 122k lines, shrinks 5.4x at it). */
 #define KALLSYMS_ZSTD_LEVEL 1
 
 /* kallsyms_load_path: loads path here, now (read_text_file's rules:
