@@ -71,6 +71,19 @@ struct resolver *resolver_new(sqlite3 *db, int64_t session, const char *kallsyms
 	return res;
 }
 
+/* drop_kallsyms: forgets the kallsyms loaded (its compression first:
+ * it reads the text). */
+static void drop_kallsyms(struct resolver *res)
+{
+	struct kallsyms_load l = { res->ktext, res->ktext_len, res->ksyms, res->kz };
+	kallsyms_load_free(&l);
+	res->ksyms = NULL;
+	res->ktext = NULL;
+	res->kz = NULL;
+	free(res->ksource);
+	res->ksource = NULL;
+}
+
 void resolver_free(struct resolver *res)
 {
 	if (!res)
@@ -86,19 +99,11 @@ void resolver_free(struct resolver *res)
 	hm_free(&res->sym_rows);
 	hm_free(&res->ip_cache);
 	hm_free(&res->bid_by_path);
-	symtab_free(res->ksyms);
 	if (res->kjob) {	/* loaded for nothing: no kernel address came */
 		struct kallsyms_load l = kallsyms_job_finish(res->kjob);
 		kallsyms_load_free(&l);
 	}
-	if (res->kz) {		/* an import that failed: wait, then drop it */
-		void *z = NULL;
-		size_t n;
-		if (!zstd_job_finish(res->kz, &z, &n))
-			free(z);
-	}
-	free(res->ktext);
-	free(res->ksource);
+	drop_kallsyms(res);	/* an import that failed waits for its compression */
 	batch_free(res->syms);
 	batch_free(res->maps_b);
 	free(res);
@@ -231,19 +236,6 @@ void resolver_fork(struct resolver *res, int64_t child, int64_t parent)
 	c = maps_of(res, child);
 	p = &res->maps[idx];	/* maps_of may have moved the array */
 	maps_copy(c, p);
-}
-
-/* drop_kallsyms: forgets the kallsyms loaded (its compression first:
- * it reads the text). */
-static void drop_kallsyms(struct resolver *res)
-{
-	struct kallsyms_load l = { res->ktext, res->ktext_len, res->ksyms, res->kz };
-	kallsyms_load_free(&l);
-	res->ksyms = NULL;
-	res->ktext = NULL;
-	res->kz = NULL;
-	free(res->ksource);
-	res->ksource = NULL;
 }
 
 /* try_kallsyms: loads the kallsyms text at path (what the job started for
