@@ -41,6 +41,10 @@ The exit status is 0 unless the arguments or inputs are unusable.
       [OFFSET, OFFSET+SIZE) (hex) of DSO (its PLT sections) has perf's symbol name in perfdb, and at
       least N of DSO's are NAME@plt; PERF_TXT is perf script -F
       pid,tid,time,event,ip,sym,dso with callchains.
+  plt-perf PERF_TXT EVENT [--range DSO:OFFSET:SIZE]... [--min DSO:N]...
+      exits 0 when perf itself names at least N first frames of EVENT's
+      samples in DSO's ranges NAME@plt, for every --min; 1 when not (the caller records
+      again, longer).
   cpumask DB SESSION NCPU LABEL
       ipi_send_cpumask: at least one row per sample, every target CPU < NCPU.
   header DB SESSION HEADER_TXT LABEL
@@ -916,11 +920,9 @@ def perf_leaves(txt, cols, names):
     return out
 
 
-def cmd_plt(args):
-    """Samples whose ip perf puts in a PLT section of a dso (--range
-    DSO:OFFSET:SIZE, hex, offsets as perf prints them) carry perf's name in perfdb
-    too ([unknown] included), and at least N of a dso's are named
-    NAME@plt (--min DSO:N)."""
+def plt_args(args):
+    """(ranges, mins, rest) of a plt command line: --range DSO:OFFSET:SIZE
+    (hex) as dso -> [(lo, hi)], --min DSO:N as dso -> N."""
     args = list(args)
     ranges, mins = collections.defaultdict(list), {}
     while "--range" in args:
@@ -929,6 +931,31 @@ def cmd_plt(args):
     while "--min" in args:
         dso, k = opt(args, "--min").rsplit(":", 1)
         mins[dso] = int(k)
+    return ranges, mins, args
+
+
+def cmd_plt_perf(args):
+    """Exit 0 when perf itself names at least N first frames in DSO's PLT
+    ranges NAME@plt for every --min DSO:N, 1 when not; prints the counts
+    as comments. Decides whether a profile has enough PLT samples to be
+    worth checking, from perf's output alone."""
+    ranges, mins, (txt, event) = plt_args(args)
+    perf = perf_leaves(txt, ["pid", "tid", "time"], {event})
+    named = collections.Counter()
+    for leaves in perf.values():
+        for addr, ysym, ydso in leaves:
+            if ysym.endswith("@plt") and any(lo <= addr < hi for lo, hi in ranges.get(ydso, [])):
+                named[ydso] += 1
+    print("# perf names %s" % ", ".join("%d in %s" % (named[d], d) for d in sorted(mins)))
+    sys.exit(0 if all(named[d] >= k for d, k in mins.items()) else 1)
+
+
+def cmd_plt(args):
+    """Samples whose ip perf puts in a PLT section of a dso (--range
+    DSO:OFFSET:SIZE, hex, offsets as perf prints them) carry perf's name in perfdb
+    too ([unknown] included), and at least N of a dso's are named
+    NAME@plt (--min DSO:N)."""
+    ranges, mins, args = plt_args(args)
     dbp, sid, txt, label = args
     db = connect(dbp)
     ev = event_rows(db, int(sid))
@@ -1301,7 +1328,7 @@ def cmd_zstd_cuts(args):
 
 
 CMDS = {"counts": cmd_counts, "sessions-json": cmd_sessions_json, "same-counts": cmd_same_counts,
-        "cols": cmd_cols, "memcols": cmd_memcols, "fields": cmd_fields, "chains": cmd_chains, "plt": cmd_plt, "cpumask": cmd_cpumask,
+        "cols": cmd_cols, "memcols": cmd_memcols, "fields": cmd_fields, "chains": cmd_chains, "plt": cmd_plt, "plt-perf": cmd_plt_perf, "cpumask": cmd_cpumask,
         "sql-eq": cmd_sql_eq, "same-db": cmd_same_db,
         "header": cmd_header, "memrows": cmd_memrows, "fix-attr-size": cmd_fix_attr_size,
         "corrupt-chain": cmd_corrupt_chain, "rezstd": cmd_rezstd,
