@@ -61,7 +61,7 @@ plt_ranges() {
 # (saying why, as a failed check) when perf cannot.
 record() {
 	label=$1 bin=$2 iters=$3; shift 3
-	if ! perf record -q -e cpu-clock -c $PERIOD "$@" -o "$T/$label.data" -- "$bin" "$iters" \
+	if ! perf record -q -e cpu-clock -c "$PERIOD" "$@" -o "$T/$label.data" -- "$bin" "$iters" \
 		>/dev/null 2>"$T/rec.err"; then
 		not_ok "$label: perf record $* exits 0 ($(head -1 "$T/rec.err"))"
 		return 1
