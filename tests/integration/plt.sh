@@ -5,9 +5,11 @@
 # here has many samples in both. For each build, every sample whose first
 # frame perf puts in a PLT section (.plt, .plt.got, .plt.sec of the
 # program and of libc, from readelf -S) has perf's name in perfdb
-# (`perf script -F ...,ip,sym,dso`), at least MIN of them are named
-# NAME@plt where perf names them so, and every frame perf resolves has
-# perf's symbol (lib/perfdb_oracle.py chains --syms):
+# (`perf script -F ...,ip,sym,dso`), at least LIBC_MIN of libc's (and,
+# where its entries have names, MIN of the program's) are named NAME@plt
+# where perf names them so (a recording with fewer to perf itself is made
+# again, longer: see run), and every frame perf resolves has perf's
+# symbol (lib/perfdb_oracle.py chains --syms):
 #   a  stripped (-s): only .dynsym, which defines stderr (a copy
 #      relocation): the program's entries are memccpy@plt, ...
 #   b  unstripped: perf 6.1 has extended the size-0 _init over .plt
