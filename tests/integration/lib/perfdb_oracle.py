@@ -934,6 +934,11 @@ def plt_args(args):
     return ranges, mins, args
 
 
+def in_plt(ranges, addr, dso):
+    """Whether offset addr of dso lies in one of its --range sections."""
+    return any(lo <= addr < hi for lo, hi in ranges.get(dso, []))
+
+
 def cmd_plt_perf(args):
     """Exit 0 when perf itself names at least N first frames in DSO's PLT
     ranges NAME@plt for every --min DSO:N, 1 when not; prints the counts
@@ -944,7 +949,7 @@ def cmd_plt_perf(args):
     named = collections.Counter()
     for leaves in perf.values():
         for addr, ysym, ydso in leaves:
-            if ysym.endswith("@plt") and any(lo <= addr < hi for lo, hi in ranges.get(ydso, [])):
+            if ysym.endswith("@plt") and in_plt(ranges, addr, ydso):
                 named[ydso] += 1
     print("# perf names %s" % ", ".join("%d in %s" % (named[d], d) for d in sorted(mins)))
     sys.exit(0 if all(named[d] >= k for d, k in mins.items()) else 1)
@@ -966,7 +971,7 @@ def cmd_plt(args):
     n, bad, named, init_plt = 0, [], collections.Counter(), 0
     for key, leaves in perf.items():
         for (addr, ysym, ydso), xsym in zip(leaves, mine.get(key, [])):
-            if not any(lo <= addr < hi for lo, hi in ranges.get(ydso, [])):
+            if not in_plt(ranges, addr, ydso):
                 continue
             n += 1
             if xsym != ysym and ysym == "_init" and xsym.endswith("@plt"):
