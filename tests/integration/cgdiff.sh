@@ -11,7 +11,9 @@
 # interval above 0, pooled (one run a side) and run-level (three runs a side); nothing
 # significant A against A (a statistical check: the intervals hold jointly
 # at 95% against sampling noise, and a loaded machine adds its own, so a
-# failing A/A set is re-recorded, twice at most); helper matched
+# failing A/A set is re-recorded, twice at most); fixed work with work_a
+# halved: --per run marks work_a's decrease and nothing else (statistical
+# too: a failing set is re-recorded, twice at most); helper matched
 # across builds; recursion counted once; the tree text format; folded lines
 # against perf script's sample count; --pid; --svg; csv/md/json forms (the
 # JSON envelope; csv one table of a constant field count; the text form's
@@ -502,27 +504,49 @@ recf() {
 	perf record -q -e cpu-clock -F 999 -g -o "$T/$1.data" -- \
 		"$T/$2/cgdiffwork" --cycles $CYCLES >/dev/null 2>"$T/err"
 }
+# fixed_set K: records 5 runs a side of A and H, interleaved (5: on a
+# loaded host a run's CPU time varies by tens of percent, and with 3 the
+# t interval of a halving was now and then too wide to exclude 0 after
+# the correction over the rows), as sessions FA$K and FH$K; false when a
+# recording or an import fails.
+fixed_set() {
+	for i in 1 2 3 4 5; do recf "fa$1_$i" a && recf "fh$1_$i" h || return 1; done
+	imp "FA$1" "fa$1_1" "fa$1_2" "fa$1_3" "fa$1_4" "fa$1_5" &&
+		imp "FH$1" "fh$1_1" "fh$1_2" "fh$1_3" "fh$1_4" "fh$1_5"
+}
+# fixed_check K: cgdiff's shares and --per run of FA$K against FH$K, checked
+# by check.py per into $T/py.out; false when a check there fails.
+fixed_check() {
+	run cgdiff "$DB" --base "FA$1" --new "FH$1" --comm cgdiffwork --format json
+	cp "$T/out" "$T/fshares.json"
+	run cgdiff "$DB" --base "FA$1" --new "FH$1" --comm cgdiffwork --per run --format json
+	cp "$T/out" "$T/fper.json"
+	py per "$T/fshares.json" "$T/fper.json" work_a >"$T/py.out" 2>&1
+	! grep -q '^not ok' "$T/py.out"
+}
+# The checks of per are statistical (intervals at 95%, a host's noise
+# besides): a set that fails them is recorded again, twice at most, as
+# the A/A sets are; the last set's results are the ones reported.
+fs=1
 ok_rec=true
-# (5 runs a side: on a loaded host a run's CPU time varies by tens of
-# percent, and with 3 the t interval of a halving was now and then too
-# wide to exclude 0 after the correction over the rows)
-for i in 1 2 3 4 5; do recf "fa$i" a && recf "fh$i" h || ok_rec=false; done
-imp FA fa1 fa2 fa3 fa4 fa5 && imp FH fh1 fh2 fh3 fh4 fh5 || ok_rec=false
+fixed_set $fs || ok_rec=false
 check "10 fixed-work recordings, A and H interleaved ($CYCLES cycles each)" $ok_rec
-run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --format json
-cp "$T/out" "$T/fshares.json"
-run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per run --format json
-cp "$T/out" "$T/fper.json"
-py per "$T/fshares.json" "$T/fper.json" work_a >"$T/py.out" 2>&1
+while ! fixed_check $fs && $ok_rec && [ $fs -lt 3 ]; do
+	echo "# fixed work, set $fs: $(grep '^not ok' "$T/py.out" | sed 's/^not ok - //' | tr '\n' ';') re-recording"
+	fs=$((fs + 1))
+	fixed_set $fs || ok_rec=false
+done
+$ok_rec || not_ok "fixed work, set $fs: 10 recordings made again and imported"
 tap_results "$T/py.out"
-run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per run
+FA=FA$fs FH=FH$fs
+run cgdiff "$DB" --base "$FA" --new "$FH" --comm cgdiffwork --per run
 check "--per run text: the header says per run, the columns base/run and new/run" \
 	eval 'rc_is 0 && grep -q "through the row per run" "$T/out" && grep -Eq "^ +base/run +new/run +delta" "$T/out"'
-run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per op
+run cgdiff "$DB" --base "$FA" --new "$FH" --comm cgdiffwork --per op
 check "--per op without a metric: exit 2, saying so" eval 'rc_is 2 && one_line && grep -q "per op" "$T/err"'
-run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --metric x
+run cgdiff "$DB" --base "$FA" --new "$FH" --comm cgdiffwork --metric x
 check "--metric without --per op: exit 1" eval 'rc_is 1 && one_line'
-run cgdiff "$DB" --base FA --new FH --comm cgdiffwork --per hour
+run cgdiff "$DB" --base "$FA" --new "$FH" --comm cgdiffwork --per hour
 check "--per hour: exit 1" eval 'rc_is 1 && one_line'
 
 # --- the flame graph ----------------------------------------------------------------
