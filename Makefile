@@ -8,7 +8,8 @@ CFLAGS  ?= -O2 -g
 # The project's own flags stay even when CFLAGS is given on the command line.
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
+# libpq is loaded at run time (schema/pg_lib.h): only its header is needed here.
+LDLIBS  += $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -liberty -lm -lpthread
 BUILD   ?= build
 
 LIB_SRCS := $(sort $(wildcard lib/*.c schema/*.c collect/*.c analyze/*.c reports/*.c builtin/*.c))

@@ -42,6 +42,9 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: from where? give --from CONNINFO (a libpq connection string or "
 			"URI)\n", ctx->prog);
 		rc = EXIT_USAGE;
+	} else if (pg_lib_load(err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		rc = EXIT_FAIL;
 	} else if (pg_check_conninfo(from, err, sizeof(err))) {
 		fprintf(stderr, "%s: --from: %s\n", ctx->prog, err);
 		rc = EXIT_USAGE;
@@ -57,7 +60,7 @@ static int run(struct verb_ctx *ctx)
 		rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 	}
 	sqlite3_close(db);
-	PQfinish(c);
+	pg_close(c);
 	string_list_clear(&specs);
 	string_list_clear(&labels);
 	string_list_clear(&hosts);

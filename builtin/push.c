@@ -87,6 +87,9 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: where to? give --to CONNINFO (a libpq connection string or URI)\n",
 			ctx->prog);
 		rc = EXIT_USAGE;
+	} else if (pg_lib_load(err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		rc = EXIT_FAIL;
 	} else if (pg_check_conninfo(to, err, sizeof(err))) {
 		fprintf(stderr, "%s: --to: %s\n", ctx->prog, err);
 		rc = EXIT_USAGE;
@@ -105,7 +108,7 @@ static int run(struct verb_ctx *ctx)
 	} else {
 		rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 	}
-	PQfinish(c);
+	pg_close(c);
 	free(sids);
 	free(bids);
 	string_list_clear(&specs);

@@ -75,10 +75,10 @@ static int query_ids(struct pull *p, const char *sql, const char *arg, struct id
 	int n;
 	if (!r)
 		return -1;
-	n = PQntuples(r);
+	n = pq.ntuples(r);
 	for (int i = 0; i < n; i++)
-		ids_add(l, strtoll(PQgetvalue(r, i, 0), NULL, 10));
-	PQclear(r);
+		ids_add(l, strtoll(pq.getvalue(r, i, 0), NULL, 10));
+	pq.clear(r);
 	return n;
 }
 
@@ -141,18 +141,18 @@ static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, stru
 	free(sql);
 	if (!r)
 		return -1;
-	if (!PQntuples(r)) {
-		PQclear(r);
+	if (!pq.ntuples(r)) {
+		pq.clear(r);
 		return fail(p, "no session %" PRId64 " on the server", rid);
 	}
 	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
-		vals[i] = PQgetisnull(r, 0, i) ? NULL : PQgetvalue(r, 0, i);
+		vals[i] = pq.getisnull(r, 0, i) ? NULL : pq.getvalue(r, 0, i);
 	fleet_identity(key, vals);
 	sb_printf(what, "server session %" PRId64 " (%s%s, host %s)", rid,
-		  PQgetisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "no label" : "label ",
-		  PQgetisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "" : PQgetvalue(r, 0, FLEET_IDENTITY_NCOLS),
+		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "no label" : "label ",
+		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "" : pq.getvalue(r, 0, FLEET_IDENTITY_NCOLS),
 		  vals[0] ? vals[0] : "unknown");
-	PQclear(r);
+	pq.clear(r);
 	return 0;
 }
 
@@ -191,13 +191,13 @@ static int remote_ranges(struct pull *p, const struct fleet_table *tables, size_
 		free(sql);
 		if (!r)
 			return -1;
-		if (!PQgetisnull(r, 0, 0)) {
+		if (!pq.getisnull(r, 0, 0)) {
 			x->has[k] = true;
-			x->lo[k] = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-			x->hi[k] = strtoll(PQgetvalue(r, 0, 1), NULL, 10);
+			x->lo[k] = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+			x->hi[k] = strtoll(pq.getvalue(r, 0, 1), NULL, 10);
 			x->off[k] = db_next_id(p->db, tables[i].name) - x->lo[k];
 		}
-		PQclear(r);
+		pq.clear(r);
 	}
 	return 0;
 }
@@ -214,11 +214,11 @@ static int event_types(struct pull *p, int64_t rid)
 	if (!(r = pg_exec(p->c, "SELECT id, tp_table FROM event WHERE session_id = $1", 1, params,
 			  p->err, p->errlen)))
 		return -1;
-	for (int i = 0; i < PQntuples(r); i++) {
-		struct evtype e = { .id = strtoll(PQgetvalue(r, i, 0), NULL, 10) };
-		if (!PQgetisnull(r, i, 1)) {
+	for (int i = 0; i < pq.ntuples(r); i++) {
+		struct evtype e = { .id = strtoll(pq.getvalue(r, i, 0), NULL, 10) };
+		if (!pq.getisnull(r, i, 1)) {
 			char **cols;
-			int n = xfer_columns(p->db, PQgetvalue(r, i, 1), &cols);
+			int n = xfer_columns(p->db, pq.getvalue(r, i, 1), &cols);
 			for (int j = 1; j < n && j <= 7; j++)
 				e.text[j - 1] = pg_view_column_is_text(cols[j]);
 			xfer_columns_free(cols, n);
@@ -226,7 +226,7 @@ static int event_types(struct pull *p, int64_t rid)
 		ALLOC_GROW(p->ev, p->nev + 1, p->evcap);
 		p->ev[p->nev++] = e;
 	}
-	PQclear(r);
+	pq.clear(r);
 	return 0;
 }
 
@@ -245,9 +245,9 @@ static const bool *f_is_text(const struct pull *p, int64_t event)
 static void bind_value(sqlite3_stmt *st, PGresult *r, int i, enum fleet_key k, const struct xfer *x,
 		       int ftext)
 {
-	const char *v = PQgetvalue(r, 0, i);
+	const char *v = pq.getvalue(r, 0, i);
 	int64_t n;
-	if (PQgetisnull(r, 0, i)) {
+	if (pq.getisnull(r, 0, i)) {
 		sqlite3_bind_null(st, i + 1);
 	} else if (k != FK_NONE) {
 		if (xfer_remap(x, k, strtoll(v, NULL, 10), &n))
@@ -257,9 +257,9 @@ static void bind_value(sqlite3_stmt *st, PGresult *r, int i, enum fleet_key k, c
 	} else if (ftext == 0) {
 		sqlite3_bind_int64(st, i + 1, strtoll(v, NULL, 10));
 	} else if (ftext > 0) {
-		sqlite3_bind_text(st, i + 1, v, PQgetlength(r, 0, i), SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, i + 1, v, pq.getlength(r, 0, i), SQLITE_TRANSIENT);
 	} else {
-		switch (PQftype(r, i)) {
+		switch (pq.ftype(r, i)) {
 		case OID_INT8: case OID_INT4: case OID_INT2:
 			sqlite3_bind_int64(st, i + 1, strtoll(v, NULL, 10));
 			break;
@@ -268,14 +268,14 @@ static void bind_value(sqlite3_stmt *st, PGresult *r, int i, enum fleet_key k, c
 			break;
 		case OID_BYTEA: {
 			size_t len = 0;
-			unsigned char *b = PQunescapeBytea((const unsigned char *)v, &len);
+			unsigned char *b = pq.unescapeBytea((const unsigned char *)v, &len);
 			sqlite3_bind_blob64(st, i + 1, b ? b : (const unsigned char *)"", b ? len : 0,
 					    SQLITE_TRANSIENT);
-			PQfreemem(b);
+			pq.freemem(b);
 			break;
 		}
 		default:
-			sqlite3_bind_text(st, i + 1, v, PQgetlength(r, 0, i), SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, i + 1, v, pq.getlength(r, 0, i), SQLITE_TRANSIENT);
 		}
 	}
 }
@@ -312,16 +312,16 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 		  xfer_has_key(p->db, t->name) ? "" : " ORDER BY ctid");
 	sb_puts(&ins, ")");
 	st = db_prepare(p->db, sb_str(&ins));
-	if (!st || !PQsendQueryParams(p->c, sb_str(&sel), 1, NULL, params, NULL, NULL, 0) ||
-	    !PQsetSingleRowMode(p->c)) {
+	if (!st || !pq.sendQueryParams(p->c, sb_str(&sel), 1, NULL, params, NULL, NULL, 0) ||
+	    !pq.setSingleRowMode(p->c)) {
 		pg_error_line(p->c, why, sizeof(why));
 		rc = fail(p, "reading %s: %s", t->name, why);
 	}
-	while (!rc && (r = PQgetResult(p->c))) {
-		ExecStatusType s = PQresultStatus(r);
+	while (!rc && (r = pq.getResult(p->c))) {
+		ExecStatusType s = pq.resultStatus(r);
 		if (s == PGRES_SINGLE_TUPLE) {
 			const bool *text = evcol >= 0 && f1 >= 0 ?
-				f_is_text(p, strtoll(PQgetvalue(r, 0, evcol), NULL, 10)) : NULL;
+				f_is_text(p, strtoll(pq.getvalue(r, 0, evcol), NULL, 10)) : NULL;
 			for (int i = 0; i < n; i++)
 				bind_value(st, r, i, keys[i], x, text && i >= f1 && i < f1 + 7 ?
 					   text[i - f1] : -1);
@@ -329,14 +329,14 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 				rc = fail(p, "storing %s: %s", t->name, why);
 			p->rows++;
 		} else if (s != PGRES_TUPLES_OK) {
-			snprintf(why, sizeof(why), "%s", PQresultErrorMessage(r));
+			snprintf(why, sizeof(why), "%s", pq.resultErrorMessage(r));
 			why[strcspn(why, "\n")] = 0;
 			rc = fail(p, "reading %s: %s", t->name, why);
 		}
-		PQclear(r);
+		pq.clear(r);
 	}
-	while (rc && (r = PQgetResult(p->c)))	/* drain what is left */
-		PQclear(r);
+	while (rc && (r = pq.getResult(p->c)))	/* drain what is left */
+		pq.clear(r);
 	sqlite3_finalize(st);
 	sb_free(&sel);
 	sb_free(&ins);
@@ -411,13 +411,13 @@ static int pull_bench(struct pull *p, int64_t rid, FILE *out)
 	if (!(r = pg_exec(p->c, "SELECT label, boot_id FROM bench WHERE id = $1", 1, params, p->err,
 			  p->errlen)))
 		return -1;
-	if (!PQntuples(r)) {
-		PQclear(r);
+	if (!pq.ntuples(r)) {
+		pq.clear(r);
 		return fail(p, "no bench %" PRId64 " on the server", rid);
 	}
-	snprintf(label, sizeof(label), "%s", PQgetvalue(r, 0, 0));
-	snprintf(boot, sizeof(boot), "%s", PQgetvalue(r, 0, 1));
-	PQclear(r);
+	snprintf(label, sizeof(label), "%s", pq.getvalue(r, 0, 0));
+	snprintf(boot, sizeof(boot), "%s", pq.getvalue(r, 0, 1));
+	pq.clear(r);
 	if (!(st = db_prepare(p->db, "SELECT 1 FROM bench WHERE label = ? AND boot_id = ?")))
 		return -1;
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);

@@ -76,8 +76,8 @@ static int pg_int(struct push *p, const char *sql, int64_t *v)
 	PGresult *r = pg_exec(p->c, sql, 0, NULL, p->err, p->errlen);
 	if (!r)
 		return -1;
-	*v = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-	PQclear(r);
+	*v = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
 	return 0;
 }
 
@@ -179,7 +179,7 @@ static int send(struct push *p, struct strbuf *b, bool force)
 {
 	if (!b->len || (!force && b->len < COPY_CHUNK))
 		return 0;
-	if (PQputCopyData(p->c, b->p, (int)b->len) != 1) {
+	if (pq.putCopyData(p->c, b->p, (int)b->len) != 1) {
 		char line[512];
 		pg_error_line(p->c, line, sizeof(line));
 		return fail(p, "sending rows: %s", line);
@@ -193,17 +193,17 @@ static int copy_end(struct push *p, const char *table, bool ok)
 {
 	PGresult *r;
 	int rc = 0;
-	if (PQputCopyEnd(p->c, ok ? NULL : "perfdb push stopped") != 1)
+	if (pq.putCopyEnd(p->c, ok ? NULL : "perfdb push stopped") != 1)
 		rc = -1;
-	while ((r = PQgetResult(p->c))) {
-		if (PQresultStatus(r) != PGRES_COMMAND_OK && ok && !rc) {
+	while ((r = pq.getResult(p->c))) {
+		if (pq.resultStatus(r) != PGRES_COMMAND_OK && ok && !rc) {
 			char line[512];
-			snprintf(line, sizeof(line), "%s", PQresultErrorMessage(r));
+			snprintf(line, sizeof(line), "%s", pq.resultErrorMessage(r));
 			line[strcspn(line, "\n")] = 0;
 			fail(p, "copying %s: %s", table, line);
 			rc = -1;
 		}
-		PQclear(r);
+		pq.clear(r);
 	}
 	return ok ? rc : -1;
 }
@@ -228,17 +228,17 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 	/* a partition made in this transaction takes frozen rows (no later
 	 * vacuum pass over them) */
 	sb_puts(&q, strcmp(target, t->name) ? ") FROM STDIN WITH (FREEZE)" : ") FROM STDIN");
-	PGresult *r = PQexec(p->c, sb_str(&q));
-	if (PQresultStatus(r) != PGRES_COPY_IN) {
+	PGresult *r = pq.exec(p->c, sb_str(&q));
+	if (pq.resultStatus(r) != PGRES_COPY_IN) {
 		char line[512];
-		snprintf(line, sizeof(line), "%s", PQresultErrorMessage(r));
+		snprintf(line, sizeof(line), "%s", pq.resultErrorMessage(r));
 		line[strcspn(line, "\n")] = 0;
-		PQclear(r);
+		pq.clear(r);
 		sb_free(&q);
 		xfer_columns_free(cols, n);
 		return fail(p, "copying %s: %s", t->name, line);
 	}
-	PQclear(r);
+	pq.clear(r);
 	sb_reset(&q);
 	for (int i = 0; i < n; i++)
 		sb_printf(&q, "%s\"%s\"", i ? ", " : "", cols[i]);
@@ -370,8 +370,8 @@ static int uid_of(struct push *p, const char *key, int64_t *sid)
 			      params, p->err, p->errlen);
 	if (!r)
 		return -1;
-	*sid = PQntuples(r) ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : 0;
-	PQclear(r);
+	*sid = pq.ntuples(r) ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : 0;
+	pq.clear(r);
 	return 0;
 }
 
@@ -439,8 +439,8 @@ static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
 		rollback(p);
 		goto out;
 	}
-	bool raced = !strcmp(PQcmdTuples(r), "0");
-	PQclear(r);
+	bool raced = !strcmp(pq.cmdTuples(r), "0");
+	pq.clear(r);
 	if (raced) {	/* another push of the same session committed meanwhile */
 		rollback(p);
 		rc = uid_of(p, sb_str(&key), remote);
@@ -510,12 +510,12 @@ static int bench_there(struct push *p, const char *label, const char *boot, long
 	long long there;
 	if (!r)
 		return -1;
-	if (!PQntuples(r)) {
-		PQclear(r);
+	if (!pq.ntuples(r)) {
+		pq.clear(r);
 		return 0;
 	}
-	there = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-	PQclear(r);
+	there = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
 	if (there == runs)
 		fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n", label,
 			boot);
@@ -533,7 +533,7 @@ static int lock_bench(struct push *p, const char *label, const char *boot)
 	const char *params[] = { label, boot };
 	PGresult *r = pg_exec(p->c, "SELECT pg_advisory_xact_lock(hashtext('perfdb bench ' || $1 || "
 			      "' ' || $2))", 2, params, p->err, p->errlen);
-	PQclear(r);
+	pq.clear(r);
 	return r ? 0 : -1;
 }
 

@@ -20,20 +20,22 @@ static void first_line(const char *msg, char *err, size_t errlen)
 /* pg_error_line: see pg_conn.h. */
 void pg_error_line(PGconn *c, char *err, size_t errlen)
 {
-	first_line(PQerrorMessage(c), err, errlen);
+	first_line(pq.errorMessage(c), err, errlen);
 }
 
 /* pg_check_conninfo: see pg_conn.h. */
 int pg_check_conninfo(const char *conninfo, char *err, size_t errlen)
 {
 	char *why = NULL;
-	PQconninfoOption *opts = PQconninfoParse(conninfo, &why);
+	PQconninfoOption *opts;
 	int rc = 0;
-	if (!opts) {
+	if (pg_lib_load(err, errlen))
+		return -1;
+	if (!(opts = pq.conninfoParse(conninfo, &why))) {
 		char line[256];
 		first_line(why ? why : "cannot parse it", line, sizeof(line));
 		snprintf(err, errlen, "bad connection string: %s", line);
-		PQfreemem(why);
+		pq.freemem(why);
 		return -1;
 	}
 	for (PQconninfoOption *o = opts; o->keyword; o++)
@@ -43,7 +45,7 @@ int pg_check_conninfo(const char *conninfo, char *err, size_t errlen)
 				 "the command line");
 			rc = -1;
 		}
-	PQconninfoFree(opts);
+	pq.conninfoFree(opts);
 	return rc;
 }
 
@@ -54,42 +56,49 @@ PGconn *pg_connect(const char *conninfo, char *err, size_t errlen)
 	PGconn *c;
 	if (pg_check_conninfo(conninfo, err, errlen))
 		return NULL;
-	c = PQconnectdb(conninfo);
-	if (!c || PQstatus(c) != CONNECTION_OK) {
+	c = pq.connectdb(conninfo);
+	if (!c || pq.status(c) != CONNECTION_OK) {
 		if (c)
 			pg_error_line(c, line, sizeof(line));
 		snprintf(err, errlen, "cannot connect to the server: %s", c ? line : "out of memory");
-		PQfinish(c);
+		pq.finish(c);
 		return NULL;
 	}
-	PQsetClientEncoding(c, "UTF8");
+	pq.setClientEncoding(c, "UTF8");
 	return c;
+}
+
+/* pg_close: see pg_conn.h. */
+void pg_close(PGconn *c)
+{
+	if (c)
+		pq.finish(c);
 }
 
 /* pg_exec: see pg_conn.h. */
 PGresult *pg_exec(PGconn *c, const char *sql, int n, const char *const *params, char *err,
 		  size_t errlen)
 {
-	PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
-	ExecStatusType s = PQresultStatus(r);
+	PGresult *r = pq.execParams(c, sql, n, NULL, params, NULL, NULL, 0);
+	ExecStatusType s = pq.resultStatus(r);
 	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
 		return r;
-	first_line(r ? PQresultErrorMessage(r) : PQerrorMessage(c), err, errlen);
-	PQclear(r);
+	first_line(r ? pq.resultErrorMessage(r) : pq.errorMessage(c), err, errlen);
+	pq.clear(r);
 	return NULL;
 }
 
 /* pg_cmd: see pg_conn.h. */
 int pg_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
 {
-	PGresult *r = PQexec(c, sql);
-	ExecStatusType s = PQresultStatus(r);
+	PGresult *r = pq.exec(c, sql);
+	ExecStatusType s = pq.resultStatus(r);
 	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
-		PQclear(r);
+		pq.clear(r);
 		return 0;
 	}
-	first_line(r ? PQresultErrorMessage(r) : PQerrorMessage(c), err, errlen);
-	PQclear(r);
+	first_line(r ? pq.resultErrorMessage(r) : pq.errorMessage(c), err, errlen);
+	pq.clear(r);
 	return -1;
 }
 
@@ -101,13 +110,13 @@ static int server_version(PGconn *c, char *err, size_t errlen)
 	int v = -1;
 	if (!r)
 		return -1;
-	bool has = !strcmp(PQgetvalue(r, 0, 0), "t");
-	PQclear(r);
+	bool has = !strcmp(pq.getvalue(r, 0, 0), "t");
+	pq.clear(r);
 	if (!has)
 		return 0;
 	if ((r = pg_exec(c, "SELECT max(schema_version) FROM perfdb_meta", 0, NULL, err, errlen))) {
-		v = atoi(PQgetvalue(r, 0, 0));
-		PQclear(r);
+		v = atoi(pq.getvalue(r, 0, 0));
+		pq.clear(r);
 	}
 	return v;
 }
@@ -123,12 +132,12 @@ static int range_layout(PGconn *c, char *err, size_t errlen)
 	int rc = -1;
 	if (!r)
 		return -1;
-	if (PQntuples(r) == 1 && !strcmp(PQgetvalue(r, 0, 0), "r"))
+	if (pq.ntuples(r) == 1 && !strcmp(pq.getvalue(r, 0, 0), "r"))
 		rc = 0;
 	else
 		snprintf(err, errlen, "the server database's sample table is not partitioned by "
 			 "range of ids (an earlier perfdb's layout): use a new database");
-	PQclear(r);
+	pq.clear(r);
 	return rc;
 }
 

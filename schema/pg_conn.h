@@ -3,20 +3,25 @@
  * with bound parameters, and creating or checking perfdb's schema there. */
 #ifndef PERFDB_PG_CONN_H
 #define PERFDB_PG_CONN_H
-#include <libpq-fe.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "schema/pg_lib.h"
 
 /* pg_check_conninfo(conninfo, err, errlen): 0 when conninfo parses as a
  * libpq connection string or URI and carries no password (passwords come
  * the libpq ways: PGPASSFILE / ~/.pgpass, a service file, PGPASSWORD);
- * -1 with one line in err otherwise. */
+ * -1 with one line in err otherwise, also when libpq cannot be loaded
+ * (pg_lib_load, which this calls first: a caller that tells a missing
+ * libpq from a bad conninfo calls it before). */
 int pg_check_conninfo(const char *conninfo, char *err, size_t errlen);
 
 /* pg_connect(conninfo, err, errlen): a connection, or NULL with one line
  * in err ("cannot connect to the server: ..."). Checks the conninfo
  * first (pg_check_conninfo). */
 PGconn *pg_connect(const char *conninfo, char *err, size_t errlen);
+
+/* pg_close(c): closes a connection pg_connect made; nothing for NULL. */
+void pg_close(PGconn *c);
 
 /* pg_error_line(c, err, errlen): the first line of the connection's last
  * error message into err. */
