@@ -15,6 +15,13 @@ static const struct {
 } funcs[] = { PG_LIB_FUNCS(PG_LIB_ENTRY) };
 #undef PG_LIB_ENTRY
 
+/* Each pointer has the type of libpq's own declaration (libpq-fe.h). */
+#define PG_LIB_SAME_TYPE(ret, name, params)                                               \
+	_Static_assert(__builtin_types_compatible_p(__typeof__(&PQ##name), ret(*) params),  \
+		       "pg_lib.h: PQ" #name " is declared otherwise in libpq-fe.h");
+PG_LIB_FUNCS(PG_LIB_SAME_TYPE)
+#undef PG_LIB_SAME_TYPE
+
 /* The first load's outcome: 0 not tried, 1 loaded, -1 failed (why). */
 static int state;
 static char why[512];
