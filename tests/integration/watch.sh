@@ -259,13 +259,19 @@ catches_trap() {
 	m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null) && [ -n "$m" ] &&
 		[ $(((0x$m >> 4) & 1)) = 1 ]
 }
-fs=""
-for _ in $(seq 200); do
-	fs=$(pgrep -P "$pid" -x falseshare) && catches_trap "$fs" && break
+# No fixed count of tries: perf's start (it synthesizes every process
+# first) can take seconds on a loaded machine; the wait ends when perfdb does.
+fs="" seen="" t0=$(date +%s)
+while kill -0 "$pid" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 300 ]; do
+	fs=$(pgrep -P "$pid" -x falseshare) && seen=1 && catches_trap "$fs" && break
 	fs=""
 	sleep 0.05
 done
-[ -n "$fs" ] && kill -TRAP "$fs"
+if [ -n "$fs" ]; then
+	kill -TRAP "$fs"
+else
+	echo "# no SIGTRAP sent after $(($(date +%s) - t0)) s: falseshare ${seen:+seen but }never caught SIGTRAP as a child of perfdb"
+fi
 wait "$pid"
 echo $? >"$T/rc"
 check "falseshare takes a SIGTRAP and runs on: exit 0, sigtraps=1 on its metric line, said on stderr" \
