@@ -92,7 +92,8 @@ static void check_tracefs(struct checkup *d)
 	char detail[PATH_MAX + 64];
 	if (!tracefs_mount(d->tracefs, sizeof(d->tracefs))) {
 		d->tracefs[0] = 0;
-		row(d, "tracefs", "no", "not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		row(d, "tracefs", "partial", "not mounted: perfdb record mounts it on "
+		    "/sys/kernel/tracing, as root (by hand: mount -t tracefs nodev /sys/kernel/tracing)");
 		return;
 	}
 	snprintf(detail, sizeof(detail), "%s%s", d->tracefs,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -423,6 +424,21 @@ const char *tracefs_mount(char *buf, size_t len)
 			found = true;
 		}
 	return found ? buf : NULL;
+}
+
+/* tracefs_mount_if_needed: see recipes.h. */
+const char *tracefs_mount_if_needed(char *buf, size_t len, int *why)
+{
+	*why = 0;
+	if (tracefs_mount(buf, len))
+		return buf;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
+		*why = errno;
+		return NULL;
+	}
+	if (!tracefs_mount(buf, len))
+		*why = ENOENT;
+	return *why ? NULL : buf;
 }
 
 /* tracepoint_exists: see recipes.h. */

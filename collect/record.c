@@ -224,10 +224,12 @@ static bool has_tracepoints(const struct recipe_plan *p)
 static int check_events(struct rec *r)
 {
 	char tracefs[PATH_MAX];
+	int why;
 	if (has_tracepoints(&r->plan)) {
-		if (!tracefs_mount(tracefs, sizeof(tracefs)))
-			fprintf(stderr, "perfdb: warning: no tracefs mounted (/sys/kernel/tracing); "
-				"tracepoints not checked\n");
+		if (!tracefs_mount_if_needed(tracefs, sizeof(tracefs), &why))
+			fprintf(stderr, "perfdb: warning: no tracefs mounted, and mounting it on "
+				"/sys/kernel/tracing failed (%s); tracepoints not checked\n",
+				strerror(why));
 		else
 			recipe_plan_drop_missing(&r->plan, tracefs);
 	}

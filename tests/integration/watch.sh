@@ -247,6 +247,23 @@ check "SIGINT: the workload is stopped (SIGTERM: 143), what was recorded importe
 check "... with its watch rows and samples" \
 	eval '[ "$(q "SELECT count(*) FROM watch WHERE session_id = $S")" = 1 ] && "$PERFDB" watch "$DB" --format json >"$T/w.json" && js '"'f[\"fs_shared.bitmap\"][\"writes\"] > 100'"
 
+# --- no tracefs mounted (a fresh boot): perfdb record mounts it, as perf does -----------------------
+# In a mount namespace of its own, so that the other tests keep theirs.
+if unshare -m --propagation private true 2>/dev/null; then
+	unshare -m --propagation private sh -c '
+		awk "\$3 == \"tracefs\" || \$3 == \"debugfs\" { print \$2 }" /proc/mounts | sort -r |
+			while read -r m; do umount "$m" || exit 3; done
+		grep -q " tracefs " /proc/mounts && exit 3
+		"$0" record -o "$1" -r watch --watch mm_struct.mm_count -- true || exit
+		grep -q " /sys/kernel/tracing tracefs " /proc/mounts || exit 4' "$PERFDB" "$DB" \
+		>"$T/out" 2>"$T/err"
+	echo $? >"$T/rc"
+	check "no tracefs mounted: record -r watch mounts it on /sys/kernel/tracing and records (exit 0)" \
+		eval 'rc_is 0 && ! grep -q "no tracefs" "$T/err"'
+else
+	skip "no tracefs mounted: unshare -m cannot make a mount namespace here"
+fi
+
 # --- SIGTRAP: a debug exception no watchpoint claimed reaches the workload so ---------------------
 # (some kernels and hypervisors deliver them now and then; sent here with kill)
 "$PERFDB" record -o "$DB" -r watch --watch fs_shared.packed.bitmap_a -- "$FS" --seconds 3 \
