@@ -111,16 +111,36 @@ void batch_null(struct batch *b, int col)
 	cell(b, col)->kind = BV_NULL;
 }
 
-void batch_text_n(struct batch *b, int col, const char *s, size_t n)
+void batch_real(struct batch *b, int col, double v)
+{
+	struct bval *x = cell(b, col);
+	x->kind = BV_REAL;
+	memcpy(&x->i, &v, sizeof(v));
+}
+
+/* put_bytes: the n bytes at s (and a NUL after them) into the arena, as
+ * column col's value of the given kind. */
+static void put_bytes(struct batch *b, int col, int kind, const void *s, size_t n)
 {
 	struct bval *x = cell(b, col);
 	ALLOC_GROW(b->arena, b->used + n + 1, b->cap);
-	memcpy(b->arena + b->used, s, n);
+	if (n)
+		memcpy(b->arena + b->used, s, n);
 	b->arena[b->used + n] = 0;
-	x->kind = BV_TEXT;
+	x->kind = kind;
 	x->len = (uint32_t)n;
 	x->i = (int64_t)b->used;
 	b->used += n + 1;
+}
+
+void batch_text_n(struct batch *b, int col, const char *s, size_t n)
+{
+	put_bytes(b, col, BV_TEXT, s, n);
+}
+
+void batch_blob(struct batch *b, int col, const void *s, size_t n)
+{
+	put_bytes(b, col, BV_BLOB, s, n);
 }
 
 void batch_text(struct batch *b, int col, const char *s)
@@ -140,12 +160,14 @@ int batch_flush(struct batch *b)
 			      b->err, sizeof(b->err));
 		b->nrows = 0;
 		b->used = 0;
+		clear_row(b);
 		return rc;
 	}
 	rc = sqlq_submit(b->q, full ? b->many : b->one, b->vals,
 			 full ? ROWS * b->ncols : b->ncols, full ? 1 : b->nrows, b->arena,
 			 full ? b->shadow : NULL);
 	new_buffers(b);
+	clear_row(b);
 	return rc;
 }
 
@@ -158,11 +180,10 @@ static void clear_row(struct batch *b)
 
 int batch_row(struct batch *b)
 {
-	int rc = 0;
 	if (++b->nrows == ROWS)
-		rc = batch_flush(b);
+		return batch_flush(b);	/* which clears the next row */
 	clear_row(b);
-	return rc;
+	return 0;
 }
 
 const char *batch_error(const struct batch *b)

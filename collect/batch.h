@@ -28,11 +28,16 @@ void batch_text(struct batch *b, int col, const char *s);
 /* batch_text_n: text of the n bytes at s (no NUL among them needed). */
 void batch_text_n(struct batch *b, int col, const char *s, size_t n);
 void batch_null(struct batch *b, int col);
+/* batch_real: a double; batch_blob: a blob of the n bytes at s (copied;
+ * n 0 is an empty blob, not NULL). */
+void batch_real(struct batch *b, int col, double v);
+void batch_blob(struct batch *b, int col, const void *s, size_t n);
 
 /* batch_row: ends the current row; hands a full batch on. 0 or -1. */
 int batch_row(struct batch *b);
 
-/* batch_flush: hands on the rows collected so far. 0 or -1. */
+/* batch_flush: hands on the rows collected so far; the next row starts
+ * with every cell NULL again. 0 or -1. */
 int batch_flush(struct batch *b);
 
 /* batch_error: the last error message (synchronous batches). */

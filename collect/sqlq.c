@@ -34,12 +34,19 @@ struct sqlq {
 /* bind_one: binds v to parameter p of st (text from the arena). */
 static void bind_one(sqlite3_stmt *st, int p, const struct bval *v, const char *text)
 {
-	if (v->kind == BV_INT)
+	double d;
+	if (v->kind == BV_INT) {
 		sqlite3_bind_int64(st, p, v->i);
-	else if (v->kind == BV_TEXT)
+	} else if (v->kind == BV_TEXT) {
 		sqlite3_bind_text(st, p, text + v->i, (int)v->len, SQLITE_STATIC);
-	else
+	} else if (v->kind == BV_BLOB) {
+		sqlite3_bind_blob(st, p, text + v->i, (int)v->len, SQLITE_STATIC);
+	} else if (v->kind == BV_REAL) {
+		memcpy(&d, &v->i, sizeof(d));
+		sqlite3_bind_double(st, p, d);
+	} else {
 		sqlite3_bind_null(st, p);
+	}
 }
 
 struct sqlq_shadow {
@@ -75,15 +82,15 @@ static void bind_shadowed(sqlite3_stmt *st, int p, const struct bval *v, const c
 {
 	struct bval *was = &sh->v[p];
 	char *copy = sh->text + (size_t)p * SQLQ_SHADOW_TEXT;
-	if (v->kind != BV_TEXT) {
-		/* a NULL's i is not set: only an integer's is compared */
-		if (v->kind == was->kind && (v->kind != BV_INT || v->i == was->i))
+	if (v->kind != BV_TEXT && v->kind != BV_BLOB) {
+		/* a NULL's i is not set: only an integer's or a double's is compared */
+		if (v->kind == was->kind && (v->kind == BV_NULL || v->i == was->i))
 			return;
 		*was = *v;
 		bind_one(st, p + 1, v, text);
 		return;
 	}
-	if (was->kind == BV_TEXT && was->len == v->len && !memcmp(copy, text + v->i, v->len))
+	if (was->kind == v->kind && was->len == v->len && !memcmp(copy, text + v->i, v->len))
 		return;
 	if (v->len >= SQLQ_SHADOW_TEXT) {
 		was->kind = BV_UNSET;
@@ -92,7 +99,10 @@ static void bind_shadowed(sqlite3_stmt *st, int p, const struct bval *v, const c
 	}
 	memcpy(copy, text + v->i, v->len);
 	*was = *v;
-	sqlite3_bind_text(st, p + 1, copy, (int)v->len, SQLITE_STATIC);
+	if (v->kind == BV_BLOB)
+		sqlite3_bind_blob(st, p + 1, copy, (int)v->len, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(st, p + 1, copy, (int)v->len, SQLITE_STATIC);
 }
 
 int sqlq_run(sqlite3_stmt *st, const struct bval *vals, int per_exec, int nexec,

@@ -8,9 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One bound value: NULL, an integer, or text of len bytes at offset i of
- * the job's text arena. BV_UNSET marks a shadow slot bound to nothing known. */
-enum { BV_NULL, BV_INT, BV_TEXT, BV_UNSET = -1 };
+/* One bound value: NULL, an integer, a double (its bits in i), or text or
+ * a blob of len bytes at offset i of the job's text arena. BV_UNSET marks
+ * a shadow slot bound to nothing known. */
+enum { BV_NULL, BV_INT, BV_TEXT, BV_REAL, BV_BLOB, BV_UNSET = -1 };
 struct bval {
 	int kind;
 	uint32_t len;

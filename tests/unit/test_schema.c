@@ -112,19 +112,44 @@ static void test_typed_views(sqlite3 *db)
 		   "WHERE s.sample_id < 0", NULL, 0) == 0, "a typed view joins its sample");
 }
 
-/* row_values: row r's values: a = NULL, 5 or text "x0"/"x1" in turn (so a
- * slot changes kind between batches), b = 7 always, c = r. */
+/* row_values: row r's values: a = NULL, 5, text "x0"/"x1", 2.5 or a blob
+ * of r % 3 bytes (0 1 2; none is an empty blob) in turn (so a slot changes
+ * kind between batches), b = 7 always, c = r. */
 static void row_values(struct batch *b, int r)
 {
+	static const unsigned char bytes[] = { 0, 1, 2 };
 	char s[8];
-	if (r % 3 == 1) {
+	if (r % 5 == 1) {
 		batch_int(b, 0, 5);
-	} else if (r % 3 == 2) {
+	} else if (r % 5 == 2) {
 		snprintf(s, sizeof(s), "x%d", r % 2);
 		batch_text(b, 0, s);
+	} else if (r % 5 == 3) {
+		batch_real(b, 0, 2.5);
+	} else if (r % 5 == 4) {
+		batch_blob(b, 0, bytes, (size_t)(r % 3));
 	}
 	batch_int(b, 1, 7);
 	batch_int(b, 2, r);
+}
+
+/* a_right: whether column 0 of st (a, typeof(a), ...) is what
+ * row_values wrote as row r's a. */
+static bool a_right(sqlite3_stmt *st, int r)
+{
+	static const unsigned char bytes[] = { 0, 1, 2 };
+	const char *type = (const char *)sqlite3_column_text(st, 1);
+	char s[8];
+	snprintf(s, sizeof(s), "x%d", r % 2);
+	switch (r % 5) {
+	case 0: return !strcmp(type, "null");
+	case 1: return !strcmp(type, "integer") && sqlite3_column_int(st, 0) == 5;
+	case 2: return !strcmp(type, "text") && !strcmp((const char *)sqlite3_column_text(st, 0), s);
+	case 3: return !strcmp(type, "real") && sqlite3_column_double(st, 0) == 2.5;
+	default:
+		return !strcmp(type, "blob") && sqlite3_column_bytes(st, 0) == r % 3 &&
+		       (r % 3 == 0 || !memcmp(sqlite3_column_blob(st, 0), bytes, (size_t)(r % 3)));
+	}
 }
 
 /* rows_right: whether t holds exactly the n rows row_values wrote. */
@@ -134,25 +159,19 @@ static bool rows_right(sqlite3 *db, int n)
 	int r = 0;
 	bool good = st != NULL;
 	while (good && sqlite3_step(st) == SQLITE_ROW) {
-		const char *type = (const char *)sqlite3_column_text(st, 1);
-		char s[8];
-		snprintf(s, sizeof(s), "x%d", r % 2);
-		if (r % 3 == 0)
-			good = !strcmp(type, "null");
-		else if (r % 3 == 1)
-			good = !strcmp(type, "integer") && sqlite3_column_int(st, 0) == 5;
-		else
-			good = !strcmp(type, "text") && !strcmp((const char *)sqlite3_column_text(st, 0), s);
-		good = good && sqlite3_column_int(st, 2) == 7 && sqlite3_column_int(st, 3) == r;
+		good = a_right(st, r) && sqlite3_column_int(st, 2) == 7 &&
+		       sqlite3_column_int(st, 3) == r;
 		if (!good)
-			printf("# row %d wrong (a is %s)\n", r, type);
+			printf("# row %d wrong (a is %s)\n", r, (const char *)sqlite3_column_text(st, 1));
 		r++;
 	}
 	sqlite3_finalize(st);
 	return good && r == n;
 }
 
-/* write_rows: n rows through a batch (with a writer thread or not). */
+/* write_rows: n rows through a batch (with a writer thread or not),
+ * flushed once in the middle too (after a partial batch, before a row
+ * whose a is NULL: it must not keep what the slot held). */
 static bool write_rows(sqlite3 *db, bool threaded, int n)
 {
 	static const char *const cols[] = { "a", "b", "c" };
@@ -162,7 +181,7 @@ static bool write_rows(sqlite3 *db, bool threaded, int n)
 	bool good = b && (q || !threaded);
 	for (int r = 0; good && r < n; r++) {
 		row_values(b, r);
-		good = !batch_row(b);
+		good = !batch_row(b) && (r != 299 || !batch_flush(b));
 	}
 	good = good && !batch_flush(b) && !sqlq_drain(q, err, sizeof(err));
 	sqlq_free(q);
