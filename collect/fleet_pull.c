@@ -5,6 +5,7 @@
 #include <string.h>
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
+#include "collect/batch.h"
 #include "collect/fleet_pull.h"
 #include "collect/fleet_xfer.h"
 #include "schema/db.h"
@@ -12,8 +13,8 @@
 #include "schema/pg_schema.h"
 
 /* PostgreSQL type oids (pg_type.h) of the columns perfdb's schema has. */
-enum { OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_FLOAT4 = 700,
-       OID_FLOAT8 = 701 };
+enum { OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25,
+       OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_VARCHAR = 1043 };
 
 /* An id list. */
 struct ids {
@@ -36,7 +37,16 @@ struct pull {
 	struct ids rs, ls;	/* server session -> local session, pulled or found */
 	struct evtype *ev;
 	size_t nev, evcap;
+	struct table_batch *tb;	/* a batch per local table, made once */
+	size_t ntb, tbcap;
 	long long rows;
+};
+
+/* The batch of inserts of a table, kept across units: its 256-row
+ * statement is prepared once per pull, not once per session. */
+struct table_batch {
+	const char *table;
+	struct batch *b;
 };
 
 /* fail(p, fmt, ...): the error line; -1. */
@@ -240,57 +250,225 @@ static const bool *f_is_text(const struct pull *p, int64_t event)
 	return none;
 }
 
-/* bind_value(p, st, r, i, key, x, text): column i of the server row r
- * bound to parameter i + 1 of st. */
-static void bind_value(sqlite3_stmt *st, PGresult *r, int i, enum fleet_key k, const struct xfer *x,
-		       int ftext)
+/* Rows per FETCH from the server's cursor: a result of rows at a time,
+ * not one per row, and small enough (about 200 KB of sample rows) for the
+ * server to write the next into the socket while the client stores this
+ * one: 2048 was slower, 512 no faster. */
+#define FETCH_ROWS 1024
+
+/* be_int(v, len, out): the big-endian integer of 2, 4 or 8 bytes at v
+ * (PostgreSQL's binary int2, int4, int8) into *out; false for another
+ * length. */
+static bool be_int(const char *v, int len, int64_t *out)
 {
-	const char *v = pq.getvalue(r, 0, i);
-	int64_t n;
-	if (pq.getisnull(r, 0, i)) {
-		sqlite3_bind_null(st, i + 1);
-	} else if (k != FK_NONE) {
-		if (xfer_remap(x, k, strtoll(v, NULL, 10), &n))
-			sqlite3_bind_int64(st, i + 1, n);
-		else
-			sqlite3_bind_null(st, i + 1);
-	} else if (ftext == 0) {
-		sqlite3_bind_int64(st, i + 1, strtoll(v, NULL, 10));
-	} else if (ftext > 0) {
-		sqlite3_bind_text(st, i + 1, v, pq.getlength(r, 0, i), SQLITE_TRANSIENT);
+	const unsigned char *b = (const unsigned char *)v;
+	uint64_t u = 0;
+	if (len != 2 && len != 4 && len != 8)
+		return false;
+	for (int i = 0; i < len; i++)
+		u = u << 8 | b[i];
+	if (len < 8 && (u >> (len * 8 - 1)))	/* sign-extend */
+		u |= ~(uint64_t)0 << (len * 8);
+	*out = (int64_t)u;
+	return true;
+}
+
+/* be_double(v, len, out): PostgreSQL's binary float4 or float8 at v
+ * into *out; false for another length. */
+static bool be_double(const char *v, int len, double *out)
+{
+	int64_t bits;
+	if ((len != 4 && len != 8) || !be_int(v, len, &bits))
+		return false;
+	if (len == 4) {
+		uint32_t u = (uint32_t)bits;
+		float f;
+		memcpy(&f, &u, sizeof(f));
+		*out = f;
 	} else {
-		switch (pq.ftype(r, i)) {
-		case OID_INT8: case OID_INT4: case OID_INT2:
-			sqlite3_bind_int64(st, i + 1, strtoll(v, NULL, 10));
-			break;
-		case OID_FLOAT8: case OID_FLOAT4:
-			sqlite3_bind_double(st, i + 1, strtod(v, NULL));
-			break;
-		case OID_BYTEA: {
-			size_t len = 0;
-			unsigned char *b = pq.unescapeBytea((const unsigned char *)v, &len);
-			sqlite3_bind_blob64(st, i + 1, b ? b : (const unsigned char *)"", b ? len : 0,
-					    SQLITE_TRANSIENT);
-			pq.freemem(b);
-			break;
-		}
-		default:
-			sqlite3_bind_text(st, i + 1, v, pq.getlength(r, 0, i), SQLITE_TRANSIENT);
-		}
+		memcpy(out, &bits, sizeof(*out));
 	}
+	return true;
+}
+
+/* text_int(v, len, out): a decimal integer of exactly len bytes (an f1..f7
+ * value the event's view types as an integer) into *out; false else. */
+static bool text_int(const char *v, int len, int64_t *out)
+{
+	char buf[32], *end;
+	if (len <= 0 || len >= (int)sizeof(buf))
+		return false;
+	memcpy(buf, v, (size_t)len);
+	buf[len] = 0;
+	*out = strtoll(buf, &end, 10);
+	return *end == 0;
+}
+
+/* put_value(b, r, row, i, k, x, ftext): column i of row of the binary
+ * server result r as column i of b's current row: k names the key table
+ * of an id column (remapped), ftext is 1 (0) for an f column the event's
+ * view types as text (integer), -1 for the rest (by the server type).
+ * 0, or -1 when the value has a type or length perfdb does not store. */
+static int put_value(struct batch *b, PGresult *r, int row, int i, enum fleet_key k,
+		     const struct xfer *x, int ftext)
+{
+	const char *v = pq.getvalue(r, row, i);
+	int len = pq.getlength(r, row, i), oid = (int)pq.ftype(r, i);
+	int64_t n;
+	double d;
+	if (pq.getisnull(r, row, i))
+		return 0;	/* a row's cells start NULL */
+	if (oid == OID_INT8 || oid == OID_INT4 || oid == OID_INT2) {
+		if (!be_int(v, len, &n))
+			return -1;
+		if (k == FK_NONE || xfer_remap(x, k, n, &n))
+			batch_int(b, i, n);
+		return 0;
+	}
+	if (oid == OID_FLOAT8 || oid == OID_FLOAT4)
+		return be_double(v, len, &d) ? (batch_real(b, i, d), 0) : -1;
+	if (oid == OID_BYTEA)
+		return batch_blob(b, i, v, (size_t)len), 0;
+	if (oid != OID_TEXT && oid != OID_VARCHAR)
+		return -1;
+	if (ftext == 0 && text_int(v, len, &n))
+		batch_int(b, i, n);
+	else
+		batch_text_n(b, i, v, (size_t)len);
+	return 0;
+}
+
+/* store_rows(p, t, b, r, keys, x, evcol, f1): every row of the binary
+ * server result r added to b (inserted as it fills). 0 or -1. */
+static int store_rows(struct pull *p, const struct fleet_table *t, struct batch *b, PGresult *r,
+		      const enum fleet_key *keys, const struct xfer *x, int evcol, int f1)
+{
+	int n = pq.nfields(r);
+	for (int row = 0; row < pq.ntuples(r); row++) {
+		const bool *text = NULL;
+		int64_t ev;
+		if (evcol >= 0 && f1 >= 0 && !pq.getisnull(r, row, evcol) &&
+		    be_int(pq.getvalue(r, row, evcol), pq.getlength(r, row, evcol), &ev))
+			text = f_is_text(p, ev);
+		for (int i = 0; i < n; i++)
+			if (put_value(b, r, row, i, keys[i], x,
+				       text && i >= f1 && i < f1 + 7 ? text[i - f1] : -1))
+				return fail(p, "reading %s: column %s: server type %u, %d bytes: "
+					    "not a value perfdb stores", t->name, pq.fname(r, i),
+					    pq.ftype(r, i), pq.getlength(r, row, i));
+		if (batch_row(b))
+			return fail(p, "storing %s: %s", t->name, batch_error(b));
+		p->rows++;
+	}
+	return 0;
+}
+
+/* send_fetch(p, fetch): sends the next FETCH (binary results) without
+ * waiting; false when it cannot be sent. */
+static bool send_fetch(struct pull *p, const char *fetch)
+{
+	return pq.sendQueryParams(p->c, fetch, 0, NULL, NULL, NULL, NULL, 1) == 1;
+}
+
+/* fetched(p): the result of the FETCH sent last (NULL when it failed),
+ * the connection then ready for the next command. */
+static PGresult *fetched(struct pull *p)
+{
+	PGresult *r = pq.getResult(p->c), *more;
+	while ((more = pq.getResult(p->c)))
+		pq.clear(more);
+	if (r && pq.resultStatus(r) != PGRES_TUPLES_OK) {
+		pq.clear(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* fetch_failed(p, t): the connection's error for table t; -1. */
+static int fetch_failed(struct pull *p, const struct fleet_table *t)
+{
+	char why[512];
+	pg_error_line(p->c, why, sizeof(why));
+	return fail(p, "reading %s: %s", t->name, why);
+}
+
+/* fetch_all(p, t, sel, id, b, keys, x, evcol, f1): sel (with $1 = id)
+ * read through a server cursor, FETCH_ROWS rows a result in binary, each
+ * added to b (and b flushed) while the server makes the next (the next FETCH is
+ * sent before a result is stored); the cursor's read-only transaction
+ * ended. 0 or -1. */
+static int fetch_all(struct pull *p, const struct fleet_table *t, const char *sel, const char *id,
+		     struct batch *b, const enum fleet_key *keys, const struct xfer *x, int evcol,
+		     int f1)
+{
+	char why[512], fetch[64], *decl = xasprintf("DECLARE perfdb_pull NO SCROLL CURSOR FOR %s", sel);
+	const char *params[] = { id };
+	PGresult *r, *next;
+	int rc = 0;
+	if (pg_cmd(p->c, "BEGIN READ ONLY", why, sizeof(why)) ||
+	    !(r = pg_exec(p->c, decl, 1, params, why, sizeof(why)))) {
+		free(decl);
+		pg_cmd(p->c, "ROLLBACK", NULL, 0);
+		return fail(p, "reading %s: %s", t->name, why);
+	}
+	free(decl);
+	pq.clear(r);
+	snprintf(fetch, sizeof(fetch), "FETCH %d FROM perfdb_pull", FETCH_ROWS);
+	if (!(r = send_fetch(p, fetch) ? fetched(p) : NULL))
+		rc = fetch_failed(p, t);
+	while (!rc) {
+		bool full = pq.ntuples(r) == FETCH_ROWS, sent = full && send_fetch(p, fetch);
+		rc = full && !sent ? fetch_failed(p, t) : store_rows(p, t, b, r, keys, x, evcol, f1);
+		pq.clear(r);
+		if (!sent)
+			break;
+		next = fetched(p);	/* read even after a failure: ROLLBACK needs an idle connection */
+		if (!rc && !(r = next))
+			rc = fetch_failed(p, t);
+		else if (rc)
+			pq.clear(next);
+	}
+	if (!rc && batch_flush(b))
+		rc = fail(p, "storing %s: %s", t->name, batch_error(b));
+	if (pg_cmd(p->c, rc ? "ROLLBACK" : "COMMIT", rc ? NULL : why, rc ? 0 : sizeof(why)) && !rc)
+		rc = fail(p, "reading %s: %s", t->name, why);
+	return rc;
+}
+
+/* table_batch(p, table, cols, n): the batch inserting cols (n) into
+ * table, made the first time; NULL when its statements cannot be made. */
+static struct batch *table_batch(struct pull *p, const char *table, char **cols, int n)
+{
+	for (size_t i = 0; i < p->ntb; i++)
+		if (!strcmp(p->tb[i].table, table))
+			return p->tb[i].b;
+	struct batch *b = batch_new(p->db, NULL, table, (const char *const *)cols, n);
+	if (b) {
+		ALLOC_GROW(p->tb, p->ntb + 1, p->tbcap);
+		p->tb[p->ntb++] = (struct table_batch){ .table = table, .b = b };
+	}
+	return b;
+}
+
+/* drop_batches(p): frees every table's batch (rows not flushed are lost). */
+static void drop_batches(struct pull *p)
+{
+	for (size_t i = 0; i < p->ntb; i++)
+		batch_free(p->tb[i].b);
+	free(p->tb);
+	p->tb = NULL;
+	p->ntb = p->tbcap = 0;
 }
 
 /* pull_table(p, t, rid, x): the unit's rows of server table t into the
- * local table, row by row (single-row mode). */
+ * local table, through a server cursor and multi-row inserts. */
 static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, const struct xfer *x)
 {
-	char **cols, id[32], why[512];
-	int n = xfer_columns(p->db, t->name, &cols), rc = 0, evcol = -1, f1 = -1;
-	struct strbuf sel = STRBUF_INIT, ins = STRBUF_INIT;
+	char **cols, id[32];
+	int n = xfer_columns(p->db, t->name, &cols), rc, evcol = -1, f1 = -1;
+	struct strbuf sel = STRBUF_INIT;
 	enum fleet_key *keys;
-	const char *params[] = { id };
-	sqlite3_stmt *st;
-	PGresult *r;
+	struct batch *b;
 	if (n <= 0)
 		return xfer_columns_free(cols, n), 0;
 	keys = calloc((size_t)n, sizeof(*keys));	/* as many as the table has columns */
@@ -298,11 +476,9 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 		return xfer_columns_free(cols, n), fail(p, "reading %s: out of memory", t->name);
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	sb_puts(&sel, "SELECT ");
-	sb_printf(&ins, "INSERT INTO %s VALUES (", t->name);
 	for (int i = 0; i < n; i++) {
 		keys[i] = fleet_column_key(t->name, cols[i]);
 		sb_printf(&sel, "%s\"%s\"", i ? ", " : "", cols[i]);
-		sb_printf(&ins, "%s?", i ? ", " : "");
 		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "event_id"))
 			evcol = i;
 		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "f1"))
@@ -310,36 +486,12 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 	}
 	sb_printf(&sel, " FROM %s WHERE %s%s", t->name, t->filter,
 		  xfer_has_key(p->db, t->name) ? "" : " ORDER BY ctid");
-	sb_puts(&ins, ")");
-	st = db_prepare(p->db, sb_str(&ins));
-	if (!st || !pq.sendQueryParams(p->c, sb_str(&sel), 1, NULL, params, NULL, NULL, 0) ||
-	    !pq.setSingleRowMode(p->c)) {
-		pg_error_line(p->c, why, sizeof(why));
-		rc = fail(p, "reading %s: %s", t->name, why);
-	}
-	while (!rc && (r = pq.getResult(p->c))) {
-		ExecStatusType s = pq.resultStatus(r);
-		if (s == PGRES_SINGLE_TUPLE) {
-			const bool *text = evcol >= 0 && f1 >= 0 ?
-				f_is_text(p, strtoll(pq.getvalue(r, 0, evcol), NULL, 10)) : NULL;
-			for (int i = 0; i < n; i++)
-				bind_value(st, r, i, keys[i], x, text && i >= f1 && i < f1 + 7 ?
-					   text[i - f1] : -1);
-			if (db_step_done(st, why, sizeof(why)))
-				rc = fail(p, "storing %s: %s", t->name, why);
-			p->rows++;
-		} else if (s != PGRES_TUPLES_OK) {
-			snprintf(why, sizeof(why), "%s", pq.resultErrorMessage(r));
-			why[strcspn(why, "\n")] = 0;
-			rc = fail(p, "reading %s: %s", t->name, why);
-		}
-		pq.clear(r);
-	}
-	while (rc && (r = pq.getResult(p->c)))	/* drain what is left */
-		pq.clear(r);
-	sqlite3_finalize(st);
+	b = table_batch(p, t->name, cols, n);
+	rc = b ? fetch_all(p, t, sb_str(&sel), id, b, keys, x, evcol, f1)
+	       : fail(p, "storing %s: %s", t->name, sqlite3_errmsg(p->db));
+	if (rc)
+		drop_batches(p);	/* none may keep rows of a failed unit */
 	sb_free(&sel);
-	sb_free(&ins);
 	free(keys);
 	xfer_columns_free(cols, n);
 	return rc;
@@ -459,5 +611,6 @@ int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, ch
 	free(p.rs.v);
 	free(p.ls.v);
 	free(p.ev);
+	drop_batches(&p);
 	return rc;
 }

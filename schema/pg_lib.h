@@ -24,7 +24,6 @@
 				   const char *const *, const int *, const int *, int))        \
 	X(int, sendQueryParams, (PGconn *, const char *, int, const Oid *, const char *const *, \
 				 const int *, const int *, int))                               \
-	X(int, setSingleRowMode, (PGconn *))                                                   \
 	X(PGresult *, getResult, (PGconn *))                                                   \
 	X(int, putCopyData, (PGconn *, const char *, int))                                     \
 	X(int, putCopyEnd, (PGconn *, const char *))                                           \
@@ -32,12 +31,13 @@
 	X(char *, resultErrorMessage, (const PGresult *))                                      \
 	X(void, clear, (PGresult *))                                                           \
 	X(int, ntuples, (const PGresult *))                                                    \
+	X(int, nfields, (const PGresult *))                                                    \
+	X(char *, fname, (const PGresult *, int))                                              \
 	X(Oid, ftype, (const PGresult *, int))                                                 \
 	X(char *, getvalue, (const PGresult *, int, int))                                      \
 	X(int, getlength, (const PGresult *, int, int))                                        \
 	X(int, getisnull, (const PGresult *, int, int))                                        \
-	X(char *, cmdTuples, (PGresult *))                                                     \
-	X(unsigned char *, unescapeBytea, (const unsigned char *, size_t *))
+	X(char *, cmdTuples, (PGresult *))
 
 #define PG_LIB_POINTER(ret, name, params) ret(*name) params;
 /* The libpq functions, once pg_lib_load has succeeded. */
