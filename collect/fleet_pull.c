@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/alloc.h"
+#include "lib/bytes.h"
 #include "lib/strbuf.h"
 #include "collect/batch.h"
 #include "collect/fleet_pull.h"
@@ -256,38 +257,39 @@ static const bool *f_is_text(const struct pull *p, int64_t event)
  * one: 2048 was slower, 512 no faster. */
 #define FETCH_ROWS 1024
 
-/* be_int(v, len, out): the big-endian integer of 2, 4 or 8 bytes at v
- * (PostgreSQL's binary int2, int4, int8) into *out; false for another
- * length. */
+/* PostgreSQL's binary format is big-endian: lib/bytes.h's loads swap on
+ * a little-endian host. */
+static const bool wire_swap = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
+/* be_int(v, len, out): PostgreSQL's binary int2, int4 or int8 (len 2, 4
+ * or 8 bytes at v) into *out; false for another length. */
 static bool be_int(const char *v, int len, int64_t *out)
 {
-	const unsigned char *b = (const unsigned char *)v;
-	uint64_t u = 0;
-	if (len != 2 && len != 4 && len != 8)
-		return false;
-	for (int i = 0; i < len; i++)
-		u = u << 8 | b[i];
-	if (len < 8 && (u >> (len * 8 - 1)))	/* sign-extend */
-		u |= ~(uint64_t)0 << (len * 8);
-	*out = (int64_t)u;
-	return true;
+	switch (len) {
+	case 2: *out = (int16_t)rd16(v, wire_swap); return true;
+	case 4: *out = (int32_t)rd32(v, wire_swap); return true;
+	case 8: *out = (int64_t)rd64(v, wire_swap); return true;
+	default: return false;
+	}
 }
 
 /* be_double(v, len, out): PostgreSQL's binary float4 or float8 at v
  * into *out; false for another length. */
 static bool be_double(const char *v, int len, double *out)
 {
-	int64_t bits;
-	if ((len != 4 && len != 8) || !be_int(v, len, &bits))
-		return false;
+	uint32_t u32;
+	uint64_t u64;
+	float f;
 	if (len == 4) {
-		uint32_t u = (uint32_t)bits;
-		float f;
-		memcpy(&f, &u, sizeof(f));
+		u32 = rd32(v, wire_swap);
+		memcpy(&f, &u32, sizeof(f));
 		*out = f;
-	} else {
-		memcpy(out, &bits, sizeof(*out));
+		return true;
 	}
+	if (len != 8)
+		return false;
+	u64 = rd64(v, wire_swap);
+	memcpy(out, &u64, sizeof(*out));
 	return true;
 }
 
