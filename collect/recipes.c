@@ -427,18 +427,18 @@ const char *tracefs_mount(char *buf, size_t len)
 }
 
 /* tracefs_mount_if_needed: see recipes.h. */
-const char *tracefs_mount_if_needed(char *buf, size_t len, int *why)
+const char *tracefs_mount_if_needed(char *buf, size_t len, char *err, size_t errlen)
 {
-	*why = 0;
+	int why = 0;
 	if (tracefs_mount(buf, len))
 		return buf;
-	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL)) {
-		*why = errno;
-		return NULL;
-	}
-	if (!tracefs_mount(buf, len))
-		*why = ENOENT;
-	return *why ? NULL : buf;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		why = errno;
+	else if (tracefs_mount(buf, len))
+		return buf;
+	snprintf(err, errlen, "no tracefs mounted, and mounting it on /sys/kernel/tracing "
+		 "failed (%s)", strerror(why ? why : ENOENT));
+	return NULL;
 }
 
 /* tracepoint_exists: see recipes.h. */

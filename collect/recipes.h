@@ -119,11 +119,11 @@ int find_program(const char *name, char *buf, size_t len);
  * events/) into buf; NULL when there is none. */
 const char *tracefs_mount(char *buf, size_t len);
 
-/* tracefs_mount_if_needed(buf, len, why): tracefs_mount(buf, len), and
- * when there is none, mounts tracefs on /sys/kernel/tracing (as perf does;
- * it takes root or CAP_SYS_ADMIN) and looks again. NULL with *why the
- * errno of the failed mount when there is still none; *why is 0 else. */
-const char *tracefs_mount_if_needed(char *buf, size_t len, int *why);
+/* tracefs_mount_if_needed(buf, len, err, errlen): tracefs_mount(buf,
+ * len), and when there is none, mounts tracefs on /sys/kernel/tracing (as
+ * perf does; it takes root or CAP_SYS_ADMIN) and looks again. NULL when
+ * there is still none, with the reason (the mount's errno) in err. */
+const char *tracefs_mount_if_needed(char *buf, size_t len, char *err, size_t errlen);
 
 /* tracepoint_exists(tracefs, event): 1 when tracefs/events/SYS/NAME
  * exists for event "SYS:NAME", 0 when it does not, -1 when tracefs

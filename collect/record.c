@@ -223,13 +223,10 @@ static bool has_tracepoints(const struct recipe_plan *p)
 /* check_events: leaves out the tracepoints the kernel lacks. 0 or 2. */
 static int check_events(struct rec *r)
 {
-	char tracefs[PATH_MAX];
-	int why;
+	char tracefs[PATH_MAX], why[256];
 	if (has_tracepoints(&r->plan)) {
-		if (!tracefs_mount_if_needed(tracefs, sizeof(tracefs), &why))
-			fprintf(stderr, "perfdb: warning: no tracefs mounted, and mounting it on "
-				"/sys/kernel/tracing failed (%s); tracepoints not checked\n",
-				strerror(why));
+		if (!tracefs_mount_if_needed(tracefs, sizeof(tracefs), why, sizeof(why)))
+			fprintf(stderr, "perfdb: warning: %s; tracepoints not checked\n", why);
 		else
 			recipe_plan_drop_missing(&r->plan, tracefs);
 	}

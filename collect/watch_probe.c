@@ -125,11 +125,11 @@ static int read_small(const char *path, char *buf, size_t len)
 static int tp_describe(uint64_t *id, int *mm_off, char *err, size_t errlen)
 {
 	char tracefs[PATH_MAX - 128], path[PATH_MAX], text[8192];
-	int size, why;
-	if (!tracefs_mount_if_needed(tracefs, sizeof(tracefs), &why))
-		return snprintf(err, errlen, "no tracefs mounted, and mounting it on "
-				"/sys/kernel/tracing failed (%s): the mm address comes from the "
-				TP_EVENT " tracepoint", strerror(why)), -1;
+	char why[256];
+	int size;
+	if (!tracefs_mount_if_needed(tracefs, sizeof(tracefs), why, sizeof(why)))
+		return snprintf(err, errlen, "%s: the mm address comes from the " TP_EVENT
+				" tracepoint", why), -1;
 	snprintf(path, sizeof(path), "%s/events/" TP_EVENT "/id", tracefs);
 	if (read_small(path, text, sizeof(text)))
 		return snprintf(err, errlen, "%s: %s (this kernel lacks the mmap_lock tracepoints "
