@@ -27,7 +27,7 @@ COMPLETION := $(BUILD)/perfdb.bash
 MANDIR    := $(PREFIX)/share/man/man1
 COMPDIR   := $(PREFIX)/share/bash-completion/completions
 SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/bench.sql \
-             schema/bench_views.sql schema/lost.sql
+             schema/bench_views.sql schema/lost.sql schema/pulse.sql
 
 .SILENT:
 .PHONY: all test asan bench deps install uninstall clean run fuzz fuzz-build fuzz-harnesses FORCE
@@ -60,14 +60,16 @@ $(COMPLETION): $(BUILD)/perfdb
 
 # The schema files become two C strings: the tables and views, created when
 # a database is made, and the indexes, built after each bulk load.
-$(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/migrate5.sql schema/migrate6.sql schema/migrate7.sql schema/embed.sh
+$(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/migrate5.sql schema/migrate5_as_v5.sql schema/migrate6.sql schema/migrate7.sql schema/migrate8.sql schema/embed.sh
 	@mkdir -p $(BUILD)
 	{ sh schema/embed.sh perfdb_schema_sql $(SCHEMA); \
 	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql; \
 	  sh schema/embed.sh perfdb_pg_views_sql schema/pg_views.sql; \
-	  sh schema/embed.sh perfdb_migrate5_sql schema/migrate5.sql schema/bench.sql; \
+	  sh schema/embed.sh perfdb_migrate5_sql schema/migrate5.sql schema/bench.sql \
+		  schema/migrate5_as_v5.sql; \
 	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql; \
-	  sh schema/embed.sh perfdb_migrate7_sql schema/migrate7.sql schema/lost.sql; } > $@
+	  sh schema/embed.sh perfdb_migrate7_sql schema/migrate7.sql schema/lost.sql; \
+	  sh schema/embed.sh perfdb_migrate8_sql schema/migrate8.sql schema/pulse.sql; } > $@
 
 $(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
 	$(CC) $(CFLAGS) -c -o $@ $<

@@ -73,7 +73,12 @@ CREATE TABLE bench_run (
   nivcsw      INTEGER,
   session_id  INTEGER REFERENCES session(id),  -- the recording of a recorded run
   stdout_tail TEXT,
-  stderr_tail TEXT
+  stderr_tail TEXT,
+  sitting     INTEGER,            -- 1.. within the bench: the invocation that ran it (bench_sitting)
+  pulse_int   REAL,               -- the machine's pulse before its round: integer loop, M iterations/s per CPU
+  pulse_mem   REAL,               -- and memory streaming, GB/s per CPU (see docs/statistics.md)
+  others_cpu_ns INTEGER,          -- CPU time of every other process during the run (/proc/stat less its own)
+  steal_ns    INTEGER             -- steal time during the run, NULL where the hypervisor reports none
 );
 
 -- The metric lines of a run.

@@ -42,6 +42,7 @@ const struct fleet_table fleet_session_tables[] = {
 	{ "struct_layout", "session_id = $1", FK_NONE },
 	{ "c2c_object", "session_id = $1", FK_NONE },
 	{ "watch", "session_id = $1", FK_NONE },
+	{ "watch_canary", "session_id = $1", FK_NONE },
 	{ "workload_metric", "session_id = $1", FK_NONE },
 	{ "lost", "session_id = $1", FK_NONE },
 };
@@ -51,6 +52,7 @@ const struct fleet_table fleet_bench_tables[] = {
 	{ "bench", "id = $1", FK_BENCH },
 	{ "bench_param", "bench_id = $1", FK_NONE },
 	{ "bench_cell", "bench_id = $1", FK_NONE },
+	{ "bench_sitting", "bench_id = $1", FK_NONE },
 	{ "bench_run", "bench_id = $1", FK_BENCH_RUN },
 	{ "run_metric", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
 };

@@ -36,7 +36,11 @@ CREATE TABLE session (
   exit_status     INTEGER,  -- perfdb record: the workload's exit status
   wall_ns         INTEGER,  -- perfdb record: wall time of the recording
   interrupted     INTEGER NOT NULL DEFAULT 0,
-  nr_lost_records INTEGER   -- LOST records (perf report --stats' "LOST events")
+  nr_lost_records INTEGER,  -- LOST records (perf report --stats' "LOST events")
+  pulse_int       REAL,     -- perfdb record: the machine's pulse before it (bench_run's columns)
+  pulse_mem       REAL,
+  others_cpu_ns   INTEGER,  -- perfdb record: CPU time of other processes (not perf's, not the workload's)
+  steal_ns        INTEGER
 );
 
 -- CPU topology (CPU_TOPOLOGY, NUMA_TOPOLOGY features).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Upgrading older databases (schema/migrate.c): a database of schema
-# version 6 (no lost table: what perf lost only as two totals), one of schema
+# version 7 (no sittings, pulse or watch canary), one of version 6 (no lost table: what perf lost only as two totals), one of schema
 # version 4 (no bench tables; made here from a current one the way version
 # 4 was: the bench tables, views and workload_metric's unit and better
 # dropped) and one of version 5 (bench_metrics listing a cell's parameters
@@ -31,9 +31,20 @@ DB=$T/cur.db
 sqlite3 "$DB" "SELECT params FROM bench_metrics ORDER BY run_id" >"$T/params.cur"
 check "the current schema lists a cell's parameters in -p order" eval '[ "$(head -1 "$T/params.cur")" = "z=1 a=x" ]'
 
+# Version 7: no sittings, no pulse, no watch canary.
+cp "$DB" "$T/v7.db"
+sqlite3 "$T/v7.db" <<'SQL'
+DROP TABLE bench_sitting; DROP TABLE watch_canary;
+ALTER TABLE bench_run DROP COLUMN sitting; ALTER TABLE bench_run DROP COLUMN pulse_int;
+ALTER TABLE bench_run DROP COLUMN pulse_mem; ALTER TABLE bench_run DROP COLUMN others_cpu_ns;
+ALTER TABLE bench_run DROP COLUMN steal_ns;
+ALTER TABLE session DROP COLUMN pulse_int; ALTER TABLE session DROP COLUMN pulse_mem;
+ALTER TABLE session DROP COLUMN others_cpu_ns; ALTER TABLE session DROP COLUMN steal_ns;
+PRAGMA user_version = 7;
+SQL
 # Version 6: no lost table, no session.nr_lost_records (what the
 # sessions lost only as the two totals).
-cp "$DB" "$T/v6.db"
+cp "$T/v7.db" "$T/v6.db"
 sqlite3 "$T/v6.db" <<'SQL'
 DROP TABLE lost;
 ALTER TABLE session DROP COLUMN nr_lost_records;
@@ -62,7 +73,7 @@ ALTER TABLE workload_metric DROP COLUMN better;
 PRAGMA user_version = 4;
 SQL
 
-for v in 4 5 6; do
+for v in 4 5 6 7; do
 	f=$T/v$v.db
 	"$PERFDB" sched "$f" --format json >"$T/out" 2>"$T/err"; rc=$?
 	check "v$v: an analyzer refuses it with one line naming the verbs that upgrade it" \
@@ -71,18 +82,23 @@ for v in 4 5 6; do
 	check "v$v: perfdb bench -o upgrades it to version $cur and adds its bench" \
 		eval '[ $rc = 0 ] && [ "$(sqlite3 "$f" "PRAGMA user_version")" = "$cur" ] && [ "$(sqlite3 "$f" "SELECT count(*) FROM bench WHERE label = '"'after'"'")" = 1 ]'
 	"$PERFDB" sched "$f" --format json >"$T/sched.after" 2>&1
-	check "v$v: the session is kept: perfdb sched prints what it printed before (lost_records unknown: null)" \
-		python3 - "$T/sched.before" "$T/sched.after" <<'PY'
+	check "v$v: the session is kept: perfdb sched prints what it printed before (lost_records unknown before v7: null)" \
+		python3 - "$T/sched.before" "$T/sched.after" "$v" <<'PY'
 import json, sys
-a, b = (json.load(open(f)) for f in sys.argv[1:])
-assert all(s.pop("lost_records") is None for s in b["sessions"]), b["sessions"]
-for s in a["sessions"]:
-    s.pop("lost_records")
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+if int(sys.argv[3]) < 7:
+    assert all(s.pop("lost_records") is None for s in b["sessions"]), b["sessions"]
+    for s in a["sessions"]:
+        s.pop("lost_records")
 assert a == b, (a, b)
 PY
 	check "v$v: bench_metrics lists parameters in -p order" \
 		eval '[ "$(sqlite3 "$f" "SELECT params FROM bench_metrics WHERE label = '"'after'"'")" = "z=3 a=y" ]'
 done
+check "v7: the upgrade adds the sittings, the pulse and the canary, NULL for what was stored before" \
+	eval '[ "$(sqlite3 "$T/v7.db" "SELECT count(*) FROM bench_sitting s JOIN bench b ON b.id = s.bench_id WHERE label = '"'b'"'; SELECT count(*) FROM watch_canary; SELECT count(sitting), count(pulse_int) FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE label = '"'b'"'")" = "0
+0
+0|0" ]'
 check "v6: the upgrade adds the lost table and session.nr_lost_records" \
 	eval '[ "$(sqlite3 "$T/v6.db" "SELECT count(*) FROM lost; SELECT count(nr_lost_records) FROM session")" = "0
 0" ]'
