@@ -160,6 +160,7 @@ bench: all $(BENCH_PROGS)
 	sh tests/bench/cgdiff.sh $(BUILD)
 	sh tests/bench/analyze.sh $(BUILD)
 	sh tests/bench/push.sh $(BUILD)
+	sh tests/bench/pulse.sh $(BUILD)
 
 deps:
 	sh .ci/deps.sh

@@ -72,6 +72,60 @@ static void load_cells(sqlite3 *db, struct bench_data *b)
 	sqlite3_finalize(st);
 }
 
+static int boot_of(const struct bench_data *b, int64_t bench);
+
+/* add_sitting(b, boot, number, started): a sitting; its index. */
+static int add_sitting(struct bench_data *b, int boot, int number, const char *started)
+{
+	b->sittings = xreallocarray(b->sittings, b->nsittings + 1, sizeof(*b->sittings));
+	b->sittings[b->nsittings] = (struct bd_sitting){ boot, number, xstrdup(started ? started : "") };
+	return (int)b->nsittings++;
+}
+
+/* load_sittings(db, b): the label's sittings, by boot and number. */
+static void load_sittings(sqlite3 *db, struct bench_data *b)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT s.bench_id, s.sitting, s.started_at FROM bench_sitting s "
+		"JOIN bench b ON b.id = s.bench_id WHERE b.label = ? ORDER BY s.bench_id, s.sitting");
+	sqlite3_bind_text(st, 1, b->label, -1, SQLITE_STATIC);
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		int boot = boot_of(b, sqlite3_column_int64(st, 0));
+		add_sitting(b, boot, sqlite3_column_int(st, 1), (const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+}
+
+/* sitting_of(b, boot, number): the index of a run's sitting, added when
+ * the database has no row for it (runs stored before sittings were: one
+ * sitting per boot, number 0). */
+static int sitting_of(struct bench_data *b, int boot, int number)
+{
+	for (size_t i = 0; i < b->nsittings; i++)
+		if (b->sittings[i].boot == boot && b->sittings[i].number == number)
+			return (int)i;
+	return add_sitting(b, boot, number, b->boots[boot].started_at);
+}
+
+/* col_real(st, i): column i as a double, NaN for NULL. */
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+/* run_machine(b, r, st, i): a run's sitting, pulse and load from columns
+ * i .. i + 4 (sitting, pulse_int, pulse_mem, others_cpu_ns, steal_ns). */
+static void run_machine(struct bench_data *b, struct bd_run *r, sqlite3_stmt *st, int i)
+{
+	const struct bd_run *prev = r > b->runs_v ? r - 1 : NULL;
+	r->sitting = sitting_of(b, r->boot, sqlite3_column_int(st, i));
+	r->pulse_int = col_real(st, i + 1);
+	r->pulse_mem = col_real(st, i + 2);
+	r->others_s = col_real(st, i + 3) / 1e9;
+	r->steal_s = col_real(st, i + 4) / 1e9;
+	r->new_probe = !prev || prev->sitting != r->sitting ||
+		       !(prev->pulse_int == r->pulse_int && prev->pulse_mem == r->pulse_mem);
+}
+
 /* metric_of(b, name, unit, better): the index of a metric, added when new. */
 static int metric_of(struct bench_data *b, const char *name, const char *unit, const char *better)
 {
@@ -105,7 +159,8 @@ static void load_runs(sqlite3 *db, struct bench_data *b)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT r.id, r.bench_id, r.cell, r.run, r.kind, r.status, "
 		"r.error, r.wall_ns, r.user_ns, r.sys_ns, coalesce(r.session_id, 0), m.name, m.value, "
-		"m.unit, m.better FROM bench_run r JOIN bench b ON b.id = r.bench_id LEFT JOIN "
+		"m.unit, m.better, coalesce(r.sitting, 0), r.pulse_int, r.pulse_mem, r.others_cpu_ns, "
+		"r.steal_ns FROM bench_run r JOIN bench b ON b.id = r.bench_id LEFT JOIN "
 		"run_metric m ON m.run_id = r.id WHERE b.label = ? ORDER BY r.bench_id, r.seq, r.id, m.rowid");
 	size_t rcap = 0, vcap = 0;
 	sqlite3_bind_text(st, 1, b->label, -1, SQLITE_STATIC);
@@ -114,12 +169,14 @@ static void load_runs(sqlite3 *db, struct bench_data *b)
 		if (!b->nruns || b->runs_v[b->nruns - 1].id != id) {
 			ALLOC_GROW(b->runs_v, b->nruns + 1, rcap);
 			char *status = col_str(st, 5);
-			b->runs_v[b->nruns++] = (struct bd_run){ id, sqlite3_column_int64(st, 10),
-				sqlite3_column_int(st, 2), boot_of(b, sqlite3_column_int64(st, 1)),
-				sqlite3_column_int(st, 3), kind_of((const char *)sqlite3_column_text(st, 4)),
-				!strcmp(status, "ok"), status, col_str(st, 6),
-				(double)sqlite3_column_int64(st, 7) / 1e9, (double)sqlite3_column_int64(st, 8) / 1e9,
-				(double)sqlite3_column_int64(st, 9) / 1e9, b->nvalues, 0 };
+			b->runs_v[b->nruns++] = (struct bd_run){ .id = id, .session = sqlite3_column_int64(st, 10),
+				.cell = sqlite3_column_int(st, 2), .boot = boot_of(b, sqlite3_column_int64(st, 1)),
+				.run = sqlite3_column_int(st, 3), .kind = kind_of((const char *)sqlite3_column_text(st, 4)),
+				.ok = !strcmp(status, "ok"), .status = status, .error = col_str(st, 6),
+				.wall_s = (double)sqlite3_column_int64(st, 7) / 1e9,
+				.user_s = (double)sqlite3_column_int64(st, 8) / 1e9,
+				.sys_s = (double)sqlite3_column_int64(st, 9) / 1e9, .first_value = b->nvalues };
+			run_machine(b, &b->runs_v[b->nruns - 1], st, 15);
 		}
 		if (sqlite3_column_type(st, 11) == SQLITE_NULL)
 			continue;
@@ -143,6 +200,7 @@ int bench_data_load(sqlite3 *db, const char *label, struct bench_data *b, char *
 		return 1;
 	}
 	load_cells(db, b);
+	load_sittings(db, b);
 	load_runs(db, b);
 	return 0;
 }
@@ -169,6 +227,9 @@ void bench_data_free(struct bench_data *b)
 		free(b->runs_v[i].status);
 		free(b->runs_v[i].error);
 	}
+	for (size_t i = 0; i < b->nsittings; i++)
+		free(b->sittings[i].started_at);
+	free(b->sittings);
 	free(b->boots);
 	free(b->params);
 	free(b->cell_values);
@@ -198,21 +259,47 @@ int bd_metric_index(const struct bench_data *b, const char *name)
 	return -1;
 }
 
-/* bd_values: see bench_data.h. */
-size_t bd_values(const struct bench_data *b, int cell, int metric, enum run_kind kind, int boot,
-		 double **out)
+/* values_in(b, cell, metric, kind, boot, sitting, out): bd_values of the
+ * runs of one boot and one sitting (each < 0: any). */
+static size_t values_in(const struct bench_data *b, int cell, int metric, enum run_kind kind, int boot,
+			int sitting, double **out)
 {
 	size_t n = 0;
 	*out = xcalloc(b->nruns + 1, sizeof(double));
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct bd_run *r = &b->runs_v[i];
-		if (r->cell != cell || r->kind != kind || !r->ok || (boot >= 0 && r->boot != boot))
+		if (r->cell != cell || r->kind != kind || !r->ok || (boot >= 0 && r->boot != boot) ||
+		    (sitting >= 0 && r->sitting != sitting))
 			continue;
 		for (size_t k = 0; k < r->nvalues; k++)
 			if (b->values[r->first_value + k].metric == metric)
 				(*out)[n++] = b->values[r->first_value + k].value;
 	}
 	return n;
+}
+
+/* bd_values: see bench_data.h. */
+size_t bd_values(const struct bench_data *b, int cell, int metric, enum run_kind kind, int boot,
+		 double **out)
+{
+	return values_in(b, cell, metric, kind, boot, -1, out);
+}
+
+/* bd_sitting_values: see bench_data.h. */
+size_t bd_sitting_values(const struct bench_data *b, int cell, int metric, enum run_kind kind,
+			 int sitting, double **out)
+{
+	return values_in(b, cell, metric, kind, -1, sitting, out);
+}
+
+/* bd_load: see bench_data.h. */
+double bd_load(const struct bench_data *b, const struct bd_run *r)
+{
+	int cpus = b->boots[r->boot].cpus_online;
+	double taken = r->others_s + (isnan(r->steal_s) ? 0 : r->steal_s);
+	if (isnan(r->others_s) || cpus <= 0 || !(r->wall_s > 0))
+		return NAN;
+	return fmin(1, taken / (r->wall_s * cpus));
 }
 
 /* bench_labels: see bench_data.h. */
@@ -248,6 +335,10 @@ void bd_stats_of(const struct bench_data *b, int cell, int metric, enum run_kind
 			sum += stats_median(bv, m);
 			s->boots++;
 		}
+		free(bv);
+	}
+	for (size_t k = 0; k < b->nsittings; k++) {
+		s->sittings += bd_sitting_values(b, cell, metric, kind, (int)k, &bv) > 0;
 		free(bv);
 	}
 	if (s->boots)

@@ -19,15 +19,26 @@ struct bd_boot {
 	long long mem_total_kb;
 };
 
+/* One sitting: one `perfdb bench` invocation on one boot. */
+struct bd_sitting {
+	int boot;		/* index into boots */
+	int number;		/* bench_sitting.sitting; 0: the runs stored before sittings were */
+	char *started_at;	/* UTC, ISO 8601 (the bench's start for number 0) */
+};
+
 /* One finished run. */
 struct bd_run {
 	int64_t id, session;	/* session 0: none */
 	int cell, boot, run;	/* boot: index into boots */
+	int sitting;		/* index into sittings */
 	enum run_kind kind;
 	bool ok;
 	char *status, *error;
 	double wall_s, user_s, sys_s;
 	size_t first_value, nvalues;	/* its metric values: values[first_value ..] */
+	double pulse_int, pulse_mem;	/* the machine's pulse before its round; NaN: unknown */
+	bool new_probe;		/* its pulse is another probe's than the run before it */
+	double others_s, steal_s;	/* CPU time of other processes, steal time; NaN: unknown */
 };
 
 /* One metric value of a run. */
@@ -48,6 +59,8 @@ struct bench_data {
 	double timeout_s;
 	struct bd_boot *boots;
 	size_t nboots;
+	struct bd_sitting *sittings;	/* by boot, then number */
+	size_t nsittings;
 	char **params;		/* parameter names, in plan order */
 	size_t nparams;
 	char **cell_values;	/* ncells x nparams values */
@@ -80,10 +93,21 @@ int bd_metric_index(const struct bench_data *b, const char *name);
 size_t bd_values(const struct bench_data *b, int cell, int metric, enum run_kind kind, int boot,
 		 double **out);
 
+/* bd_sitting_values(b, cell, metric, kind, sitting, out): as bd_values,
+ * of the runs of one sitting (an index into sittings). */
+size_t bd_sitting_values(const struct bench_data *b, int cell, int metric, enum run_kind kind,
+			 int sitting, double **out);
+
+/* bd_load(b, r): the share of the machine's CPU time (0..1) that other
+ * processes and the hypervisor's steal took during run r, or NaN when
+ * unknown. */
+double bd_load(const struct bench_data *b, const struct bd_run *r);
+
 /* A cell's metric summarized over runs that ended well. */
 struct bd_stats {
 	size_t runs;		/* values counted */
 	int boots;		/* boots with at least one value */
+	int sittings;		/* sittings with at least one value */
 	double median;		/* each boot's median, averaged over those boots */
 	double mean, stddev, rsd, min, max;	/* over every value; NaN when undefined */
 };

@@ -81,16 +81,16 @@ static long long failed_in(const struct bench_data *b, size_t cell)
 /* results_table(r, d): the headline table. */
 static void results_table(const struct res *r, struct doc *d)
 {
-	static const char *const cols[] = { "boots", "runs", "median", "mean", "stddev", "stddev_pct",
-		"min", "max", "user_s", "sys_s", "elapsed_s", "failed" };
-	static const enum col_type types[] = { COL_INT, COL_INT, COL_REAL, COL_REAL, COL_REAL, COL_PCT,
-		COL_REAL, COL_REAL, COL_REAL, COL_REAL, COL_REAL, COL_INT };
-	static const int prec[] = { 0, 0, 1, 1, 1, 2, 1, 1, 3, 3, 3, 0 };
+	static const char *const cols[] = { "boots", "sittings", "runs", "median", "mean", "stddev",
+		"stddev_pct", "min", "max", "user_s", "sys_s", "elapsed_s", "failed" };
+	static const enum col_type types[] = { COL_INT, COL_INT, COL_INT, COL_REAL, COL_REAL, COL_REAL,
+		COL_PCT, COL_REAL, COL_REAL, COL_REAL, COL_REAL, COL_REAL, COL_INT };
+	static const int prec[] = { 0, 0, 0, 1, 1, 1, 2, 1, 1, 3, 3, 3, 0 };
 	struct table *t = table_new("results", "Results per cell (bare runs that ended well)");
 	int c0 = lead_cols(r, t);
 	table_col(t, "metric", COL_STR, 0);
 	table_col(t, "unit", COL_STR, 0);
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < 13; i++)
 		table_col_digits(t, table_col(t, cols[i], types[i], prec[i]), types[i] == COL_REAL ? 4 : 0);
 	table_caption(t, "median: the median of each boot's runs, averaged over the boots; mean, "
 		      "stddev (and as %% of the mean), min, max over all runs; times are means per run");
@@ -109,11 +109,12 @@ static void results_table(const struct res *r, struct doc *d)
 				table_set_str(t, c0, b->metrics[m].name);
 				table_set_str(t, c0 + 1, b->metrics[m].unit[0] ? b->metrics[m].unit : NULL);
 				table_set_int(t, c0 + 2, s.boots);
-				table_set_int(t, c0 + 3, (long long)s.runs);
+				table_set_int(t, c0 + 3, s.sittings);
+				table_set_int(t, c0 + 4, (long long)s.runs);
 				const double v[] = { s.median, s.mean, s.stddev, s.rsd, s.min, s.max, u, sy, w };
 				for (int k = 0; k < 9; k++)
-					set_or_null(t, c0 + 4 + k, v[k]);
-				table_set_int(t, c0 + 13, failed_in(b, c));
+					set_or_null(t, c0 + 5 + k, v[k]);
+				table_set_int(t, c0 + 14, failed_in(b, c));
 			}
 	}
 	dv_table(doc_findings(d), t);
@@ -155,6 +156,97 @@ static void boots_table(const struct res *r, struct doc *d)
 					free(v);
 				}
 	}
+	dv_table(doc_findings(d), t);
+}
+
+/* One sitting's machine: what its bare runs that ended well saw. */
+struct sit_machine {
+	size_t runs, probes;
+	double pulse[2][2];	/* int, mem: mean and %stddev over the probes */
+	double others_pct, steal_pct;	/* of the CPUs' time, over the runs */
+};
+
+/* pct_of(sum, cap): 100 * sum / cap, NaN when cap is 0. */
+static double pct_of(double sum, double cap)
+{
+	return cap > 0 ? 100 * sum / cap : NAN;
+}
+
+/* sitting_machine(b, k, o): sitting k's machine. */
+static void sitting_machine(const struct bench_data *b, size_t k, struct sit_machine *o)
+{
+	double *v[2] = { xcalloc(b->nruns + 1, sizeof(double)), xcalloc(b->nruns + 1, sizeof(double)) };
+	double others = 0, steal = 0, cap = 0, scap = 0;
+	size_t n[2] = { 0, 0 };
+	memset(o, 0, sizeof(*o));
+	for (size_t i = 0; i < b->nruns; i++) {
+		const struct bd_run *r = &b->runs_v[i];
+		if (r->sitting != (int)k || r->kind != RUN_BARE || !r->ok)
+			continue;
+		o->runs++;
+		if (r->new_probe && !isnan(r->pulse_int))
+			v[0][n[0]++] = r->pulse_int;
+		if (r->new_probe && !isnan(r->pulse_mem))
+			v[1][n[1]++] = r->pulse_mem;
+		double c = r->wall_s * b->boots[r->boot].cpus_online;
+		if (!isnan(r->others_s)) {
+			others += r->others_s;
+			cap += c;
+		}
+		if (!isnan(r->steal_s)) {
+			steal += r->steal_s;
+			scap += c;
+		}
+	}
+	for (int j = 0; j < 2; j++) {
+		o->pulse[j][0] = stats_mean(v[j], n[j]);
+		o->pulse[j][1] = stats_rel_stddev(v[j], n[j]);
+		free(v[j]);
+	}
+	o->probes = n[0];
+	o->others_pct = pct_of(others, cap);
+	o->steal_pct = pct_of(steal, scap);
+}
+
+/* machine_table(r, d): per label and sitting, the machine's pulse and the
+ * share other processes and steal took. */
+static void machine_table(const struct res *r, struct doc *d)
+{
+	static const char *const cols[] = { "pulse_int", "pulse_int_stddev_pct", "pulse_mem",
+		"pulse_mem_stddev_pct", "others_pct", "steal_pct" };
+	static const enum col_type types[] = { COL_REAL, COL_PCT, COL_REAL, COL_PCT, COL_PCT, COL_PCT };
+	struct table *t = table_new("sittings", "The machine per sitting (one perfdb bench on one boot)");
+	table_col(t, "label", COL_STR, 0);
+	table_col(t, "boot", COL_INT, 0);
+	table_col(t, "sitting", COL_INT, 0);
+	table_col(t, "started", COL_STR, 0);
+	table_col(t, "runs", COL_INT, 0);
+	table_col(t, "probes", COL_INT, 0);
+	for (int i = 0; i < 6; i++)
+		table_col(t, cols[i], types[i], 1);
+	table_null_text(t, "-");
+	table_caption(t, "pulse_int: the integer loop, M iterations/s per CPU; pulse_mem: the memory "
+		      "stream, GB/s per CPU (mean of the probes before its rounds, and their %%stddev); "
+		      "others, steal: %% of the CPUs' time during its runs that other processes and the "
+		      "hypervisor took (bare runs that ended well)");
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < r->b[i].nsittings; k++) {
+			const struct bd_sitting *s = &r->b[i].sittings[k];
+			struct sit_machine m;
+			sitting_machine(&r->b[i], k, &m);
+			table_add_row(t);
+			table_set_str(t, 0, r->b[i].label);
+			table_set_int(t, 1, s->boot + 1);
+			if (s->number)
+				table_set_int(t, 2, s->number);
+			table_set_str(t, 3, s->started_at);
+			table_set_int(t, 4, (long long)m.runs);
+			table_set_int(t, 5, (long long)m.probes);
+			const double v[] = { m.pulse[0][0], m.pulse[0][1], m.pulse[1][0], m.pulse[1][1],
+					     m.others_pct, m.steal_pct };
+			for (int j = 0; j < 6; j++)
+				set_or_null(t, 6 + j, v[j]);
+		}
 	dv_table(doc_findings(d), t);
 }
 
@@ -299,6 +391,7 @@ int results_findings(sqlite3 *db, const char *const *labels, size_t nlabels,
 		param_union(&r);
 		results_table(&r, d);
 		boots_table(&r, d);
+		machine_table(&r, d);
 		perturbation_table(&r, d);
 		failures_table(&r, d);
 		few_runs_warning(&r, d);

@@ -13,7 +13,7 @@ static const char *const usage[] = {
 	"perfdb bench [-o DB] -l LABEL [--runs N] [--warmup N] [-p NAME=V1,V2,...]...",
 	"             [--order interleave|random|sequential] [--seed N] [-r RECIPES [--record-every K]]",
 	"             [--timeout S] [-q] -- CMD [ARG|{NAME}]...",
-	"perfdb bench [-o DB] --resume -l LABEL [-q]",
+	"perfdb bench [-o DB] --resume -l LABEL [--again] [-q]",
 	NULL,
 };
 
@@ -54,6 +54,10 @@ static const struct opt options[] = {
 	OPT_INT(0, "record-every", &every, "K", 1, 100000,
 		"with -r: one recorded run per K counted runs of a cell (default 1)"),
 	OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e9, "stop a run after S seconds (stored as a timeout)"),
+	OPT_BOOL_F(0, "again", &a.again, "run the whole plan once more on this boot as a new sitting "
+		   "(its runs numbered on after the stored ones): a report whose sides have 2 or more "
+		   "sittings tests their means, so the machine's drift between sittings is inside its "
+		   "intervals", PO_NONEG),
 	OPT_BOOL_F(0, "resume", &a.resume, "run what the label's plan still needs on this boot "
 		   "(no command: the plan comes from the database)", PO_NONEG),
 	OPT_BOOL('q', "quiet", &a.quiet, "no progress or summary on stderr, the workload's stderr hidden"),
@@ -136,6 +140,12 @@ const struct verb verb_bench = {
 		"stopped by Ctrl-C, a crash or a reboot is finished without starting over, and the "
 		"same label on another boot adds that boot's runs (results are summarized per boot, "
 		"then across boots). Ctrl-C stops after the current run; twice stops it too.\n\n"
+		"Each invocation that runs something is a sitting: a stretch of runs in which the "
+		"machine is taken to be unchanged. --again runs the whole plan once more as a new "
+		"sitting of this boot. Before every round of runs bench measures the machine's pulse "
+		"(a few tens of ms of integer and memory loops, outside the runs), and over each run "
+		"the CPU time other processes and the hypervisor took; results shows them per "
+		"sitting, and report withholds a verdict the machine's own change could explain.\n\n"
 		"Exit status: 0 when every run ended well, 2 when one failed, 130 when stopped, 1 on "
 		"a usage error.\n",
 	.options = options,

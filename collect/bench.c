@@ -1,6 +1,7 @@
 /* perfdb bench's work (see bench.h). */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include "collect/bench.h"
 #include "collect/bench_store.h"
+#include "collect/pulse.h"
 #include "collect/recipes.h"
 #include "collect/record.h"
 #include "collect/spawn.h"
@@ -47,6 +49,12 @@ struct bench {
 	bool *done;
 	bool tty;
 	int64_t t0, spent_ns;
+	int sitting;			/* this invocation's */
+	struct pulse_probe *probe;	/* NULL: the pulse is not measured */
+	struct pulse pulse;		/* the last probe's */
+	size_t probe_every, since_probe;	/* a probe before every probe_every-th run */
+	size_t nprobes;
+	int64_t probe_ns;		/* their time in all */
 };
 
 /* describe_end(w, buf, len): how a run ended, in words. */
@@ -134,6 +142,7 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 	ra->timeout_s = b->a->plan.timeout_s;
 	ra->workload = wl;
 	ra->stop_handler = on_stop;
+	ra->pulse = &b->pulse;
 	rc = record_run(ra);
 	free(wl);
 	proc_on_signals(on_stop);
@@ -204,6 +213,37 @@ static void progress(const struct bench *b, const struct slot *sl, const struct 
 	free(cell);
 }
 
+/* take_pulse(b): the machine's pulse, before every probe_every-th run of
+ * this invocation (before each round of the interleaved order). */
+static void take_pulse(struct bench *b)
+{
+	int64_t t0 = proc_now_ns();
+	int rc;
+	if (!b->probe || b->since_probe++ % b->probe_every)
+		return;
+	rc = pulse_measure(b->probe, &b->pulse);
+	b->probe_ns += proc_now_ns() - t0;
+	b->nprobes++;
+	if (rc && !b->a->quiet)
+		fprintf(stderr, "perfdb bench: the machine's pulse could not be measured before this round\n");
+}
+
+/* start_sitting(b): this invocation's sitting and the pulse's probe. 0 or
+ * EXIT_FAIL. */
+static int start_sitting(struct bench *b)
+{
+	char err[512];
+	if ((b->sitting = bench_store_sitting(b->db, b->id, err, sizeof(err))) < 0) {
+		fprintf(stderr, "perfdb bench: %s: %s\n", b->a->db_path, err);
+		return EXIT_FAIL;
+	}
+	b->pulse = (struct pulse){ NAN, NAN };
+	b->probe_every = bench_ncells(&b->a->plan);
+	if (!(b->probe = pulse_probe_new()) && !b->a->quiet)
+		fprintf(stderr, "perfdb bench: the machine's pulse is not measured: %s\n", strerror(errno));
+	return 0;
+}
+
 /* one_run(b, i): runs and stores slot i. 0, 1 when stopped (not stored),
  * or -1 when storing failed (message printed). */
 static int one_run(struct bench *b, size_t i)
@@ -218,9 +258,18 @@ static int one_run(struct bench *b, size_t i)
 	struct run_row row = { .slot = sl, .seq = (long)i, .argv = argv, .exit_status = -1 };
 	struct wl_result r = { 0 };
 	struct record_args ra = { 0 };
-	int64_t t = proc_now_ns();
-	int rc = sl->kind == SLOT_RECORDED ? run_recorded(b, &row, why, sizeof(why), &ra)
-					   : run_bare(b, &row, why, sizeof(why), &r);
+	struct cpu_clock c0, c1;
+	int64_t t;
+	int rc;
+	take_pulse(b);
+	row.sitting = b->sitting;
+	row.pulse = b->pulse;
+	t = proc_now_ns();
+	cpu_clock_read(&c0);
+	rc = sl->kind == SLOT_RECORDED ? run_recorded(b, &row, why, sizeof(why), &ra)
+				       : run_bare(b, &row, why, sizeof(why), &r);
+	cpu_clock_read(&c1);
+	run_load_between(&c0, &c1, &row.load);
 	if (!rc) {
 		b->ran++;
 		b->spent_ns += proc_now_ns() - t;
@@ -289,6 +338,17 @@ static void needs(const struct bench *b)
 	}
 }
 
+/* number_on(b): --again: the slots' runs numbered on after the ones the
+ * bench has, kind by kind, so that none of them is done yet. */
+static void number_on(struct bench *b)
+{
+	int last[3];
+	for (int k = 0; k < 3; k++)
+		last[k] = bench_store_last_run(b->db, b->id, slot_kind_names[k]);
+	for (size_t i = 0; i < b->nslots; i++)
+		b->slots[i].run += last[b->slots[i].kind];
+}
+
 /* open_bench(b): the database, the plan, the bench row, the slots. */
 static int open_bench(struct bench *b)
 {
@@ -321,6 +381,8 @@ static int open_bench(struct bench *b)
 		return EXIT_FAIL;
 	}
 	b->slots = bench_slots(p, &b->nslots);
+	if (b->a->again)
+		number_on(b);
 	b->done = bench_store_done(b->db, b->id, b->slots, b->nslots);
 	for (size_t i = 0; i < b->nslots; i++)
 		b->todo += !b->done[i];
@@ -353,9 +415,10 @@ static void say_end(const struct bench *b)
 			"Resume with: perfdb bench -o %s --resume -l %s\n", b->ran, b->todo,
 			b->a->db_path, b->a->label);
 	else if (!b->a->quiet)
-		fprintf(stderr, "perfdb bench: %s: %zu run%s in %s, %zu failed; perfdb results %s -l %s "
-			"shows them\n", b->a->label, b->ran, b->ran == 1 ? "" : "s",
-			fmt_duration(proc_now_ns() - b->t0, took, sizeof(took)), b->failed,
+		fprintf(stderr, "perfdb bench: %s: %zu run%s in %s, %zu failed (sitting %d; the machine's pulse: "
+			"%zu probe%s, %.3f s); perfdb results %s -l %s shows them\n", b->a->label, b->ran,
+			b->ran == 1 ? "" : "s", fmt_duration(proc_now_ns() - b->t0, took, sizeof(took)), b->failed,
+			b->sitting, b->nprobes, b->nprobes == 1 ? "" : "s", (double)b->probe_ns / 1e9,
 			b->a->db_path, b->a->label);
 }
 
@@ -365,6 +428,11 @@ int bench_main(struct bench_args *a)
 	struct bench b = { .a = a, .tty = isatty(2), .t0 = proc_now_ns() };
 	int rc = open_bench(&b);
 	stops = stop_now = 0;
+	if (!rc && b.todo)
+		rc = start_sitting(&b);
+	else if (!rc && !a->quiet)
+		fprintf(stderr, "perfdb bench: %s: every run of the plan is done on this boot; --again "
+			"runs it once more as a new sitting\n", a->label);
 	if (!rc) {
 		say_start(&b);
 		proc_on_signals(on_stop);
@@ -380,6 +448,7 @@ int bench_main(struct bench_args *a)
 		db_close(b.db);
 	free(b.slots);
 	free(b.done);
+	pulse_probe_free(b.probe);
 	bench_plan_free(&a->plan);
 	return rc;
 }

@@ -21,6 +21,7 @@ struct bench_args {
 	const char *label;
 	struct bench_plan plan;	/* ignored with resume: taken from the database */
 	bool resume;		/* --resume without a command */
+	bool again;		/* --again: the whole plan once more, a new sitting */
 	bool quiet;		/* nothing on stderr but errors; workload stderr hidden */
 };
 

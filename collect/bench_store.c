@@ -1,5 +1,6 @@
 /* A bench in the database (see bench_store.h). SQL with bound
  * parameters only; every write in a transaction. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +264,38 @@ bool *bench_store_done(sqlite3 *db, int64_t id, const struct slot *slots, size_t
 	return done;
 }
 
+/* bench_store_sitting: see bench_store.h. */
+int bench_store_sitting(sqlite3 *db, int64_t id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO bench_sitting (bench_id, sitting, started_at) "
+		"SELECT ?1, coalesce(max(sitting), 0) + 1, ?2 FROM bench_sitting WHERE bench_id = ?1 "
+		"RETURNING sitting");
+	char when[32];
+	int n = -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, now_iso(when, sizeof(when)), -1, SQLITE_STATIC);
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	else
+		snprintf(err, errlen, "cannot store the sitting: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* bench_store_last_run: see bench_store.h. */
+int bench_store_last_run(sqlite3 *db, int64_t id, const char *kind)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT coalesce(max(run), 0) FROM bench_run WHERE bench_id = ? "
+				      "AND kind = ?");
+	int n = 0;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* bench_store_boots: see bench_store.h. */
 int bench_store_boots(sqlite3 *db, const char *label)
 {
@@ -300,6 +333,16 @@ static void bind_run(sqlite3_stmt *st, int64_t id, const struct run_row *r, cons
 		sqlite3_bind_int64(st, 17, r->session);
 	db_bind_text_or_null(st, 18, r->out_tail);
 	db_bind_text_or_null(st, 19, r->err_tail);
+	if (r->sitting > 0)
+		sqlite3_bind_int(st, 20, r->sitting);
+	if (isfinite(r->pulse.int_rate))
+		sqlite3_bind_double(st, 21, r->pulse.int_rate);
+	if (isfinite(r->pulse.mem_rate))
+		sqlite3_bind_double(st, 22, r->pulse.mem_rate);
+	if (r->load.others_ns >= 0)
+		sqlite3_bind_int64(st, 23, r->load.others_ns);
+	if (r->load.steal_ns >= 0)
+		sqlite3_bind_int64(st, 24, r->load.steal_ns);
 }
 
 /* insert_metrics(db, run, r, err, errlen): the run's metric rows. */
@@ -330,7 +373,8 @@ int bench_store_run(sqlite3 *db, int64_t id, const struct run_row *r, char *err,
 	char *argv = bench_argv_json(r->argv, argc);
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO bench_run (bench_id, cell, run, kind, seq, argv, "
 		"status, error, exit_status, started_ns, wall_ns, user_ns, sys_ns, max_rss_kb, nvcsw, "
-		"nivcsw, session_id, stdout_tail, stderr_tail) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		"nivcsw, session_id, stdout_tail, stderr_tail, sitting, pulse_int, pulse_mem, others_cpu_ns, "
+		"steal_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	int rc = db_exec(db, "BEGIN IMMEDIATE", err, errlen);
 	if (!rc) {
 		bind_run(st, id, r, argv);

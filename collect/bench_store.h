@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "collect/bench_plan.h"
 #include "collect/metric_line.h"
+#include "collect/pulse.h"
 #include "collect/sysinfo.h"
 #include "collect/workload.h"
 
@@ -32,6 +33,15 @@ int bench_store_load_plan(sqlite3 *db, const char *label, struct bench_plan *p, 
  * already has a run of it that ended well ('ok'); malloc'ed. */
 bool *bench_store_done(sqlite3 *db, int64_t id, const struct slot *slots, size_t n);
 
+/* bench_store_sitting(db, id, err, errlen): a new sitting of bench id
+ * (bench_sitting, numbered on from its last); its number, or -1 with err
+ * set. */
+int bench_store_sitting(sqlite3 *db, int64_t id, char *err, size_t errlen);
+
+/* bench_store_last_run(db, id, kind): the highest run number of kind
+ * (a slot_kind_names word) in bench id, any cell; 0 when none. */
+int bench_store_last_run(sqlite3 *db, int64_t id, const char *kind);
+
 /* bench_store_boots(db, label): how many boots the label has benches on. */
 int bench_store_boots(sqlite3 *db, const char *label);
 
@@ -49,6 +59,9 @@ struct run_row {
 	size_t nmetrics;
 	int64_t session;	/* its recording, 0 for none */
 	const char *out_tail, *err_tail;
+	int sitting;		/* bench_sitting's number */
+	struct pulse pulse;	/* the machine's pulse before its round (NaN: none) */
+	struct run_load load;	/* other processes' and the hypervisor's share during it */
 };
 
 /* bench_store_run(db, id, r, err, errlen): the run and its metric lines,

@@ -49,6 +49,7 @@
 #include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,8 @@ struct rec {
 	struct layout layouts[NLAYOUTS];
 	int perf_ws;		/* perf's wait status */
 	int64_t wall_ns;
+	struct pulse pulse;	/* the machine's before the recording */
+	struct run_load load;	/* other processes' during it */
 	struct wrapper_status st;	/* what the wrapper said */
 	bool keep_data;		/* leave data behind (kept, or import failed) */
 	int tmpdir_fd;		/* tmpdir, flock'ed while it is in use; -1 */
@@ -712,13 +715,28 @@ static int workload_status(const struct rec *r)
 	return r->st.kind == WL_EXIT ? r->st.value : 128 + r->st.value;
 }
 
+/* bind_machine(st, i, r): the pulse and load into parameters i .. i + 3
+ * (NULL where unknown). */
+static void bind_machine(sqlite3_stmt *st, int i, const struct rec *r)
+{
+	if (isfinite(r->pulse.int_rate))
+		sqlite3_bind_double(st, i, r->pulse.int_rate);
+	if (isfinite(r->pulse.mem_rate))
+		sqlite3_bind_double(st, i + 1, r->pulse.mem_rate);
+	if (r->load.others_ns >= 0)
+		sqlite3_bind_int64(st, i + 2, r->load.others_ns);
+	if (r->load.steal_ns >= 0)
+		sqlite3_bind_int64(st, i + 3, r->load.steal_ns);
+}
+
 /* update_session: the record-only columns of the session row. */
 static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(r->db, "UPDATE session SET workload = ?, exit_status = ?, "
 		"wall_ns = ?, interrupted = ?, perf_cmdline = ?, source = ?, kallsyms_source = "
 		"CASE WHEN kallsyms_source = ? THEN '/proc/kallsyms (snapshot at record time)' "
-		"ELSE kallsyms_source END WHERE id = ?");
+		"ELSE kallsyms_source END, pulse_int = ?, pulse_mem = ?, others_cpu_ns = ?, steal_ns = ? "
+		"WHERE id = ?");
 	char *wl = argv_join(r->in.workload), *cmd = argv_join(r->perf_argv);
 	int rc = -1;
 	if (st) {
@@ -729,7 +747,8 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 		sqlite3_bind_text(st, 5, cmd, -1, SQLITE_STATIC);
 		db_bind_text_or_null(st, 6, r->in.perf_data);
 		sqlite3_bind_text(st, 7, r->ksyms, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 8, id);
+		bind_machine(st, 8, r);
+		sqlite3_bind_int64(st, 12, id);
 		rc = db_step_done(st, err, errlen);
 	} else {
 		snprintf(err, errlen, "%s", sqlite3_errmsg(r->db));
@@ -921,16 +940,36 @@ static void rec_free(struct rec *r)
 	}
 }
 
+/* measure_machine(r, c0): the machine's pulse (unless the caller gave
+ * it), then the CPU counters the recording's load starts from. */
+static void measure_machine(struct rec *r, struct cpu_clock *c0)
+{
+	struct pulse_probe *p;
+	r->pulse = (struct pulse){ NAN, NAN };
+	if (r->in.pulse)
+		r->pulse = *r->in.pulse;
+	else if ((p = pulse_probe_new())) {
+		pulse_measure(p, &r->pulse);
+		pulse_probe_free(p);
+	}
+	cpu_clock_read(c0);
+}
+
 /* record: plan, prepare, run, judge, import. Returns the exit status. */
 static int record(struct rec *r)
 {
+	struct cpu_clock c0, c1;
 	int rc;
 	if ((rc = plan(r)) || (rc = prepare(r)))
 		return rc;
 	if (die_of)
 		return fprintf(stderr, "perfdb: interrupted before the workload started; nothing "
 			       "recorded\n"), EXIT_FAIL;
-	if ((rc = run_perf(r)))
+	measure_machine(r, &c0);
+	rc = run_perf(r);
+	cpu_clock_read(&c1);
+	run_load_between(&c0, &c1, &r->load);
+	if (rc)
 		return rc;
 	arm_cleanup(r);
 	if ((rc = judge(r)) || (rc = import(r)))

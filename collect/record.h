@@ -5,6 +5,7 @@
 #define PERFDB_RECORD_H
 #include <stdbool.h>
 #include "collect/describe.h"
+#include "collect/pulse.h"
 #include "collect/recipes.h"
 #include "collect/record_wrapper.h"
 #include "collect/watch.h"
@@ -25,6 +26,8 @@ struct record_args {
 	struct watch_set watch;	/* -r watch: the fields watched */
 	const struct describe_opts *describe;	/* objects and layouts to store in the
 						 * session (collect/describe.h), or NULL */
+	const struct pulse *pulse;	/* the machine's pulse, measured by the caller
+					 * just before; NULL: record measures it */
 	void (*stop_handler)(int);	/* NULL: a stop signal during the import removes the
 					 * temporary files and kills perfdb; else it goes to
 					 * this handler and the import finishes */
