@@ -132,6 +132,15 @@ static struct interval clamp_share(struct interval ci)
 	return ci;
 }
 
+/* abs_pct(r): r's absolute interval in % of its base value (as is when
+ * that value is 0). */
+static struct interval abs_pct(const struct cg_row *r)
+{
+	if (!(r->base_abs > 0))
+		return r->ci_abs;
+	return (struct interval){ 100 * r->ci_abs.lo / r->base_abs, 100 * r->ci_abs.hi / r->base_abs };
+}
+
 /* fill_ci: row r's interval (for i in kind) at d's per-row level, and
  * whether it excludes 0. */
 static void fill_ci(const struct cgdiff *d, struct cg_row *r, enum cg_kind k, int32_t i)
@@ -156,6 +165,10 @@ static void fill_ci(const struct cgdiff *d, struct cg_row *r, enum cg_kind k, in
 		r->ci_abs = cgdiff_per_ci(d, k, i, d->row_conf);
 	r->few |= !per && d->few_side;
 	r->significant = per ? stats_excludes(r->ci_abs, 0) : r->share_significant;
+	if (per && r->significant && machine_explains(&d->machine, 0, abs_pct(r), r->base_abs > 0)) {
+		r->machine = true;
+		r->significant = false;
+	}
 }
 
 /* cgdiff_row_delta: see cgdiff.h. */
@@ -495,6 +508,18 @@ static bool few_side(const struct cgdiff *d)
 	return false;
 }
 
+/* compare_machine(d, db): the machine's own change between the sides'
+ * recordings. */
+static void compare_machine(struct cgdiff *d, sqlite3 *db)
+{
+	struct machine_side m[2];
+	for (int s = 0; s < 2; s++)
+		machine_side_of_sessions(db, d->side[s].sessions, d->side[s].nsessions, &m[s]);
+	machine_compare(&m[0], &m[1], &d->machine);
+	for (int s = 0; s < 2; s++)
+		machine_side_free(&m[s]);
+}
+
 /* setup: the sides, the event and the runs. */
 static int setup(struct cgdiff *d, sqlite3 *db, const struct cg_pick *base, const struct cg_pick *new,
 		 char *err, size_t errlen)
@@ -516,6 +541,8 @@ static int setup(struct cgdiff *d, sqlite3 *db, const struct cg_pick *base, cons
 			return rc;
 	d->run_level = d->nsides > 1 && d->side[0].nsessions >= 3 && d->side[1].nsessions >= 3;
 	d->few_side = few_side(d);
+	if (d->nsides > 1)
+		compare_machine(d, db);
 	return cgdiff_per_setup(d, db, err, errlen);
 }
 

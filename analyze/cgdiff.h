@@ -47,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "analyze/calltree.h"
+#include "analyze/machine.h"
 #include "lib/stats.h"
 
 /* What the rows are: tree nodes in caller order, or one row per frame
@@ -113,6 +114,8 @@ struct cg_row {
 	 * struct cgdiff.unit), new - base, its interval */
 	double base_abs, new_abs, delta_abs;
 	struct interval ci_abs;
+	bool machine;		/* with --per: ci_abs excludes 0, but the machine's own
+				 * change could explain it: not significant, no mark */
 };
 
 /* How absolute values print: value * scale in unit, with decimals. */
@@ -142,6 +145,10 @@ struct cgdiff {
 	double total[2];
 	struct interval total_ci;
 	bool totals_differ;
+	/* the machine's own change from the base side's recordings to the
+	 * new side's (their pulse and load): with --per, a row whose change
+	 * it could explain is not significant */
+	struct machine_cmp machine;
 	struct cg_opts o;
 	struct cg_row *rows;
 	size_t nrows;

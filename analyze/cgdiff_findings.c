@@ -19,7 +19,7 @@ struct cols {
 	int node, parent, path, depth;
 	int base, new, delta, lo, hi, sig, marked, mark, in_base, in_new;
 	int nbase, nnew;
-	int few, abase, anew, adelta, alo, ahi, ssig;	/* too_few; --per's numbers */
+	int few, abase, anew, adelta, alo, ahi, ssig, mach;	/* too_few; --per's numbers */
 	int ciw;			/* --per: the width of an interval end, text */
 };
 
@@ -85,6 +85,7 @@ static void per_data_cols(struct table *t, struct cols *c)
 	c->alo = col(t, "per_ci95_low", COL_REAL, -1, SHOW_DATA, NULL);
 	c->ahi = col(t, "per_ci95_high", COL_REAL, -1, SHOW_DATA, NULL);
 	c->ssig = col(t, "share_significant", COL_INT, 0, SHOW_DATA, NULL);
+	c->mach = col(t, "machine_explains", COL_INT, 0, SHOW_DATA, NULL);
 }
 
 /* declare(t, d): every column of d's "nodes" table. */
@@ -210,6 +211,7 @@ static void data_cells(struct table *t, const struct cols *c, const struct cg_ro
 	table_set_real(t, c->alo, r->ci_abs.lo);
 	table_set_real(t, c->ahi, r->ci_abs.hi);
 	table_set_int(t, c->ssig, r->share_significant);
+	table_set_int(t, c->mach, r->machine);
 }
 
 /* tree_cells(t, c, d, r): the tree-mode cells: indent, node, parent and
@@ -499,6 +501,27 @@ void cgdiff_selection_findings(struct dval *f, const struct cgdiff *d)
 		dv_null(f, "tid");
 }
 
+/* machine_findings(d, doc): the machine's own change between the sides'
+ * recordings (a warning when it changed; with --per the rows it could
+ * explain are not marked), and a note when a side has fewer than 3 runs. */
+static void machine_findings(const struct cgdiff *d, struct doc *doc)
+{
+	const char *b = d->side[0].label ? d->side[0].label : "base";
+	const char *n = d->side[1].label ? d->side[1].label : "new";
+	machine_json(&d->machine, dv_obj(doc_findings(doc), "machine_verdict"));
+	machine_warn(&d->machine, doc, "recordings", b, n);
+	if (d->machine.changed && d->o.per == CG_PER_SHARE)
+		doc_note(doc, "shares are of each side's own samples: a machine that is slower everywhere "
+			 "leaves them as they are, so the machine's change withholds no share's mark (it "
+			 "does with --per)");
+	if (d->side[0].nsessions < 3 || d->side[1].nsessions < 3)
+		doc_note(doc, "a side has fewer than 3 runs (base %d, new %d): the intervals count samples "
+			 "only, so the variation from one run to the next (the workload's and the machine's) "
+			 "is outside them and a mark may be that variation; record 3 or more runs a side "
+			 "(perfdb bench -r RECIPE --record-every 1, or perfdb record -l LABEL again)",
+			 d->side[0].nsessions, d->side[1].nsessions);
+}
+
 /* cgdiff_findings: see cgdiff_findings.h. */
 void cgdiff_findings(const struct cgdiff *d, struct doc *doc)
 {
@@ -514,6 +537,7 @@ void cgdiff_findings(const struct cgdiff *d, struct doc *doc)
 		dv_real(f, "confidence", d->o.conf);
 		dv_real(f, "row_confidence", d->row_conf);
 		per_findings(f, d);
+		machine_findings(d, doc);
 	}
 	dv_real(f, "percent_limit", d->o.limit);
 	dv_table(f, nodes_table(d));

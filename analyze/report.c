@@ -137,6 +137,13 @@ static void sort_into(const struct table *t, struct table *s)
 static void finish_summary(struct rep *r, struct table *s)
 {
 	sort_into(r->summary, s);
+	if (r->nwithheld) {
+		table_add_row(s);
+		table_set_strf(s, 0, "%zu change%s beyond %s interval with no kernel verdict: the machine's own "
+			       "change could explain %s (see the warning)", r->nwithheld, r->nwithheld == 1 ? "" : "s",
+			       r->nwithheld == 1 ? "its" : "their", r->nwithheld == 1 ? "it" : "them");
+		table_set_real(s, 1, 0);
+	}
 	if (!table_nrows(s)) {
 		table_add_row(s);
 		table_set_str(s, 0, "no significant change: no interval of the headline metrics or the "
@@ -162,7 +169,9 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 		dv_str(doc_findings(d), "base", o->base);
 		dv_str(doc_findings(d), "new", o->new);
 		shown = dv_table(doc_findings(d), summary_table());
+		report_machine(&r);
 		report_setup(&r);
+		report_machine_tables(&r);
 		rc = report_headline(&r, err, errlen);
 	}
 	if (!rc) {
@@ -177,6 +186,7 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 		if (r.side[i].have_bench)
 			bench_data_free(&r.side[i].b);
 		free(r.side[i].sessions);
+		machine_side_free(&r.msides[i]);
 	}
 	table_free(r.summary);
 	return rc;

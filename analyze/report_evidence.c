@@ -384,6 +384,7 @@ static void callgraph(struct rep *r)
 		goto out;
 	}
 	cgdiff_findings(d, sub);
+	carry(r, sub, "call graph");
 	struct table *t = adopt(r, sub, "nodes", "cgdiff_nodes", "Evidence: call graph", NULL);
 	if (t)
 		table_set_title(t, "Call graph, callers first: shares of each side's samples");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze/machine.h"
 #include "analyze/report_int.h"
 #include "lib/alloc.h"
 #include "lib/stats.h"
@@ -41,12 +42,13 @@ static bool wanted(const struct rep *r, const char *name)
 	return !r->o->nmetrics;
 }
 
-/* One side of one row: its units (runs, or boots' means) and summary. */
+/* One side of one row: its units (runs, or boots' or sittings' means)
+ * and summary. */
 struct unit {
 	double *v;
 	size_t n;		/* units tested */
 	size_t runs;
-	int boots;
+	int boots, sittings;
 	double mean, sd_pct, median;	/* mean: of the units; sd_pct: of the runs */
 };
 
@@ -57,8 +59,8 @@ static void units_of(const struct bench_data *b, size_t cell, int m, struct unit
 	size_t n = bd_values(b, (int)cell, m, RUN_BARE, -1, &all);
 	struct bd_stats s;
 	bd_stats_of(b, (int)cell, m, RUN_BARE, &s);
-	*u = (struct unit){ .v = all, .n = n, .runs = n, .boots = s.boots, .mean = stats_mean(all, n),
-		.sd_pct = stats_rel_stddev(all, n), .median = s.median };
+	*u = (struct unit){ .v = all, .n = n, .runs = n, .boots = s.boots, .sittings = s.sittings,
+		.mean = stats_mean(all, n), .sd_pct = stats_rel_stddev(all, n), .median = s.median };
 }
 
 /* boot_units(b, cell, m, u): replaces u's units by each boot's mean (and
@@ -78,15 +80,37 @@ static void boot_units(const struct bench_data *b, size_t cell, int m, struct un
 	u->mean = stats_mean(u->v, u->n);
 }
 
+/* sitting_units(b, cell, m, u): replaces u's units by each sitting's mean
+ * (and u's mean by their mean). */
+static void sitting_units(const struct bench_data *b, size_t cell, int m, struct unit *u)
+{
+	free(u->v);
+	u->v = xcalloc(b->nsittings + 1, sizeof(double));
+	u->n = 0;
+	for (size_t k = 0; k < b->nsittings; k++) {
+		double *sv;
+		size_t sn = bd_sitting_values(b, (int)cell, m, RUN_BARE, (int)k, &sv);
+		if (sn)
+			u->v[u->n++] = stats_mean(sv, sn);
+		free(sv);
+	}
+	u->mean = stats_mean(u->v, u->n);
+}
+
+/* What a row's test takes as its units. */
+enum tested_on { ON_RUNS, ON_SITTINGS, ON_BOOTS };
+static const char *const tested_on_names[] = { "runs", "sittings", "boots" };
+
 /* The rows of one metric. */
 struct mrow {
 	struct pair p;
 	struct unit u[2];
-	bool by_boot;		/* tested on the boots' means (3 or more a side) */
+	enum tested_on on;	/* boots' means (3 or more a side), sittings' (2 or more), or runs */
 	bool pct;		/* the change is in % of base's mean (base's mean is not 0) */
 	struct interval ci;	/* of the difference of means: in % of base's mean, or absolute */
 	const char *untested;	/* why there is no interval, or NULL */
 	bool significant;
+	bool machine;		/* significant, but the machine's own change could explain it */
 };
 
 /* test_row(row, level): Welch's interval at level; in % of base's mean,
@@ -141,7 +165,8 @@ static char *table_name_for(const struct rep *r, const char *prefix, const char 
 enum {
 	MC_BASE, MC_BASE_SD, MC_NEW, MC_NEW_SD, MC_CHANGE, MC_INTERVAL, MC_MARK, MC_VERDICT,
 	MC_CI_LO, MC_CI_HI, MC_BASE_RUNS, MC_NEW_RUNS, MC_BASE_BOOTS, MC_NEW_BOOTS, MC_BASE_MEDIAN,
-	MC_NEW_MEDIAN, MC_SIGNIFICANT, MC_DIFF_LO, MC_DIFF_HI, MC_TESTED_ON, MC_N
+	MC_NEW_MEDIAN, MC_SIGNIFICANT, MC_DIFF_LO, MC_DIFF_HI, MC_TESTED_ON, MC_BASE_SITTINGS,
+	MC_NEW_SITTINGS, MC_MACHINE, MC_N
 };
 
 /* metric_table(r, m): the empty table of metric m. */
@@ -150,10 +175,10 @@ static struct table *metric_table(const struct rep *r, const struct bd_metric *m
 	static const char *const cols[MC_N] = { "base", "base_stddev_pct", "new", "new_stddev_pct",
 		"change_pct", "interval", "mark", "verdict", "ci_low_pct", "ci_high_pct", "base_runs",
 		"new_runs", "base_boots", "new_boots", "base_median", "new_median", "significant",
-		"diff_low", "diff_high", "tested_on" };
+		"diff_low", "diff_high", "tested_on", "base_sittings", "new_sittings", "machine_explains" };
 	static const enum col_type types[MC_N] = { COL_REAL, COL_PCT, COL_REAL, COL_PCT, COL_PCT, COL_STR,
 		COL_STR, COL_STR, COL_REAL, COL_REAL, COL_INT, COL_INT, COL_INT, COL_INT, COL_REAL, COL_REAL,
-		COL_INT, COL_REAL, COL_REAL, COL_STR };
+		COL_INT, COL_REAL, COL_REAL, COL_STR, COL_INT, COL_INT, COL_INT };
 	static const char *const labels[MC_N] = { "base", "%stddev", "new", "%stddev", "%change",
 		"95% interval", "sig", "verdict", [MC_BASE_RUNS] = "base runs", "new runs", "base boots",
 		"new boots" };
@@ -236,11 +261,15 @@ static void row_cells(struct table *t, const struct bench_data *b, const struct 
 	if (row->u[0].runs && row->u[1].runs && isfinite(change))
 		table_set_real(t, c + MC_CHANGE, change);
 	interval_cells(t, c, row, m->unit);
-	table_set_str(t, c + MC_MARK, row->significant ? "*" : "");
-	table_set_str(t, c + MC_VERDICT, row->significant ? verdict(m->better, direction(row)) : "");
+	table_set_str(t, c + MC_MARK, row->significant && !row->machine ? "*" : "");
+	table_set_str(t, c + MC_VERDICT, row->machine ? "machine changed" :
+		      row->significant ? verdict(m->better, direction(row)) : "");
 	table_set_int(t, c + MC_SIGNIFICANT, row->significant);
+	table_set_int(t, c + MC_MACHINE, row->machine);
 	if (!row->untested)
-		table_set_str(t, c + MC_TESTED_ON, row->by_boot ? "boots" : "runs");
+		table_set_str(t, c + MC_TESTED_ON, tested_on_names[row->on]);
+	table_set_int(t, c + MC_BASE_SITTINGS, row->u[0].sittings);
+	table_set_int(t, c + MC_NEW_SITTINGS, row->u[1].sittings);
 }
 
 /* chart_of(r, m, pairs, n): the chart of metric m's runs. */
@@ -279,9 +308,11 @@ static void summarize(struct rep *r, const struct bd_metric *m, const struct mro
 {
 	char *cell = rep_cell_text(&r->side[0].b, row->p.cell[0]), how[160];
 	double change = change_of(row);
-	snprintf(how, sizeof(how), "%zu runs x %d boot%s (base), %zu x %d (new)%s", row->u[0].runs,
-		 row->u[0].boots, row->u[0].boots == 1 ? "" : "s", row->u[1].runs, row->u[1].boots,
-		 row->by_boot ? ", tested on the boots' means" : "");
+	snprintf(how, sizeof(how), "%zu runs, %d sitting%s, %d boot%s (base); %zu, %d, %d (new)%s",
+		 row->u[0].runs, row->u[0].sittings, row->u[0].sittings == 1 ? "" : "s", row->u[0].boots,
+		 row->u[0].boots == 1 ? "" : "s", row->u[1].runs, row->u[1].sittings, row->u[1].boots,
+		 row->on == ON_BOOTS ? ", tested on the boots' means" :
+		 row->on == ON_SITTINGS ? ", tested on the sittings' means" : "");
 	if (row->pct)
 		rep_summary(r, change, "%s%s%s: %+.2f%% (95%% interval %+.2f%%..%+.2f%%), %s; %s", m->name,
 			    *cell ? ", " : "", cell, change, row->ci.lo, row->ci.hi,
@@ -294,39 +325,56 @@ static void summarize(struct rep *r, const struct bd_metric *m, const struct mro
 	free(cell);
 }
 
-/* units_for(r, row, mi): both sides' units of a row: the runs, or each
- * boot's mean when both sides have 3 or more boots in the cell. */
+/* units_for(r, row, mi): both sides' units of a row: each boot's mean
+ * when both sides have 3 or more boots in the cell, else each sitting's
+ * mean when both have 2 or more sittings, else the runs. */
 static void units_for(const struct rep *r, struct mrow *row, const int *mi)
 {
 	for (int k = 0; k < 2; k++)
 		units_of(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
-	row->by_boot = row->u[0].boots >= 3 && row->u[1].boots >= 3;
-	for (int k = 0; row->by_boot && k < 2; k++)
-		boot_units(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
+	row->on = row->u[0].boots >= 3 && row->u[1].boots >= 3 ? ON_BOOTS :
+		  row->u[0].sittings >= 2 && row->u[1].sittings >= 2 ? ON_SITTINGS : ON_RUNS;
+	for (int k = 0; row->on != ON_RUNS && k < 2; k++)
+		if (row->on == ON_BOOTS)
+			boot_units(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
+		else
+			sitting_units(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
 }
 
-/* one_metric(r, m, mi, pairs, n, level, pooled): metric m's table, chart
- * and summary lines; *pooled is set when a row pooled the runs of several
- * boots. */
+/* Across the rows of every metric: what the notes need to know. */
+struct seen {
+	bool pooled;		/* a row pooled the runs of several sittings */
+	bool one_sitting;	/* a row tested on runs with one sitting a side */
+};
+
+/* one_metric(r, m, mi, pairs, n, level, seen): metric m's table, chart
+ * and summary lines. */
 static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, const struct pair *pairs,
-		       size_t n, double level, bool *pooled)
+		       size_t n, double level, struct seen *seen)
 {
 	struct table *t = metric_table(r, m);
-	table_caption(t, "mean of the runs that ended well (of each boot's mean, averaged, where tested on "
-		      "boots); %%stddev: of the runs; %%change: of the means; interval: Welch's t on the runs, "
-		      "or on each boot's mean where both sides have 3 or more boots, simultaneous over every "
-		      "results row (each at %.4g%%); * the interval excludes 0; %s is better", 100 * level,
+	table_caption(t, "mean of the runs that ended well (of each boot's or sitting's mean, averaged, where "
+		      "tested on them); %%stddev: of the runs; %%change: of the means; interval: Welch's t on "
+		      "the boots' means where both sides have 3 or more boots, else on the sittings' means "
+		      "where both have 2 or more sittings, else on the runs, simultaneous over every "
+		      "results row (each at %.4g%%); * the interval excludes 0 and the machine's own change "
+		      "does not explain it; %s is better", 100 * level,
 		      m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither side said which");
 	for (size_t i = 0; i < n; i++) {
 		struct mrow row = { .p = pairs[i] };
 		units_for(r, &row, mi);
 		if (row.u[0].runs || row.u[1].runs) {
 			test_row(&row, level);
+			row.machine = row.significant &&
+				      machine_explains(&r->machine, machine_push(m->better), row.ci, row.pct);
 			row_cells(t, &r->side[0].b, &row, m);
-			if (row.significant)
+			if (row.significant && !row.machine)
 				summarize(r, m, &row);
-			if (!row.by_boot && (row.u[0].boots > 1 || row.u[1].boots > 1))
-				*pooled = true;
+			r->nwithheld += row.machine;
+			if (row.on == ON_RUNS && (row.u[0].sittings > 1 || row.u[1].sittings > 1))
+				seen->pooled = true;
+			if (row.on == ON_RUNS && row.u[0].sittings == 1 && row.u[1].sittings == 1 && !row.untested)
+				seen->one_sitting = true;
 		}
 		free(row.u[0].v);
 		free(row.u[1].v);
@@ -376,18 +424,25 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 		return -1;
 	size_t n = pairs_of(r, &pairs), rows = count_rows(r, n);
 	double level = 1 - 0.05 / (double)(rows ? rows : 1);
-	bool pooled = false;
+	struct seen seen = { false, false };
 	if (!n)
 		doc_warn(r->d, "the two benches share no cell (their parameters differ): no results to "
 			 "compare");
 	for (size_t m = 0; m < a->nmetrics; m++) {
 		int mi[2] = { (int)m, bd_metric_index(b, a->metrics[m].name) };
 		if (mi[1] >= 0 && wanted(r, a->metrics[m].name))
-			one_metric(r, &a->metrics[m], mi, pairs, n, level, &pooled);
+			one_metric(r, &a->metrics[m], mi, pairs, n, level, &seen);
 	}
-	if (pooled)
-		doc_note(r->d, "where a side has fewer than 3 boots in a cell the interval pools the runs "
-			 "of its boots: the variation between boots is not in it");
+	if (seen.pooled)
+		doc_note(r->d, "where a side has a single sitting in a cell the interval pools the runs of "
+			 "the other side's sittings: the variation between sittings is not in it");
+	if (seen.one_sitting)
+		doc_note(r->d, "each side ran in one sitting (one perfdb bench on one boot): the intervals "
+			 "hold the variation between the runs of a sitting, not the machine's drift from one "
+			 "sitting to the next, which can be larger. To put that drift inside them, bench each "
+			 "side in 2 or more sittings (perfdb bench -l LABEL again, later or after a reboot); "
+			 "when the change needs no reboot (a sysctl, a sysfs knob), make it a parameter and "
+			 "compare its values within one sitting, interleaved, where the drift cancels");
 	dv_int(doc_findings(r->d), "results_rows", (long long)rows);
 	dv_real(doc_findings(r->d), "row_confidence", level);
 	dv_str(doc_findings(r->d), "test", "welch-t");

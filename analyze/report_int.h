@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "analyze/bench_data.h"
+#include "analyze/machine.h"
 #include "analyze/report.h"
 #include "lib/doc.h"
 #include "lib/strbuf.h"
@@ -27,13 +28,21 @@ struct rep {
 	struct rside side[2];
 	struct table *summary;	/* filled last, shown first */
 	size_t nsignificant;
+	struct machine_cmp machine;	/* the machine's own change from base to new */
+	struct machine_side msides[2];
+	size_t nwithheld;	/* significant rows the machine's change could explain */
 	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
 };
 
-/* Sections (report_setup.c, report_headline.c, report_evidence.c,
- * report_quality.c, report_reproduce.c). Each adds its tables to r->d;
- * the headline and evidence add their significant changes to r->summary. */
+/* Sections (report_setup.c, report_machine.c, report_headline.c,
+ * report_evidence.c, report_quality.c, report_reproduce.c). Each adds its
+ * tables to r->d; the headline and evidence add their significant changes
+ * to r->summary. report_machine compares the machine's pulse and load of
+ * the sides into r->machine (its warning first, before any other);
+ * report_machine_tables adds its tables to the setup. */
 void report_setup(struct rep *r);
+void report_machine(struct rep *r);
+void report_machine_tables(struct rep *r);
 int report_headline(struct rep *r, char *err, size_t errlen);
 void report_durations(struct rep *r);
 void report_evidence(struct rep *r);

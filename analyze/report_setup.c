@@ -106,6 +106,8 @@ static void facts_of(const struct rep *r, int k, struct fact *f)
 	f[15].v[k] = s->have_bench && s->b.recipes ? xstrdup(s->b.recipes) : NULL;
 	snprintf(buf, sizeof(buf), "%d", s->nsessions);
 	f[16].v[k] = xstrdup(buf);
+	snprintf(buf, sizeof(buf), "%zu", s->have_bench ? s->b.nsittings : 0);
+	f[17].v[k] = s->have_bench ? xstrdup(buf) : NULL;
 }
 
 /* report_setup: see report_int.h. */
@@ -117,7 +119,7 @@ void report_setup(struct rep *r)
 		{ "memory", { 0 }, true }, { "perf version", { 0 }, true },
 		{ "perf command line", { 0 }, false }, { "workload", { 0 }, true },
 		{ "parameters", { 0 }, true }, { "runs per cell", { 0 }, true }, { "order", { 0 }, false },
-		{ "recipes", { 0 }, true }, { "sessions", { 0 }, false } };
+		{ "recipes", { 0 }, true }, { "sessions", { 0 }, false }, { "sittings", { 0 }, false } };
 	size_t nf = sizeof(f) / sizeof(*f);
 	struct table *t = table_new("setup", "Setup");
 	table_col(t, "fact", COL_STR, 0);

@@ -1,0 +1,194 @@
+/* Unit tests of the machine's pulse and load (collect/pulse.c: parsing
+ * /proc/stat, the load between two readings) and of the comparison of two
+ * sides' machines (analyze/machine.c): when the machine changed, which way,
+ * and which changes of a comparison it could explain, on hand-built sides
+ * whose answers follow from the definitions in machine.h; plus one real
+ * probe of this machine (its rates are positive and finite). */
+#include <math.h>
+#include <stdlib.h>
+#include "analyze/machine.h"
+#include "collect/pulse.h"
+#include "tests/unit/tap.h"
+
+/* side(s, ints, mems, caps, n): a side of n probes and n runs. */
+static void side(struct machine_side *s, const double *ints, const double *mems, const double *caps,
+		 size_t n)
+{
+	const double *src[MI_N] = { ints, mems, caps };
+	for (int i = 0; i < MI_N; i++) {
+		s->v[i] = calloc(n + 1, sizeof(double));
+		s->n[i] = src[i] ? n : 0;
+		for (size_t k = 0; src[i] && k < n; k++)
+			s->v[i][k] = src[i][k];
+	}
+	s->runs = n;
+}
+
+/* cmp(a, b, m): compares and frees both sides. */
+static void cmp(struct machine_side *a, struct machine_side *b, struct machine_cmp *m)
+{
+	machine_compare(a, b, m);
+	machine_side_free(a);
+	machine_side_free(b);
+}
+
+/* iv(lo, hi): an interval. */
+static struct interval iv(double lo, double hi)
+{
+	return (struct interval){ lo, hi };
+}
+
+/* test_proc_stat: the aggregate line's busy and steal times. */
+static void test_proc_stat(void)
+{
+	const char *text = "cpu  100 5 50 1000 7 3 2 11 40 0\ncpu0 50 2 25 500 3 1 1 5 20 0\nintr 1 2\n";
+	struct cpu_clock c = { 0 };
+	ok(!proc_stat_parse(text, 10000000, &c), "/proc/stat: the cpu line parses");
+	is_int(c.busy_ns, (100 + 5 + 50 + 3 + 2) * 10000000LL, "busy: user + nice + system + irq + softirq");
+	is_int(c.steal_ns, 11 * 10000000LL, "steal: its own column");
+	ok(proc_stat_parse("cpu0 1 2 3\n", 10000000, &c) == -1, "no aggregate line: -1");
+	ok(proc_stat_parse("intr 5\ncpu  1 2\n", 10000000, &c) == -1, "a short cpu line: -1");
+}
+
+/* test_load: what others took between two readings. */
+static void test_load(void)
+{
+	struct cpu_clock a = { 1000, 0, 100, true }, b = { 5000, 0, 600, true };
+	struct run_load l;
+	run_load_between(&a, &b, &l);
+	is_int(l.others_ns, 3500, "others: busy 4000 less ours 500");
+	is_int(l.steal_ns, -1, "steal still 0 since boot: unknown");
+	b.steal_ns = 40;
+	a.steal_ns = 10;
+	b.ours_ns = 6000;
+	run_load_between(&a, &b, &l);
+	is_int(l.others_ns, 0, "ours above busy (tick-sampled busy): 0, never negative");
+	is_int(l.steal_ns, 30, "steal: the difference");
+	a.ok = false;
+	run_load_between(&a, &b, &l);
+	ok(l.others_ns == -1 && l.steal_ns == -1, "a failed reading: unknown");
+}
+
+/* test_unchanged: the same pulse on both sides. */
+static void test_unchanged(void)
+{
+	double x[] = { 100, 101, 99, 100.5, 99.5 }, y[] = { 100.2, 99.8, 100, 101, 99 };
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, x, x, NULL, 5);
+	side(&b, y, y, NULL, 5);
+	cmp(&a, &b, &m);
+	ok(m.known && !m.changed && m.dir == 0 && m.band == 0, "same pulse: known, unchanged, no band");
+	ok(!machine_explains(&m, 1, iv(-30, -10), true), "an unchanged machine explains nothing");
+}
+
+/* test_slower: a pulse 20% lower, beyond its noise. */
+static void test_slower(void)
+{
+	double x[] = { 100, 101, 99, 100.5, 99.5 }, y[] = { 80, 81, 79, 80.5, 79.5 };
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, x, NULL, NULL, 5);
+	side(&b, y, NULL, NULL, 5);
+	cmp(&a, &b, &m);
+	ok(m.changed && m.dir == -1, "20%% lower pulse: changed, slower");
+	ok(fabs(m.ind[MI_INT].pct + 20) < 1e-9, "its change is -20%% (%g)", m.ind[MI_INT].pct);
+	ok(m.ind[MI_INT].ci.lo < -20 && m.ind[MI_INT].ci.hi > -20, "its interval holds -20%%");
+	ok(fabs(m.band - 2 * fabs(m.ind[MI_INT].ci.lo)) < 1e-9, "band: twice the interval's far end (%g)", m.band);
+	ok(machine_explains(&m, 1, iv(-30, -10), true), "a rate 10-30%% lower: the machine's doing");
+	ok(machine_explains(&m, 1, iv(-60, -38), true), "a rate 38-60%% lower: within twice the machine's change");
+	ok(!machine_explains(&m, 1, iv(-90, -60), true), "a rate 60-90%% lower: beyond the band, the kernel's");
+	ok(!machine_explains(&m, 1, iv(5, 15), true), "a rate higher on a slower machine: not the machine's");
+	ok(machine_explains(&m, -1, iv(5, 15), true), "a time longer on a slower machine: the machine's");
+	ok(!machine_explains(&m, -1, iv(-15, -5), true), "a time shorter on a slower machine: not the machine's");
+	ok(machine_explains(&m, 0, iv(5, 15), true) && machine_explains(&m, 0, iv(-15, -5), true),
+	   "a metric of unknown direction: either way");
+	ok(machine_explains(&m, 1, iv(-900, -500), false), "no percentage (base 0): any change it pushes");
+	ok(!machine_explains(&m, 1, iv(NAN, NAN), true), "no interval: nothing to explain");
+}
+
+/* test_small: a significant change below MACHINE_MIN_PCT. */
+static void test_small(void)
+{
+	double x[] = { 100, 100.1, 99.9, 100, 100.05 }, y[] = { 99, 99.1, 98.9, 99, 99.05 };
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, x, NULL, NULL, 5);
+	side(&b, y, NULL, NULL, 5);
+	cmp(&a, &b, &m);
+	ok(stats_excludes(m.ind[MI_INT].ci, 0), "a 1%% change with little noise is beyond it");
+	ok(!m.changed, "but below %g%%: the machine did not change", MACHINE_MIN_PCT);
+}
+
+/* test_single: one probe a side, no interval. */
+static void test_single(void)
+{
+	double x[] = { 100 }, y1[] = { 92 }, y2[] = { 88 };
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, x, NULL, NULL, 1);
+	side(&b, y1, NULL, NULL, 1);
+	cmp(&a, &b, &m);
+	ok(!m.changed && isnan(m.ind[MI_INT].ci.lo), "one probe a side, 8%% apart: no interval, not changed");
+	side(&a, x, NULL, NULL, 1);
+	side(&b, y2, NULL, NULL, 1);
+	cmp(&a, &b, &m);
+	ok(m.changed && m.dir == -1 && fabs(m.band - 24) < 1e-9, "12%% apart: changed, band 24%% (%g)", m.band);
+}
+
+/* test_mixed: one loop faster, the capacity lower. */
+static void test_mixed(void)
+{
+	double x[] = { 100, 101, 99, 100.5, 99.5 }, y[] = { 110, 111, 109, 110.5, 109.5 };
+	double c0[] = { 0.99, 0.98, 0.99, 0.985, 0.99 }, c1[] = { 0.5, 0.52, 0.48, 0.5, 0.51 };
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, x, NULL, c0, 5);
+	side(&b, y, NULL, c1, 5);
+	cmp(&a, &b, &m);
+	ok(m.changed && m.dir == 0, "faster loops, half the CPU left: changed, both ways");
+	ok(m.ind[MI_CAP].changed && m.ind[MI_CAP].pct < -45, "the capacity's change is about -49%% (%g)",
+	   m.ind[MI_CAP].pct);
+	ok(machine_explains(&m, 1, iv(5, 15), true) && machine_explains(&m, 1, iv(-15, -5), true),
+	   "both ways: any direction within the band");
+}
+
+/* test_unknown: sides without pulse or load. */
+static void test_unknown(void)
+{
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, NULL, NULL, NULL, 3);
+	side(&b, NULL, NULL, NULL, 3);
+	cmp(&a, &b, &m);
+	ok(!m.known && !m.changed, "no pulse, no load: unknown, not changed");
+}
+
+/* test_probe: a real probe. */
+static void test_probe(void)
+{
+	struct pulse_probe *p = pulse_probe_new();
+	struct pulse x = { NAN, NAN };
+	if (!ok(p != NULL, "a probe can be made"))
+		return;
+	ok(pulse_probe_cpus(p) >= 1 && pulse_probe_cpus(p) <= PULSE_MAX_CPUS, "it runs on 1..%d CPUs",
+	   PULSE_MAX_CPUS);
+	ok(!pulse_measure(p, &x) && x.int_rate > 0 && isfinite(x.int_rate) && x.mem_rate > 0 &&
+	   isfinite(x.mem_rate), "it measures positive rates (%.1f M/s, %.2f GB/s)", x.int_rate, x.mem_rate);
+	pulse_probe_free(p);
+}
+
+int main(void)
+{
+	test_proc_stat();
+	test_load();
+	test_unchanged();
+	test_slower();
+	test_small();
+	test_single();
+	test_mixed();
+	test_unknown();
+	test_probe();
+	printf("1..%d\n", tap_n);
+	return tap_failed != 0;
+}
