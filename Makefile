@@ -161,6 +161,7 @@ bench: all $(BENCH_PROGS)
 	sh tests/bench/analyze.sh $(BUILD)
 	sh tests/bench/push.sh $(BUILD)
 	sh tests/bench/pulse.sh $(BUILD)
+	sh tests/bench/sittings.sh $(BUILD)
 
 deps:
 	sh .ci/deps.sh

@@ -434,8 +434,9 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 			one_metric(r, &a->metrics[m], mi, pairs, n, level, &seen);
 	}
 	if (seen.pooled)
-		doc_note(r->d, "where a side has a single sitting in a cell the interval pools the runs of "
-			 "the other side's sittings: the variation between sittings is not in it");
+		doc_note(r->d, "where one side has a single sitting in a cell and the other several, the row "
+			 "is tested on the runs, pooled across the sittings: the variation between sittings "
+			 "is not in its interval");
 	if (seen.one_sitting)
 		doc_note(r->d, "each side ran in one sitting (one perfdb bench on one boot): the intervals "
 			 "hold the variation between the runs of a sitting, not the machine's drift from one "
