@@ -33,15 +33,18 @@ static bool in_cells(int cell, const int *cells, size_t n)
 void machine_side_of_bench(const struct bench_data *b, const int *cells, size_t ncells,
 			   struct machine_side *s)
 {
+	const struct bd_run *last = NULL;	/* the run whose probe was taken last */
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct bd_run *r = &b->runs_v[i];
 		if (r->kind != RUN_BARE || !r->ok || !in_cells(r->cell, cells, ncells))
 			continue;
 		s->runs++;
-		if (r->new_probe) {
+		if (!last || last->sitting != r->sitting || last->pulse_int != r->pulse_int ||
+		    last->pulse_mem != r->pulse_mem) {	/* another probe's */
 			push_value(s, MI_INT, r->pulse_int);
 			push_value(s, MI_MEM, r->pulse_mem);
+			last = r;
 		}
 		push_value(s, MI_CAP, 1 - bd_load(b, r));
 	}

@@ -441,7 +441,7 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 		doc_note(r->d, "each side ran in one sitting (one perfdb bench on one boot): the intervals "
 			 "hold the variation between the runs of a sitting, not the machine's drift from one "
 			 "sitting to the next, which can be larger. To put that drift inside them, bench each "
-			 "side in 2 or more sittings (perfdb bench -l LABEL again, later or after a reboot); "
+			 "side in 2 or more sittings (the same perfdb bench with --again, later, or after a reboot); "
 			 "when the change needs no reboot (a sysctl, a sysfs knob), make it a parameter and "
 			 "compare its values within one sitting, interleaved, where the drift cancels");
 	dv_int(doc_findings(r->d), "results_rows", (long long)rows);

@@ -72,6 +72,19 @@ static void line(struct table *t, const char *text)
 	table_set_str(t, 0, text);
 }
 
+/* again_line(t, s): how many more sittings the side's bench had on its
+ * boots (the same command with --again), when any. */
+static void again_line(struct table *t, const struct rside *s)
+{
+	if (!s->have_bench || s->b.nsittings <= s->b.nboots)
+		return;
+	size_t more = s->b.nsittings - s->b.nboots;
+	char *text = xasprintf("(then %zu more sitting%s: the same command with --again, later)", more,
+			       more == 1 ? "" : "s");
+	line(t, text);
+	free(text);
+}
+
 /* report_reproduce: see report_int.h. */
 void report_reproduce(struct rep *r)
 {
@@ -89,6 +102,7 @@ void report_reproduce(struct rep *r)
 			sb_printf(&b, "(sessions of %s imported with perfdb import)", r->side[k].label);
 		line(t, sb_str(&b));
 		sb_free(&b);
+		again_line(t, &r->side[k]);
 	}
 	struct strbuf b = STRBUF_INIT;
 	sb_puts(&b, "perfdb report ");
