@@ -37,11 +37,13 @@ const struct verb verb_results = {
 	.summary = "the runs of benches summarized per label, cell and metric",
 	.usage = usage,
 	.description =
-		"Per label and cell (parameters as the leading columns), for each metric: the boots "
-		"and runs, the median (of each boot's runs, averaged over the boots: \"median of 5 "
+		"Per label and cell (parameters as the leading columns), for each metric: the boots, "
+		"sittings and runs, the median (of each boot's runs, averaged over the boots: \"median of 5 "
 		"runs, averaged over 2 boots\"), mean, standard deviation (and as % of the mean), "
 		"min, max, and the mean user, system and elapsed seconds per run. Only bare runs "
-		"that ended well count; the table \"boots\" has each boot's median, "
+		"that ended well count; the table \"boots\" has each boot's median, \"sittings\" "
+		"the machine during each sitting (one perfdb bench on one boot: the pulse measured "
+		"between its runs, and the share of the CPUs other processes and steal took), "
 		"\"perturbation\" the recorded runs against the bare ones, \"failures\" the runs "
 		"that failed.\n",
 	.options = options,

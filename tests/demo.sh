@@ -3,7 +3,8 @@
 # builds it, benches the built-in yield workload twice -- threads of one
 # process (shared mm) and one process per CPU (private mm), 1 and 2 CPUs,
 # 3 bare runs a cell and a recorded run with the sched and profile recipes
-# -- into demo.db, prints the results, and writes the A/B report of the two
+# -- into demo.db, prints the results and the machine's pulse per sitting,
+# and writes the A/B report of the two
 # labels as demo-report.md (with its pictures in demo-report.assets/) and
 # demo-report.html.
 set -eu
@@ -20,6 +21,7 @@ for mm in shared private; do
 		-- yield --cpus '{cpus}' --$mm-mm --seconds "$seconds"
 done
 ./build/perfdb results "$db" --table results
+./build/perfdb results "$db" --table sittings
 report=${db%.db}-report
 ./build/perfdb report "$db" --base shared --new private -o "$report.md"
 ./build/perfdb report "$db" --base shared --new private --format html -o "$report.html"
