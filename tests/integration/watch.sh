@@ -28,9 +28,8 @@
 # accepted, moved to a word nothing writes), which the oracle confirms.
 # Kernel-address watchpoints (mm_struct.FIELD) are tried only where the
 # kernel takes them (perf stat -a -e mem:KADDR/8:w, KADDR a kernel data
-# symbol); some kernels refuse them even to root (a user namespace's
-# root lacks CAP_SYS_ADMIN where it counts), and their checks are then
-# skipped, saying so. Prints TAP lines.
+# symbol); some kernels refuse them even to root (EPERM), and their
+# checks are then skipped, saying so. Prints TAP lines.
 # Run from the repository root: sh tests/integration/watch.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
