@@ -613,6 +613,23 @@ static void check_no_verdict(sqlite3 *db, int64_t id, const char *firing, const 
 	doc_free(d);
 }
 
+/* check_hitm_no_verdict(db, id): hitm's document of session id (what
+ * perfdb hitm and the report's evidence show) has no verdict either. */
+static void check_hitm_no_verdict(sqlite3 *db, int64_t id)
+{
+	struct hitm_opts o = { .c2c = { .display = -1, .dbpath = "x.db" },
+		.watch = { .min_transfers = WATCH_MIN_TRANSFERS, .site_rows = 3, .rows = 10 } };
+	struct doc *d = doc_new("hitm");
+	char err[512];
+	const struct table *l;
+	ok(!hitm_findings(db, &id, 1, &o, d, err, sizeof(err)) && (l = doc_table(d, "cachelines")) &&
+	   table_nrows(l) == 1 && cell_of(l, 0, "verdict")->kind == CELL_NULL &&
+	   warned(d, "no verdict: the watchpoints did not fire"),
+	   "session %lld: hitm's document (the report's evidence) gives no verdict either",
+	   (long long)id);
+	doc_free(d);
+}
+
 static void test_no_verdict(sqlite3 *db)
 {
 	struct watch_data wd = { .n = 0 };
@@ -629,6 +646,7 @@ static void test_no_verdict(sqlite3 *db)
 	is_int(firing_of(db, 4), WATCH_FIRING_NOT, "session 4: canary 0 of 1000: do not fire");
 	check_no_verdict(db, 4, "do not fire", "no verdict: the watchpoints did not fire: 0 of 1000 "
 			 "writes to a watched variable (perfdb's canary, recorded beside them) were caught");
+	check_hitm_no_verdict(db, 4);
 	is_int(firing_of(db, 5), WATCH_FIRING_UNKNOWN, "session 5: no canary, no write: unverified");
 	check_no_verdict(db, 5, "unverified", "no verdict: no write was caught by any watchpoint, and "
 			 "this session has no canary to tell a quiet field from watchpoints that do not fire");
