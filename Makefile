@@ -20,6 +20,7 @@ TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/lib/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 WORKLOADS := $(patsubst workloads/%.c,$(BUILD)/workloads/%,$(sort $(wildcard workloads/*.c)))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(sort $(wildcard tests/tools/*.c)))
+QUIRK     := $(BUILD)/tests/quirk/deafbp.so $(BUILD)/tests/quirk/bpwrite
 # The verbs, as perfdb.c's table lists them: one man page each.
 VERBS     := $(shell sed -n 's/^[[:space:]]*{ &verb_\([a-z0-9_]*\),.*/\1/p' perfdb.c)
 MAN_PAGES := $(BUILD)/man/perfdb.1 $(VERBS:%=$(BUILD)/man/perfdb-%.1)
@@ -31,7 +32,7 @@ SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/be
 
 .SILENT:
 .PHONY: all test asan bench deps install uninstall clean run fuzz fuzz-build fuzz-harnesses FORCE
-all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS) $(MAN_PAGES) $(COMPLETION)
+all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS) $(QUIRK) $(MAN_PAGES) $(COMPLETION)
 	@ln -sf $(BUILD)/perfdb perfdb
 
 $(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
@@ -106,6 +107,19 @@ WORKLOAD_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -O1 -g -fno-
 $(BUILD)/workloads/%: workloads/%.c workloads/harness.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WORKLOAD_CFLAGS) -o $@ $< -lpthread
+
+# A machine's quirk for tests (tests/quirk/): hardware watchpoints that are
+# accepted and never fire (a preloaded library), and the program an oracle
+# watches. Like the workloads: no sanitizers (ASan's runtime must come
+# first in a process; the library is preloaded before it), and no PIE for
+# the oracle, so that nm gives its variable's address.
+$(BUILD)/tests/quirk/deafbp.so: tests/quirk/deafbp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORKLOAD_CFLAGS) -shared -fPIC -o $@ $< -ldl
+
+$(BUILD)/tests/quirk/bpwrite: tests/quirk/bpwrite.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WORKLOAD_CFLAGS) -no-pie -o $@ $<
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB) $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)

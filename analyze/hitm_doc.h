@@ -18,7 +18,9 @@
  *                  first sample, as perf c2c report shows it)
  *   evidence       "c2c" or "watch"
  *   verdict        "true sharing", "false sharing", "true and false
- *                  sharing", or "no sharing seen" (rules: hitm.h, watch.h)
+ *                  sharing", or "no sharing seen" (rules: hitm.h, watch.h);
+ *                  NULL where the evidence cannot tell (watch: watchpoints
+ *                  that did not fire, or unverified: watch.h)
  *   verdict_detail the fields and CPUs the verdict rests on
  *   fields         how many rows of "fields" the line has
  *   cpus           how many CPUs the evidence saw on the line (c2c: CPUs of

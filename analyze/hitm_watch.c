@@ -21,6 +21,7 @@ struct wsession {
 	struct watch_tables *t;
 	struct doc *doc;
 	const char *prefix;	/* "session N: " with several sessions, else "" */
+	enum watch_firing firing;	/* whether its watchpoints are known to fire */
 };
 
 /* set_rate(t, col, n, seconds): n per second over seconds, NULL without
@@ -196,6 +197,17 @@ static void line_objects(const struct wsession *s, const struct watch_line *l, s
 	sb_free(&one);
 }
 
+/* no_verdict_detail(s, b): why a line of s has no verdict, in short. */
+static void no_verdict_detail(const struct wsession *s, struct strbuf *b)
+{
+	const struct watch_canary_row *c = &s->d->canary;
+	if (s->firing == WATCH_FIRING_NOT)
+		sb_printf(b, "no verdict: the watchpoints did not fire (canary: %lld of %lld writes "
+			  "caught)", c->seen, c->writes);
+	else
+		sb_puts(b, "no verdict: no write caught, and no canary");
+}
+
 /* line_row(s, l): the "cachelines" row of line l and its fields; its idx. */
 static long long line_row(const struct wsession *s, const struct watch_line *l)
 {
@@ -211,8 +223,12 @@ static long long line_row(const struct wsession *s, const struct watch_line *l)
 	table_set_int(t, CL_CPUS, line_cpus(s, l, &b));
 	table_set_str(t, CL_CPU_LIST, sb_str(&b));
 	sb_reset(&b);
-	table_set_str(t, CL_VERDICT, share_verdict_name(l->verdict));
-	detail(s, l, &b);
+	if (watch_gives_verdict(s->firing)) {
+		table_set_str(t, CL_VERDICT, share_verdict_name(l->verdict));
+		detail(s, l, &b);
+	} else {
+		no_verdict_detail(s, &b);
+	}
 	table_set_str(t, CL_VERDICT_DETAIL, sb_str(&b));
 	sb_reset(&b);
 	line_objects(s, l, &b);
@@ -236,6 +252,30 @@ static void window_row(const struct wsession *s)
 		table_set_int(t, 4, s->d->pid);
 	table_set_str(t, 5, s->d->mm_mode);
 	table_set_int(t, 6, s->d->outside);
+	table_set_str(t, 7, watch_firing_name(s->firing));
+	if (!s->d->canary.present)
+		return;
+	table_set_str(t, 8, s->d->canary.how);
+	table_set_int(t, 9, s->d->canary.writes);
+	table_set_int(t, 10, s->d->canary.seen);
+	table_set_int(t, 11, s->d->canary.lost);
+}
+
+/* firing_warning(s): a session whose watchpoints cannot tell a quiet
+ * field from deaf watchpoints gives no verdict, and says why. */
+static void firing_warning(const struct wsession *s)
+{
+	const struct watch_canary_row *c = &s->d->canary;
+	if (s->firing == WATCH_FIRING_NOT)
+		doc_warn(s->doc, "%sno verdict: the watchpoints did not fire: %lld of %lld writes to a "
+			 "watched variable (perfdb's canary, %s) were caught%s, so the watched fields' "
+			 "writes say nothing of their traffic", s->prefix, c->seen, c->writes,
+			 !strcmp(c->how, "probe") ? "counted apart" : "recorded beside them",
+			 c->lost ? " (more were lost)" : "");
+	else if (s->firing == WATCH_FIRING_UNKNOWN)
+		doc_warn(s->doc, "%sno verdict: no write was caught by any watchpoint, and this session "
+			 "has no canary to tell a quiet field from watchpoints that do not fire "
+			 "(perfdb record -r watch records one)", s->prefix);
 }
 
 /* cpu_rows(s, idx, k): watch k's rows of cpus. */
@@ -363,6 +403,7 @@ static void fill(const struct wsession *s, const struct hitm_watch_opts *o, long
 		}
 	}
 	rate_rows(s);
+	firing_warning(s);
 	field_warnings(s);
 	run_notes(s);
 }
@@ -389,7 +430,9 @@ static void new_tables(struct watch_tables *out)
 {
 	static const struct wcol w[] = { { "session", COL_INT, 0 }, { "label", COL_STR, 0 },
 		{ "workload", COL_STR, 0 }, { "seconds", COL_REAL, 3 }, { "pid", COL_INT, 0 },
-		{ "mm_mode", COL_STR, 0 }, { "outside", COL_INT, 0 } };
+		{ "mm_mode", COL_STR, 0 }, { "outside", COL_INT, 0 }, { "watchpoints", COL_STR, 0 },
+		{ "canary", COL_STR, 0 }, { "canary_writes", COL_INT, 0 },
+		{ "canary_seen", COL_INT, 0 }, { "canary_lost", COL_INT, 0 } };
 	static const struct wcol c[] = { { "session", COL_INT, 0 }, { "idx", COL_INT, 0 },
 		{ "watch", COL_STR, 0 }, { "cpu", COL_INT, 0 }, { "writes", COL_INT, 0 },
 		{ "writes_per_sec", COL_REAL, 1 }, { "share", COL_PCT, 1 } };
@@ -399,7 +442,7 @@ static void new_tables(struct watch_tables *out)
 	static const struct wcol r[] = { { "session", COL_INT, 0 }, { "metric", COL_STR, 0 },
 		{ "watched", COL_REAL, 0 }, { "unwatched", COL_REAL, 0 }, { "change", COL_PCT, 2 },
 		{ "unwatched_session", COL_INT, 0 } };
-	out->windows = new_table("windows", "Watched windows", w, 7);
+	out->windows = new_table("windows", "Watched windows", w, 12);
 	out->cpus = new_table("cpus", "Writes per watched field and CPU", c, 7);
 	out->sites = new_table("sites", "Store sites (function+offset of ip-1: the trap reports "
 			       "the instruction after the store)", st, 7);
@@ -425,7 +468,8 @@ int hitm_watch(sqlite3 *db, const int64_t *ids, int n, const struct hitm_watch_o
 		if (n > 1)
 			snprintf(prefix, sizeof(prefix), "session %lld: ", (long long)ids[i]);
 		watch_analyze(&wd, o->min_transfers, &wr);
-		struct wsession s = { .d = &wd, .r = &wr, .hd = hd, .t = out, .doc = d, .prefix = prefix };
+		struct wsession s = { .d = &wd, .r = &wr, .hd = hd, .t = out, .doc = d, .prefix = prefix,
+				      .firing = watch_firing(&wd) };
 		fill(&s, o, &lines);
 		watch_result_free(&wr);
 		watch_data_free(&wd);
@@ -436,11 +480,17 @@ int hitm_watch(sqlite3 *db, const int64_t *ids, int n, const struct hitm_watch_o
 /* hitm_watched: see hitm_watch.h. */
 int hitm_watched(sqlite3 *db, int64_t session)
 {
-	sqlite3_stmt *st = db_prepare(db, db_has_table(db, "watch")
-		? "SELECT 1 FROM event WHERE session_id = ?1 AND type = ?2 UNION ALL "
-		  "SELECT 1 FROM watch WHERE session_id = ?1 LIMIT 1"
-		: "SELECT 1 FROM event WHERE session_id = ?1 AND type = ?2 LIMIT 1");
+	static const char events[] = "SELECT 1 FROM event e WHERE session_id = ?1 AND type = ?2",
+		not_canary[] = " AND NOT EXISTS (SELECT 1 FROM watch_canary c WHERE c.session_id = "
+		"?1 AND c.how = 'recorded' AND c.addr = e.config1 AND c.len = e.config2)",
+		rows[] = " UNION ALL SELECT 1 FROM watch WHERE session_id = ?1";
+	char sql[sizeof(events) + sizeof(not_canary) + sizeof(rows) + 16];
+	sqlite3_stmt *st;
 	int yes;
+	snprintf(sql, sizeof(sql), "%s%s%s LIMIT 1", events,
+		 db_has_table(db, "watch_canary") ? not_canary : "",
+		 db_has_table(db, "watch") ? rows : "");
+	st = db_prepare(db, sql);
 	if (!st)
 		return 0;
 	sqlite3_bind_int64(st, 1, session);

@@ -5,7 +5,10 @@
  *   windows  one row per session: session, label, workload, seconds (the
  *            watched window), pid (the watched process, NULL unknown),
  *            mm_mode (--watch-mm), outside (writes before the watchpoints
- *            were armed or after the workload ended, left out);
+ *            were armed or after the workload ended, left out),
+ *            watchpoints (watch_firing_name: verified, do not fire, fired,
+ *            unverified), canary ("recorded", "probe"), canary_writes,
+ *            canary_seen, canary_lost (NULL without a canary);
  *   cpus     per watched field and CPU that wrote it: session, idx (the
  *            line), watch, cpu, writes, writes_per_sec, share (% of the
  *            field's writes);
@@ -16,10 +19,12 @@
  *   rates    the workload's own metric lines: session, metric, watched,
  *            unwatched (its --watch-baseline run, or another session of
  *            the same workload), change (%), unwatched_session.
- * Warnings: fields only partly watched, watches wider than their field,
- * a watch without its event, writes left out of the window. Notes: how
- * watching slows the workload, its rates watched and unwatched. Only
- * reads the database. */
+ * A session whose watchpoints do not fire, or are unverified (watch.h),
+ * gives its lines no verdict (NULL; verdict_detail says why) and a
+ * warning. Other warnings: fields only partly watched, watches wider than
+ * their field, a watch without its event, writes left out of the window.
+ * Notes: how watching slows the workload, its rates watched and
+ * unwatched. Only reads the database. */
 #ifndef PERFDB_HITM_WATCH_H
 #define PERFDB_HITM_WATCH_H
 #include <sqlite3.h>

@@ -219,6 +219,28 @@ void watch_analyze(const struct watch_data *d, long long min_transfers, struct w
 	counts_free(&c);
 }
 
+/* watch_firing: see watch.h. */
+enum watch_firing watch_firing(const struct watch_data *d)
+{
+	const struct watch_canary_row *c = &d->canary;
+	if (c->present)
+		return c->seen + c->lost < c->writes ? WATCH_FIRING_NOT : WATCH_FIRING_VERIFIED;
+	return d->n + (size_t)d->outside > 0 ? WATCH_FIRING_TRAPS : WATCH_FIRING_UNKNOWN;
+}
+
+/* watch_firing_name: see watch.h. */
+const char *watch_firing_name(enum watch_firing f)
+{
+	static const char *const names[] = { "verified", "do not fire", "fired", "unverified" };
+	return names[f];
+}
+
+/* watch_gives_verdict: see watch.h. */
+bool watch_gives_verdict(enum watch_firing f)
+{
+	return f == WATCH_FIRING_VERIFIED || f == WATCH_FIRING_TRAPS;
+}
+
 /* watch_result_free: see watch.h. */
 void watch_result_free(struct watch_result *r)
 {
@@ -350,8 +372,73 @@ static int load_rows(sqlite3 *db, struct watch_data *d)
 	return 0;
 }
 
+/* canary_event: the recorded canary's event: the last breakpoint event
+ * at its address and length (perfdb record puts it after the user's). */
+static int64_t canary_event(sqlite3 *db, const struct watch_data *d)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM event WHERE session_id = ? AND type = ? "
+				      "AND config1 = ? AND config2 = ? ORDER BY idx DESC LIMIT 1");
+	int64_t id = -1;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, d->session);
+	sqlite3_bind_int(st, 2, WATCH_PERF_TYPE_BREAKPOINT);
+	sqlite3_bind_int64(st, 3, (int64_t)d->canary.addr);
+	sqlite3_bind_int(st, 4, d->canary.len);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+/* canary_lost: the samples of the canary's event perf says it lost. */
+static long long canary_lost(sqlite3 *db, const struct watch_data *d)
+{
+	sqlite3_stmt *st;
+	long long n = 0;
+	if (d->canary.event_id < 0 || !db_has_table(db, "lost"))
+		return 0;
+	if (!(st = db_prepare(db, "SELECT coalesce(sum(n), 0) FROM lost WHERE session_id = ? AND "
+			      "kind = 'lost_samples' AND event_id = ?")))
+		return 0;
+	sqlite3_bind_int64(st, 1, d->session);
+	sqlite3_bind_int64(st, 2, d->canary.event_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* load_canary: the session's canary row, its event and lost samples. 0 or -1. */
+static int load_canary(sqlite3 *db, struct watch_data *d)
+{
+	struct watch_canary_row *c = &d->canary;
+	sqlite3_stmt *st;
+	*c = (struct watch_canary_row){ .event_id = -1 };
+	if (!db_has_table(db, "watch_canary"))
+		return 0;
+	if (!(st = db_prepare(db, "SELECT how, addr, len, writes, seen FROM watch_canary "
+			      "WHERE session_id = ?")))
+		return -1;
+	sqlite3_bind_int64(st, 1, d->session);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *how = sqlite3_column_text(st, 0);
+		*c = (struct watch_canary_row){ .present = true, .addr = (uint64_t)col_i64(st, 1, 0),
+			.len = (int)col_i64(st, 2, 0), .event_id = -1, .writes = col_i64(st, 3, 0),
+			.seen = col_i64(st, 4, 0) };
+		snprintf(c->how, sizeof(c->how), "%s", how ? (const char *)how : "");
+	}
+	sqlite3_finalize(st);
+	if (c->present && !strcmp(c->how, "recorded")) {
+		c->event_id = canary_event(db, d);
+		c->lost = canary_lost(db, d);
+	}
+	return 0;
+}
+
 /* match_events: each def's breakpoint event (bp_addr in config1, bp_len in
- * config2); without watch rows, one def per breakpoint event. 0 or -1. */
+ * config2); without watch rows, one def per breakpoint event; never the
+ * canary's. 0 or -1. */
 static int match_events(sqlite3 *db, struct watch_data *d)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id, name, config1, config2 FROM event "
@@ -366,6 +453,8 @@ static int match_events(sqlite3 *db, struct watch_data *d)
 		uint64_t addr = (uint64_t)col_i64(st, 2, 0);
 		int len = (int)col_i64(st, 3, 0);
 		struct watch_def *w = NULL;
+		if (sqlite3_column_int64(st, 0) == d->canary.event_id)
+			continue;
 		for (size_t i = 0; !bare && i < d->ndefs; i++)
 			if (d->defs[i].addr == addr && d->defs[i].len == len && d->defs[i].event_id < 0)
 				w = &d->defs[i];
@@ -572,13 +661,13 @@ static int load_rates(sqlite3 *db, struct watch_data *d)
 int watch_load(sqlite3 *db, int64_t session, struct watch_data *d, char *err, size_t errlen)
 {
 	struct meta m;
-	*d = (struct watch_data){ .session = session };
+	*d = (struct watch_data){ .session = session, .canary = { .event_id = -1 } };
 	if (load_meta(db, d, &m)) {
 		snprintf(err, errlen, "no session %lld", (long long)session);
 		watch_data_free(d);
 		return -1;
 	}
-	if (load_rows(db, d) || match_events(db, d) || (d->ndefs && load_samples(db, d, &m)) ||
+	if (load_rows(db, d) || load_canary(db, d) || match_events(db, d) || (d->ndefs && load_samples(db, d, &m)) ||
 	    (d->ndefs && load_rates(db, d))) {
 		snprintf(err, errlen, "session %lld: reading watch samples: %s", (long long)session,
 			 sqlite3_errmsg(db));

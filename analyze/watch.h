@@ -22,9 +22,17 @@
  *   no sharing seen  fewer transfers than min_transfers (one writer CPU at
  *                    a time, or too few writes to matter).
  *
- * The core (watch_analyze, watch_judge, watch_site_name) is pure: it works
- * on arrays a test can build by hand. watch_load reads one session's rows
- * (SQL, read-only, bound parameters). */
+ * No verdict at all when the session cannot tell a quiet field from
+ * watchpoints that do not fire (watch_firing): its canary (a variable of
+ * perfdb's own that perfdb record -r watch watched and wrote a known
+ * number of times, table watch_canary) was caught fewer times than
+ * written, less what perf lost of its samples; or it has no canary and
+ * no watchpoint caught a single write. The canary's event is never one
+ * of the watched fields.
+ *
+ * The core (watch_analyze, watch_judge, watch_site_name, watch_firing) is
+ * pure: it works on arrays a test can build by hand. watch_load reads one
+ * session's rows (SQL, read-only, bound parameters). */
 #ifndef PERFDB_ANALYZE_WATCH_H
 #define PERFDB_ANALYZE_WATCH_H
 #include <sqlite3.h>
@@ -61,6 +69,25 @@ struct watch_sample {
 
 struct watch_counts;
 
+/* A session's canary, as perfdb record stored it (see collect/watch.h). */
+struct watch_canary_row {
+	bool present;		/* the session has one */
+	char how[16];		/* "recorded" (its event in the recording) or "probe" */
+	uint64_t addr;		/* its address in perfdb's process */
+	int len;
+	int64_t event_id;	/* its event (recorded), -1 when none */
+	long long writes, seen;	/* writes made while armed, writes caught */
+	long long lost;		/* samples of its event perf says it lost */
+};
+
+/* Whether a session's watchpoints are known to fire (watch_firing). */
+enum watch_firing {
+	WATCH_FIRING_VERIFIED,	/* its canary's writes were all caught (or lost, by perf's word) */
+	WATCH_FIRING_NOT,	/* its canary fell short: the watchpoints do not fire */
+	WATCH_FIRING_TRAPS,	/* no canary, but the watchpoints caught writes */
+	WATCH_FIRING_UNKNOWN,	/* no canary and no write caught: quiet, or deaf watchpoints */
+};
+
 /* Everything one session gives the analysis. */
 struct watch_data {
 	int64_t session;
@@ -82,6 +109,7 @@ struct watch_data {
 	int pid;		/* watched process, 0 when unknown */
 	struct watch_rate *rates;	/* the workload's metric lines */
 	size_t nrates;
+	struct watch_canary_row canary;	/* present false without one */
 };
 
 /* The workload's own rate: watched, and unwatched when known. */
@@ -161,13 +189,26 @@ enum share_verdict watch_judge(const struct watch_line *line, const struct watch
 const char *watch_site_name(char *buf, size_t len, const char *name, uint64_t start,
 			    uint64_t size, uint64_t at);
 
+/* watch_firing(d): whether d's watchpoints are known to fire, from its
+ * canary (short when seen + lost < writes) or, without one, from whether
+ * any watched write was caught (in the window or outside it). */
+enum watch_firing watch_firing(const struct watch_data *d);
+
+/* watch_firing_name(f): "verified", "do not fire", "fired", "unverified". */
+const char *watch_firing_name(enum watch_firing f);
+
+/* watch_gives_verdict(f): whether a line's verdict means anything: the
+ * watchpoints were verified, or caught writes. */
+bool watch_gives_verdict(enum watch_firing f);
+
 /* watch_result_free(r) / watch_data_free(d): free and empty. */
 void watch_result_free(struct watch_result *r);
 void watch_data_free(struct watch_data *d);
 
 /* watch_load(db, session, d, err, errlen): session's watch rows (or, for
  * a recording made without perfdb record -r watch, its PERF_TYPE_BREAKPOINT
- * events), samples, store sites and metric lines into *d. Returns 1
- * loaded, 0 when the session watched nothing, -1 with a message in err. */
+ * events but the canary's), its canary, samples, store sites and metric
+ * lines into *d. Returns 1 loaded, 0 when the session watched nothing,
+ * -1 with a message in err. */
 int watch_load(sqlite3 *db, int64_t session, struct watch_data *d, char *err, size_t errlen);
 #endif

@@ -128,8 +128,14 @@ const struct verb verb_record = {
 		"and the workload, which gets the same signal; what was recorded is imported and marked "
 		"interrupted. The built-in workloads (yield, "
 		"tlbflush, falseshare) are found by name.\n\n"
+		"-r watch also watches a canary, a variable of perfdb's own written 1000 times while "
+		"the watchpoints are armed (recorded beside the watches, or counted apart when they "
+		"take every debug register): when fewer of its writes are caught than made (less "
+		"what perf lost), the watchpoints do not fire, and the recording stops with one "
+		"line saying what was caught, storing nothing.\n\n"
 		"Exit status: the workload's (128+N when signal N killed it); 2 when perf, the "
-		"workload's start or the import failed (no session is added); 1 on a usage error.\n",
+		"workload's start or the import failed, or the watch canary fell short (no session "
+		"is added); 1 on a usage error.\n",
 	.options = options,
 	.init = init,
 	.run = run,

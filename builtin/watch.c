@@ -67,6 +67,12 @@ const struct verb verb_watch = {
 		"(different fields written by different CPUs in turn), both, or none seen (fewer "
 		"transfers than --min-transfers). The workload's own rate, watched and unwatched "
 		"(--watch-baseline), in the table rates.\n\n"
+		"No verdict (null, with a warning saying why) on a session whose watchpoints cannot "
+		"tell a quiet field from watchpoints that do not fire: its canary (the variable of "
+		"perfdb's that perfdb record -r watch watched and wrote 1000 times) was caught fewer "
+		"times than written, or it has no canary and no watchpoint caught a single write. "
+		"The table windows says so per session: watchpoints (verified, do not fire, fired, "
+		"unverified), canary (recorded or probe), canary_writes, canary_seen, canary_lost.\n\n"
 		"The tables are those perfdb hitm shows for the same sessions: \"cachelines\" (the "
 		"main one) and \"fields\" with the columns memory samples fill too, then windows, "
 		"cpus, sites and rates.\n",

@@ -2,23 +2,21 @@
  * why not (doctor.h). One row per check (check, status, detail): perf (path, version),
  * perf_event_paranoid, tracefs, each recipe's events present or missing,
  * the PMU's cycles, memory-sampling events, hardware breakpoints (the
- * watch recipe), BTF (/sys/kernel/btf/vmlinux), kallsyms and the Debian
- * packages perfdb uses (to run, build, test); status is ok, partial or no. */
+ * watch recipe: one opened, and fired on a variable of perfdb's), BTF
+ * (/sys/kernel/btf/vmlinux), kallsyms and the Debian packages perfdb uses
+ * (to run, build, test); status is ok, partial or no. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/hw_breakpoint.h>
-#include <linux/perf_event.h>
-#include <stdint.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "collect/btf_layout.h"
 #include "collect/debian_packages.h"
 #include "collect/recipes.h"
 #include "collect/doctor.h"
+#include "collect/watch.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 
@@ -221,22 +219,30 @@ static void check_kallsyms(struct checkup *d)
 }
 
 /* check_breakpoints: whether a hardware write-watchpoint can be opened
- * (what `-r watch` needs): one on a variable of our own, this task only. */
+ * and fires (what `-r watch` needs): the watch recipe's canary probe, a
+ * counting watchpoint of this task on a variable of our own, written a
+ * known number of times. */
 static void check_breakpoints(struct checkup *d)
 {
-	static volatile uint64_t probe;
-	struct perf_event_attr a = { .type = PERF_TYPE_BREAKPOINT, .size = sizeof(a),
-		.bp_type = HW_BREAKPOINT_W, .bp_addr = (uintptr_t)&probe, .bp_len = HW_BREAKPOINT_LEN_8,
-		.sample_period = 1, .exclude_kernel = 1, .exclude_hv = 1 };
-	char detail[256];
-	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0) {
-		snprintf(detail, sizeof(detail), "perf_event_open(PERF_TYPE_BREAKPOINT): %s", strerror(errno));
+	struct watch_canary c;
+	char detail[768], err[512];
+	watch_canary_init(&c, NULL, NULL);
+	if (watch_canary_probe(&c, err, sizeof(err))) {
+		row(d, "recipe watch", "no", err);
+		return;
+	}
+	if (watch_canary_short(&c)) {
+		snprintf(detail, sizeof(detail), "hardware watchpoints are accepted but do not fire: "
+			 "%lld of %lld writes caught (a watchpoint on a variable of perfdb's own)",
+			 c.seen, c.writes);
 		row(d, "recipe watch", "no", detail);
 		return;
 	}
-	close((int)fd);
-	row(d, "recipe watch", "ok", "hardware write-watchpoints (mem:ADDR/LEN:w), 4 debug registers on x86");
+	snprintf(detail, sizeof(detail), "hardware write-watchpoints (mem:ADDR/LEN:w), 4 debug "
+		 "registers on x86; one on a variable of perfdb's caught %lld of %lld writes "
+		 "(%.1f us a trapped write)", c.seen, c.writes,
+		 c.writes ? (double)c.write_ns / 1e3 / (double)c.writes : 0.0);
+	row(d, "recipe watch", "ok", detail);
 }
 
 /* package_row(d, p, n, role, missing): the row "packages (ROLE)": which

@@ -37,7 +37,10 @@
  *     just before perf started; in the same transaction the session row
  *     gets workload, exit_status, wall_ns (perf's run time), interrupted
  *     and perf_cmdline, and struct_layout gets mm_struct's BTF layout
- *     (read before the recording): a session is complete or absent.
+ *     (read before the recording): a session is complete or absent. A
+ *     -r watch recording whose canary fell short (collect/watch.h: the
+ *     watchpoints do not fire) stops there: the transaction is rolled
+ *     back, one line says what was caught, exit status 2.
  * Exit status: the workload's (0..255, 128+N when signal N killed it),
  * also when interrupted; 2 when perf, the workload's start or the import
  * failed (then no session is added); 1 on a usage error.
@@ -97,6 +100,7 @@ struct rec {
 	bool keep_data;		/* leave data behind (kept, or import failed) */
 	int tmpdir_fd;		/* tmpdir, flock'ed while it is in use; -1 */
 	struct watch_set watch;	/* --watch: what -r watch watches */
+	char canary_short[256];	/* what the watch canary saw when it fell short, or "" */
 };
 
 /* ---- signals ---- */
@@ -802,11 +806,16 @@ static int store_layouts(struct rec *r, int64_t id, char *err, size_t errlen)
 static int finish_session(sqlite3 *db, int64_t id, void *arg, char *err, size_t errlen)
 {
 	struct rec *r = arg;
+	int rc;
 	(void)db;
 	if (update_session(r, id, err, errlen) || store_layouts(r, id, err, errlen) ||
-	    store_metrics(r, id, err, errlen) ||
-	    (r->in.watch.n && watch_store(r->db, id, &r->in.watch, err, errlen)))
+	    store_metrics(r, id, err, errlen))
 		return -1;
+	if (r->in.watch.n && (rc = watch_store(r->db, id, &r->in.watch, err, errlen))) {
+		if (rc == 1)	/* the watchpoints do not fire: nothing is stored */
+			snprintf(r->canary_short, sizeof(r->canary_short), "%s", err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -880,6 +889,12 @@ static int import(struct rec *r)
 	if (!r->in.stop_handler)
 		o.stop = &die_of;
 	if (ingest_file(r->db, r->data, &o, &id, err, sizeof(err))) {
+		if (r->canary_short[0]) {
+			fprintf(stderr, "perfdb: watch: hardware watchpoints do not fire here: %s "
+				"(perfdb's canary, recorded beside the watches); the recording is not "
+				"stored\n", r->canary_short);
+			return EXIT_FAIL;
+		}
 		if (die_of) {
 			fprintf(stderr, "perfdb: %s during the import: nothing imported\n", err);
 			return EXIT_FAIL;

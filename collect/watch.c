@@ -4,6 +4,7 @@
  * the session. The run itself is collect/watch_run.c. See watch.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -521,16 +522,91 @@ static int store_metrics(sqlite3 *db, int64_t session, const struct watch_set *w
 	return rc;
 }
 
-/* watch_store: see watch.h. */
-int watch_store(sqlite3 *db, int64_t session, const struct watch_set *ws,
-		char *err, size_t errlen)
+/* count_of: the integer sql gives for ?1 = session, ?2 = a and (when it
+ * has it) ?3 = b; 0 when none. */
+static long long count_of(sqlite3 *db, const char *sql, int64_t session, int64_t a, int64_t b)
 {
+	sqlite3_stmt *st = db_prepare(db, sql);
+	long long n = 0;
+	if (!st)
+		return 0;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_int64(st, 2, a);
+	if (sqlite3_bind_parameter_count(st) >= 3)
+		sqlite3_bind_int64(st, 3, b);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* count_canary: a recorded canary's seen (the samples of its event, the
+ * last breakpoint event at its address and length, by perfdb's pid) and
+ * lost (that event's LOST_SAMPLES). */
+static void count_canary(sqlite3 *db, int64_t session, struct watch_canary *c)
+{
+	int64_t ev = -1;
+	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM event WHERE session_id = ? AND type = ? "
+				      "AND config1 = ? AND config2 = ? ORDER BY idx DESC LIMIT 1");
+	if (st) {
+		sqlite3_bind_int64(st, 1, session);
+		sqlite3_bind_int(st, 2, PERF_TYPE_BREAKPOINT);
+		sqlite3_bind_int64(st, 3, (int64_t)c->addr);
+		sqlite3_bind_int(st, 4, c->len);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			ev = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	c->seen = ev < 0 ? 0 : count_of(db, "SELECT count(*) FROM sample s JOIN thread t ON "
+		"t.id = s.thread_id WHERE s.id BETWEEN (SELECT first_sample_id FROM session WHERE "
+		"id = ?1) AND (SELECT last_sample_id FROM session WHERE id = ?1) AND s.session_id = ?1 "
+		"AND s.event_id = ?2 AND t.pid = ?3", session, ev, c->pid);
+	c->lost = ev < 0 || !db_has_table(db, "lost") ? 0 : count_of(db, "SELECT coalesce(sum(n), "
+		"0) FROM lost WHERE session_id = ?1 AND kind = 'lost_samples' AND event_id = ?2", session, ev, 0);
+}
+
+/* store_canary: the canary's row. 0 or -1. */
+static int store_canary(sqlite3 *db, int64_t session, const struct watch_canary *c,
+			char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO watch_canary (session_id, how, event, addr, "
+				      "len, pid, writes, seen) VALUES (?,?,?,?,?,?,?,?)");
+	char ev[64];
+	int rc;
+	if (!st)
+		return snprintf(err, errlen, "%s", sqlite3_errmsg(db)), -1;
+	sqlite3_bind_int64(st, 1, session);
+	sqlite3_bind_text(st, 2, c->how == WATCH_CANARY_RECORDED ? "recorded" : "probe", -1,
+			  SQLITE_STATIC);
+	db_bind_text_or_null(st, 3, c->how == WATCH_CANARY_RECORDED ?
+			     watch_canary_event(c, ev, sizeof(ev)) : NULL);
+	sqlite3_bind_int64(st, 4, (int64_t)c->addr);
+	sqlite3_bind_int(st, 5, c->len);
+	sqlite3_bind_int(st, 6, (int)c->pid);
+	sqlite3_bind_int64(st, 7, c->writes);
+	sqlite3_bind_int64(st, 8, c->seen);
+	rc = db_step_done(st, err, errlen);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* watch_store: see watch.h. */
+int watch_store(sqlite3 *db, int64_t session, struct watch_set *ws, char *err, size_t errlen)
+{
+	struct watch_canary *c = &ws->canary;
+	if (c->how == WATCH_CANARY_RECORDED)
+		count_canary(db, session, c);
+	if (c->how != WATCH_CANARY_NONE && watch_canary_short(c))
+		return watch_canary_said(c, err, errlen), 1;
 	if (!db_has_table(db, "watch") || !db_has_table(db, "workload_metric")) {
 		fprintf(stderr, "perfdb: warning: this database predates the watch tables; "
 			"what was watched is not stored (use a new database)\n");
 		return 0;
 	}
-	if (store_watches(db, session, ws, err, errlen))
+	if (store_watches(db, session, ws, err, errlen) ||
+	    store_metrics(db, session, ws, err, errlen))
 		return -1;
-	return store_metrics(db, session, ws, err, errlen);
+	if (c->how == WATCH_CANARY_NONE || !db_has_table(db, "watch_canary"))
+		return 0;
+	return store_canary(db, session, c, err, errlen);
 }

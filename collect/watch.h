@@ -41,8 +41,23 @@
  * trap per write); --watch-baseline runs CMD once unwatched first (not
  * recorded) to keep the unperturbed rate beside it.
  *
+ * The canary (collect/watch_canary.c): a machine can accept hardware
+ * watchpoints and never fire them (the kernel takes the event, the
+ * counts stay 0), and then every field would look quiet. So perfdb also
+ * watches a variable of its own process, mem:0xADDR/8:w beside the
+ * user's events (perf records system-wide: the samples of perfdb's pid
+ * are its writes), and writes it WATCH_CANARY_WRITES times once perf has
+ * acknowledged "enable", before it releases the workload. When the
+ * user's specs take every debug register, the canary is a counting
+ * watchpoint on perfdb's own task instead, fired just before perf starts
+ * ("probe"). A canary caught fewer times than written (less what perf
+ * says it lost of its samples) means the watchpoints do not fire: the
+ * probe stops the run before anything is recorded, a recorded canary
+ * stops the import (nothing is stored either way).
+ *
  * Stored per session (watch_store): table `watch`, one row per watched
- * field, and table `workload_metric` (schema/tables.sql). */
+ * field, table `workload_metric` (schema/tables.sql), and the canary's
+ * row of `watch_canary` (schema/pulse.sql). */
 #ifndef PERFDB_WATCH_H
 #define PERFDB_WATCH_H
 #include <sqlite3.h>
@@ -53,6 +68,7 @@
 
 #define WATCH_MAX 4		/* x86 debug registers */
 #define WATCH_MAX_METRICS 16	/* metric lines kept per run */
+#define WATCH_CANARY_WRITES 1000	/* writes of the canary while armed */
 
 /* What a spec names. */
 enum watch_kind {
@@ -99,6 +115,27 @@ struct watch_metric {
 	char line[512];
 };
 
+/* How the canary is watched. */
+enum watch_canary_how {
+	WATCH_CANARY_NONE,	/* not at all (a watch set made by hand) */
+	WATCH_CANARY_RECORDED,	/* its event in the recording, beside the user's */
+	WATCH_CANARY_PROBE,	/* a counting watchpoint of perfdb's own task, apart */
+};
+
+/* The canary: a variable of perfdb's own process, watched and written
+ * while the user's watchpoints are armed (see the top). */
+struct watch_canary {
+	enum watch_canary_how how;
+	uint64_t addr;		/* the variable's address in perfdb */
+	int len;		/* 8 */
+	int cpu;		/* the CPU it is written on (one perf records), -1 any */
+	pid_t pid;		/* perfdb's */
+	long long writes;	/* made while armed (0 until written) */
+	long long seen;		/* caught: the probe's count, or the recording's samples */
+	long long lost;		/* samples of its event perf says it lost */
+	int64_t write_ns;	/* how long the writes took, traps included */
+};
+
 /* Which mm --watch-mm targets. */
 enum watch_mm { WATCH_MM_EXEC, WATCH_MM_FORK };
 
@@ -114,6 +151,7 @@ struct watch_set {
 	int64_t armed_ns, ended_ns;	/* CLOCK_MONOTONIC: watchpoints armed, workload ended */
 	struct watch_metric metrics[WATCH_MAX_METRICS];
 	size_t nmetrics;
+	struct watch_canary canary;
 };
 
 /* watch_add_specs(ws, arg, err, errlen): parses the comma-separated specs
@@ -168,12 +206,15 @@ const char *watch_describe(const struct watch_spec *s, char *buf, size_t len);
  * value=V ..." into *m (watched left alone). true when it is one. */
 bool watch_parse_metric(const char *line, struct watch_metric *m);
 
-/* watch_store(db, session, ws, err, errlen): the watch rows and metric
- * lines of ws into the session, inside the caller's transaction. A
- * database without the watch table (made before it existed) gets a
- * warning and nothing stored. Returns 0, or -1 with sqlite's message. */
-int watch_store(sqlite3 *db, int64_t session, const struct watch_set *ws,
-		char *err, size_t errlen);
+/* watch_store(db, session, ws, err, errlen): the watch rows, metric
+ * lines and canary of ws into the session, inside the caller's
+ * transaction. A recorded canary's seen and lost are counted here, from
+ * the session's samples of its event by perfdb's pid. A database without
+ * the watch tables (made before they existed) gets a warning and nothing
+ * stored. Returns 0; 1 when the canary fell short (seen + lost < writes:
+ * the watchpoints do not fire), with what was seen in err and nothing
+ * stored; -1 with sqlite's message. */
+int watch_store(sqlite3 *db, int64_t session, struct watch_set *ws, char *err, size_t errlen);
 
 /* ---- the run (collect/watch_run.c) ---- */
 
@@ -254,8 +295,42 @@ void watch_tp_close(struct watch_tp *tp);
 int watch_load_bias(pid_t pid, uint64_t *bias, char *err, size_t errlen);
 
 /* watch_check_breakpoints(ws, cpus, err, errlen): opens every watch of ws
- * with perf_event_open(PERF_TYPE_BREAKPOINT, HW_BREAKPOINT_W), all at
- * once, on each CPU of the list cpus (NULL: the online CPUs), disabled,
- * then closes them. 0, or -1 with the kernel's reason in err. */
+ * (and its canary when it is WATCH_CANARY_RECORDED) with
+ * perf_event_open(PERF_TYPE_BREAKPOINT, HW_BREAKPOINT_W), all at once, on
+ * each CPU of the list cpus (NULL: the online CPUs), disabled, then
+ * closes them. 0, or -1 with the kernel's reason in err. */
 int watch_check_breakpoints(const struct watch_set *ws, const char *cpus, char *err, size_t errlen);
+
+/* ---- the canary (collect/watch_canary.c) ---- */
+
+/* watch_canary_init(c, ws, cpus): a canary for the watches of ws (NULL:
+ * none): a variable of perfdb's whose 8 bytes no watch covers, written on
+ * a CPU of the list cpus that perfdb may run on (NULL: any); recorded
+ * when ws leaves a debug register free and such a CPU exists, else a
+ * probe. writes and seen 0. */
+void watch_canary_init(struct watch_canary *c, const struct watch_set *ws, const char *cpus);
+
+/* watch_canary_write(c): writes the canary WATCH_CANARY_WRITES times on
+ * its CPU (perfdb's affinity put back after); sets writes and write_ns.
+ * 0, or -1 when perfdb cannot run on that CPU (nothing written). */
+int watch_canary_write(struct watch_canary *c);
+
+/* watch_canary_probe(c, err, errlen): the canary as a counting write
+ * watchpoint of perfdb's own task (user stores only), written as
+ * watch_canary_write does, its count into seen. 0, or -1 with the
+ * reason in err when the watchpoint cannot be opened or read. */
+int watch_canary_probe(struct watch_canary *c, char *err, size_t errlen);
+
+/* watch_canary_short(c): whether c was caught fewer times than written,
+ * less what perf lost of its samples (the watchpoints do not fire). */
+bool watch_canary_short(const struct watch_canary *c);
+
+/* watch_canary_said(c, buf, len): what was seen, for people: "0 of 1000
+ * writes to a watched variable were caught" (", N of its samples lost"
+ * when perf lost some). Returns buf. */
+const char *watch_canary_said(const struct watch_canary *c, char *buf, size_t len);
+
+/* watch_canary_event(c, buf, len): its perf event, "mem:0xADDR/8:w".
+ * Returns buf. */
+const char *watch_canary_event(const struct watch_canary *c, char *buf, size_t len);
 #endif

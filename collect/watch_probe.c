@@ -259,11 +259,12 @@ int watch_load_bias(pid_t pid, uint64_t *bias, char *err, size_t errlen)
 
 /* ---- a trial of the watchpoints ---- */
 
-/* bp_open: one write watchpoint of s on cpu, disabled; fd or -1. */
-static int bp_open(const struct watch_spec *s, int cpu)
+/* bp_open: one write watchpoint of len bytes at addr on cpu, disabled;
+ * fd or -1. */
+static int bp_open(uint64_t addr, int len, int cpu)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_BREAKPOINT, .size = sizeof(a),
-		.bp_type = HW_BREAKPOINT_W, .bp_addr = s->addr, .bp_len = (uint64_t)s->len,
+		.bp_type = HW_BREAKPOINT_W, .bp_addr = addr, .bp_len = (uint64_t)len,
 		.sample_period = 1, .disabled = 1 };
 	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
@@ -297,21 +298,28 @@ static int cpus_of(const char *list, int *cpus, char *err, size_t errlen)
 	return n;
 }
 
-/* check_cpu: every watch of ws at once on cpu. 0 or -1 with a message. */
+/* check_cpu: every watch of ws at once on cpu, the recorded canary last.
+ * 0 or -1 with a message. */
 static int check_cpu(const struct watch_set *ws, int cpu, char *err, size_t errlen)
 {
-	int fds[WATCH_MAX], rc = 0;
-	size_t n = 0;
+	bool canary = ws->canary.how == WATCH_CANARY_RECORDED;
+	int fds[WATCH_MAX + 1], rc = 0;
+	size_t n = 0, all = ws->n + canary;
 	char ev[64];
-	for (; n < ws->n; n++)
-		if ((fds[n] = bp_open(&ws->w[n], cpu)) < 0) {
+	for (; n < all; n++) {
+		bool c = n == ws->n;
+		fds[n] = c ? bp_open(ws->canary.addr, ws->canary.len, cpu)
+			   : bp_open(ws->w[n].addr, ws->w[n].len, cpu);
+		if (fds[n] < 0) {
 			int e = errno;
 			snprintf(err, errlen, "perf_event_open(PERF_TYPE_BREAKPOINT %s, cpu %d) for "
-				 "%s: %s: %s", watch_event_name(&ws->w[n], ev, sizeof(ev)), cpu,
-				 ws->w[n].name, strerror(e), bp_why(e));
+				 "%s: %s: %s", c ? watch_canary_event(&ws->canary, ev, sizeof(ev)) :
+				 watch_event_name(&ws->w[n], ev, sizeof(ev)), cpu,
+				 c ? "perfdb's canary" : ws->w[n].name, strerror(e), bp_why(e));
 			rc = -1;
 			break;
 		}
+	}
 	while (n--)
 		close(fds[n]);
 	return rc;

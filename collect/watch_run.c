@@ -1,7 +1,8 @@
 /* The watched run of `perfdb record -r watch`: hold the workload before
- * its exec, learn its mm (or its first fork's), check the watchpoints,
- * start perf disabled, enable it through its control pipe and wait for the
- * ack, release the workload, pass its stdout through (keeping metric
+ * its exec, learn its mm (or its first fork's), check the watchpoints
+ * (the canary's too, or fire its probe), start perf disabled, enable it
+ * through its control pipe and wait for the ack, write the canary,
+ * release the workload, pass its stdout through (keeping metric
  * lines), wait for it, stop perf. See watch.h for the whole story.
  *
  * Processes: the workload is perfdb's own child, traced (PTRACE_TRACEME,
@@ -388,6 +389,41 @@ static void say_target(const struct run *r)
 			fprintf(stderr, "perfdb: watch: %s\n", watch_describe(&ws->w[i], buf, sizeof(buf)));
 }
 
+/* say_canary: how the canary is watched (stderr, unless quiet). */
+static void say_canary(const struct run *r)
+{
+	const struct watch_canary *c = &r->ws->canary;
+	char ev[64];
+	if (r->a->quiet)
+		return;
+	watch_canary_event(c, ev, sizeof(ev));
+	if (c->how == WATCH_CANARY_RECORDED)
+		fprintf(stderr, "perfdb: watch: canary %s, a variable of perfdb (pid %d), written %d "
+			"times once perf has armed the watchpoints\n", ev, (int)c->pid,
+			WATCH_CANARY_WRITES);
+	else
+		fprintf(stderr, "perfdb: watch: canary %s, a variable of perfdb, counted apart before "
+			"perf starts (%s)\n", ev, r->ws->n >= WATCH_MAX ? "the watches take every debug "
+			"register" : "no debug register or recorded CPU left for it");
+}
+
+/* check_watchpoints: the watches and the recorded canary tried on every
+ * CPU; when only the canary finds no room, it becomes a probe. 0 or
+ * EXIT_FAIL. */
+static int check_watchpoints(struct run *r)
+{
+	struct watch_set *ws = r->ws;
+	char err[1024];
+	if (!watch_check_breakpoints(ws, r->a->cpus, err, sizeof(err)))
+		return 0;
+	if (ws->canary.how == WATCH_CANARY_RECORDED) {
+		ws->canary.how = WATCH_CANARY_PROBE;
+		if (!watch_check_breakpoints(ws, r->a->cpus, err, sizeof(err)))
+			return 0;
+	}
+	return fprintf(stderr, "perfdb: watch: %s; nothing recorded\n", err), EXIT_FAIL;
+}
+
 /* learn_target: the held workload to the point where it is watched from,
  * the addresses placed, the watchpoints tried. 0 or EXIT_FAIL. */
 static int learn_target(struct run *r)
@@ -409,9 +445,29 @@ static int learn_target(struct run *r)
 		if (ws->w[i].kind == WATCH_SYMBOL && watch_load_bias(r->wl, &bias, err, sizeof(err)))
 			return fprintf(stderr, "perfdb: watch: %s\n", err), EXIT_FAIL;
 	watch_place(ws, bias);
+	watch_canary_init(&ws->canary, ws, r->a->cpus);
 	say_target(r);
-	if (watch_check_breakpoints(ws, r->a->cpus, err, sizeof(err)))
-		return fprintf(stderr, "perfdb: watch: %s; nothing recorded\n", err), EXIT_FAIL;
+	if ((rc = check_watchpoints(r)))
+		return rc;
+	say_canary(r);
+	return 0;
+}
+
+/* probe_canary: a probe canary fired just before perf starts; one that
+ * falls short ends the run. 0 or EXIT_FAIL. */
+static int probe_canary(struct run *r)
+{
+	struct watch_canary *c = &r->ws->canary;
+	char err[512];
+	if (c->how != WATCH_CANARY_PROBE)
+		return 0;
+	if (watch_canary_probe(c, err, sizeof(err)))
+		return fprintf(stderr, "perfdb: watch: the canary: %s; nothing recorded\n", err),
+		       EXIT_FAIL;
+	if (watch_canary_short(c))
+		return fprintf(stderr, "perfdb: watch: hardware watchpoints do not fire here: %s "
+			       "(perfdb's canary, counted apart); nothing recorded\n",
+			       watch_canary_said(c, err, sizeof(err))), EXIT_FAIL;
 	return 0;
 }
 
@@ -428,13 +484,18 @@ static char **perf_argv(const struct run *r, int ctl, int ack)
 		n++;
 	if (n && !strcmp(r->a->perf_argv[n - 1], "--"))
 		n--;
-	v = xcalloc(n + 2 * r->ws->n + 8, sizeof(*v));
+	v = xcalloc(n + 2 * r->ws->n + 10, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[k++] = xstrdup(r->a->perf_argv[i]);
 	for (size_t i = 0; i < r->ws->n; i++) {
 		char ev[64];
 		v[k++] = xstrdup("-e");
 		v[k++] = xstrdup(watch_event_name(&r->ws->w[i], ev, sizeof(ev)));
+	}
+	if (r->ws->canary.how == WATCH_CANARY_RECORDED) {
+		char ev[64];
+		v[k++] = xstrdup("-e");
+		v[k++] = xstrdup(watch_canary_event(&r->ws->canary, ev, sizeof(ev)));
 	}
 	v[k++] = xstrdup("-D");
 	v[k++] = xstrdup("-1");
@@ -516,7 +577,24 @@ static int read_ack(struct run *r)
 	return -1;
 }
 
-/* arm: enables perf's events and waits for the ack. 0 or EXIT_FAIL. */
+/* write_canary: the recorded canary written, now that perf has armed
+ * the watchpoints. 0 or EXIT_FAIL. */
+static int write_canary(struct run *r)
+{
+	struct watch_canary *c = &r->ws->canary;
+	if (c->how != WATCH_CANARY_RECORDED)
+		return 0;
+	if (watch_canary_write(c))
+		return fprintf(stderr, "perfdb: watch: cannot run on CPU %d to write the canary: %s; "
+			       "nothing recorded\n", c->cpu, strerror(errno)), EXIT_FAIL;
+	if (!r->a->quiet)
+		fprintf(stderr, "perfdb: watch: canary written %lld times in %.3f ms\n", c->writes,
+			(double)c->write_ns / 1e6);
+	return 0;
+}
+
+/* arm: enables perf's events, waits for the ack and writes the canary.
+ * 0 or EXIT_FAIL. */
 static int arm(struct run *r)
 {
 	static const char enable[] = "enable\n";
@@ -526,7 +604,7 @@ static int arm(struct run *r)
 	else
 		rc = read_ack(r);
 	if (rc == 1)
-		return 0;
+		return write_canary(r);
 	if (rc == -2)
 		return fprintf(stderr, "perfdb: interrupted before the workload started; nothing "
 			       "recorded\n"), EXIT_FAIL;
@@ -612,7 +690,8 @@ static int steps(struct run *r, struct watch_outcome *out)
 {
 	int rc;
 	if ((r->ws->baseline && (rc = run_baseline(r))) || (rc = start_held(r)) ||
-	    (rc = learn_target(r)) || (rc = start_perf(r)) || (rc = arm(r)))
+	    (rc = learn_target(r)) || (rc = probe_canary(r)) || (rc = start_perf(r)) ||
+	    (rc = arm(r)))
 		return rc;
 	release(r);
 	wait_workload(r);

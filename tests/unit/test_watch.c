@@ -5,13 +5,20 @@
  * wrapped perf ring buffer; the analysis on hand-made sample sequences
  * (false sharing, true sharing, padded, check-first stores, both),
  * store-site names (ip - 1), and a store/load round trip through a fresh
- * database, also for a recording without watch rows. */
+ * database, also for a recording without watch rows; the canary (its
+ * variable and CPU, recorded or probe, the count of its samples by
+ * perfdb's pid against its writes less perf's lost samples, nothing
+ * stored when it falls short) and the analysis's answer to it: no verdict
+ * where the watchpoints did not fire or no write at all was caught
+ * without a canary, and the canary's event never a watched field. */
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analyze/hitm_findings.h"
 #include "analyze/hitm_watch.h"
 #include "analyze/watch.h"
 #include "schema/db.h"
@@ -380,6 +387,298 @@ static void test_store_load(const char *dir)
 	sqlite3_close(db);
 }
 
+/* ---- the canary ---- */
+
+/* allowed_cpu: a CPU this process may run on, or -1. */
+static int allowed_cpu(void)
+{
+	cpu_set_t m;
+	if (sched_getaffinity(0, sizeof(m), &m))
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &m))
+			return c;
+	return -1;
+}
+
+static void test_canary_choice(void)
+{
+	struct watch_set ws = { .n = 0 };
+	struct watch_canary c, d;
+	char err[256], buf[160];
+	int cpu = allowed_cpu();
+	watch_canary_init(&c, NULL, NULL);
+	ok(c.how == WATCH_CANARY_RECORDED && c.len == 8 && c.pid == getpid() && c.cpu == -1 &&
+	   c.addr && !(c.addr & 7) && !c.writes && !c.seen, "a canary: recorded, 8 aligned bytes of "
+	   "perfdb's, written on any CPU, nothing written yet");
+	ok(!watch_add_specs(&ws, "a", err, sizeof(err)), "one watch");
+	ws.w[0].addr = c.addr + 4;
+	ws.w[0].len = 4;
+	watch_canary_init(&d, &ws, NULL);
+	ok(d.how == WATCH_CANARY_RECORDED && (d.addr + 8 <= ws.w[0].addr || d.addr >= ws.w[0].addr + 4),
+	   "a watch on the first canary's bytes: the other variable, whose bytes it does not cover");
+	ok(!watch_add_specs(&ws, "b,c,d", err, sizeof(err)), "four watches");
+	watch_canary_init(&d, &ws, NULL);
+	is_int(d.how, WATCH_CANARY_PROBE, "four watches take every debug register: a probe");
+	watch_set_free(&ws);
+	snprintf(buf, sizeof(buf), "%d", cpu);
+	watch_canary_init(&d, NULL, buf);
+	ok(cpu >= 0 && d.how == WATCH_CANARY_RECORDED && d.cpu == cpu,
+	   "-C naming a CPU perfdb may run on: written there (CPU %d)", cpu);
+	watch_canary_init(&d, NULL, "4095");
+	ok(allowed_cpu() == 4095 || d.how == WATCH_CANARY_PROBE,
+	   "-C naming only CPUs perfdb may not run on: a probe");
+	ok(!watch_canary_write(&c) && c.writes == WATCH_CANARY_WRITES && c.write_ns > 0,
+	   "written %d times, the time taken kept", WATCH_CANARY_WRITES);
+	c.seen = 0;
+	ok(watch_canary_short(&c), "0 caught of 1000: short");
+	is_str(watch_canary_said(&c, buf, sizeof(buf)), "0 of 1000 writes to a watched variable were caught",
+	       "what was seen, in words");
+	c.seen = 990;
+	c.lost = 10;
+	ok(!watch_canary_short(&c), "990 caught and 10 lost by perf's count: not short");
+	c.lost = 9;
+	ok(watch_canary_short(&c), "990 caught and 9 lost: short");
+	is_str(watch_canary_said(&c, buf, sizeof(buf)), "990 of 1000 writes to a watched variable were "
+	       "caught, 9 of its samples lost", "losses said");
+	ok(!strncmp(watch_canary_event(&c, buf, sizeof(buf)), "mem:0x", 6) && strstr(buf, "/8:w"),
+	   "its event: %s", buf);
+}
+
+/* canary_fixture: session 3: a watched field (event 3) and the canary's
+ * event (4, at 0x7000/8) with 3 samples by perfdb (pid 500) and 2 by
+ * another process that happens to write that address (pid 600), one
+ * canary sample perf lost. */
+static bool canary_fixture(sqlite3 *db)
+{
+	return exec_sql(db,
+		"INSERT INTO session (id, workload, first_time, last_time, first_sample_id, "
+		"last_sample_id, nr_cpus_avail) VALUES (3, 'falseshare', 0, 900, 10, 15, 2);"
+		"INSERT INTO event (id, session_id, idx, name, type, config1, config2) VALUES "
+		"(3, 3, 0, 'mem:0x1000', 5, 4096, 8), (4, 3, 1, 'mem:0x7000', 5, 28672, 8);"
+		"INSERT INTO process (id, session_id, pid) VALUES (1, 3, 500), (2, 3, 600);"
+		"INSERT INTO thread (id, session_id, process_id, pid, tid) VALUES "
+		"(1, 3, 1, 500, 500), (2, 3, 2, 600, 601);"
+		"INSERT INTO sample (id, session_id, event_id, time, cpu, thread_id) VALUES "
+		"(10, 3, 4, 10, 0, 1), (11, 3, 4, 11, 0, 1), (12, 3, 4, 12, 1, 2),"
+		"(13, 3, 4, 13, 0, 1), (14, 3, 4, 14, 1, 2), (15, 3, 3, 100, 1, 2);"
+		"INSERT INTO lost (session_id, kind, event_id, n, file_offset) VALUES "
+		"(3, 'lost_samples', 4, 1, 0), (3, 'lost_samples', 3, 50, 0);");
+}
+
+/* canary_set: a watch set of one field at 0x1000 and a recorded canary at
+ * 0x7000 of pid 500 written writes times. */
+static void canary_set(struct watch_set *ws, long long writes)
+{
+	char err[256];
+	*ws = (struct watch_set){ .pid = 600, .armed_ns = 50, .ended_ns = 500 };
+	watch_add_specs(ws, "fs_shared", err, sizeof(err));
+	ws->w[0].name = strdup("fs_shared");
+	ws->w[0].size = 8;
+	ws->w[0].addr = ws->w[0].object_addr = 0x1000;
+	ws->w[0].len = 8;
+	ws->canary = (struct watch_canary){ .how = WATCH_CANARY_RECORDED, .addr = 0x7000, .len = 8,
+					    .pid = 500, .writes = writes };
+}
+
+/* rows_of(db, sql): the count sql gives. */
+static long long rows_of(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	long long n = -1;
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+static void test_canary_store(sqlite3 *db)
+{
+	struct watch_set ws;
+	char err[512] = "";
+	ok(canary_fixture(db), "canary fixture rows");
+	canary_set(&ws, 5);
+	is_int(watch_store(db, 3, &ws, err, sizeof(err)), 1, "5 writes, 3 caught by perfdb's pid and 1 "
+	       "lost: short (the other process's 2 samples do not count)");
+	is_str(err, "3 of 5 writes to a watched variable were caught, 1 of its samples lost",
+	       "what was seen");
+	ok(ws.canary.seen == 3 && ws.canary.lost == 1, "seen 3, lost 1");
+	ok(rows_of(db, "SELECT count(*) FROM watch WHERE session_id = 3") == 0 &&
+	   rows_of(db, "SELECT count(*) FROM watch_canary") == 0, "nothing stored");
+	watch_set_free(&ws);
+	canary_set(&ws, 4);
+	ok(!watch_store(db, 3, &ws, err, sizeof(err)), "4 writes, 3 caught and 1 lost: stored: %s", err);
+	ok(rows_of(db, "SELECT count(*) FROM watch_canary WHERE session_id = 3 AND how = 'recorded' "
+		   "AND event = 'mem:0x7000/8:w' AND addr = 28672 AND len = 8 AND pid = 500 AND "
+		   "writes = 4 AND seen = 3") == 1, "its watch_canary row");
+	watch_set_free(&ws);
+}
+
+/* no_verdict_fixture: sessions 4-8, each watching one field at 0x2000
+ * with no write caught, and their canaries: 4 a recorded one caught 0 of
+ * 1000 times; 5 none; 6 a probe that caught all 1000; 7 a recorded one
+ * caught 990 times with 10 samples lost; 8 a recorded canary's event
+ * only, with no watch rows (and 9 a field's event beside it). */
+static bool no_verdict_fixture(sqlite3 *db)
+{
+	return exec_sql(db,
+		"INSERT INTO session (id, workload, first_time, last_time, first_sample_id, "
+		"last_sample_id, nr_cpus_avail) VALUES (4, 'w', 0, 900, 1, 0, 2), (5, 'w', 0, 900, 1, 0, 2),"
+		"(6, 'w', 0, 900, 1, 0, 2), (7, 'w', 0, 900, 20, 20, 2), (8, 'w', 0, 900, 21, 22, 2),"
+		"(9, 'w', 0, 900, 23, 25, 2);"
+		"INSERT INTO event (id, session_id, idx, name, type, config1, config2) VALUES "
+		"(40, 4, 0, 'mem:0x2000', 5, 8192, 8), (41, 4, 1, 'mem:0x7000', 5, 28672, 8),"
+		"(50, 5, 0, 'mem:0x2000', 5, 8192, 8), (60, 6, 0, 'mem:0x2000', 5, 8192, 8),"
+		"(70, 7, 0, 'mem:0x2000', 5, 8192, 8), (71, 7, 1, 'mem:0x7000', 5, 28672, 8),"
+		"(80, 8, 0, 'mem:0x7000', 5, 28672, 8),"
+		"(90, 9, 0, 'mem:0x2000', 5, 8192, 8), (91, 9, 1, 'mem:0x7000', 5, 28672, 8);"
+		"INSERT INTO sample (id, session_id, event_id, time, cpu) VALUES (20, 7, 71, 10, 0),"
+		"(21, 8, 80, 10, 0), (22, 8, 80, 11, 1), (23, 9, 91, 10, 0), (24, 9, 91, 11, 1),"
+		"(25, 9, 90, 12, 1);"
+		"INSERT INTO lost (session_id, kind, event_id, n, file_offset) VALUES "
+		"(7, 'lost_samples', 71, 10, 0);"
+		"INSERT INTO watch (session_id, idx, spec, kind, field, object_addr, offset, size, addr, "
+		"len, partial, wider, event, pid, mm_mode, armed_ns, ended_ns) VALUES "
+		"(4, 0, 'v', 'symbol', 'v', 8192, 0, 8, 8192, 8, 0, 0, 'mem:0x2000/8:w', 9, 'exec', 0, 900),"
+		"(5, 0, 'v', 'symbol', 'v', 8192, 0, 8, 8192, 8, 0, 0, 'mem:0x2000/8:w', 9, 'exec', 0, 900),"
+		"(6, 0, 'v', 'symbol', 'v', 8192, 0, 8, 8192, 8, 0, 0, 'mem:0x2000/8:w', 9, 'exec', 0, 900),"
+		"(7, 0, 'v', 'symbol', 'v', 8192, 0, 8, 8192, 8, 0, 0, 'mem:0x2000/8:w', 9, 'exec', 0, 900);"
+		"INSERT INTO watch_canary (session_id, how, event, addr, len, pid, writes, seen) VALUES "
+		"(4, 'recorded', 'mem:0x7000/8:w', 28672, 8, 500, 1000, 0),"
+		"(6, 'probe', NULL, 28672, 8, 500, 1000, 1000),"
+		"(7, 'recorded', 'mem:0x7000/8:w', 28672, 8, 500, 1000, 990),"
+		"(8, 'recorded', 'mem:0x7000/8:w', 28672, 8, 500, 1000, 2),"
+		"(9, 'recorded', 'mem:0x7000/8:w', 28672, 8, 500, 1000, 1000);");
+}
+
+/* cell_of(t, row, name): the cell of column name in row, or NULL. */
+static const struct cell *cell_of(const struct table *t, size_t row, const char *name)
+{
+	int c = t ? table_find_col(t, name) : -1;
+	return c >= 0 && row < table_nrows(t) ? table_cell(t, row, c) : NULL;
+}
+
+/* text_of(t, row, name): the string in column name ("" for NULL). */
+static const char *text_of(const struct table *t, size_t row, const char *name)
+{
+	const struct cell *c = cell_of(t, row, name);
+	return c && c->kind == CELL_STR ? c->v.s : "";
+}
+
+/* warned(d, text): whether a warning of d holds text. */
+static bool warned(const struct doc *d, const char *text)
+{
+	for (size_t i = 0; i < doc_nwarnings(d); i++)
+		if (strstr(doc_warning_at(d, i), text))
+			return true;
+	return false;
+}
+
+/* findings_of(db, id): watch's document of session id (NULL on error). */
+static struct doc *findings_of(sqlite3 *db, int64_t id)
+{
+	struct hitm_watch_opts o = { .min_transfers = WATCH_MIN_TRANSFERS, .site_rows = 5 };
+	struct doc *d = doc_new("watch");
+	char err[512];
+	if (!watch_findings(db, &id, 1, &o, d, err, sizeof(err)))
+		return d;
+	printf("# session %lld: %s\n", (long long)id, err);
+	doc_free(d);
+	return NULL;
+}
+
+/* firing_of(db, id): watch_firing of session id, -1 when it does not load. */
+static int firing_of(sqlite3 *db, int64_t id)
+{
+	struct watch_data d;
+	char err[256];
+	int f = watch_load(db, id, &d, err, sizeof(err)) == 1 ? (int)watch_firing(&d) : -1;
+	watch_data_free(&d);
+	return f;
+}
+
+/* check_no_verdict(db, id, firing, warning): session id's document has
+ * no verdict, says firing in windows and warns with warning. */
+static void check_no_verdict(sqlite3 *db, int64_t id, const char *firing, const char *warning)
+{
+	struct doc *d = findings_of(db, id);
+	const struct table *l = d ? doc_table(d, "cachelines") : NULL, *w = d ? doc_table(d, "windows") : NULL;
+	const struct cell *v = cell_of(l, 0, "verdict");
+	ok(l && table_nrows(l) == 1 && v && v->kind == CELL_NULL &&
+	   !strncmp(text_of(l, 0, "verdict_detail"), "no verdict: ", 12),
+	   "session %lld: its line has no verdict (%s)", (long long)id, text_of(l, 0, "verdict_detail"));
+	is_str(text_of(w, 0, "watchpoints"), firing, "session %lld: windows says the watchpoints %s",
+	       (long long)id, firing);
+	ok(d && warned(d, warning), "session %lld warns: %s", (long long)id, warning);
+	doc_free(d);
+}
+
+/* check_hitm_no_verdict(db, id): hitm's document of session id (what
+ * perfdb hitm and the report's evidence show) has no verdict either. */
+static void check_hitm_no_verdict(sqlite3 *db, int64_t id)
+{
+	struct hitm_opts o = { .c2c = { .display = -1, .dbpath = "x.db" },
+		.watch = { .min_transfers = WATCH_MIN_TRANSFERS, .site_rows = 3, .rows = 10 } };
+	struct doc *d = doc_new("hitm");
+	char err[512];
+	const struct table *l;
+	ok(!hitm_findings(db, &id, 1, &o, d, err, sizeof(err)) && (l = doc_table(d, "cachelines")) &&
+	   table_nrows(l) == 1 && cell_of(l, 0, "verdict")->kind == CELL_NULL &&
+	   warned(d, "no verdict: the watchpoints did not fire"),
+	   "session %lld: hitm's document (the report's evidence) gives no verdict either",
+	   (long long)id);
+	doc_free(d);
+}
+
+static void test_no_verdict(sqlite3 *db)
+{
+	struct watch_data wd = { .n = 0 };
+	struct doc *d;
+	ok(no_verdict_fixture(db), "no-verdict fixture rows");
+	is_int(watch_firing(&wd), WATCH_FIRING_UNKNOWN, "no canary, no sample: unknown");
+	wd.outside = 1;
+	is_int(watch_firing(&wd), WATCH_FIRING_TRAPS, "no canary, a write caught (even outside): fired");
+	wd.canary = (struct watch_canary_row){ .present = true, .writes = 1000, .seen = 999 };
+	is_int(watch_firing(&wd), WATCH_FIRING_NOT, "a canary short by one: do not fire");
+	ok(!watch_gives_verdict(WATCH_FIRING_NOT) && !watch_gives_verdict(WATCH_FIRING_UNKNOWN) &&
+	   watch_gives_verdict(WATCH_FIRING_VERIFIED) && watch_gives_verdict(WATCH_FIRING_TRAPS),
+	   "a verdict only where the watchpoints are verified or caught writes");
+	is_int(firing_of(db, 4), WATCH_FIRING_NOT, "session 4: canary 0 of 1000: do not fire");
+	check_no_verdict(db, 4, "do not fire", "no verdict: the watchpoints did not fire: 0 of 1000 "
+			 "writes to a watched variable (perfdb's canary, recorded beside them) were caught");
+	check_hitm_no_verdict(db, 4);
+	is_int(firing_of(db, 5), WATCH_FIRING_UNKNOWN, "session 5: no canary, no write: unverified");
+	check_no_verdict(db, 5, "unverified", "no verdict: no write was caught by any watchpoint, and "
+			 "this session has no canary to tell a quiet field from watchpoints that do not fire");
+	is_int(firing_of(db, 6), WATCH_FIRING_VERIFIED, "session 6: a probe caught 1000 of 1000: verified");
+	d = findings_of(db, 6);
+	ok(d && !strcmp(text_of(doc_table(d, "cachelines"), 0, "verdict"), "no sharing seen") &&
+	   !warned(d, "no verdict") && !strcmp(text_of(doc_table(d, "windows"), 0, "canary"), "probe"),
+	   "verified and quiet: no sharing seen, no warning, canary probe");
+	doc_free(d);
+	is_int(firing_of(db, 7), WATCH_FIRING_VERIFIED, "session 7: 990 caught and 10 lost: verified");
+	ok(hitm_watched(db, 7) && !hitm_watched(db, 8), "session 8's only breakpoint event is the "
+	   "canary's: nothing watched");
+	d = findings_of(db, 9);
+	ok(d && table_nrows(doc_table(d, "fields")) == 1 &&
+	   !strcmp(text_of(doc_table(d, "fields"), 0, "field"), "unknown object") &&
+	   cell_of(doc_table(d, "fields"), 0, "writes")->v.i == 1,
+	   "no watch rows: the canary's event is no field (one field, its 1 write)");
+	doc_free(d);
+}
+
+static void test_canary_db(const char *dir)
+{
+	char path[PATH_MAX], err[512] = "";
+	sqlite3 *db;
+	snprintf(path, sizeof(path), "%s/canary.db", dir);
+	if (!ok((db = db_open(path, true, err, sizeof(err))) != NULL, "a fresh database: %s", err))
+		return;
+	test_canary_store(db);
+	test_no_verdict(db);
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/perfdb-watch-XXXXXX", cmd[64];
@@ -395,9 +694,11 @@ int main(void)
 	test_padded_and_check();
 	test_both();
 	test_site_names();
+	test_canary_choice();
 	free(data.s);
 	if (mkdtemp(dir)) {
 		test_store_load(dir);
+		test_canary_db(dir);
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		if (system(cmd))
 			printf("# could not remove %s\n", dir);
