@@ -501,6 +501,67 @@ static void test_agrees(void)
 	is_str(why_name(WHY_UNTRACED), "untraced_task", "why names");
 }
 
+/* seen(v, n, s): the guard's counts over v (csd IPIs). */
+static void seen(const struct tl_event *v, size_t n, struct ipi_seen *s)
+{
+	struct timeline tl;
+	struct ipi_set set;
+	build(v, n, &tl);
+	ipis_match(v, n, &id, 3, true, &set);
+	*s = (struct ipi_seen){ 0, 0 };
+	for (size_t i = 0; i < n; i++)
+		ipi_seen_event(s, &tl, &id, &v[i]);
+	for (size_t i = 0; i < set.n; i++)
+		ipi_seen_ipi(s, &tl, &set.v[i]);
+	ipi_set_free(&set);
+	timeline_free(&tl);
+}
+
+/* The guard: flushes of an mm another CPU runs, and no flush IPI to it
+ * (a kernel that flushes other CPUs' TLBs with a hypercall). */
+static void test_seen(void)
+{
+	enum { N = IPIS_UNSEEN_MIN };
+	struct tl_event v[3 + 2 * N + 4];
+	struct ipi_seen s;
+	struct timeline tl;
+	size_t n = 0;
+	v[n++] = sw(6000, 0, 0, 100);	/* A's thread 100 on CPU 0 */
+	v[n++] = sw(6000, 1, 0, 101);	/* A's thread 101 spins on CPU 1 */
+	v[n++] = sw(6000, 2, 0, 200);	/* B on CPU 2 */
+	for (int i = 0; i < N; i++) {	/* A flushes on CPU 0, no IPI */
+		v[n++] = flush(100000 + 10000 * i, 0, 100, 4);
+		v[n++] = flush(100100 + 10000 * i, 0, 100, 3);
+	}
+	build(v, n, &tl);
+	ok(ipis_remote_runner(&tl, 0, 100000, 11), "remote runner: CPU 1 runs A while CPU 0 flushes");
+	ok(ipis_remote_runner(&tl, 0, 100000, 20), "remote runner: B runs on CPU 2");
+	ok(!ipis_remote_runner(&tl, 2, 100000, 20), "... but not for CPU 2 itself");
+	ok(!ipis_remote_runner(&tl, 0, 100000, 40), "no CPU runs C");
+	ok(!ipis_remote_runner(&tl, 0, 100000, MM_UNKNOWN), "an unknown mm has no runner");
+	timeline_free(&tl);
+	seen(v, n - 2, &s);
+	is_int(s.remote_flushes, N - 1, "guard: each attempt with another CPU running the mm counts");
+	is_int(s.ipis_to_running, 0, "guard: no flush IPI");
+	is_int(ipis_visibility(&s), IPIS_UNTOLD, "guard: one flush short of the minimum: untold");
+	seen(v, n, &s);
+	is_int(s.remote_flushes, N, "guard: the minimum");
+	is_int(ipis_visibility(&s), IPIS_NOT_SEEN, "guard: that many flushes, no IPI: not seen");
+	/* the same with one flush IPI to the CPU running A: seen */
+	v[n++] = flush(900000, 0, 100, 4);
+	v[n++] = queue(900100, 0, 100, 1, 0xa1);
+	v[n++] = entry(905000, 1, 101, 0xa1, TL_CSD_ENTRY);
+	v[n++] = entry(906000, 1, 101, 0xa1, TL_CSD_EXIT);
+	seen(v, n, &s);
+	is_int(s.ipis_to_running, 1, "guard: a flush IPI to a CPU running the mm counts");
+	is_int(ipis_visibility(&s), IPIS_SEEN, "guard: one such IPI: seen");
+	/* the spinner gone idle (lazy) before the flushes: nothing to tell */
+	v[2] = sw(7000, 1, 101, 0);
+	seen(v, n - 4, &s);
+	is_int(s.remote_flushes, 0, "guard: a lazy CPU is no runner (the kernel may skip it)");
+	is_int(ipis_visibility(&s), IPIS_UNTOLD, "guard: no runner elsewhere: untold");
+}
+
 int main(void)
 {
 	test_identity();
@@ -513,5 +574,6 @@ int main(void)
 	test_unrecorded_switch();
 	test_fallback();
 	test_agrees();
+	test_seen();
 	return tap_done();
 }
