@@ -28,6 +28,9 @@ struct rep {
 	struct table *summary;	/* filled last, shown first */
 	size_t nsignificant;
 	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
+	long long unseen_flushes[2];	/* the IPI evidence: flushes of an mm another
+					 * CPU ran, in sessions whose flush IPIs
+					 * were not seen (ipis_unseen.h); 0: none */
 };
 
 /* Sections (report_setup.c, report_headline.c, report_evidence.c,
