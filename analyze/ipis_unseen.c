@@ -7,69 +7,6 @@
 #include "lib/strbuf.h"
 #include "schema/session_kallsyms.h"
 
-/* namelist_add(l, s, n): adds the n bytes of s unless l has them, in order. */
-static void namelist_add(struct namelist *l, const char *s, size_t n)
-{
-	size_t at = 0;
-	for (; at < l->n; at++) {
-		int c = strncmp(l->v[at], s, n);
-		if (!c && !l->v[at][n])
-			return;
-		if (c > 0 || (!c && l->v[at][n]))
-			break;
-	}
-	ALLOC_GROW(l->v, l->n + 1, l->cap);
-	memmove(l->v + at + 1, l->v + at, (l->n - at) * sizeof(*l->v));
-	l->v[at] = xstrndup(s, n);
-	l->n++;
-}
-
-/* namelist_free: see ipis_unseen.h. */
-void namelist_free(struct namelist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	memset(l, 0, sizeof(*l));
-}
-
-/* pv_flush_name(s, n): whether the symbol s[0..n) flushes other CPUs' TLBs
- * without necessarily sending IPIs (see ipis_pv_flush_names). */
-static bool pv_flush_name(const char *s, size_t n)
-{
-	static const char tail[] = "_flush_tlb_multi", bcast[] = "broadcast_tlb_flush";
-	size_t t = sizeof(tail) - 1;
-	if (n == sizeof(bcast) - 1 && !memcmp(s, bcast, n))
-		return true;
-	if (n <= t || memcmp(s + n - t, tail, t) || (n - t == 6 && !memcmp(s, "native", 6)))
-		return false;
-	for (size_t i = 0; i < n - t; i++)	/* one word: pvm, kvm, hyperv, xen */
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
-			return false;
-	return true;
-}
-
-/* ipis_pv_flush_names: see ipis_unseen.h. Lines are "ADDR TYPE NAME" with
- * an optional "\t[module]". */
-size_t ipis_pv_flush_names(const char *text, size_t len, struct namelist *out)
-{
-	const char *p = text, *end = text + len;
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *line_end = eol ? eol : end, *type = memchr(p, ' ', (size_t)(line_end - p));
-		if (type && line_end - type > 3 && (type[1] == 't' || type[1] == 'T') && type[2] == ' ') {
-			const char *name = type + 3;
-			size_t n = strcspn(name, " \t\n");
-			if (name + n > line_end)
-				n = (size_t)(line_end - name);
-			if (pv_flush_name(name, n))
-				namelist_add(out, name, n);
-		}
-		p = line_end + 1;
-	}
-	return out->n;
-}
-
 /* ipis_unseen_add: see ipis_unseen.h. */
 void ipis_unseen_add(struct ipis_unseen *u, sqlite3 *db, int64_t session, const struct ipi_seen *s)
 {
@@ -85,7 +22,7 @@ void ipis_unseen_add(struct ipis_unseen *u, sqlite3 *db, int64_t session, const 
 	struct unseen_session *x = &u->v[u->n++];
 	*x = (struct unseen_session){ .id = session, .seen = *s, .kallsyms = text != NULL };
 	if (text)
-		ipis_pv_flush_names(text, len, &x->pv);
+		kallsyms_flush_no_ipi(text, len, &x->pv);
 	free(text);
 }
 
@@ -147,12 +84,12 @@ void ipis_unseen_findings(const struct ipis_unseen *u, struct dval *f)
  * functions, into b. */
 static void pv_words(const struct ipis_unseen *u, struct strbuf *b)
 {
-	struct namelist all = { 0 };
+	struct ksym_names all = { 0 };
 	bool missing = false;
 	for (size_t i = 0; i < u->n; i++) {
 		missing |= !u->v[i].kallsyms;
 		for (size_t k = 0; k < u->v[i].pv.n; k++)
-			namelist_add(&all, u->v[i].pv.v[k], strlen(u->v[i].pv.v[k]));
+			ksym_names_add(&all, u->v[i].pv.v[k], strlen(u->v[i].pv.v[k]));
 	}
 	if (all.n) {
 		bool bcast = false;
@@ -168,7 +105,7 @@ static void pv_words(const struct ipis_unseen *u, struct strbuf *b)
 	}
 	if (missing)
 		sb_puts(b, " (a session without kallsyms does not say which flush functions its kernel has)");
-	namelist_free(&all);
+	ksym_names_free(&all);
 }
 
 /* ipis_unseen_warn: see ipis_unseen.h. */
@@ -202,7 +139,7 @@ void ipis_unseen_warn(const struct ipis_unseen *u, struct doc *d)
 void ipis_unseen_free(struct ipis_unseen *u)
 {
 	for (size_t i = 0; i < u->n; i++)
-		namelist_free(&u->v[i].pv);
+		ksym_names_free(&u->v[i].pv);
 	free(u->v);
 	memset(u, 0, sizeof(*u));
 }

@@ -3,7 +3,7 @@
  * sends no IPI, and a recording of it shows flushes of an mm other CPUs
  * were running and no flush IPI to them. ipis_findings gathers the
  * sessions' guard counts here; this file names the paravirtualized flush
- * functions of their kallsyms and says, as a warning and in the findings,
+ * functions of their kallsyms (lib/kallsyms.h) and says, as a warning and in the findings,
  * that their IPI figures are no measurement. Reads the database only. */
 #ifndef PERFDB_IPIS_UNSEEN_H
 #define PERFDB_IPIS_UNSEEN_H
@@ -13,19 +13,14 @@
 #include <stdint.h>
 #include "analyze/ipis.h"
 #include "lib/doc.h"
-
-/* Names, distinct and sorted. */
-struct namelist {
-	char **v;
-	size_t n, cap;
-};
+#include "lib/kallsyms.h"
 
 /* One session whose flush IPIs were not seen. */
 struct unseen_session {
 	int64_t id;
 	struct ipi_seen seen;
 	bool kallsyms;		/* the session stores kallsyms */
-	struct namelist pv;	/* the flush functions they name */
+	struct ksym_names pv;	/* their flush functions (kallsyms_flush_no_ipi) */
 };
 
 /* The sessions of one analysis. */
@@ -35,17 +30,6 @@ struct ipis_unseen {
 	size_t n, cap;
 	int nseen;		/* sessions whose flush IPIs were seen */
 };
-
-/* ipis_pv_flush_names(text, len, out): adds to out each text symbol of the
- * kallsyms text[0..len) that can flush other CPUs' TLBs without IPIs: a
- * paravirtualized flush_tlb_multi (one word before "_flush_tlb_multi",
- * not native: pvm_, kvm_, hyperv_, xen_flush_tlb_multi) or
- * broadcast_tlb_flush (INVLPGB). Its presence says the kernel has the
- * function, not that it was used. Returns how many out holds. */
-size_t ipis_pv_flush_names(const char *text, size_t len, struct namelist *out);
-
-/* namelist_free(l): frees l's names; l is left empty. */
-void namelist_free(struct namelist *l);
 
 /* ipis_unseen_add(u, db, session, s): adds one session's guard counts s
  * (ipis_visibility): a session whose flush IPIs were not seen is kept,

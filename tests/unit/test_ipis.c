@@ -7,9 +7,11 @@
  * outgoing task), every class judged on arrival, unverified IPIs (no
  * receiver: never guessed, and why), switched_near_send, csd pairing,
  * receiver verdicts, interrupts raised, attempts, the ipi_send fallback,
- * and the summary's agreement. */
+ * the summary's agreement, and the guard on flush IPIs that cannot be seen
+ * (its counts, its verdict, the kallsyms names it gives). */
 #include "analyze/ipis.h"
 #include "analyze/mm_timeline.h"
+#include "lib/kallsyms.h"
 #include "tests/unit/tap.h"
 
 /* The identity of the tests: process A (pid 100, threads 100 and 101)
@@ -562,6 +564,39 @@ static void test_seen(void)
 	is_int(ipis_visibility(&s), IPIS_UNTOLD, "guard: no runner elsewhere: untold");
 }
 
+/* The flush functions that may flush without IPIs, from kallsyms text. */
+static void test_flush_names(void)
+{
+	static const char text[] =
+		"ffffffff8133a8e0 t __pfx_kvm_flush_tlb_multi\n"
+		"ffffffff8133a8f0 t kvm_flush_tlb_multi\n"
+		"ffffffff8133c3e0 t pvm_flush_tlb_multi\r\n"
+		"ffffffff8133c3e0 t pvm_flush_tlb_multi\n"
+		"ffffffff81330000 t __traceiter_xen_mmu_flush_tlb_multi\n"
+		"ffffffff81330100 T trace_raw_output_hyperv_mmu_flush_tlb_multi\n"
+		"ffffffff81330200 T xen_flush_tlb_multi\n"
+		"ffffffffc0001000 t hyperv_flush_tlb_multi\t[hv_vmbus]\n"
+		"ffffffff8134b6d0 T native_flush_tlb_multi\n"
+		"ffffffff8134b820 T flush_tlb_multi\n"
+		"ffffffff82000000 d kvm2_flush_tlb_multi\n"
+		"ffffffff8134c000 T broadcast_tlb_flush\n"
+		"garbage line\n"
+		"ffffffff8134d000 t zz_flush_tlb_multi";	/* no newline at the end */
+	static const char *const want[] = { "broadcast_tlb_flush", "hyperv_flush_tlb_multi",
+		"kvm_flush_tlb_multi", "pvm_flush_tlb_multi", "xen_flush_tlb_multi", "zz_flush_tlb_multi" };
+	struct ksym_names l = { 0 };
+	size_t n = kallsyms_flush_no_ipi(text, sizeof(text) - 1, &l);
+	is_int(n, 6, "flush names: the paravirtualized flush_tlb_multi variants and broadcast_tlb_flush, "
+	       "once each (not native, __pfx_, tracepoint helpers, data symbols)");
+	for (size_t i = 0; i < n && i < 6; i++)
+		is_str(l.v[i], want[i], "flush names: sorted");
+	ksym_names_free(&l);
+	static const char native[] = "ffffffff8134b6d0 T native_flush_tlb_multi\n";
+	is_int(kallsyms_flush_no_ipi(native, sizeof(native) - 1, &l), 0,
+	       "flush names: a kernel with the native one only has none");
+	ksym_names_free(&l);
+}
+
 int main(void)
 {
 	test_identity();
@@ -575,5 +610,6 @@ int main(void)
 	test_fallback();
 	test_agrees();
 	test_seen();
+	test_flush_names();
 	return tap_done();
 }
