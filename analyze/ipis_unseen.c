@@ -92,14 +92,8 @@ static void pv_words(const struct ipis_unseen *u, struct strbuf *b)
 			ksym_names_add(&all, u->v[i].pv.v[k], strlen(u->v[i].pv.v[k]));
 	}
 	if (all.n) {
-		bool bcast = false;
-		for (size_t k = 0; k < all.n; k++)
-			bcast |= !strcmp(all.v[k], "broadcast_tlb_flush");
-		sb_printf(b, "; this kernel has %s flush functions: ", !bcast ? "paravirtualized" :
-			  all.n > 1 ? "paravirtualized and broadcast" : "broadcast");
-		for (size_t k = 0; k < all.n; k++)
-			sb_printf(b, "%s%s", k ? ", " : "", all.v[k]);
-		sb_puts(b, "; one of them may flush without IPIs");
+		sb_puts(b, "; this kernel has ");
+		kallsyms_flush_no_ipi_words(&all, b);
 	} else if (!missing) {
 		sb_puts(b, "; its kallsyms has no paravirtualized flush_tlb_multi nor broadcast_tlb_flush");
 	}

@@ -376,6 +376,19 @@ size_t kallsyms_flush_no_ipi(const char *text, size_t len, struct ksym_names *ou
 	return out->n;
 }
 
+/* kallsyms_flush_no_ipi_words: see kallsyms.h. */
+void kallsyms_flush_no_ipi_words(const struct ksym_names *n, struct strbuf *b)
+{
+	bool bcast = false;
+	for (size_t i = 0; i < n->n; i++)
+		bcast |= !strcmp(n->v[i], "broadcast_tlb_flush");
+	sb_printf(b, "%s flush function%s: ", !bcast ? "paravirtualized" : n->n > 1 ?
+		  "paravirtualized and broadcast" : "broadcast", n->n > 1 ? "s" : "");
+	for (size_t i = 0; i < n->n; i++)
+		sb_printf(b, "%s%s", i ? ", " : "", n->v[i]);
+	sb_puts(b, n->n > 1 ? "; one of them may flush without IPIs" : ", which may flush without IPIs");
+}
+
 /* kallsyms_read: see kallsyms.h. */
 char *kallsyms_read(const char *path, size_t *len)
 {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/strbuf.h"
 #include "lib/symtab.h"
 
 /* kallsyms_load_buf(t, text, len, err, errlen): adds the symbols of the
@@ -53,6 +54,13 @@ void ksym_names_free(struct ksym_names *l);
  * broadcast_tlb_flush (INVLPGB). Such a symbol says the kernel has the
  * function, not that it used it. Returns how many out holds. */
 size_t kallsyms_flush_no_ipi(const char *text, size_t len, struct ksym_names *out);
+
+/* kallsyms_flush_no_ipi_words(n, b): appends to b what names n (from
+ * kallsyms_flush_no_ipi, at least one) are, for a sentence that begins
+ * "this kernel has ": "paravirtualized flush functions: kvm_flush_tlb_multi,
+ * pvm_flush_tlb_multi; one of them may flush without IPIs" ("broadcast",
+ * or "paravirtualized and broadcast", with broadcast_tlb_flush). */
+void kallsyms_flush_no_ipi_words(const struct ksym_names *n, struct strbuf *b);
 
 /* kallsyms_read(path, len): the whole file (a /proc file too), malloc'ed,
  * its length in *len; NULL with errno set when it cannot be read. */

@@ -590,6 +590,18 @@ static void test_flush_names(void)
 	       "once each (not native, __pfx_, tracepoint helpers, data symbols)");
 	for (size_t i = 0; i < n && i < 6; i++)
 		is_str(l.v[i], want[i], "flush names: sorted");
+	struct strbuf b = STRBUF_INIT;
+	kallsyms_flush_no_ipi_words(&l, &b);
+	is_str(sb_str(&b), "paravirtualized and broadcast flush functions: broadcast_tlb_flush, "
+	       "hyperv_flush_tlb_multi, kvm_flush_tlb_multi, pvm_flush_tlb_multi, xen_flush_tlb_multi, "
+	       "zz_flush_tlb_multi; one of them may flush without IPIs", "flush names: in words");
+	ksym_names_free(&l);
+	ksym_names_add(&l, "pvm_flush_tlb_multi", 19);
+	sb_reset(&b);
+	kallsyms_flush_no_ipi_words(&l, &b);
+	is_str(sb_str(&b), "paravirtualized flush function: pvm_flush_tlb_multi, which may flush without IPIs",
+	       "flush names: one in words");
+	sb_free(&b);
 	ksym_names_free(&l);
 	static const char native[] = "ffffffff8134b6d0 T native_flush_tlb_multi\n";
 	is_int(kallsyms_flush_no_ipi(native, sizeof(native) - 1, &l), 0,
