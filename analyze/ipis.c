@@ -446,7 +446,7 @@ void ipi_seen_ipi(struct ipi_seen *s, const struct timeline *tl, const struct ip
 /* ipis_visibility: see ipis.h. */
 enum ipi_visibility ipis_visibility(const struct ipi_seen *s)
 {
-	if (s->ipis_to_running > 0)
-		return IPIS_SEEN;
-	return s->remote_flushes >= IPIS_UNSEEN_MIN ? IPIS_NOT_SEEN : IPIS_UNTOLD;
+	if (s->remote_flushes >= IPIS_UNSEEN_MIN && s->ipis_to_running * IPIS_UNSEEN_PER < s->remote_flushes)
+		return IPIS_NOT_SEEN;
+	return s->ipis_to_running > 0 ? IPIS_SEEN : IPIS_UNTOLD;
 }

@@ -218,9 +218,12 @@ void ipi_summarize(struct ipi_summary *s, const struct ipi_set *set);
  * runs on another CPU must reach that CPU; a kernel that flushes other
  * CPUs' TLBs with a hypercall (paravirtualized flush_tlb_multi) or by
  * broadcast sends no IPI for it, and the recording then shows flushes and
- * no flush IPI to the CPUs that ran the mm. This many such flushes with no
- * flush IPI to such a CPU say the IPIs cannot be seen. */
+ * no flush IPI to the CPUs that ran the mm. This many such flushes with
+ * fewer than one flush IPI to such a CPU per IPIS_UNSEEN_PER flushes say
+ * the IPIs cannot be seen (an IPI the "ipi" source takes for a flush's
+ * because it follows an attempt may be another's: one is not enough). */
 #define IPIS_UNSEEN_MIN 20
+#define IPIS_UNSEEN_PER 100
 
 /* What a session shows of it. */
 struct ipi_seen {
@@ -233,8 +236,8 @@ struct ipi_seen {
 enum ipi_visibility {
 	IPIS_SEEN,	/* flush IPIs reached CPUs that ran the flushed mm */
 	IPIS_NOT_SEEN,	/* IPIS_UNSEEN_MIN or more flushes of an mm another
-			 * CPU ran, and no flush IPI to such a CPU */
-	IPIS_UNTOLD,	/* too few such flushes to tell */
+			 * CPU ran, and (almost) no flush IPI to such a CPU */
+	IPIS_UNTOLD,	/* too few such flushes to tell, and no IPI */
 };
 
 /* ipis_remote_runner(tl, cpu, t, mm): whether a CPU other than cpu ran a
@@ -252,8 +255,9 @@ void ipi_seen_event(struct ipi_seen *s, const struct timeline *tl, const struct 
  * flushed mm when it was sent. */
 void ipi_seen_ipi(struct ipi_seen *s, const struct timeline *tl, const struct ipi *p);
 
-/* ipis_visibility(s): IPIS_SEEN when a flush IPI reached a CPU running the
- * flushed mm, IPIS_NOT_SEEN when none did over IPIS_UNSEEN_MIN or more
- * flushes of an mm another CPU was running, else IPIS_UNTOLD. */
+/* ipis_visibility(s): IPIS_NOT_SEEN when over IPIS_UNSEEN_MIN or more
+ * flushes of an mm another CPU was running fewer than one flush IPI per
+ * IPIS_UNSEEN_PER of them reached a CPU running the flushed mm; else
+ * IPIS_SEEN when one did, IPIS_UNTOLD when none did. */
 enum ipi_visibility ipis_visibility(const struct ipi_seen *s);
 #endif

@@ -106,15 +106,22 @@ static void pv_words(const struct ipis_unseen *u, struct strbuf *b)
 void ipis_unseen_warn(const struct ipis_unseen *u, struct doc *d)
 {
 	struct strbuf b = STRBUF_INIT;
-	long long flushes = 0;
+	long long flushes = 0, ipis = 0;
 	if (!u->n)
 		return;
-	for (size_t i = 0; i < u->n; i++)
+	for (size_t i = 0; i < u->n; i++) {
 		flushes += u->v[i].seen.remote_flushes;
+		ipis += u->v[i].seen.ipis_to_running;
+	}
 	char *ids = ipis_unseen_ids(u);
 	sb_printf(&b, "flush IPIs not seen: in session%s %s, %lld flushes (tlb_flush reason 4) of an mm "
-		  "that a task on another CPU was running sent no flush IPI to such a CPU: the kernel "
-		  "flushed other CPUs' TLBs without IPIs", u->n > 1 ? "s" : "", ids, flushes);
+		  "that a task on another CPU was running sent ", u->n > 1 ? "s" : "", ids, flushes);
+	if (ipis)
+		sb_printf(&b, "only %lld flush IPI%s (fewer than 1 in %d)", ipis, ipis > 1 ? "s" : "",
+			  IPIS_UNSEEN_PER);
+	else
+		sb_puts(&b, "no flush IPI");
+	sb_puts(&b, " to such a CPU: the kernel flushed other CPUs' TLBs without IPIs");
 	pv_words(u, &b);
 	if (ipis_unseen_all(u))
 		sb_puts(&b, ". Flush IPIs cannot be seen on the machine that recorded it, so the counts of "

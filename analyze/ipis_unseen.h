@@ -57,10 +57,11 @@ char *ipis_unseen_ids(const struct ipis_unseen *u);
 void ipis_unseen_findings(const struct ipis_unseen *u, struct dval *f);
 
 /* ipis_unseen_warn(u, d): when ipis_unseen_any, the warning: in which
- * sessions how many flushes of an mm another CPU was running sent no
- * flush IPI to such a CPU, that the kernel flushed without IPIs, the
- * flush functions its kallsyms name, and that the IPI figures are not
- * measurements (all sessions) or count only the other sessions' IPIs. */
+ * sessions how many flushes of an mm another CPU was running sent no (or
+ * almost no) flush IPI to such a CPU, that the kernel flushed without
+ * IPIs, the flush functions its kallsyms name, and that the IPI figures
+ * are not measurements (all sessions) or count only the other sessions'
+ * IPIs. */
 void ipis_unseen_warn(const struct ipis_unseen *u, struct doc *d);
 
 /* ipis_unseen_free(u): frees what u holds. */

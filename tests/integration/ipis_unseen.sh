@@ -7,10 +7,11 @@
 # of tlbflush with a thread of its mm on the other CPU, with the flush IPIs
 # (seen) or without (unseen), and kallsyms with or without pvm_ and
 # kvm_flush_tlb_multi. Checked: the lib/flush_ipis.sh oracle on them; ipis's
-# warning, names and findings (json, text, csv) on unseen sessions, none of
-# it on seen ones or on too few flushes, a label of both kinds; the report's
-# evidence and data quality; and perfdb doctor's flush-IPI row against the
-# oracle on a recording made here (either machine kind). Prints TAP lines.
+# warning, names and findings (json, text, csv) on unseen sessions and on
+# one stray IPI among 200 flushes, none of it on seen ones or on too few
+# flushes, a label of both kinds; the report's evidence and data quality;
+# and perfdb doctor's flush-IPI row against the oracle on a recording made
+# here (either machine kind). Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds tests/tools/).
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
@@ -42,7 +43,7 @@ fixture() {
 	esac || { not_ok "import of the $name fixture"; return 1; }
 }
 fixture seen seen 100 && fixture unseen unseen 100 && fixture nopv unseen 100 nopv &&
-	fixture unseen-nok unseen 100 && fixture few unseen 19 || tap_end
+	fixture unseen-nok unseen 100 && fixture few unseen 19 && fixture stray stray 200 || tap_end
 "$PERFDB" import -q -o "$T/f.db" -l mixed "$T/seen.data" "$T/unseen.data" --kallsyms "$T/unseen.ksyms" ||
 	{ not_ok "import of the mixed label"; tap_end; }
 
@@ -114,6 +115,11 @@ check "ipis, 19 such flushes (fewer than 20): nothing said, the counts as before
 	py "$T/few.json" '"flush_ipis_visible" not in f and "flush_ipi_check" not in f and not d["warnings"] and
 	f["ipis"] == 0 and f["attempts"] == 19'
 
+"$PERFDB" ipis "$T/f.db" -s stray --format json >"$T/stray.json"
+check "ipis, one flush IPI in 200 such flushes (fewer than 1 in 100: it may be another's): not seen, saying 'only 1'" \
+	py "$T/stray.json" '[(s["flushes_remote_running"], s["ipis_to_remote_running"]) for s in f["flush_ipi_check"]["sessions"]]
+	== [(200, 1)] and "sent only 1 flush IPI (fewer than 1 in 100) to such a CPU" in w and f["ipis"] is None'
+
 # --- where the IPIs are seen ----------------------------------------------------
 "$PERFDB" ipis "$T/f.db" -s seen --format json >"$T/seen.json"
 check "ipis, the flush IPIs seen: no warning, no guard findings, 100 IPIs all running" \
@@ -124,9 +130,9 @@ check "ipis text, the flush IPIs seen: no 'not seen', no guard rows" \
 	sh -c '! grep -q "not seen\|with another CPU running" "$1"' sh "$T/seen.text"
 "$PERFDB" ipis "$T/f.db" -s mixed --format json >"$T/mixed.json"
 check "ipis on a label of both: the warning names the unseen session, the counts are the other's" \
-	py "$T/mixed.json" 'f["flush_ipis_visible"] is False and [s["session"] for s in f["flush_ipi_check"]["sessions"]] == [7]
-	and "session 7" in w and "other sessions only" in w and f["ipis"] == 100 and
-	sorted((r["session"], r["ipis"]) for r in f["processes"]) == [(6, 100), (7, None)]'
+	py "$T/mixed.json" 'f["flush_ipis_visible"] is False and [s["session"] for s in f["flush_ipi_check"]["sessions"]] == [8]
+	and "session 8" in w and "other sessions only" in w and f["ipis"] == 100 and
+	sorted((r["session"], r["ipis"]) for r in f["processes"]) == [(7, 100), (8, None)]'
 
 # --- the report --------------------------------------------------------------------
 "$PERFDB" report "$T/f.db" --base seen --new unseen --format json >"$T/r.json" 2>"$T/err"

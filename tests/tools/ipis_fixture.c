@@ -3,7 +3,7 @@
  * it, for tests/integration/ipis_unseen.sh (written with tests/lib/pdwriter;
  * the formats are the tracepoints' of a 6.18 x86 kernel):
  *
- *   ipis_fixture MODE N PERF_DATA KALLSYMS [nopv]
+ *   ipis_fixture seen|unseen|stray N PERF_DATA KALLSYMS [nopv]
  *
  * Process tlbflush (pid 1000) runs thread 1000 on CPU 0 and thread 1001 on
  * CPU 1 (sched_switch from idle on each), and thread 1000 flushes N times:
@@ -12,7 +12,8 @@
  * sends them traces it (csd_queue_cpu of flush_tlb_func to CPU 1, an
  * ipi_send_cpu, and CPU 1's csd_function_entry, tlb_flush reason 1 and
  * exit); MODE unseen: nothing follows (a kernel that flushes CPU 1 with a
- * hypercall). Both have a wakeup IPI (sched_ttwu_pending) with the first
+ * hypercall); MODE stray: as unseen, but the middle flush has its IPI. All
+ * have a wakeup IPI (sched_ttwu_pending) with the first
  * flush and every 25th after. KALLSYMS (also in the tracing data) holds
  * the symbols the events point at and the kernel's flush_tlb_multi
  * variants: native, pvm and kvm (nopv: native only), beside tracepoint
@@ -257,8 +258,9 @@ static void ipi(struct fx *f, uint64_t t, uint64_t func, uint64_t csd, uint64_t 
 }
 
 /* records(f, seen, n): the process, its two threads on their CPUs, n
- * flushes (with their IPIs when seen) and the wakeups. */
-static void records(struct fx *f, bool seen, int n)
+ * flushes (with their IPIs when seen > 0, the middle one's only when
+ * seen < 0) and the wakeups. */
+static void records(struct fx *f, int seen, int n)
 {
 	struct pdw_sid s = { .pid = PID, .tid = PID, .time = T0, .id = f->ids[0][0], .cpu = 0 };
 	pdw_comm(f->w, f->ev[0], PDW_MISC_COMM_EXEC, PID, PID, "tlbflush", &s);
@@ -271,7 +273,7 @@ static void records(struct fx *f, bool seen, int n)
 		uint64_t t = T0 + 100000 + 20000 * (uint64_t)i;
 		flush(f, 0, PID, t, 3);
 		flush(f, 0, PID, t + 1000, 4);
-		if (seen)
+		if (seen > 0 || (seen < 0 && i == n / 2))
 			ipi(f, t + 2000, K_FLUSH_FUNC, CSD_FLUSH, K_COND_MASK, true);
 		if (i % 25 == 0)
 			ipi(f, t + 12000, K_TTWU_PENDING, CSD_WAKE, K_TTWU_QUEUE, false);
@@ -310,11 +312,11 @@ static int write_text(const char *path, const char *s)
 int main(int argc, char **argv)
 {
 	struct fx f = { 0 };
-	bool seen = argc >= 5 && !strcmp(argv[1], "seen");
+	int seen = argc < 5 ? 2 : !strcmp(argv[1], "seen") ? 1 : !strcmp(argv[1], "stray") ? -1 :
+		   !strcmp(argv[1], "unseen") ? 0 : 2;
 	int n = argc >= 5 ? atoi(argv[2]) : 0;
-	if (argc < 5 || argc > 6 || (!seen && strcmp(argv[1], "unseen")) || n <= 0 ||
-	    (argc == 6 && strcmp(argv[5], "nopv"))) {
-		fprintf(stderr, "usage: ipis_fixture seen|unseen N PERF_DATA KALLSYMS [nopv]\n");
+	if (argc < 5 || argc > 6 || seen == 2 || n <= 0 || (argc == 6 && strcmp(argv[5], "nopv"))) {
+		fprintf(stderr, "usage: ipis_fixture seen|unseen|stray N PERF_DATA KALLSYMS [nopv]\n");
 		return 1;
 	}
 	char ksyms[sizeof(ksyms_head) + sizeof(ksyms_pv) + sizeof(ksyms_tail)];

@@ -557,6 +557,14 @@ static void test_seen(void)
 	seen(v, n, &s);
 	is_int(s.ipis_to_running, 1, "guard: a flush IPI to a CPU running the mm counts");
 	is_int(ipis_visibility(&s), IPIS_SEEN, "guard: one such IPI: seen");
+	/* fewer than one IPI per IPIS_UNSEEN_PER such flushes: not seen (an
+	 * IPI taken for a flush's may be another's) */
+	s = (struct ipi_seen){ 2 * IPIS_UNSEEN_PER, 1 };
+	is_int(ipis_visibility(&s), IPIS_NOT_SEEN, "guard: 1 IPI to a running CPU in 200 such flushes: not seen");
+	s.ipis_to_running = 2;
+	is_int(ipis_visibility(&s), IPIS_SEEN, "guard: 2 in 200 (one per 100): seen");
+	s = (struct ipi_seen){ IPIS_UNSEEN_MIN - 1, 1 };
+	is_int(ipis_visibility(&s), IPIS_SEEN, "guard: too few flushes to tell, and an IPI: seen");
 	/* the spinner gone idle (lazy) before the flushes: nothing to tell */
 	v[2] = sw(7000, 1, 101, 0);
 	seen(v, n - 4, &s);
