@@ -30,7 +30,9 @@ const struct verb verb_doctor = {
 	.usage = usage,
 	.description =
 		"One row per check, with status ok, partial or no and what was seen: perf and its "
-		"version, kernel.perf_event_paranoid, tracefs, each recipe's events, PMU cycles, "
+		"version, kernel.perf_event_paranoid, tracefs, each recipe's events, whether "
+		"TLB-flush IPIs can be seen (a 0.1 s probe: pages dropped beside a spinning thread "
+		"of the same mm, the flushes it received counted), PMU cycles, "
 		"memory-sampling events (c2c), hardware breakpoints (watch), BTF and kallsyms; "
 		"then the Debian packages perfdb uses to run, build and test (dpkg-query), the "
 		"missing ones named, with the apt-get line that installs them all in a note. "
