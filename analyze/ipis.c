@@ -416,3 +416,37 @@ void ipi_summarize(struct ipi_summary *s, const struct ipi_set *set)
 	for (size_t i = 0; i < set->n; i++)
 		ipi_summarize_one(s, &set->v[i], set->verdicts);
 }
+
+/* ipis_remote_runner: see ipis.h. */
+bool ipis_remote_runner(const struct timeline *tl, int cpu, int64_t t, int64_t mm)
+{
+	if (mm <= 0)
+		return false;
+	for (int c = 0; c < tl->ncpus; c++)
+		if (c != cpu && timeline_class(tl, c, t, mm) == CL_RUNNING)
+			return true;
+	return false;
+}
+
+/* ipi_seen_event: see ipis.h. */
+void ipi_seen_event(struct ipi_seen *s, const struct timeline *tl, const struct ident *id,
+		    const struct tl_event *e)
+{
+	if (e->kind != TL_FLUSH || e->arg != 4)
+		return;
+	s->remote_flushes += ipis_remote_runner(tl, e->cpu, e->time, ident_mm(id, e->tid, e->time));
+}
+
+/* ipi_seen_ipi: see ipis.h. */
+void ipi_seen_ipi(struct ipi_seen *s, const struct timeline *tl, const struct ipi *p)
+{
+	s->ipis_to_running += p->mm > 0 && timeline_class(tl, p->target, p->send, p->mm) == CL_RUNNING;
+}
+
+/* ipis_visibility: see ipis.h. */
+enum ipi_visibility ipis_visibility(const struct ipi_seen *s)
+{
+	if (s->remote_flushes >= IPIS_UNSEEN_MIN && s->ipis_to_running * IPIS_UNSEEN_PER < s->remote_flushes)
+		return IPIS_NOT_SEEN;
+	return s->ipis_to_running > 0 ? IPIS_SEEN : IPIS_UNTOLD;
+}

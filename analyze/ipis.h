@@ -212,4 +212,52 @@ void ipi_summarize_one(struct ipi_summary *s, const struct ipi *p, bool verdicts
 
 /* ipi_summarize(s, set): adds set's IPIs and attempts to s. */
 void ipi_summarize(struct ipi_summary *s, const struct ipi_set *set);
+
+/* The guard on the instrument itself: whether the recording can show flush
+ * IPIs at all. A flush attempt (tlb_flush reason 4) of an mm that a task
+ * runs on another CPU must reach that CPU; a kernel that flushes other
+ * CPUs' TLBs with a hypercall (paravirtualized flush_tlb_multi) or by
+ * broadcast sends no IPI for it, and the recording then shows flushes and
+ * no flush IPI to the CPUs that ran the mm. This many such flushes with
+ * fewer than one flush IPI to such a CPU per IPIS_UNSEEN_PER flushes say
+ * the IPIs cannot be seen (an IPI the "ipi" source takes for a flush's
+ * because it follows an attempt may be another's: one is not enough). */
+#define IPIS_UNSEEN_MIN 20
+#define IPIS_UNSEEN_PER 100
+
+/* What a session shows of it. */
+struct ipi_seen {
+	long long remote_flushes;  /* attempts of an mm another CPU was running */
+	long long ipis_to_running; /* flush IPIs whose target ran the flushed mm
+				    * when they were sent */
+};
+
+/* Whether the recording shows flush IPIs (ipis_visibility). */
+enum ipi_visibility {
+	IPIS_SEEN,	/* flush IPIs reached CPUs that ran the flushed mm */
+	IPIS_NOT_SEEN,	/* IPIS_UNSEEN_MIN or more flushes of an mm another
+			 * CPU ran, and (almost) no flush IPI to such a CPU */
+	IPIS_UNTOLD,	/* too few such flushes to tell, and no IPI */
+};
+
+/* ipis_remote_runner(tl, cpu, t, mm): whether a CPU other than cpu ran a
+ * task of mm (a process row id) at t, as the timelines say (class running;
+ * unsure stretches do not count). */
+bool ipis_remote_runner(const struct timeline *tl, int cpu, int64_t t, int64_t mm);
+
+/* ipi_seen_event(s, tl, id, e): counts e in s when it is a flush attempt
+ * (tlb_flush reason 4) whose task's mm another CPU was running; other
+ * events are left alone. */
+void ipi_seen_event(struct ipi_seen *s, const struct timeline *tl, const struct ident *id,
+		    const struct tl_event *e);
+
+/* ipi_seen_ipi(s, tl, p): counts IPI p in s when its target ran the
+ * flushed mm when it was sent. */
+void ipi_seen_ipi(struct ipi_seen *s, const struct timeline *tl, const struct ipi *p);
+
+/* ipis_visibility(s): IPIS_NOT_SEEN when over IPIS_UNSEEN_MIN or more
+ * flushes of an mm another CPU was running fewer than one flush IPI per
+ * IPIS_UNSEEN_PER of them reached a CPU running the flushed mm; else
+ * IPIS_SEEN when one did, IPIS_UNTOLD when none did. */
+enum ipi_visibility ipis_visibility(const struct ipi_seen *s);
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "analyze/ipis.h"
 #include "analyze/ipis_findings.h"
+#include "analyze/ipis_unseen.h"
 #include "analyze/lost_note.h"
 #include "analyze/session_info.h"
 #include "analyze/tl_load.h"
@@ -60,6 +61,7 @@ struct acc {
 	struct cpu_row *cpus;
 	int ncpus;
 	struct table *timeline;	/* NULL without --timeline */
+	struct ipis_unseen unseen;	/* the guard: sessions whose flush IPIs were not seen */
 };
 
 /* proc_of(a, s, mm): the row of mm in session s, created when new. */
@@ -288,6 +290,7 @@ struct mpass {
 	size_t nmms, cap_mms, nsites, cap_sites;
 	struct hashmap mm_ix, site_ix;
 	long long attempts, ipis;
+	struct ipi_seen seen;	/* the guard's counts (ipis.h) */
 	bool restarted;
 };
 
@@ -323,6 +326,7 @@ static void mpass_ipi(void *ctx, struct ipi *p)
 	struct staged *k = staged_of(&m->sites, &m->nsites, &m->cap_sites, &m->site_ix, p->site);
 	ipi_classify_one(p, m->tl, m->window_ns, m->s->has_csd, &m->lost);
 	ipi_summarize_one(&a->sum, p, m->s->has_tlb_flush);
+	ipi_seen_ipi(&m->seen, m->tl, p);
 	if (g->first_ipi < 0)
 		g->first_ipi = m->ipis;
 	if (k->first_ipi < 0)
@@ -341,7 +345,9 @@ static void mpass_ipi(void *ctx, struct ipi *p)
  * pass found the events in order, so the second cannot restart). */
 static void mpass_event(void *ctx, const struct tl_event *e)
 {
-	ipis_feed(&((struct mpass *)ctx)->im, e);
+	struct mpass *m = ctx;
+	ipi_seen_event(&m->seen, m->tl, &m->s->ident, e);
+	ipis_feed(&m->im, e);
 }
 
 static void mpass_restart(void *ctx)
@@ -393,11 +399,12 @@ static void mpass_free(struct mpass *m)
 	hm_free(&m->site_ix);
 }
 
-/* match_streamed(db, a, o, s, tl, err, errlen): the second pass of a
- * session whose events came in order: its IPIs matched, classified on its
- * timelines tl and added as they become final. 0 or -1. */
-static int match_streamed(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
-			  struct tl_session *s, const struct timeline *tl, char *err, size_t errlen)
+/* match_streamed(db, a, o, s, tl, seen, err, errlen): the second pass of
+ * a session whose events came in order: its IPIs matched, classified on
+ * its timelines tl and added as they become final; the guard's counts into
+ * seen. 0 or -1. */
+static int match_streamed(sqlite3 *db, struct acc *a, const struct ipis_opts *o, struct tl_session *s,
+			  const struct timeline *tl, struct ipi_seen *seen, char *err, size_t errlen)
 {
 	struct mpass m = { .a = a, .s = s, .tl = tl, .window_ns = o->window_ns,
 		.lost = { s->lost_v, s->nlost_v, !s->lost_rows && s->lost > 0 } };
@@ -414,6 +421,7 @@ static int match_streamed(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
 	if (!rc) {
 		ipis_finish(&m.im);
 		mpass_done(&m);
+		*seen = m.seen;
 	}
 	mpass_free(&m);
 	return rc;
@@ -423,14 +431,18 @@ static int match_streamed(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
  * restarts it sorted): every IPI kept, then classified and added. */
 struct bpass {
 	const struct tl_session *s;
+	const struct timeline *tl;
 	struct ipi_matcher im;
 	struct ipi_set set;
+	struct ipi_seen seen;	/* the guard's counts of the flush attempts */
 };
 
 /* bpass_event, bpass_restart: struct tl_feed's, over a bpass. */
 static void bpass_event(void *ctx, const struct tl_event *e)
 {
-	ipis_feed(&((struct bpass *)ctx)->im, e);
+	struct bpass *b = ctx;
+	ipi_seen_event(&b->seen, b->tl, &b->s->ident, e);
+	ipis_feed(&b->im, e);
 }
 
 static void bpass_restart(void *ctx)
@@ -438,15 +450,16 @@ static void bpass_restart(void *ctx)
 	struct bpass *b = ctx;
 	ipis_finish(&b->im);
 	ipi_set_free(&b->set);
+	b->seen = (struct ipi_seen){ 0, 0 };
 	ipis_begin(&b->im, &b->s->ident, b->s->ncpus, true, b->s->has_csd, NULL, &b->set);
 }
 
-/* match_sorted(db, a, o, s, tl, err, errlen): the second pass of a session
- * out of order. 0 or -1. */
-static int match_sorted(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
-			struct tl_session *s, const struct timeline *tl, char *err, size_t errlen)
+/* match_sorted(db, a, o, s, tl, seen, err, errlen): the second pass of a
+ * session out of order (the guard's counts into seen). 0 or -1. */
+static int match_sorted(sqlite3 *db, struct acc *a, const struct ipis_opts *o, struct tl_session *s,
+			const struct timeline *tl, struct ipi_seen *seen, char *err, size_t errlen)
 {
-	struct bpass b = { .s = s };
+	struct bpass b = { .s = s, .tl = tl };
 	struct tl_feed f = { bpass_event, bpass_restart, &b };
 	ipis_begin(&b.im, &s->ident, s->ncpus, true, s->has_csd, NULL, &b.set);
 	int rc = tl_stream(db, s, LOAD_TLB, &f, err, errlen);
@@ -456,6 +469,9 @@ static int match_sorted(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
 		b.set.verdicts = s->has_tlb_flush;
 		ipis_classify(&b.set, tl, o->window_ns, &lost);
 		add_ipis(a, s, &b.set);
+		for (size_t i = 0; i < b.set.n; i++)
+			ipi_seen_ipi(&b.seen, tl, &b.set.v[i]);
+		*seen = b.seen;
 	}
 	ipi_set_free(&b.set);
 	return rc;
@@ -470,6 +486,7 @@ static int stream_session(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
 {
 	struct tl_session s;
 	struct tpass t = { .s = &s };
+	struct ipi_seen seen = { 0, 0 };
 	struct tl_feed f = { tpass_event, tpass_restart, &t };
 	if (tl_open(db, id, LOAD_TLB, &s, err, errlen))
 		return -1;
@@ -477,10 +494,12 @@ static int stream_session(sqlite3 *db, struct acc *a, const struct ipis_opts *o,
 	int rc = tl_stream(db, &s, LOAD_TLB, &f, err, errlen);
 	timeline_finish(&t.tb, s.ncpus);
 	if (!rc)
-		rc = s.unordered ? match_sorted(db, a, o, &s, &t.tl, err, errlen) :
-				   match_streamed(db, a, o, &s, &t.tl, err, errlen);
-	if (!rc)
+		rc = s.unordered ? match_sorted(db, a, o, &s, &t.tl, &seen, err, errlen) :
+				   match_streamed(db, a, o, &s, &t.tl, &seen, err, errlen);
+	if (!rc) {
 		session_done(a, &s, &t.tl);
+		ipis_unseen_add(&a->unseen, db, id, &seen);
+	}
 	timeline_free(&t.tl);
 	tl_session_free(&s);
 	return rc;
@@ -501,6 +520,7 @@ static void acc_free(struct acc *a)
 	hm_free(&a->proc_ix);
 	hm_free(&a->pair_ix);
 	table_free(a->timeline);
+	ipis_unseen_free(&a->unseen);
 }
 
 /* rate(a, n): n per second over the sessions' time (0 when unknown). */
@@ -566,25 +586,59 @@ static void agreement_obj(struct dval *f, const struct ipi_summary *s)
 	pct_or_null(g, "wasted_pct", s->wasted_agreeing, s->compared);
 }
 
-/* scalars(a, o, f): the scalar and object findings. */
+/* seen_int(f, key, v, unseen): dv_int, or null when the flush IPIs could
+ * not be seen (the count measures nothing). seen_rate: the same of a rate. */
+static void seen_int(struct dval *f, const char *key, long long v, bool unseen)
+{
+	if (unseen)
+		dv_null(f, key);
+	else
+		dv_int(f, key, v);
+}
+
+static void seen_rate(struct dval *f, const char *key, const struct acc *a, long long v, bool unseen)
+{
+	if (unseen)
+		dv_null(f, key);
+	else
+		dv_real(f, key, rate(a, v));
+}
+
+/* unseen_objs(f): the IPI objects of scalars, null: the flush IPIs could
+ * not be seen. */
+static void unseen_objs(struct dval *f)
+{
+	static const char *const keys[] = { "targets", "unverified_why", "switched_near_send_by_class",
+		"receiver", "matrix", "agreement" };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		dv_null(f, keys[i]);
+}
+
+/* scalars(a, o, f): the scalar and object findings (the IPI ones null when
+ * no session's flush IPIs could be seen, ipis_unseen_all). */
 static void scalars(const struct acc *a, const struct ipis_opts *o, struct dval *f)
 {
 	const struct ipi_counts *c = &a->sum.all;
+	bool unseen = ipis_unseen_all(&a->unseen);
 	struct dval *m;
 	dv_real(f, "seconds", a->seconds);
 	dv_str(f, "source", source_name(a));
 	dv_real(f, "window_us", (double)o->window_ns / 1000);
 	dv_int(f, "attempts", a->sum.attempts);
-	dv_int(f, "ipis", c->ipis);
-	dv_int(f, "interrupts", c->raised);
-	dv_int(f, "wasted", c->wasted);
-	dv_int(f, "unverified", c->cls[CL_UNVERIFIED]);
-	dv_int(f, "switched_near_send", c->near_send);
+	seen_int(f, "ipis", c->ipis, unseen);
+	seen_int(f, "interrupts", c->raised, unseen);
+	seen_int(f, "wasted", c->wasted, unseen);
+	seen_int(f, "unverified", c->cls[CL_UNVERIFIED], unseen);
+	seen_int(f, "switched_near_send", c->near_send, unseen);
 	dv_real(f, "attempts_per_sec", rate(a, a->sum.attempts));
-	dv_real(f, "ipis_per_sec", rate(a, c->ipis));
-	dv_real(f, "wasted_per_sec", rate(a, c->wasted));
+	seen_rate(f, "ipis_per_sec", a, c->ipis, unseen);
+	seen_rate(f, "wasted_per_sec", a, c->wasted, unseen);
 	dv_int(f, "lost_events", a->lost_events);
 	dv_int(f, "lost_samples", a->lost_samples);
+	if (unseen) {
+		unseen_objs(f);
+		return;
+	}
 	class_obj(f, "targets", c->cls);
 	m = dv_obj(f, "unverified_why");
 	for (int w = 0; w < WHY_N; w++)
@@ -647,37 +701,85 @@ static const char *const why_what[WHY_N] = {
 	"the recording lost events",
 };
 
-/* summary_table(a, o, desc): the headline numbers of sessions desc. */
-static struct table *summary_table(const struct acc *a, const struct ipis_opts *o, const char *desc)
+/* unseen_row(t, what, level): a count of flush IPIs the recording cannot
+ * show (ipis_unseen_all): a row of nulls for programs (csv, json) and one
+ * saying "not seen" for people (text, md). */
+static void unseen_row(struct table *t, const char *what, int level)
+{
+	for (int human = 0; human < 2; human++) {
+		table_add_row(t);
+		table_row_show(t, human ? SHOW_HUMAN : SHOW_DATA);
+		table_set_str(t, 0, what);
+		table_set_int(t, 1, level);
+		if (human)
+			table_set_str(t, 2, "not seen");
+	}
+}
+
+/* ipi_row(t, what, level, n, a, of, of_name, unseen): summary_row, or
+ * unseen_row when unseen; null_rate: its per_sec null as well. */
+static void ipi_row(struct table *t, const char *what, int level, long long n, const struct acc *a,
+		    long long of, const char *of_name, bool unseen, bool null_rate)
+{
+	if (unseen) {
+		unseen_row(t, what, level);
+		return;
+	}
+	summary_row(t, what, level, n, a, of, of_name);
+	if (null_rate)
+		table_set_null(t, 3);
+}
+
+/* guard_rows(t, a): when a session's flush IPIs were not seen, what shows
+ * it: the attempts with another CPU running the flushed mm, and the flush
+ * IPIs to such a CPU (over every session). */
+static void guard_rows(struct table *t, const struct acc *a)
+{
+	if (!ipis_unseen_any(&a->unseen))
+		return;
+	summary_row(t, "with another CPU running the flushed mm", 1, a->unseen.all.remote_flushes, a,
+		    a->sum.attempts, "attempts");
+	summary_row(t, "flush IPIs to a CPU running the flushed mm", 1, a->unseen.all.ipis_to_running, a,
+		    0, NULL);
+}
+
+/* ipi_rows(t, a, o, unseen): the summary's rows of flush IPIs, "not seen"
+ * when unseen. */
+static void ipi_rows(struct table *t, const struct acc *a, const struct ipis_opts *o, bool unseen)
 {
 	const struct ipi_counts *c = &a->sum.all;
-	char *title = xasprintf("TLB-flush IPIs: %s, %.3f s, source %s", desc, a->seconds,
-				source_name(a));
-	struct table *t = table_new("summary", title);
 	char what[96];
-	free(title);
-	summary_cols(t);
-	summary_row(t, "flush attempts (tlb_flush reason 4)", 0, a->sum.attempts, a, 0, NULL);
-	summary_row(t, "flush IPIs (requests to remote CPUs)", 0, c->ipis, a, c->ipis, "ipis");
-	summary_row(t, "that raised an interrupt", 1, c->raised, a, c->ipis, "ipis");
+	ipi_row(t, "flush IPIs (requests to remote CPUs)", 0, c->ipis, a, c->ipis, "ipis", unseen, false);
+	ipi_row(t, "that raised an interrupt", 1, c->raised, a, c->ipis, "ipis", unseen, false);
 	for (int k = 0; k < CL_N; k++)
-		summary_row(t, class_what[k], 1, c->cls[k], a, c->ipis, "ipis");
+		ipi_row(t, class_what[k], 1, c->cls[k], a, c->ipis, "ipis", unseen, false);
 	for (int w = 0; w < WHY_N; w++)
 		if (a->sum.why[w])
 			summary_row(t, why_what[w], 2, a->sum.why[w], a, c->ipis, "ipis");
 	snprintf(what, sizeof(what), "target switched in the %g us before the send (not a class)",
 		 (double)o->window_ns / 1000);
-	summary_row(t, what, 1, c->near_send, a, c->ipis, "ipis");
+	ipi_row(t, what, 1, c->near_send, a, c->ipis, "ipis", unseen, false);
 	for (int r = 0; r < RX_N; r++) {
 		snprintf(what, sizeof(what), "receiver %s", rx_name(r));
-		summary_row(t, what, 1, c->rx[r], a, c->ipis, "ipis");
+		ipi_row(t, what, 1, c->rx[r], a, c->ipis, "ipis", unseen, false);
 	}
-	summary_row(t, "receiver's reason agrees with the class", 0, a->sum.agreeing, a,
-		    a->sum.compared, "compared");
-	table_set_null(t, 3);
-	summary_row(t, "other exactly where reason 5 (wrong CPU)", 0, a->sum.wasted_agreeing, a,
-		    a->sum.compared, "compared");
-	table_set_null(t, 3);
+	ipi_row(t, "receiver's reason agrees with the class", 0, a->sum.agreeing, a, a->sum.compared,
+		"compared", unseen, true);
+	ipi_row(t, "other exactly where reason 5 (wrong CPU)", 0, a->sum.wasted_agreeing, a,
+		a->sum.compared, "compared", unseen, true);
+}
+
+/* summary_table(a, o, desc): the headline numbers of sessions desc. */
+static struct table *summary_table(const struct acc *a, const struct ipis_opts *o, const char *desc)
+{
+	char *title = xasprintf("TLB-flush IPIs: %s, %.3f s, source %s", desc, a->seconds,
+				source_name(a));
+	struct table *t = table_new("summary", title);
+	free(title);
+	summary_cols(t);
+	summary_row(t, "flush attempts (tlb_flush reason 4)", 0, a->sum.attempts, a, 0, NULL);
+	guard_rows(t, a);
+	ipi_rows(t, a, o, ipis_unseen_all(&a->unseen));
 	return t;
 }
 
@@ -704,10 +806,14 @@ static struct table *matrix_table(const struct acc *a)
 	table_col(t, "agrees", COL_PCT, 1);
 	table_col(t, "switched_near_send", COL_INT, 0);
 	table_null_text(t, "-");
+	if (ipis_unseen_all(&a->unseen))
+		table_null_text(t, "not seen");
 	for (int k = 0; k < CL_N; k++) {
 		double agree = a->no_flush ? -1 : matrix_agree(k, a->sum.matrix[k]);
 		table_add_row(t);
 		table_set_str(t, 0, tl_class_name(k));
+		if (ipis_unseen_all(&a->unseen))
+			continue;
 		for (int r = 0; r < RX_N; r++)
 			table_set_int(t, 1 + r, a->sum.matrix[k][r]);
 		if (agree >= 0)
@@ -742,6 +848,20 @@ static void count_cells(struct table *t, int col, const struct acc *a, const str
 	table_set_real(t, col, pct(c->wasted, c->ipis));
 }
 
+/* unseen_caption(t, a, rows): when some session's flush IPIs could not be
+ * seen, says so under a table of flush IPIs: their counts are "-" in rows
+ * of theirs (rows), or their IPIs in no row. */
+static void unseen_caption(struct table *t, const struct acc *a, bool rows)
+{
+	if (!ipis_unseen_any(&a->unseen))
+		return;
+	char *ids = ipis_unseen_ids(&a->unseen);
+	table_caption(t, "flush IPIs cannot be seen in session%s %s (see the warning): %s",
+		      a->unseen.n > 1 ? "s" : "", ids, rows ? "their counts are - (not seen), not 0" :
+		      "no row holds theirs");
+	free(ids);
+}
+
 /* shown(t, n, limit): how many of n rows a table limited to limit (0: all)
  * shows; says so in a caption when that is fewer. */
 static size_t shown(struct table *t, size_t n, long long limit)
@@ -772,6 +892,7 @@ static struct table *proc_table(struct acc *a, long long limit)
 	int cp = table_col(t, "pid", COL_INT, 0), cc = table_col(t, "comm", COL_STR, 0);
 	int ca = table_col(t, "attempts", COL_INT, 0), first = count_cols(t);
 	table_null_text(t, "-");
+	unseen_caption(t, a, true);
 	if (a->nprocs)
 		qsort(a->procs, a->nprocs, sizeof(*a->procs), cmp_procs);
 	size_t n = shown(t, a->nprocs, limit);
@@ -784,7 +905,8 @@ static struct table *proc_table(struct acc *a, long long limit)
 			table_set_int(t, cp, r->pid);
 		table_set_str(t, cc, r->comm);
 		table_set_int(t, ca, r->attempts);
-		count_cells(t, first, a, &r->c);
+		if (!ipis_unseen_has(&a->unseen, r->session))
+			count_cells(t, first, a, &r->c);
 	}
 	return t;
 }
@@ -808,6 +930,7 @@ static struct table *pair_table(struct acc *a, long long limit)
 	table_col(t, "sender", COL_INT, 0);
 	table_col(t, "target", COL_INT, 0);
 	int first = count_cols(t);
+	unseen_caption(t, a, false);
 	if (a->npairs)
 		qsort(a->pairs, a->npairs, sizeof(*a->pairs), cmp_pairs);
 	size_t n = shown(t, a->npairs, limit);
@@ -826,6 +949,7 @@ static struct table *site_table(const struct acc *a)
 	struct table *t = table_new("callsites", "Per callsite");
 	table_col(t, "callsite", COL_STR, 0);
 	int first = count_cols(t);
+	unseen_caption(t, a, false);
 	for (size_t i = 0; i < a->nsites; i++) {
 		if (!a->sites[i].c.ipis)
 			continue;
@@ -849,14 +973,18 @@ static struct table *cpu_table(const struct acc *a)
 	for (int k = 0; k < ST_N; k++)
 		table_col(t, names[k], COL_PCT, 1);
 	table_col(t, "mm_changes", COL_INT, 0);
+	if (ipis_unseen_all(&a->unseen))
+		table_null_text(t, "not seen");
 	for (int c = 0; c < a->ncpus; c++) {
 		const struct cpu_row *r = &a->cpus[c];
 		int64_t total = r->ns[ST_USER] + r->ns[ST_LAZY] + r->ns[ST_INIT] + r->ns[ST_UNKNOWN];
 		table_add_row(t);
 		table_set_int(t, 0, c);
-		table_set_int(t, 1, r->sent);
-		table_set_int(t, 2, r->received);
-		table_set_int(t, 3, r->wasted);
+		if (!ipis_unseen_all(&a->unseen)) {
+			table_set_int(t, 1, r->sent);
+			table_set_int(t, 2, r->received);
+			table_set_int(t, 3, r->wasted);
+		}
 		for (int k = 0; k < ST_N; k++)
 			table_set_real(t, 4 + k, pct(r->ns[k], total));
 		table_set_int(t, 4 + ST_N, r->changes);
@@ -911,6 +1039,7 @@ static void fill(struct acc *a, const struct ipis_opts *o, const char *desc, str
 {
 	struct dval *f = doc_findings(d);
 	scalars(a, o, f);
+	ipis_unseen_findings(&a->unseen, f);
 	dv_table(f, summary_table(a, o, desc));
 	dv_table(f, matrix_table(a));
 	dv_table(f, proc_table(a, o->rows));
@@ -940,6 +1069,7 @@ int ipis_findings(sqlite3 *db, const int64_t *ids, int n, const struct ipis_opts
 	fill(&a, o, desc, d);
 	lost_note(db, ids, n, INT64_MIN, INT64_MAX, "IPI and attempt counts are lower bounds, and IPIs "
 		  "whose receiver was lost are unverified", d);
+	ipis_unseen_warn(&a.unseen, d);
 	free(desc);
 	acc_free(&a);
 	return 0;

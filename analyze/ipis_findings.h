@@ -34,7 +34,15 @@ struct ipis_opts {
  * order: "summary" (main), "class_vs_receiver", "processes", "pairs",
  * "callsites", "cpus" and, with o->timeline, "timeline". A warning when the
  * recording lost events; notes on unverified IPIs, on switched_near_send,
- * missing events and unnamed csd functions. Returns 0, or -1 with one line
+ * missing events and unnamed csd functions. When a session's flush IPIs
+ * cannot be seen (ipis.h's guard: flushes of an mm other CPUs ran and no
+ * flush IPI to them, analyze/ipis_unseen.h): a warning, the findings
+ * flush_ipis_visible (false) and flush_ipi_check, the summary's rows of
+ * those flushes and of the IPIs to such CPUs, and that session's rows of
+ * "processes" without counts; when no session's were seen, every count of
+ * flush IPIs (the scalars ipis .. wasted_per_sec but attempts, and the
+ * objects) is null, and "not seen" in text and md. Nothing of this where
+ * flush IPIs were seen. Returns 0, or -1 with one line
  * in err (a session could not be read). */
 int ipis_findings(sqlite3 *db, const int64_t *ids, int n, const struct ipis_opts *o,
 		  struct doc *d, char *err, size_t errlen);

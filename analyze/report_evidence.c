@@ -2,7 +2,9 @@
  * where both sides hold the events they need: context switches (sched),
  * flush IPIs (ipis), contended cachelines (hitm, watch), the call graph
  * (cgdiff, with its differential flame graph). Each table is the verb's
- * own, so its numbers are what the verb prints for the same sessions. */
+ * own, so its numbers are what the verb prints for the same sessions: a
+ * side whose flush IPIs could not be seen (ipis' guard) has "not seen"
+ * (null in json) where ipis has no figure. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,17 +95,62 @@ static double num_of(const struct dval *f, const char *key)
 	return v && (dv_kind(v) == DV_INT || dv_kind(v) == DV_REAL) ? dv_real_of(v) : NAN;
 }
 
-/* ipi_row(t, what, b, n): one row of the IPI comparison. */
-static void ipi_row(struct table *t, const char *what, double b, double n)
+/* ipi_cells(t, what, b, n, unseen): the cells of an IPI row; a side
+ * whose flush IPIs were not seen (unseen[k]) and has no figure says
+ * "not seen" (NULL: null, as for programs). */
+static void ipi_cells(struct table *t, const char *what, double b, double n, const bool *unseen)
 {
-	table_add_row(t);
 	table_set_str(t, 0, what);
 	if (!isnan(b))
 		table_set_real(t, 1, b);
+	else if (unseen && unseen[0])
+		table_set_str(t, 1, "not seen");
 	if (!isnan(n))
 		table_set_real(t, 2, n);
+	else if (unseen && unseen[1])
+		table_set_str(t, 2, "not seen");
 	if (!isnan(b) && !isnan(n) && b != 0)
 		table_set_real(t, 3, 100 * (n - b) / b);
+}
+
+/* ipi_row(t, what, b, n, unseen): one row of the IPI comparison; where a
+ * side's flush IPIs were not seen (unseen[k], ipis_unseen.h) and its figure
+ * is null, one row for programs (null) and one for people ("not seen"). */
+static void ipi_row(struct table *t, const char *what, double b, double n, const bool *unseen)
+{
+	bool says = (unseen[0] && isnan(b)) || (unseen[1] && isnan(n));
+	table_add_row(t);
+	if (!says) {
+		ipi_cells(t, what, b, n, NULL);
+		return;
+	}
+	table_row_show(t, SHOW_DATA);
+	ipi_cells(t, what, b, n, NULL);
+	table_add_row(t);
+	table_row_show(t, SHOW_HUMAN);
+	ipi_cells(t, what, b, n, unseen);
+}
+
+/* count_of(f, key): a count of a findings object, -1 when null or absent. */
+static long long count_of(const struct dval *f, const char *key)
+{
+	double v = num_of(f, key);
+	return isnan(v) ? -1 : (long long)v;
+}
+
+/* unseen_flushes(f): when the ipis findings f say their flush IPIs could
+ * not be seen (flush_ipis_visible false), the flushes of an mm another CPU
+ * was running over those sessions; else 0. */
+static long long unseen_flushes(const struct dval *f)
+{
+	const struct dval *v = dv_get(f, "flush_ipis_visible"), *c = dv_get(f, "flush_ipi_check");
+	const struct dval *s = c ? dv_get(c, "sessions") : NULL;
+	long long n = 0;
+	if (!v || dv_kind(v) != DV_BOOL || dv_bool_of(v) || !s)
+		return 0;
+	for (size_t i = 0; i < dv_len(s); i++)
+		n += count_of(dv_item(s, i), "flushes_remote_running");
+	return n > 0 ? n : 1;
 }
 
 /* ipis(r): flush IPIs and wasted ones per second, each side's. */
@@ -113,6 +160,7 @@ static void ipis(struct rep *r)
 	struct ipis_opts o = { .window_ns = IPIS_WINDOW_NS, .rows = 10 };
 	const struct dval *f[2];
 	struct doc *sub[2] = { doc_new("ipis"), doc_new("ipis") };
+	bool unseen[2];
 	char err[512];
 	if (!both_have(r, need))
 		goto out;
@@ -122,8 +170,10 @@ static void ipis(struct rep *r)
 			goto out;
 		}
 		f[k] = doc_findings_c(sub[k]);
-		r->ipis[k] = (long long)num_of(f[k], "ipis");
-		r->unverified[k] = (long long)num_of(f[k], "unverified");
+		r->ipis[k] = count_of(f[k], "ipis");
+		r->unverified[k] = count_of(f[k], "unverified");
+		r->unseen_flushes[k] = unseen_flushes(f[k]);
+		unseen[k] = r->unseen_flushes[k] > 0;
 		carry(r, sub[k], r->side[k].name);
 	}
 	struct table *t = table_new("ipis", "TLB-flush IPIs (perfdb ipis on each side)");
@@ -133,19 +183,20 @@ static void ipis(struct rep *r)
 	table_col_label(t, table_col(t, "change_pct", COL_PCT, 2), "%change");
 	table_null_text(t, "-");
 	table_section(t, "Evidence: TLB-flush IPIs");
-	ipi_row(t, "flush attempts per second", num_of(f[0], "attempts_per_sec"), num_of(f[1], "attempts_per_sec"));
-	ipi_row(t, "flush IPIs per second", num_of(f[0], "ipis_per_sec"), num_of(f[1], "ipis_per_sec"));
+	ipi_row(t, "flush attempts per second", num_of(f[0], "attempts_per_sec"), num_of(f[1], "attempts_per_sec"),
+		unseen);
+	ipi_row(t, "flush IPIs per second", num_of(f[0], "ipis_per_sec"), num_of(f[1], "ipis_per_sec"), unseen);
 	ipi_row(t, "wasted IPIs per second (another mm when it arrived)", num_of(f[0], "wasted_per_sec"),
-		num_of(f[1], "wasted_per_sec"));
+		num_of(f[1], "wasted_per_sec"), unseen);
 	double w[2];
 	for (int k = 0; k < 2; k++)
 		w[k] = r->ipis[k] > 0 ? 100.0 * num_of(f[k], "wasted") / (double)r->ipis[k] : NAN;
-	ipi_row(t, "wasted, % of the IPIs", w[0], w[1]);
+	ipi_row(t, "wasted, % of the IPIs", w[0], w[1], unseen);
 	for (int k = 0; k < 2; k++)
 		w[k] = r->ipis[k] > 0 ? 100.0 * (double)r->unverified[k] / (double)r->ipis[k] : NAN;
-	ipi_row(t, "unverified (no receiver recorded), % of the IPIs", w[0], w[1]);
+	ipi_row(t, "unverified (no receiver recorded), % of the IPIs", w[0], w[1], unseen);
 	ipi_row(t, "class agrees with the receiver, %", num_of(dv_get(f[0], "agreement"), "pct"),
-		num_of(dv_get(f[1], "agreement"), "pct"));
+		num_of(dv_get(f[1], "agreement"), "pct"), unseen);
 	dv_table(doc_findings(r->d), t);
 	adopt(r, sub[0], "processes", "ipis_base_processes", "Evidence: TLB-flush IPIs", "base");
 	adopt(r, sub[1], "processes", "ipis_new_processes", "Evidence: TLB-flush IPIs", "new");

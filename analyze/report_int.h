@@ -32,6 +32,9 @@ struct rep {
 	struct machine_side msides[2];
 	size_t nwithheld;	/* significant rows the machine's change could explain */
 	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
+	long long unseen_flushes[2];	/* the IPI evidence: flushes of an mm another
+					 * CPU ran, in sessions whose flush IPIs
+					 * were not seen (ipis_unseen.h); 0: none */
 };
 
 /* Sections (report_setup.c, report_machine.c, report_headline.c,

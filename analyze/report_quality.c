@@ -1,7 +1,8 @@
 /* The report's data quality: what makes a number doubtful, per side:
  * failed runs, lost events and samples, what the import could not use,
- * samples without symbols, flush IPIs without a recorded receiver, and what
- * recording costs the metrics (recorded against bare runs). */
+ * samples without symbols, flush IPIs without a recorded receiver, flush
+ * IPIs a side's recordings cannot show (its kernel flushed without them),
+ * and what recording costs the metrics (recorded against bare runs). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,6 +121,10 @@ void report_quality(struct rep *r)
 		if (r->ipis[k] > 0 && r->unverified[k] > 0)
 			row(t, r->side[k].name, 0, "unverified flush IPIs", (double)r->unverified[k],
 			    "no receiver recorded: in no class, wasted is a lower bound");
+		if (r->unseen_flushes[k] > 0)
+			row(t, r->side[k].name, 0, "flush IPIs not seen", (double)r->unseen_flushes[k],
+			    "flushes of an mm another CPU was running, with no flush IPI to it: the kernel "
+			    "flushed without IPIs, so the IPI and wasted figures are not measurements");
 	}
 	lost_note_sides(r->db, r->side[0].sessions, r->side[0].nsessions, r->side[1].sessions,
 			r->side[1].nsessions, INT64_MIN, INT64_MAX, "every count and rate taken from "

@@ -30,7 +30,9 @@ const struct verb verb_doctor = {
 	.usage = usage,
 	.description =
 		"One row per check, with status ok, partial or no and what was seen: perf and its "
-		"version, kernel.perf_event_paranoid, tracefs, each recipe's events, PMU cycles, "
+		"version, kernel.perf_event_paranoid, tracefs, each recipe's events, whether "
+		"TLB-flush IPIs can be seen (a 0.1 s probe: pages dropped beside a spinning thread "
+		"of the same mm, the flushes it received counted), PMU cycles, "
 		"memory-sampling events (c2c), hardware breakpoints (watch: one is opened and fired "
 		"on a variable of perfdb's, 1000 writes, and the recipe is ok only when it caught "
 		"them all), BTF and kallsyms; "

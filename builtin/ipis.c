@@ -78,7 +78,13 @@ const struct verb verb_ipis = {
 		"Tables: the summary (flush attempts, IPIs, interrupts, classes, verdicts, per second), "
 		"class against the receiver's verdict, and the IPIs per flushed process, per sender -> "
 		"target CPU, per callsite and per CPU; --timeline adds each CPU's loaded-mm history. "
-		"Several sessions (a label naming runs) are added up.\n",
+		"Several sessions (a label naming runs) are added up.\n\n"
+		"A kernel that flushes other CPUs' TLBs without IPIs (a paravirtualized "
+		"flush_tlb_multi, a broadcast flush) leaves nothing to count: when 20 or more flush "
+		"attempts of an mm another CPU was running reached such a CPU by fewer than one flush "
+		"IPI in 100, a warning says the flush IPIs cannot be seen, names the flush functions "
+		"the session's kallsyms has that may do without them, and the IPI counts are null "
+		"(\"not seen\"), not 0; flush_ipis_visible and flush_ipi_check give the counts.\n",
 	.options = options,
 	.run = run,
 };

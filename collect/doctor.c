@@ -3,7 +3,8 @@
  * perf_event_paranoid, tracefs, each recipe's events present or missing,
  * the PMU's cycles, memory-sampling events, hardware breakpoints (the
  * watch recipe: one opened, and fired on a variable of perfdb's), BTF
- * (/sys/kernel/btf/vmlinux), kallsyms and the Debian packages perfdb uses
+ * (/sys/kernel/btf/vmlinux), kallsyms, whether flush IPIs can be seen (a
+ * short live probe, flush_probe.h) and the Debian packages perfdb uses
  * (to run, build, test); status is ok, partial or no. */
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +18,8 @@
 #include "collect/recipes.h"
 #include "collect/doctor.h"
 #include "collect/watch.h"
+#include "collect/flush_probe.h"
+#include "lib/kallsyms.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 
@@ -129,6 +132,55 @@ static void check_tracepoint_recipes(struct checkup *d)
 		snprintf(check, sizeof(check), "recipe %s", recipe_name(bits[i]));
 		row(d, check, !miss ? "ok" : miss < n ? "partial" : "no", detail);
 	}
+}
+
+/* How long the flush-IPI probe drops pages, seconds. */
+#define FLUSH_PROBE_S 0.1
+
+/* flush_no_ipi_words(b): the flush functions /proc/kallsyms has that may
+ * flush without IPIs, as a clause, into b (nothing when none or unreadable). */
+static void flush_no_ipi_words(struct strbuf *b)
+{
+	size_t len = 0;
+	char *text = kallsyms_read("/proc/kallsyms", &len);
+	struct ksym_names n = { 0 };
+	if (text && kallsyms_flush_no_ipi(text, len, &n)) {
+		sb_puts(b, "; it has ");
+		kallsyms_flush_no_ipi_words(&n, b);
+	}
+	ksym_names_free(&n);
+	free(text);
+}
+
+/* check_flush_ipis: whether TLB-flush IPIs can be seen here (perfdb ipis
+ * counts them): a short live probe of page drops beside a spinning thread
+ * of the same process (collect/flush_probe.h). */
+static void check_flush_ipis(struct checkup *d)
+{
+	struct flush_probe p;
+	struct strbuf b = STRBUF_INIT;
+	char why[512] = "";
+	enum flush_seen v = flush_probe_run(d->tracefs, FLUSH_PROBE_S, &p, why, sizeof(why));
+	for (int again = 0; again < 2 && v == FLUSH_IPIS_UNTOLD && p.drops; again++)	/* a busy machine */
+		v = flush_probe_run(d->tracefs, FLUSH_PROBE_S, &p, why, sizeof(why));
+	if (v == FLUSH_IPIS_UNTOLD) {
+		sb_printf(&b, "cannot be checked: %s", why);
+		row(d, "flush IPIs", "partial", sb_str(&b));
+		sb_free(&b);
+		return;
+	}
+	sb_printf(&b, "%s: %.2f s of page drops on CPU %d while a thread of the same mm spun on CPU %d "
+		  "(%.0f%% of the time): %lld flush attempts (tlb_flush reason 4), %lld IPIs sent, %lld "
+		  "flushes received by IPI on CPU %d (tlb_flush reason 1)", v == FLUSH_IPIS_SEEN ? "seen" :
+		  "not seen", p.seconds, p.sender, p.target, p.seconds > 0 ? 100 * p.ran / p.seconds : 0.0,
+		  p.attempts, p.sends, p.received, p.target);
+	if (v == FLUSH_IPIS_NOT_SEEN) {
+		sb_puts(&b, ": this kernel flushes other CPUs' TLBs without IPIs");
+		flush_no_ipi_words(&b);
+		sb_puts(&b, "; perfdb ipis cannot count flush IPIs here (it warns so)");
+	}
+	row(d, "flush IPIs", v == FLUSH_IPIS_SEEN ? "ok" : "no", sb_str(&b));
+	sb_free(&b);
 }
 
 /* check_profile: which event profile samples. */
@@ -308,6 +360,7 @@ void doctor_findings(struct doc *out)
 	check_paranoid(&d);
 	check_tracefs(&d);
 	check_tracepoint_recipes(&d);
+	check_flush_ipis(&d);
 	check_profile(&d);
 	check_c2c(&d);
 	check_breakpoints(&d);

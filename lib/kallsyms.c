@@ -317,3 +317,87 @@ bool kallsyms_has_modules(const struct symtab *t, const char *modules, size_t le
 	free(m);
 	return n >= 0 && left == 0;
 }
+
+/* ksym_names_add: see kallsyms.h. */
+void ksym_names_add(struct ksym_names *l, const char *name, size_t n)
+{
+	size_t at = 0;
+	for (; at < l->n; at++) {
+		int c = strncmp(l->v[at], name, n);
+		if (!c && !l->v[at][n])
+			return;
+		if (c >= 0)	/* (c == 0: l->v[at] is longer, name goes first) */
+			break;
+	}
+	ALLOC_GROW(l->v, l->n + 1, l->cap);
+	memmove(l->v + at + 1, l->v + at, (l->n - at) * sizeof(*l->v));
+	l->v[at] = xstrndup(name, n);
+	l->n++;
+}
+
+/* ksym_names_free: see kallsyms.h. */
+void ksym_names_free(struct ksym_names *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* flush_no_ipi(s, n): whether symbol s[0..n) is one kallsyms_flush_no_ipi
+ * takes. */
+static bool flush_no_ipi(const char *s, size_t n)
+{
+	static const char tail[] = "_flush_tlb_multi", bcast[] = "broadcast_tlb_flush";
+	size_t t = sizeof(tail) - 1;
+	if (n == sizeof(bcast) - 1 && !memcmp(s, bcast, n))
+		return true;
+	if (n <= t || memcmp(s + n - t, tail, t) || (n - t == 6 && !memcmp(s, "native", 6)))
+		return false;
+	for (size_t i = 0; i < n - t; i++)	/* one word: no tracepoint helper */
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* kallsyms_flush_no_ipi: see kallsyms.h. */
+size_t kallsyms_flush_no_ipi(const char *text, size_t len, struct ksym_names *out)
+{
+	const char *p = text, *end = text + len, *nl;
+	struct ksym_line l;
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (parse_line(p, nl, &l) && (l.type | 0x20) == 't' && flush_no_ipi(l.name, l.namelen))
+			ksym_names_add(out, l.name, l.namelen);
+		p = nl + 1;
+	}
+	return out->n;
+}
+
+/* kallsyms_flush_no_ipi_words: see kallsyms.h. */
+void kallsyms_flush_no_ipi_words(const struct ksym_names *n, struct strbuf *b)
+{
+	bool bcast = false;
+	for (size_t i = 0; i < n->n; i++)
+		bcast |= !strcmp(n->v[i], "broadcast_tlb_flush");
+	sb_printf(b, "%s flush function%s: ", !bcast ? "paravirtualized" : n->n > 1 ?
+		  "paravirtualized and broadcast" : "broadcast", n->n > 1 ? "s" : "");
+	for (size_t i = 0; i < n->n; i++)
+		sb_printf(b, "%s%s", i ? ", " : "", n->v[i]);
+	sb_puts(b, n->n > 1 ? "; one of them may flush without IPIs" : ", which may flush without IPIs");
+}
+
+/* kallsyms_read: see kallsyms.h. */
+char *kallsyms_read(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	char *buf = NULL;
+	if (fd < 0)
+		return NULL;
+	e = read_all(fd, &buf, len);
+	close(fd);
+	errno = e;
+	return e ? NULL : buf;
+}

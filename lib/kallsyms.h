@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/strbuf.h"
 #include "lib/symtab.h"
 
 /* kallsyms_load_buf(t, text, len, err, errlen): adds the symbols of the
@@ -34,4 +35,34 @@ uint64_t kallsyms_text_base(const struct symtab *t);
  * modules loaded now, where they are loaded. False when the text is
  * malformed (or the addresses hidden). */
 bool kallsyms_has_modules(const struct symtab *t, const char *modules, size_t len);
+
+/* Symbol names, distinct and sorted. */
+struct ksym_names {
+	char **v;
+	size_t n, cap;
+};
+
+/* ksym_names_add(l, name, n): adds the n bytes of name unless l has them.
+ * ksym_names_free(l): frees the names; l is left empty. */
+void ksym_names_add(struct ksym_names *l, const char *name, size_t n);
+void ksym_names_free(struct ksym_names *l);
+
+/* kallsyms_flush_no_ipi(text, len, out): adds to out each text symbol of
+ * the kallsyms text[0..len) that can flush other CPUs' TLBs without an IPI:
+ * a paravirtualized flush_tlb_multi (one word before "_flush_tlb_multi",
+ * other than native: pvm_, kvm_, hyperv_, xen_flush_tlb_multi) and
+ * broadcast_tlb_flush (INVLPGB). Such a symbol says the kernel has the
+ * function, not that it used it. Returns how many out holds. */
+size_t kallsyms_flush_no_ipi(const char *text, size_t len, struct ksym_names *out);
+
+/* kallsyms_flush_no_ipi_words(n, b): appends to b what names n (from
+ * kallsyms_flush_no_ipi, at least one) are, for a sentence that begins
+ * "this kernel has ": "paravirtualized flush functions: kvm_flush_tlb_multi,
+ * pvm_flush_tlb_multi; one of them may flush without IPIs" ("broadcast",
+ * or "paravirtualized and broadcast", with broadcast_tlb_flush). */
+void kallsyms_flush_no_ipi_words(const struct ksym_names *n, struct strbuf *b);
+
+/* kallsyms_read(path, len): the whole file (a /proc file too), malloc'ed,
+ * its length in *len; NULL with errno set when it cannot be read. */
+char *kallsyms_read(const char *path, size_t *len);
 #endif

@@ -7,9 +7,11 @@
  * outgoing task), every class judged on arrival, unverified IPIs (no
  * receiver: never guessed, and why), switched_near_send, csd pairing,
  * receiver verdicts, interrupts raised, attempts, the ipi_send fallback,
- * and the summary's agreement. */
+ * the summary's agreement, and the guard on flush IPIs that cannot be seen
+ * (its counts, its verdict, the kallsyms names it gives). */
 #include "analyze/ipis.h"
 #include "analyze/mm_timeline.h"
+#include "lib/kallsyms.h"
 #include "tests/unit/tap.h"
 
 /* The identity of the tests: process A (pid 100, threads 100 and 101)
@@ -501,6 +503,120 @@ static void test_agrees(void)
 	is_str(why_name(WHY_UNTRACED), "untraced_task", "why names");
 }
 
+/* seen(v, n, s): the guard's counts over v (csd IPIs). */
+static void seen(const struct tl_event *v, size_t n, struct ipi_seen *s)
+{
+	struct timeline tl;
+	struct ipi_set set;
+	build(v, n, &tl);
+	ipis_match(v, n, &id, 3, true, &set);
+	*s = (struct ipi_seen){ 0, 0 };
+	for (size_t i = 0; i < n; i++)
+		ipi_seen_event(s, &tl, &id, &v[i]);
+	for (size_t i = 0; i < set.n; i++)
+		ipi_seen_ipi(s, &tl, &set.v[i]);
+	ipi_set_free(&set);
+	timeline_free(&tl);
+}
+
+/* The guard: flushes of an mm another CPU runs, and no flush IPI to it
+ * (a kernel that flushes other CPUs' TLBs with a hypercall). */
+static void test_seen(void)
+{
+	enum { N = IPIS_UNSEEN_MIN };
+	struct tl_event v[3 + 2 * N + 4];
+	struct ipi_seen s;
+	struct timeline tl;
+	size_t n = 0;
+	v[n++] = sw(6000, 0, 0, 100);	/* A's thread 100 on CPU 0 */
+	v[n++] = sw(6000, 1, 0, 101);	/* A's thread 101 spins on CPU 1 */
+	v[n++] = sw(6000, 2, 0, 200);	/* B on CPU 2 */
+	for (int i = 0; i < N; i++) {	/* A flushes on CPU 0, no IPI */
+		v[n++] = flush(100000 + 10000 * i, 0, 100, 4);
+		v[n++] = flush(100100 + 10000 * i, 0, 100, 3);
+	}
+	build(v, n, &tl);
+	ok(ipis_remote_runner(&tl, 0, 100000, 11), "remote runner: CPU 1 runs A while CPU 0 flushes");
+	ok(ipis_remote_runner(&tl, 0, 100000, 20), "remote runner: B runs on CPU 2");
+	ok(!ipis_remote_runner(&tl, 2, 100000, 20), "... but not for CPU 2 itself");
+	ok(!ipis_remote_runner(&tl, 0, 100000, 40), "no CPU runs C");
+	ok(!ipis_remote_runner(&tl, 0, 100000, MM_UNKNOWN), "an unknown mm has no runner");
+	timeline_free(&tl);
+	seen(v, n - 2, &s);
+	is_int(s.remote_flushes, N - 1, "guard: each attempt with another CPU running the mm counts");
+	is_int(s.ipis_to_running, 0, "guard: no flush IPI");
+	is_int(ipis_visibility(&s), IPIS_UNTOLD, "guard: one flush short of the minimum: untold");
+	seen(v, n, &s);
+	is_int(s.remote_flushes, N, "guard: the minimum");
+	is_int(ipis_visibility(&s), IPIS_NOT_SEEN, "guard: that many flushes, no IPI: not seen");
+	/* the same with one flush IPI to the CPU running A: seen */
+	v[n++] = flush(900000, 0, 100, 4);
+	v[n++] = queue(900100, 0, 100, 1, 0xa1);
+	v[n++] = entry(905000, 1, 101, 0xa1, TL_CSD_ENTRY);
+	v[n++] = entry(906000, 1, 101, 0xa1, TL_CSD_EXIT);
+	seen(v, n, &s);
+	is_int(s.ipis_to_running, 1, "guard: a flush IPI to a CPU running the mm counts");
+	is_int(ipis_visibility(&s), IPIS_SEEN, "guard: one such IPI: seen");
+	/* fewer than one IPI per IPIS_UNSEEN_PER such flushes: not seen (an
+	 * IPI taken for a flush's may be another's) */
+	s = (struct ipi_seen){ 2 * IPIS_UNSEEN_PER, 1 };
+	is_int(ipis_visibility(&s), IPIS_NOT_SEEN, "guard: 1 IPI to a running CPU in 200 such flushes: not seen");
+	s.ipis_to_running = 2;
+	is_int(ipis_visibility(&s), IPIS_SEEN, "guard: 2 in 200 (one per 100): seen");
+	s = (struct ipi_seen){ IPIS_UNSEEN_MIN - 1, 1 };
+	is_int(ipis_visibility(&s), IPIS_SEEN, "guard: too few flushes to tell, and an IPI: seen");
+	/* the spinner gone idle (lazy) before the flushes: nothing to tell */
+	v[2] = sw(7000, 1, 101, 0);
+	seen(v, n - 4, &s);
+	is_int(s.remote_flushes, 0, "guard: a lazy CPU is no runner (the kernel may skip it)");
+	is_int(ipis_visibility(&s), IPIS_UNTOLD, "guard: no runner elsewhere: untold");
+}
+
+/* The flush functions that may flush without IPIs, from kallsyms text. */
+static void test_flush_names(void)
+{
+	static const char text[] =
+		"ffffffff8133a8e0 t __pfx_kvm_flush_tlb_multi\n"
+		"ffffffff8133a8f0 t kvm_flush_tlb_multi\n"
+		"ffffffff8133c3e0 t pvm_flush_tlb_multi\r\n"
+		"ffffffff8133c3e0 t pvm_flush_tlb_multi\n"
+		"ffffffff81330000 t __traceiter_xen_mmu_flush_tlb_multi\n"
+		"ffffffff81330100 T trace_raw_output_hyperv_mmu_flush_tlb_multi\n"
+		"ffffffff81330200 T xen_flush_tlb_multi\n"
+		"ffffffffc0001000 t hyperv_flush_tlb_multi\t[hv_vmbus]\n"
+		"ffffffff8134b6d0 T native_flush_tlb_multi\n"
+		"ffffffff8134b820 T flush_tlb_multi\n"
+		"ffffffff82000000 d kvm2_flush_tlb_multi\n"
+		"ffffffff8134c000 T broadcast_tlb_flush\n"
+		"garbage line\n"
+		"ffffffff8134d000 t zz_flush_tlb_multi";	/* no newline at the end */
+	static const char *const want[] = { "broadcast_tlb_flush", "hyperv_flush_tlb_multi",
+		"kvm_flush_tlb_multi", "pvm_flush_tlb_multi", "xen_flush_tlb_multi", "zz_flush_tlb_multi" };
+	struct ksym_names l = { 0 };
+	size_t n = kallsyms_flush_no_ipi(text, sizeof(text) - 1, &l);
+	is_int(n, 6, "flush names: the paravirtualized flush_tlb_multi variants and broadcast_tlb_flush, "
+	       "once each (not native, __pfx_, tracepoint helpers, data symbols)");
+	for (size_t i = 0; i < n && i < 6; i++)
+		is_str(l.v[i], want[i], "flush names: sorted");
+	struct strbuf b = STRBUF_INIT;
+	kallsyms_flush_no_ipi_words(&l, &b);
+	is_str(sb_str(&b), "paravirtualized and broadcast flush functions: broadcast_tlb_flush, "
+	       "hyperv_flush_tlb_multi, kvm_flush_tlb_multi, pvm_flush_tlb_multi, xen_flush_tlb_multi, "
+	       "zz_flush_tlb_multi; one of them may flush without IPIs", "flush names: in words");
+	ksym_names_free(&l);
+	ksym_names_add(&l, "pvm_flush_tlb_multi", 19);
+	sb_reset(&b);
+	kallsyms_flush_no_ipi_words(&l, &b);
+	is_str(sb_str(&b), "paravirtualized flush function: pvm_flush_tlb_multi, which may flush without IPIs",
+	       "flush names: one in words");
+	sb_free(&b);
+	ksym_names_free(&l);
+	static const char native[] = "ffffffff8134b6d0 T native_flush_tlb_multi\n";
+	is_int(kallsyms_flush_no_ipi(native, sizeof(native) - 1, &l), 0,
+	       "flush names: a kernel with the native one only has none");
+	ksym_names_free(&l);
+}
+
 int main(void)
 {
 	test_identity();
@@ -513,5 +629,7 @@ int main(void)
 	test_unrecorded_switch();
 	test_fallback();
 	test_agrees();
+	test_seen();
+	test_flush_names();
 	return tap_done();
 }

@@ -8,7 +8,10 @@ Output (stdout): one JSON object: "ipis", "classes" {running, lazy, other,
 unknown, unverified}, "matrix" {class: {reason1, reason5, reason0, none}},
 "received", "mismatches" (received IPIs whose class contradicts the
 receiver's reason: other without reason 5, reason 5 without other, running
-with reason 0 or 5, lazy without reason 0), "examples" (a few of those).
+with reason 0 or 5, lazy without reason 0), "examples" (a few of those),
+"remote_flushes" (flush attempts, tlb_flush reason 4, of a user task while a
+task of the same mm was current on another CPU: each must reach that CPU,
+by IPI or, on a kernel that flushes by hypercall, without one).
 
 The rules, from the kernel (arch/x86/mm/tlb.c) and perf's records:
 - a flush IPI is a csd:csd_queue_cpu of flush_tlb_func; its flushed mm is
@@ -89,7 +92,14 @@ def parse(stream):
         yield (t, cpu, pid, tid, m.group(6), m.group(7))
 
 
-def classify(stream):
+def remote_runner(w, cur, cpu, mm, t):
+    """Whether a CPU other than cpu runs a task of mm (not None) at t."""
+    return mm is not None and any(c != cpu and w.mm(x, t) == mm for c, x in cur.items())
+
+
+def classify(stream, counts):
+    """The flush IPIs of stream; counts["remote_flushes"] gets the flush
+    attempts of an mm another CPU was running."""
     w = World()
     ipis = []            # [mm, class, verdict]
     pending = {}         # (target cpu, csd) -> ipi
@@ -135,6 +145,8 @@ def classify(stream):
         elif ev == 'tlb:tlb_flush':
             if reason == 0 and cpu in cur and w.kernel(cur[cpu]) and cpu in last_user:
                 last_user[cpu] = 'init'
+            if reason == 4 and remote_runner(w, cur, cpu, w.mm(tid, t), t):
+                counts["remote_flushes"] += 1
             p = inside.get(cpu)
             if p is not None and p[2] is None and reason in (0, 1, 5):
                 p[2] = 'reason%d' % reason
@@ -180,10 +192,11 @@ def agrees(cls, verdict):
 
 
 def main():
-    ipis = classify(sys.stdin)
-    out = {"ipis": len(ipis), "classes": {c: 0 for c in CLASSES},
+    out = {"classes": {c: 0 for c in CLASSES},
            "matrix": {c: {v: 0 for v in VERDICTS} for c in CLASSES},
-           "received": 0, "mismatches": 0, "examples": []}
+           "received": 0, "mismatches": 0, "examples": [], "remote_flushes": 0}
+    ipis = classify(sys.stdin, out)
+    out["ipis"] = len(ipis)
     for i, (mm, cls, verdict) in enumerate(ipis):
         v = verdict or 'none'
         out["classes"][cls] += 1
