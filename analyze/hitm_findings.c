@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "analyze/hitm_findings.h"
 #include "analyze/lost_note.h"
+#include "analyze/session_info.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 
@@ -24,6 +25,46 @@ unsigned hitm_evidence(sqlite3 *db, int64_t session)
 {
 	return (has_mem_samples(db, session) ? HITM_C2C : 0) |
 	       (hitm_watched(db, session) ? HITM_WATCH : 0);
+}
+
+/* memory_events(db, session, n): the names of the session's events that
+ * sample data addresses and sources (PERF_SAMPLE_DATA_SRC: mem-loads,
+ * mem-stores, ibs_op, arm_spe), NULL-terminated, malloc'ed; *n their
+ * number. */
+static char **memory_events(sqlite3 *db, int64_t session, int *n)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM event WHERE session_id = ? AND "
+				      "name IS NOT NULL AND coalesce(sample_type, 0) & 32768 != 0 ORDER BY id");
+	char **v = xcalloc(1, sizeof(*v));
+	size_t cap = 1;
+	*n = 0;
+	if (st)
+		sqlite3_bind_int64(st, 1, session);
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		ALLOC_GROW(v, (size_t)*n + 2, cap);
+		v[(*n)++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		v[*n] = NULL;
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* hitm_no_evidence: see hitm_findings.h. */
+char *hitm_no_evidence(sqlite3 *db, int64_t session, const char *advice)
+{
+	int n;
+	char **mem, *why = NULL;
+	if (hitm_evidence(db, session))
+		return NULL;
+	mem = memory_events(db, session, &n);
+	if (n)
+		why = session_none_of(db, session, (const char *const *)mem, advice);
+	if (!why)
+		why = xasprintf("has no memory samples and no watchpoint samples (%s)", advice);
+	for (int i = 0; i < n; i++)
+		free(mem[i]);
+	free(mem);
+	return why;
 }
 
 /* add(parent, t): t under parent when there is one. */

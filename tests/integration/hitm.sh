@@ -479,6 +479,28 @@ before=$(sha256sum < "$tmp/w.db")
 	say "not ok" "perfdb layout: a missing --dwarf file: exit 2, one line (got $rc)"
 [ "$(sha256sum < "$tmp/w.db")" = "$before" ] &&
 	say ok "a failed perfdb layout stores nothing" || say "not ok" "a failed perfdb layout stores nothing"
+# Memory events recorded, no memory sample kept: perf lost them all, or
+# they never fired; neither is a session without memory events (which
+# recipe records them).
+cp "$tmp/intel.db" "$tmp/none.db"
+sqlite3 "$tmp/none.db" "DELETE FROM mem_sample; DELETE FROM sample WHERE event_id IN (1, 2);
+	UPDATE event SET nr_samples = 0 WHERE id IN (1, 2);
+	INSERT INTO lost (session_id, kind, time, cpu, event_id, n, file_offset) VALUES (1, 'lost_samples', NULL, 0, 1, 1125, 0);
+	UPDATE session SET nr_lost_samples = 1125"
+"$PERFDB" hitm "$tmp/none.db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "session 1 recorded cpu/mem-loads,ldlat=30/P and cpu/mem-stores/P but holds none of their samples: perf lost 0 events (LOST records) and 1125 samples of them (LOST_SAMPLES)" "$tmp/err" &&
+	say ok "memory events recorded, every sample lost: exit 2, says perf lost them" ||
+	say "not ok" "memory events recorded, every sample lost: exit 2, says perf lost them (got $rc: $(cat "$tmp/err"))"
+sqlite3 "$tmp/none.db" "DELETE FROM lost; UPDATE session SET nr_lost_samples = 0"
+"$PERFDB" hitm "$tmp/none.db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "session 1 recorded cpu/mem-loads,ldlat=30/P and cpu/mem-stores/P, which never fired there, and perf lost nothing: a measured zero" "$tmp/err" &&
+	say ok "memory events recorded, no sample, nothing lost: exit 2, a measured zero" ||
+	say "not ok" "memory events recorded, no sample, nothing lost: exit 2, a measured zero (got $rc: $(cat "$tmp/err"))"
+sqlite3 "$tmp/none.db" "DELETE FROM event WHERE id IN (1, 2)"
+"$PERFDB" hitm "$tmp/none.db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "session 1 has no memory samples and no watchpoint samples (record them with perfdb record -r c2c, or -r watch" "$tmp/err" &&
+	say ok "no memory event recorded: exit 2, the recipes named" ||
+	say "not ok" "no memory event recorded: exit 2, the recipes named (got $rc: $(cat "$tmp/err"))"
 plain="$SHARED/perfdata/x86_64-perf4.9-uprobe-tracepoint.data"
 if [ -r "$plain" ] && "$PERFDB" import -q -o "$tmp/plain.db" "$plain"; then
 	"$PERFDB" hitm "$tmp/plain.db" >/dev/null 2>"$tmp/err"; rc=$?

@@ -180,6 +180,22 @@ if [ "$okw" = ok ]; then
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); l = d["findings"].get("lost") or {}; sys.exit(not (int(sys.argv[2]) > 0 and l.get("events") == int(sys.argv[2])))' "$T/w.json" "$want"
 fi
 
+# 3c. A session that kept none of an event's samples is not one that never
+# recorded the event: sched says perf lost them (not which recipe records
+# sched_switch), or, when nothing was lost, that the event never fired.
+cp "$DB" "$T/none.db"
+sqlite3 "$T/none.db" "DELETE FROM sample WHERE event_id IN (SELECT id FROM event WHERE name = 'sched:sched_switch');
+	UPDATE event SET nr_samples = 0 WHERE name = 'sched:sched_switch'"
+"$PERFDB" sched "$T/none.db" >/dev/null 2>"$T/none.err"; rc=$?
+check "sched, every sched_switch sample lost: exit 2, 'recorded sched:sched_switch but holds none of its samples: perf lost'" \
+	sh -c '[ "$1" = 2 ] && grep -q "^perfdb sched: .*: session 1 recorded sched:sched_switch but holds none of its samples: perf lost [1-9][0-9]* events (LOST records) and [0-9]* samples of it (LOST_SAMPLES); record again with a larger buffer" "$2"' - "$rc" "$T/none.err"
+check "sched, every sched_switch sample lost: not 'has no ... events (record them'" \
+	sh -c '! grep -q "has no\|record them" "$1"' - "$T/none.err"
+sqlite3 "$T/none.db" "DELETE FROM lost; UPDATE session SET nr_lost = 0, nr_lost_samples = 0, nr_lost_records = 0"
+"$PERFDB" sched "$T/none.db" >/dev/null 2>"$T/none.err"; rc=$?
+check "sched, sched_switch recorded, no sample, nothing lost: exit 2, 'never fired there, and perf lost nothing: a measured zero'" \
+	sh -c '[ "$1" = 2 ] && grep -q "session 1 recorded sched:sched_switch, which never fired there, and perf lost nothing: a measured zero" "$2"' - "$rc" "$T/none.err"
+
 # 4. Nothing lost: no warning, no findings.lost.
 N=$T/n.db
 "$PERFDB" record -q -o "$N" -l n -r sched -- "$W/yield" --seconds 0.05 >/dev/null 2>&1
