@@ -219,7 +219,7 @@ static bool proc_row_of(const struct tl_session *s, const struct sched_result *r
 	double life = (double)sched_lifetime(ip ? ip : &whole, r->t0, r->t1) / 1e9;
 	double win = (double)(r->t1 - r->t0) / 1e9;
 	*row = (struct proc_row){ .session = s->id, .pid = ip ? ip->pid : -1,
-		.comm = ip ? (ip->comm ? ip->comm : "?") : "[unknown tasks]",
+		.comm = ip ? (ip->comm && *ip->comm ? ip->comm : "?") : "[unknown tasks]",
 		.ncpus = p->ncpus_ran, .switches = p->switches,
 		.threads = ip ? threads_of(s, ip->pid) : 0,
 		.per_sec = per_sec((double)p->switches, win),

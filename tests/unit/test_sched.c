@@ -59,6 +59,23 @@ static void test_kinds(void)
 	is_int(sw_kind_of(&id, 100, 999, 10), SW_UNKNOWN, "to an unknown task");
 }
 
+/* A process the recording never named nor saw with a user mm (its exec
+ * on a CPU perf did not record: only its samples made its row) is
+ * unknown, not a kernel thread: its threads' switches were same-mm ones
+ * perf could not show. */
+static void test_unnamed(void)
+{
+	struct ident_thread th[] = { { 300, 300, TIME_NONE }, { 301, 300, TIME_NONE },
+				     { 30, 30, TIME_NONE } };
+	struct ident_proc pr[] = { { 40, 300, TIME_NONE, INT64_MAX, 0, "" },
+				   { 30, 30, TIME_NONE, INT64_MAX, 0, "kworker" } };
+	struct ident u = { th, 3, pr, 2 };
+	ident_sort(&u);
+	is_int(ident_mm(&u, 300, 10), MM_UNKNOWN, "an unnamed process without a user mm: unknown mm");
+	is_int(sw_kind_of(&u, 300, 301, 10), SW_UNKNOWN, "between its threads: unknown, not idle/kthread");
+	is_int(sw_kind_of(&u, 30, 30, 10), SW_IDLE_KTHREAD, "a named kernel thread stays one");
+}
+
 static void test_account(void)
 {
 	struct tl_event v[] = {
@@ -157,6 +174,7 @@ static void test_lifetime(void)
 int main(void)
 {
 	test_kinds();
+	test_unnamed();
 	test_account();
 	test_cpu_share();
 	test_untraced();
