@@ -513,6 +513,40 @@ static void lost_zeros(const struct cpu_acc *a, struct doc *d)
 	free(lost);
 }
 
+/* secs_text(b, ns): ns as perf script prints times ("1217.362260143"). */
+static void secs_text(struct strbuf *b, int64_t ns)
+{
+	if (ns < 0)
+		sb_printf(b, "-%lld.%09lld", (long long)(-(ns / 1000000000)), (long long)-(ns % 1000000000));
+	else
+		sb_printf(b, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
+}
+
+/* outside(s, o, d): the warning for a --time window that misses session
+ * s's recording: its zeros are no measurement. */
+static void outside(const struct tl_session *s, const struct sched_opts *o, struct doc *d)
+{
+	struct strbuf w = STRBUF_INIT, r = STRBUF_INIT;
+	if (o->t0 <= s->last_time && o->t1 >= s->first_time)
+		return;
+	if (o->t0 != INT64_MIN)
+		secs_text(&w, o->t0);
+	sb_puts(&w, ",");
+	if (o->t1 != INT64_MAX)
+		secs_text(&w, o->t1);
+	secs_text(&r, s->first_time);
+	sb_puts(&r, ",");
+	secs_text(&r, s->last_time);
+	struct dval *e = unseen(d, "window_outside", "the window %s lies outside session %lld's "
+		"recording (%s, perf-clock seconds): nothing was recorded then, so its zeros are no "
+		"measurement", sb_str(&w), (long long)s->id, sb_str(&r));
+	dv_int(e, "session", s->id);
+	dv_int(e, "first_ns", s->first_time);
+	dv_int(e, "last_ns", s->last_time);
+	sb_free(&w);
+	sb_free(&r);
+}
+
 /* single_free(g): frees what g holds. */
 static void single_free(struct single *g)
 {
@@ -559,6 +593,8 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 		doc_set_main(d, "latency");
 	}
 	lost_note(db, ids, n, o->t0, o->t1, SCHED_DOUBTFUL, d);
+	for (int i = 0; i < n; i++)
+		outside(&g.s[i], o, d);
 	scope_warn(g.s, g.scope, n, d);
 	lost_zeros(&g.cpus, d);
 	notes(&g, d);

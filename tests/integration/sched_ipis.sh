@@ -419,5 +419,21 @@ else
 fi
 "$PERFDB" sched "$T/y.db" --base yield 2>/dev/null; check "sched --base without --new: exit 1" [ $? -eq 1 ]
 "$PERFDB" sched "$T/y.db" --time 5,1 2>/dev/null; check "sched --time with end before start: exit 1" [ $? -eq 1 ]
+# A window that misses the recording saw nothing: its zeros are said to be
+# no measurement (a warning, findings.unseen window_outside).
+[ -n "${w:-}" ] || not_ok "no yield recording for the window checks"
+[ -n "${w:-}" ] && "$PERFDB" sched "$T/y.db" -s yield --time 1,2 --format json >"$T/out.json"
+check "sched --time outside the recording: a warning and findings.unseen window_outside with the recording's span" python3 -c '
+import json, sqlite3, sys
+d = json.load(open(sys.argv[1]))
+first, last = sqlite3.connect(sys.argv[2]).execute("SELECT first_time, last_time FROM session WHERE label = ?", ("yield",)).fetchone()
+u = [x for x in d["findings"].get("unseen", []) if x["what"] == "window_outside"]
+assert len(u) == 1 and u[0]["first_ns"] == first and u[0]["last_ns"] == last and u[0]["warning"] in d["warnings"], u
+assert "the window 1.000000000,2.000000000 lies outside session" in u[0]["warning"], u
+' "$T/out.json" "$T/y.db"
+[ -n "${w:-}" ] && "$PERFDB" sched "$T/y.db" -s yield --time "$w" --format json >"$T/out.json"
+check "sched --time inside the recording: no window_outside" python3 -c '
+import json, sys
+sys.exit(any(x["what"] == "window_outside" for x in json.load(open(sys.argv[1]))["findings"].get("unseen", [])))' "$T/out.json"
 "$PERFDB" sched --help | grep -q '^usage: perfdb sched'; check "sched --help" [ $? -eq 0 ]
 echo "1..$n"
