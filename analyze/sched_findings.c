@@ -547,6 +547,26 @@ static void outside(const struct tl_session *s, const struct sched_opts *o, stru
 	sb_free(&r);
 }
 
+/* no_wakeups(db, id, d): with --latency, the warning for a session that
+ * recorded none of the events a wait can begin with. */
+static void no_wakeups(sqlite3 *db, int64_t id, struct doc *d)
+{
+	bool woken = session_recorded(db, id, "sched:sched_waking") ||
+		     session_recorded(db, id, "sched:sched_wakeup");
+	bool born = session_recorded(db, id, "sched:sched_wakeup_new");
+	if (!woken)
+		dv_int(unseen(d, "no_wakeups", "session %lld recorded no sched_waking or sched_wakeup "
+			      "events: the waits that begin with a wakeup are not seen, only those of "
+			      "tasks switched away still runnable, so its latency counts, means and "
+			      "maxima are not measured (record them with perfdb record -r sched)",
+			      (long long)id), "session", id);
+	if (!born)
+		dv_int(unseen(d, "no_wakeup_new", "session %lld recorded no sched_wakeup_new events: a "
+			      "new task's first wait (from its fork to its first run) counts as 0 "
+			      "without being measured (record them with perfdb record -r sched)",
+			      (long long)id), "session", id);
+}
+
 /* single_free(g): frees what g holds. */
 static void single_free(struct single *g)
 {
@@ -597,6 +617,8 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 		outside(&g.s[i], o, d);
 	scope_warn(g.s, g.scope, n, d);
 	lost_zeros(&g.cpus, d);
+	for (int i = 0; i < n && o->latency; i++)
+		no_wakeups(db, ids[i], d);
 	notes(&g, d);
 	free(title);
 	free(desc);

@@ -74,20 +74,28 @@ static void list(struct strbuf *b, const char *const *names, int n, const char *
 		sb_printf(b, "%s%s", k ? (k + 1 < n ? ", " : last) : "", names[k]);
 }
 
-/* recorded_of(db, id, events, out): those of events session id recorded
- * (an event row, with or without samples), into out; their number. */
-static int recorded_of(sqlite3 *db, int64_t id, const char *const *events, const char **out)
+/* session_recorded: see session_info.h. */
+bool session_recorded(sqlite3 *db, int64_t id, const char *event)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM event WHERE session_id = ? AND name = ?");
-	int n = 0;
-	for (int i = 0; st && events[i]; i++) {
+	bool yes = false;
+	if (st) {
 		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_text(st, 2, events[i], -1, SQLITE_STATIC);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			out[n++] = events[i];
-		sqlite3_reset(st);
+		sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
+		yes = sqlite3_step(st) == SQLITE_ROW;
 	}
 	sqlite3_finalize(st);
+	return yes;
+}
+
+/* recorded_of(db, id, events, out): those of events session id recorded,
+ * into out; their number. */
+static int recorded_of(sqlite3 *db, int64_t id, const char *const *events, const char **out)
+{
+	int n = 0;
+	for (int i = 0; events[i]; i++)
+		if (session_recorded(db, id, events[i]))
+			out[n++] = events[i];
 	return n;
 }
 

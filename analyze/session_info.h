@@ -18,6 +18,10 @@ void session_info_add(struct dval *arr, sqlite3 *db, const int64_t *ids, int n, 
  * at least one of events (NULL-terminated event names). */
 bool session_has_events(sqlite3 *db, int64_t id, const char *const *events);
 
+/* session_recorded(db, id, event): whether session id recorded event (it
+ * has the event's row, with samples or none). */
+bool session_recorded(sqlite3 *db, int64_t id, const char *event);
+
 /* session_none_of(db, id, events, advice): NULL when session id has a
  * sample of at least one of events; else why not, malloc'ed, to follow
  * "session N ": when none of events was recorded, "has no E or F events
