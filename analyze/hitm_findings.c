@@ -27,28 +27,6 @@ unsigned hitm_evidence(sqlite3 *db, int64_t session)
 	       (hitm_watched(db, session) ? HITM_WATCH : 0);
 }
 
-/* memory_events(db, session, n): the names of the session's events that
- * sample data addresses and sources (PERF_SAMPLE_DATA_SRC: mem-loads,
- * mem-stores, ibs_op, arm_spe), NULL-terminated, malloc'ed; *n their
- * number. */
-static char **memory_events(sqlite3 *db, int64_t session, int *n)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM event WHERE session_id = ? AND "
-				      "name IS NOT NULL AND coalesce(sample_type, 0) & 32768 != 0 ORDER BY id");
-	char **v = xcalloc(1, sizeof(*v));
-	size_t cap = 1;
-	*n = 0;
-	if (st)
-		sqlite3_bind_int64(st, 1, session);
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		ALLOC_GROW(v, (size_t)*n + 2, cap);
-		v[(*n)++] = xstrdup((const char *)sqlite3_column_text(st, 0));
-		v[*n] = NULL;
-	}
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* hitm_no_evidence: see hitm_findings.h. */
 char *hitm_no_evidence(sqlite3 *db, int64_t session, const char *advice)
 {
@@ -56,14 +34,12 @@ char *hitm_no_evidence(sqlite3 *db, int64_t session, const char *advice)
 	char **mem, *why = NULL;
 	if (hitm_evidence(db, session))
 		return NULL;
-	mem = memory_events(db, session, &n);
+	mem = hitm_memory_events(db, session, &n);
 	if (n)
 		why = session_none_of(db, session, (const char *const *)mem, advice);
 	if (!why)
 		why = xasprintf("has no memory samples and no watchpoint samples (%s)", advice);
-	for (int i = 0; i < n; i++)
-		free(mem[i]);
-	free(mem);
+	hitm_names_free(mem);
 	return why;
 }
 
@@ -112,6 +88,7 @@ static void free_tables(struct c2c_tables *c, struct watch_tables *w)
 	table_free(w->cpus);
 	table_free(w->sites);
 	table_free(w->rates);
+	free(c->seen);
 }
 
 /* hitm_findings: see hitm_findings.h. */
@@ -132,8 +109,11 @@ int hitm_findings(sqlite3 *db, const int64_t *ids, int n, const struct hitm_opts
 		assemble(d, &hd, n, &ct, &wt);
 	else
 		free_tables(&ct, &wt);
-	if (!rc)
+	if (!rc) {
 		lost_note(db, ids, n, INT64_MIN, INT64_MAX, HITM_DOUBTFUL, d);
+		hitm_c2c_unseen(db, &ct, d);
+		free(ct.seen);
+	}
 	hitm_doc_free(&hd);
 	free(c2c);
 	free(watch);
