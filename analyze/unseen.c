@@ -54,8 +54,12 @@ void unseen_carry(struct doc *to, const struct doc *from, const char *part)
 	for (size_t i = 0; arr && i < dv_len(arr); i++) {
 		const struct dval *e = dv_item(arr, i), *w = dv_get(e, "warning");
 		const char *key = w ? "warning" : "note";
+		const struct dval *session = dv_get(e, "session");
 		char *line = xasprintf("%s: %s", part, dv_str_of(dv_get(e, key)));
-		dv_str(entry(to, dv_str_of(dv_get(e, "what")), key, line), "part", part);
+		struct dval *c = entry(to, dv_str_of(dv_get(e, "what")), key, line);
+		dv_str(c, "part", part);
+		if (session && dv_kind(session) == DV_INT)
+			dv_int(c, "session", dv_int_of(session));
 		free(line);
 	}
 }

@@ -22,8 +22,8 @@ struct dval *unseen_note(struct doc *d, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* unseen_carry(to, from, part): from's "unseen" entries into to's, each
- * as {"what", "warning" or "note": "PART: SENTENCE", "part": part} (the
- * caller carries the sentences themselves, as a report does its
- * analyzers'). */
+ * as {"what", "warning" or "note": "PART: SENTENCE", "part": part,
+ * "session" when it had one} (the caller carries the sentences
+ * themselves, as a report does its analyzers'). */
 void unseen_carry(struct doc *to, const struct doc *from, const char *part);
 #endif
