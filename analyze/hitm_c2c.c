@@ -6,6 +6,7 @@
 #include <string.h>
 #include "analyze/hitm_c2c.h"
 #include "analyze/hitm_c2c_tables.h"
+#include "analyze/rec_scope.h"
 #include "analyze/session_info.h"
 #include "analyze/unseen.h"
 #include "lib/alloc.h"
@@ -213,12 +214,29 @@ static void events_text(sqlite3 *db, int64_t session, struct strbuf *b)
 	hitm_names_free(v);
 }
 
+/* cpus_unseen(db, session, d): the warning for a session recorded on
+ * some CPUs only (-C). */
+static void cpus_unseen(sqlite3 *db, int64_t session, struct doc *d)
+{
+	struct rec_scope scope;
+	rec_scope_of(db, session, &scope);
+	if (scope.kind != SCOPE_CPUS)
+		return;
+	struct dval *e = unseen(d, "cpus_not_recorded", "session %lld sampled memory on CPUs %s "
+		"alone (perf -C %s): the other CPUs' loads and stores are unseen, so a line's "
+		"sharing with them is missed (its verdict, CPUs and HITMs are the recorded CPUs')",
+		(long long)session, scope.cpus, scope.cpus);
+	dv_int(e, "session", session);
+	dv_str(e, "recorded", scope.cpus);
+}
+
 /* hitm_c2c_unseen: see hitm_c2c.h. */
 void hitm_c2c_unseen(sqlite3 *db, const struct c2c_tables *t, struct doc *d)
 {
 	for (size_t i = 0; i < t->nseen; i++) {
 		const struct c2c_seen *s = &t->seen[i];
 		struct strbuf ev = STRBUF_INIT;
+		cpus_unseen(db, s->session, d);
 		if (s->loads && s->stores)
 			continue;
 		events_text(db, s->session, &ev);

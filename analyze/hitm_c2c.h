@@ -49,7 +49,8 @@ struct c2c_tables {
  * or no load, a warning and findings.unseen entry (no_store_samples,
  * no_load_samples) naming its memory events: without stores no line's
  * writers are seen, so no verdict can be sharing; without loads HITMs and
- * peer snoops are 0 unmeasured. */
+ * peer snoops are 0 unmeasured; for one recorded on some CPUs alone (-C),
+ * that the others' accesses are unseen (cpus_not_recorded). */
 void hitm_c2c_unseen(sqlite3 *db, const struct c2c_tables *t, struct doc *d);
 
 /* hitm_memory_events(db, session, n): the names of session's events that

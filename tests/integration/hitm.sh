@@ -13,10 +13,10 @@
 # --object, the running kernel's BTF). hitm only reads: a database's bytes
 # are the same after it, and it works on a read-only file. The JSON is the
 # findings envelope (tables cachelines, fields, summary, types, offsets);
-# csv prints one table. A session that sampled no store (or no load), or
-# recorded memory events and kept no sample, says so. perf 6.1 cannot open
-# the IBS file (attr.size 136), so perf reads a copy whose attrs are
-# rewritten to size 128.
+# csv prints one table. A session that sampled no store (or no load), was
+# recorded on some CPUs alone, or recorded memory events and kept no
+# sample, says so. perf 6.1 cannot open the IBS file (attr.size 136), so
+# perf reads a copy whose attrs are rewritten to size 128.
 set -u
 PERFDB=${PERFDB:-$(pwd)/build/perfdb}
 BUILD=${PERFDB_BUILD:-build}
@@ -500,6 +500,16 @@ PY
 done
 "$PERFDB" hitm "$tmp/intel.db" -f json | python3 -c 'import json, sys; sys.exit("unseen" in json.load(sys.stdin)["findings"])' &&
 	say ok "loads and stores sampled: no findings.unseen" || say "not ok" "loads and stores sampled: no findings.unseen"
+# Recorded on some CPUs alone (perf c2c record -C): the others are unseen.
+cp "$tmp/intel.db" "$tmp/c03.db"
+sqlite3 "$tmp/c03.db" "UPDATE session SET perf_cmdline = 'perf c2c record -C 0-3 -- ./workload'"
+"$PERFDB" hitm "$tmp/c03.db" -f json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+u = d["findings"].get("unseen", [])
+sys.exit(not (len(u) == 1 and u[0]["what"] == "cpus_not_recorded" and u[0]["recorded"] == "0-3" and u[0]["warning"] in d["warnings"]))' &&
+	say ok "perf c2c record -C 0-3: a warning that the other CPUs are unseen (findings.unseen cpus_not_recorded)" ||
+	say "not ok" "perf c2c record -C 0-3: a warning that the other CPUs are unseen (findings.unseen cpus_not_recorded)"
 
 # Memory events recorded, no memory sample kept: perf lost them all, or
 # they never fired; neither is a session without memory events (which
