@@ -251,9 +251,18 @@ static void unseen_cell(struct table *t, const struct cpu_acc *a, int c, int col
 		table_set_int(t, col + 1, a->lost[c]);
 }
 
-/* cpu_table(a, title): the per-CPU table, a mean row (over the recorded
- * CPUs) last; a CPU no session recorded has its row, every count null. */
-static struct table *cpu_table(const struct cpu_acc *a, const char *title)
+/* no_migrations(t): the last row's migrations unknown (null). */
+static void no_migrations(struct table *t)
+{
+	table_set_null(t, 3 + SW_N);
+	table_set_null(t, 4 + SW_N);
+}
+
+/* cpu_table(a, title, mig): the per-CPU table, a mean row (over the
+ * recorded CPUs) last; a CPU no session recorded has its row, every count
+ * null; without mig (a session recorded no migrations) the migrations are
+ * null. */
+static struct table *cpu_table(const struct cpu_acc *a, const char *title, bool mig)
 {
 	struct table *t = table_new("cpus", title);
 	int col = -1;
@@ -268,11 +277,14 @@ static struct table *cpu_table(const struct cpu_acc *a, const char *title)
 	if (blind(a)) {
 		col = table_col(t, "unseen", COL_STR, 0);
 		table_col_show(t, table_col(t, "lost_events", COL_INT, 0), SHOW_DATA);
-		table_null_text(t, "-");
 	}
+	if (blind(a) || !mig)
+		table_null_text(t, "-");
 	for (int c = 0; c < a->ncpus; c++) {
 		if (a->recorded[c]) {
 			cpu_row(t, c, &a->cpus[c], 1, a->secs[c]);
+			if (!mig)
+				no_migrations(t);
 		} else {
 			table_add_row(t);
 			table_set_int(t, 0, c);
@@ -283,6 +295,8 @@ static struct table *cpu_table(const struct cpu_acc *a, const char *title)
 	if (nrecorded(a)) {
 		struct sched_cpu m = sum_of(a->cpus, a->ncpus);
 		cpu_row(t, -1, &m, nrecorded(a), mean_secs(a));
+		if (!mig)
+			no_migrations(t);
 	}
 	return t;
 }
@@ -522,6 +536,24 @@ static void secs_text(struct strbuf *b, int64_t ns)
 		sb_printf(b, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
 }
 
+/* migrations(db, ids, n, left, d): whether every session of ids[0..n)
+ * recorded sched_migrate_task; for each that did not, when d is not NULL,
+ * the warning (left: what that makes of its migrations). */
+static bool migrations(sqlite3 *db, const int64_t *ids, int n, const char *left, struct doc *d)
+{
+	bool all = true;
+	for (int i = 0; i < n; i++) {
+		if (session_recorded(db, ids[i], "sched:sched_migrate_task"))
+			continue;
+		all = false;
+		if (d)
+			dv_int(unseen(d, "no_migrations", "session %lld recorded no sched_migrate_task "
+				      "events: its migrations were not measured, %s (record them with "
+				      "perfdb record -r sched)", (long long)ids[i], left), "session", ids[i]);
+	}
+	return all;
+}
+
 /* outside(s, o, d): the warning for a --time window that misses session
  * s's recording: its zeros are no measurement. */
 static void outside(const struct tl_session *s, const struct sched_opts *o, struct doc *d)
@@ -604,8 +636,9 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 	lost_cpus(db, ids, n, o->t0, o->t1, g.cpus.lost, g.cpus.ncpus);
 	char *desc = session_desc(db, ids, n), *title;
 	title = xasprintf("Context switches per CPU: %s, %.3f s", desc, g.cpus.seconds);
+	bool mig = migrations(db, ids, n, NULL, NULL);
 	scalars(&g, d);
-	dv_table(doc_findings(d), cpu_table(&g.cpus, title));
+	dv_table(doc_findings(d), cpu_table(&g.cpus, title, mig));
 	dv_table(doc_findings(d), proc_table(g.rows, g.nrows, o->rows, n > 1));
 	doc_set_main(d, "cpus");
 	if (o->latency) {
@@ -613,6 +646,7 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 		doc_set_main(d, "latency");
 	}
 	lost_note(db, ids, n, o->t0, o->t1, SCHED_DOUBTFUL, d);
+	migrations(db, ids, n, "so they are unknown (-), not 0", d);
 	for (int i = 0; i < n; i++)
 		outside(&g.s[i], o, d);
 	scope_warn(g.s, g.scope, n, d);
@@ -692,6 +726,7 @@ struct side {
 	const struct sched_side *in;
 	int n;
 	struct metrics *m;
+	bool mig;		/* every session recorded its migrations */
 };
 
 /* side_load(db, o, in, sd, d, err, errlen): loads and measures every
@@ -702,6 +737,7 @@ static int side_load(sqlite3 *db, const struct sched_opts *o, const struct sched
 	sd->in = in;
 	sd->n = 0;
 	sd->m = xcalloc((size_t)in->n, sizeof(*sd->m));
+	sd->mig = migrations(db, in->ids, in->n, "so the migrations row is left out", d);
 	for (int i = 0; i < in->n; i++) {
 		struct tl_session s;
 		struct sched_result r;
@@ -911,6 +947,13 @@ static void compare_cols(struct table *t)
 	table_null_text(t, "-");
 }
 
+/* shown(b, nw, k): whether per-CPU metric k gets a row: it is not 0 in
+ * every run of both sides, and, for migrations, both sides measured them. */
+static bool shown(const struct side *b, const struct side *nw, int k)
+{
+	return !idle(b, nw, (struct what){ k, NULL, false }) && (k != SW_N + 1 || (b->mig && nw->mig));
+}
+
 /* compare_table(b, nw, o): the side-by-side table. The intervals are
  * simultaneous over the metrics compared (Bonferroni: each at level
  * 1 - 0.05 / rows). */
@@ -929,14 +972,15 @@ static struct table *compare_table(const struct side *b, const struct side *nw, 
 	compare_cols(t);
 	size_t nc = top_comms(b, nw, o->rows, &comms), rows = 0;
 	for (int k = 0; k < SW_N + 2; k++)
-		rows += !idle(b, nw, (struct what){ k, NULL, false });
+		rows += shown(b, nw, k);
 	for (size_t i = 0; i < nc; i++)
 		rows += !idle(b, nw, (struct what){ -1, comms[i].name, false }) +
 			!idle(b, nw, (struct what){ -1, comms[i].name, true });
 	double conf = 1 - 0.05 / (double)(rows ? rows : 1);
 	for (int k = 0; k < SW_N + 2; k++) {
 		struct what w = { k, NULL, false };
-		compare_row(t, cpu_names[k], b, nw, w, conf);
+		if (shown(b, nw, k))
+			compare_row(t, cpu_names[k], b, nw, w, conf);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		char *what = xasprintf("%s switches/s", comms[i].name);

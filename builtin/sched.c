@@ -80,10 +80,9 @@ static int run(struct verb_ctx *ctx)
 		if (!verb_need_events(ctx, &ctx->base, need, "sched") ||
 		    !verb_need_events(ctx, &ctx->new, need, "sched"))
 			return EXIT_FAIL;
+		lost_note_sides(ctx->db, b.ids, b.n, n.ids, n.n, o.t0, o.t1, SCHED_COMPARE_DOUBTFUL,
+				ctx->doc);	/* first: what else could not be seen comes after */
 		rc = sched_compare_findings(ctx->db, &b, &n, &o, ctx->doc, err, sizeof(err));
-		if (!rc)
-			lost_note_sides(ctx->db, b.ids, b.n, n.ids, n.n, o.t0, o.t1, SCHED_COMPARE_DOUBTFUL,
-					ctx->doc);
 	} else {
 		if (!verb_need_events(ctx, &ctx->sessions, need, "sched"))
 			return EXIT_FAIL;

@@ -410,6 +410,23 @@ d = json.load(open(sys.argv[1]))
 u = [x for x in d["findings"]["unseen"] if x["what"] == "recorded_per_task"]
 assert len(u) == 1 and u[0]["session"] == 1 and "recorded per task" in u[0]["warning"] and u[0]["warning"] in d["warnings"], d["warnings"]
 ' "$T/task.json"
+	check "sched of a recording without sched_migrate_task: migrations null, not 0, and findings.unseen no_migrations" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["findings"]
+assert all(r["migrations_in"] is None and r["migrations_out"] is None for r in f["cpus"]), f["cpus"]
+u = [x for x in f["unseen"] if x["what"] == "no_migrations"]
+assert len(u) == 1 and u[0]["session"] == 1 and u[0]["warning"] in d["warnings"], d["warnings"]
+' "$T/task.json"
+	"$PERFDB" import -q -o "$T/task.db" -l with "$ydata"
+	"$PERFDB" sched "$T/task.db" --base 1 --new with --format json >"$T/taskcmp.json"
+	check "sched --base (no sched_migrate_task) --new (with): no migrations row, a warning saying why" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [r["metric"] for r in d["findings"]["compare"]]
+assert "switches/s per CPU" in m and "migrations/s per CPU" not in m, m
+assert any("recorded no sched_migrate_task events" in w and "the migrations row is left out" in w for w in d["warnings"]), d["warnings"]
+' "$T/taskcmp.json"
 	check "sched of a perf record -a recording: no unseen warning, no findings.unseen" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
