@@ -86,7 +86,10 @@ const struct verb verb_hitm = {
 		"same tables come from the watched fields, as perfdb watch shows them. The table "
 		"\"cachelines\" is the main one; \"fields\" holds each line's fields (joined on "
 		"idx), then summary, types and offsets (memory samples) or windows, cpus, sites "
-		"and rates (watchpoints).\n",
+		"and rates (watchpoints).\n\n"
+		"A session that sampled no store (so no line's writers were seen), no load (so no "
+		"HITM), or only some CPUs (-C) gets a warning saying what its tables cannot show, "
+		"and an entry of the json's findings array unseen.\n",
 	.options = options,
 	.run = run,
 };
