@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/cgdiff_int.h"
+#include "analyze/session_info.h"
 #include "lib/alloc.h"
+#include "lib/strbuf.h"
 #include "schema/db.h"
 
 /* cg_value: see cgdiff_int.h. */
@@ -419,16 +421,52 @@ static void side_init(struct cgdiff *d, sqlite3 *db, int s, const struct cg_pick
 	sd->label = p->n ? side_label(db, p->ids[0]) : NULL;
 }
 
-/* no_samples(d, s, session, err, errlen): the message of a session of
- * side s without selected samples; 1. */
-static int no_samples(const struct cgdiff *d, int s, int64_t session, char *err, size_t errlen)
+/* The comms a message lists at most. */
+#define CG_COMMS 5
+
+/* comms_of(db, session, event, b): the names of the threads whose samples
+ * of event session holds, the busiest first with their samples ("yield
+ * 250, perf 12 and 3 more"), into b; nothing when there are none. */
+static void comms_of(sqlite3 *db, int64_t session, const char *event, struct strbuf *b)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT coalesce(t.comm, '?'), count(*) FROM session se "
+		"JOIN sample s ON s.id BETWEEN se.first_sample_id AND se.last_sample_id "
+		"JOIN event e ON e.id = s.event_id LEFT JOIN thread t ON t.id = s.thread_id "
+		"WHERE se.id = ? AND e.name = ? GROUP BY 1 ORDER BY 2 DESC, 1");
+	int n = 0;
+	if (st) {
+		sqlite3_bind_int64(st, 1, session);
+		sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
+	}
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		if (n++ < CG_COMMS)
+			sb_printf(b, "%s%s %lld", n > 1 ? ", " : "", (const char *)sqlite3_column_text(st, 0),
+				  (long long)sqlite3_column_int64(st, 1));
+	}
+	if (n > CG_COMMS)
+		sb_printf(b, " and %d more", n - CG_COMMS);
+	sqlite3_finalize(st);
+}
+
+/* no_samples(d, db, s, session, err, errlen): the message of a session of
+ * side s without selected samples (with --comm, the comms it has); 1. */
+static int no_samples(const struct cgdiff *d, sqlite3 *db, int s, int64_t session, char *err,
+		      size_t errlen)
 {
 	char sel[512];
+	struct strbuf comms = STRBUF_INIT;
 	cgdiff_selection(d, sel, sizeof(sel));
+	if (d->o.filter.comm)
+		comms_of(db, session, d->event, &comms);
 	if (d->side[s].spec)
 		snprintf(err, errlen, "%s (session %lld): no %s", d->side[s].spec, (long long)session, sel);
 	else
 		snprintf(err, errlen, "session %lld: no %s", (long long)session, sel);
+	if (comms.len) {
+		size_t n = strlen(err);
+		snprintf(err + n, errlen - n, " (its %s samples are of comms %s)", d->event, sb_str(&comms));
+	}
+	sb_free(&comms);
 	return 1;
 }
 
@@ -448,7 +486,7 @@ static int side_load(struct cgdiff *d, sqlite3 *db, int s, char *err, size_t err
 		sd->weight += r->weight;
 		wsq += r->weight_sq;
 		if (!r->samples)
-			return no_samples(d, s, sd->sessions[i], err, errlen);
+			return no_samples(d, db, s, sd->sessions[i], err, errlen);
 	}
 	sd->neff = wsq > 0 ? sd->weight * sd->weight / wsq : 0;
 	return 0;
@@ -573,6 +611,29 @@ int cgdiff_run(sqlite3 *db, const struct cg_pick *base, const struct cg_pick *ne
 	return rc;
 }
 
+/* The advice for a session without call graphs. */
+#define CG_RECORD "record them with perfdb record -r profile"
+
+/* no_callchains(db, session, event, err, errlen): why session has no
+ * samples of event (may be "") with callchains, into err: a profiling
+ * event (no tracepoint: no ':' in its name) sampled without callchains
+ * was recorded without -g. */
+static void no_callchains(sqlite3 *db, int64_t session, const char *event, char *err, size_t errlen)
+{
+	const char *one[2] = { event, NULL };
+	char *why = *event ? session_none_of(db, session, one, CG_RECORD) : NULL;
+	if (why && session_recorded(db, session, event))
+		snprintf(err, errlen, "session %lld %s", (long long)session, why);
+	else if (*event && !strchr(event, ':') && session_has_events(db, session, one))
+		snprintf(err, errlen, "session %lld's %s samples have no callchains: it was recorded "
+			 "without -g (record it with perfdb record -r profile, or perf record -g or "
+			 "--call-graph)", (long long)session, event);
+	else
+		snprintf(err, errlen, "session %lld has no %s%ssamples with callchains (" CG_RECORD ")",
+			 (long long)session, event, *event ? " " : "");
+	free(why);
+}
+
 /* cgdiff_event: see cgdiff.h. */
 int cgdiff_event(sqlite3 *db, const struct cg_pick *sides, int nsides, const char *given,
 		 char *event, size_t len, char *err, size_t errlen)
@@ -585,8 +646,7 @@ int cgdiff_event(sqlite3 *db, const struct cg_pick *sides, int nsides, const cha
 		*event = '\0';
 	for (int i = 0; i < n && !rc; i++)
 		if (!*event || !ct_has_callchains(db, all[i], event)) {
-			snprintf(err, errlen, "session %lld has no %s%ssamples with callchains",
-				 (long long)all[i], event, *event ? " " : "");
+			no_callchains(db, all[i], event, err, errlen);
 			rc = -1;
 		}
 	free(all);

@@ -157,9 +157,12 @@ struct cgdiff {
 /* cgdiff_event(db, sides, nsides, given, event, len, err, errlen): the
  * event to analyze in every session of sides[0..nsides): given, or when
  * NULL the one ct_pick_event picks over all of them, written to event
- * (len bytes). Returns 0, or -1 with "session N has no E samples with
- * callchains" in err when a session has no samples of it recorded with
- * callchains. */
+ * (len bytes). Returns 0, or -1 with why a session has no samples of it
+ * recorded with callchains in err: "session N has no E samples with
+ * callchains (record them with perfdb record -r profile)"; when its E
+ * samples were recorded without callchains, that it was recorded without
+ * -g; when it recorded E but kept no sample, whether perf lost them or
+ * they never fired (session_none_of). */
 int cgdiff_event(sqlite3 *db, const struct cg_pick *sides, int nsides, const char *given,
 		 char *event, size_t len, char *err, size_t errlen);
 

@@ -6,7 +6,9 @@
 #include <string.h>
 #include "analyze/hitm_c2c.h"
 #include "analyze/hitm_c2c_tables.h"
+#include "analyze/rec_scope.h"
 #include "analyze/session_info.h"
+#include "analyze/unseen.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "schema/db.h"
@@ -166,6 +168,95 @@ static void run_free(struct c2c_run *r)
 	sb_free(&r->noted);
 }
 
+/* hitm_memory_events: see hitm_c2c.h. */
+char **hitm_memory_events(sqlite3 *db, int64_t session, int *n)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM event WHERE session_id = ? AND "
+				      "name IS NOT NULL AND coalesce(sample_type, 0) & 32768 != 0 ORDER BY id");
+	char **v = xcalloc(1, sizeof(*v));
+	size_t cap = 1;
+	*n = 0;
+	if (st)
+		sqlite3_bind_int64(st, 1, session);
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		ALLOC_GROW(v, (size_t)*n + 2, cap);
+		v[(*n)++] = xstrdup((const char *)sqlite3_column_text(st, 0));
+		v[*n] = NULL;
+	}
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* hitm_names_free: see hitm_c2c.h. */
+void hitm_names_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* events_text(db, session, b): the session's memory events and their
+ * samples ("cpu/mem-loads/P (1125 samples)") into b. */
+static void events_text(sqlite3 *db, int64_t session, struct strbuf *b)
+{
+	int n;
+	char **v = hitm_memory_events(db, session, &n);
+	sqlite3_stmt *st = db_prepare(db, "SELECT coalesce(sum(nr_samples), 0) FROM event WHERE "
+				      "session_id = ? AND name = ?");
+	for (int i = 0; st && i < n; i++) {
+		sqlite3_bind_int64(st, 1, session);
+		sqlite3_bind_text(st, 2, v[i], -1, SQLITE_STATIC);
+		sb_printf(b, "%s%s (%lld samples)", i ? ", " : "", v[i],
+			  sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0LL);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	hitm_names_free(v);
+}
+
+/* cpus_unseen(db, session, d): the warning for a session recorded on
+ * some CPUs only (-C). */
+static void cpus_unseen(sqlite3 *db, int64_t session, struct doc *d)
+{
+	struct rec_scope scope;
+	rec_scope_of(db, session, &scope);
+	if (scope.kind != SCOPE_CPUS)
+		return;
+	struct dval *e = unseen(d, "cpus_not_recorded", "session %lld sampled memory on CPUs %s "
+		"alone (perf -C %s): the other CPUs' loads and stores are unseen, so a line's "
+		"sharing with them is missed (its verdict, CPUs and HITMs are the recorded CPUs')",
+		(long long)session, scope.cpus, scope.cpus);
+	dv_int(e, "session", session);
+	dv_str(e, "recorded", scope.cpus);
+}
+
+/* hitm_c2c_unseen: see hitm_c2c.h. */
+void hitm_c2c_unseen(sqlite3 *db, const struct c2c_tables *t, struct doc *d)
+{
+	for (size_t i = 0; i < t->nseen; i++) {
+		const struct c2c_seen *s = &t->seen[i];
+		struct strbuf ev = STRBUF_INIT;
+		cpus_unseen(db, s->session, d);
+		if (s->loads && s->stores)
+			continue;
+		events_text(db, s->session, &ev);
+		if (!s->stores)
+			dv_int(unseen(d, "no_store_samples", "session %lld sampled no store (its memory "
+				      "events: %s): no line's writers were seen, so no verdict can be true "
+				      "or false sharing ('no sharing seen' says nothing of sharing) and "
+				      "the store counts are 0 unmeasured; record stores too (perf c2c "
+				      "record, or perfdb record -r c2c)", (long long)s->session,
+				      sb_str(&ev)), "session", s->session);
+		if (!s->loads)
+			dv_int(unseen(d, "no_load_samples", "session %lld sampled no load (its memory "
+				      "events: %s): HITMs and peer snoops, which loads report, and the "
+				      "load counts are 0 unmeasured, and no line's readers were seen; "
+				      "record loads too (perf c2c record, or perfdb record -r c2c)",
+				      (long long)s->session, sb_str(&ev)), "session", s->session);
+		sb_free(&ev);
+	}
+}
+
 /* hitm_c2c: see hitm_c2c.h. */
 int hitm_c2c(sqlite3 *db, const int64_t *ids, int n, const struct hitm_c2c_opts *o,
 	     struct hitm_doc *hd, struct doc *d, struct c2c_tables *out, char *err, size_t errlen)
@@ -183,8 +274,13 @@ int hitm_c2c(sqlite3 *db, const int64_t *ids, int n, const struct hitm_c2c_opts 
 		snprintf(err, errlen, "reading layouts and objects: %s", sqlite3_errmsg(db));
 	if (!rc)
 		hitm_begin(&r.res, &r.om, r.ls);
-	for (size_t i = 0; !rc && i < r.nids; i++)
+	out->seen = xcalloc(r.nids + 1, sizeof(*out->seen));
+	for (size_t i = 0; !rc && i < r.nids; i++) {
+		struct c2c_stats before = r.d.total;
 		rc = c2c_load(db, ids[i], &r.d, &sink, err, errlen);
+		out->seen[out->nseen++] = (struct c2c_seen){ ids[i], r.d.total.load - before.load,
+							     r.d.total.store - before.store };
+	}
 	if (!rc)
 		fill(&r, hd, out);
 	run_free(&r);

@@ -30,14 +30,40 @@ struct hitm_c2c_opts {
 	const char *dbpath;	/* the database, for the commands notes give */
 };
 
-/* The evidence's own tables. */
+/* What one session's memory samples held: loads and stores (as perf c2c
+ * classifies them). */
+struct c2c_seen {
+	int64_t session;
+	uint64_t loads, stores;
+};
+
+/* The evidence's own tables, and what each session sampled (seen[0..n),
+ * malloc'ed: hitm_c2c_unseen says what a session did not see). */
 struct c2c_tables {
 	struct table *summary, *types, *offsets;
+	struct c2c_seen *seen;
+	size_t nseen;
 };
+
+/* hitm_c2c_unseen(db, t, d): for each session of t that sampled no store
+ * or no load, a warning and findings.unseen entry (no_store_samples,
+ * no_load_samples) naming its memory events: without stores no line's
+ * writers are seen, so no verdict can be sharing; without loads HITMs and
+ * peer snoops are 0 unmeasured; for one recorded on some CPUs alone (-C),
+ * that the others' accesses are unseen (cpus_not_recorded). */
+void hitm_c2c_unseen(sqlite3 *db, const struct c2c_tables *t, struct doc *d);
+
+/* hitm_memory_events(db, session, n): the names of session's events that
+ * sample data addresses and sources (PERF_SAMPLE_DATA_SRC: mem-loads,
+ * mem-stores, ibs_op, arm_spe), NULL-terminated, malloc'ed (free with
+ * hitm_names_free); *n their number. */
+char **hitm_memory_events(sqlite3 *db, int64_t session, int *n);
+void hitm_names_free(char **v);
 
 /* hitm_c2c(db, ids, n, o, hd, d, out, err, errlen): the memory samples of
  * sessions ids[0..n) as above: lines and fields into hd, the summary,
- * types and offsets tables into *out (owned by the caller), notes and
+ * types and offsets tables and each session's loads and stores into *out
+ * (owned by the caller), notes and
  * warnings into d, and under d's findings the scalars display ("tot",
  * "lcl", "rmt", "peer"), show_all, type (or null), shared_lines and
  * events (the memory events' names). Returns 0, or -1 with one line in

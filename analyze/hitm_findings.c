@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "analyze/hitm_findings.h"
 #include "analyze/lost_note.h"
+#include "analyze/session_info.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 
@@ -24,6 +25,22 @@ unsigned hitm_evidence(sqlite3 *db, int64_t session)
 {
 	return (has_mem_samples(db, session) ? HITM_C2C : 0) |
 	       (hitm_watched(db, session) ? HITM_WATCH : 0);
+}
+
+/* hitm_no_evidence: see hitm_findings.h. */
+char *hitm_no_evidence(sqlite3 *db, int64_t session, const char *advice)
+{
+	int n;
+	char **mem, *why = NULL;
+	if (hitm_evidence(db, session))
+		return NULL;
+	mem = hitm_memory_events(db, session, &n);
+	if (n)
+		why = session_none_of(db, session, (const char *const *)mem, advice);
+	if (!why)
+		why = xasprintf("has no memory samples and no watchpoint samples (%s)", advice);
+	hitm_names_free(mem);
+	return why;
 }
 
 /* add(parent, t): t under parent when there is one. */
@@ -71,6 +88,7 @@ static void free_tables(struct c2c_tables *c, struct watch_tables *w)
 	table_free(w->cpus);
 	table_free(w->sites);
 	table_free(w->rates);
+	free(c->seen);
 }
 
 /* hitm_findings: see hitm_findings.h. */
@@ -91,8 +109,11 @@ int hitm_findings(sqlite3 *db, const int64_t *ids, int n, const struct hitm_opts
 		assemble(d, &hd, n, &ct, &wt);
 	else
 		free_tables(&ct, &wt);
-	if (!rc)
+	if (!rc) {
 		lost_note(db, ids, n, INT64_MIN, INT64_MAX, HITM_DOUBTFUL, d);
+		hitm_c2c_unseen(db, &ct, d);
+		free(ct.seen);
+	}
 	hitm_doc_free(&hd);
 	free(c2c);
 	free(watch);

@@ -25,6 +25,14 @@ enum { HITM_C2C = 1, HITM_WATCH = 2 };
  * samples, | HITM_WATCH when it watched something; 0 for neither. */
 unsigned hitm_evidence(sqlite3 *db, int64_t session);
 
+/* hitm_no_evidence(db, session, advice): NULL when the session holds
+ * evidence (hitm_evidence); else why not, malloc'ed, to follow "session
+ * N ": "has no memory samples and no watchpoint samples (ADVICE)" when it
+ * recorded no memory event, else which memory events it recorded and
+ * whether perf lost their samples or they never fired
+ * (session_none_of). */
+char *hitm_no_evidence(sqlite3 *db, int64_t session, const char *advice);
+
 /* hitm_findings(db, ids, n, o, d, err, errlen): every evidence of the
  * sessions ids[0..n) (each holds some: the caller checks) into d. 0, or
  * -1 with one line in err. */

@@ -202,22 +202,39 @@ static void findings(const struct lost_sum *s, const char *doubtful, struct doc 
 	dv_str(o, "doubtful", doubtful);
 }
 
+/* collect(db, ids, n, t0, t1, s): what sessions ids[0..n) lost in the
+ * window, into s: per CPU and event from their lost rows, or the totals of
+ * those imported without them. */
+static void collect(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
+		    struct lost_sum *s)
+{
+	int64_t *with = xcalloc((size_t)n + 1, sizeof(*with));
+	int nw = 0;
+	for (int i = 0; i < n; i++)
+		if (has_rows(db, ids[i]))
+			with[nw++] = ids[i];
+		else
+			add_totals(db, ids[i], s);
+	if (nw)
+		add_rows(db, with, nw, t0, t1, s);
+	free(with);
+}
+
+/* sum_free(s): frees what s holds. */
+static void sum_free(struct lost_sum *s)
+{
+	for (size_t i = 0; i < s->nk; i++)
+		free(s->k[i].event);
+	free(s->k);
+}
+
 /* lost_note: see lost_note.h. */
 bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
 	       const char *doubtful, struct doc *d)
 {
 	struct lost_sum s = { 0 };
-	int64_t *with = xcalloc((size_t)n + 1, sizeof(*with));
-	int nw = 0;
 	bool lost;
-	for (int i = 0; i < n; i++)
-		if (has_rows(db, ids[i]))
-			with[nw++] = ids[i];
-		else
-			add_totals(db, ids[i], &s);
-	if (nw)
-		add_rows(db, with, nw, t0, t1, &s);
-	free(with);
+	collect(db, ids, n, t0, t1, &s);
 	lost = s.events || s.samples;
 	if (lost) {
 		struct strbuf b = STRBUF_INIT;
@@ -232,10 +249,26 @@ bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
 			 "each covering its CPU's time since the record before), none inside it",
 			 s.outside);
 	}
-	for (size_t i = 0; i < s.nk; i++)
-		free(s.k[i].event);
-	free(s.k);
+	sum_free(&s);
 	return lost;
+}
+
+/* lost_cpus: see lost_note.h. */
+bool lost_cpus(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1, long long *out,
+	       int ncpus)
+{
+	struct lost_sum s = { 0 };
+	bool any = false;
+	collect(db, ids, n, t0, t1, &s);
+	for (size_t i = 0; i < s.nk; i++) {
+		const struct lost_key *k = &s.k[i];
+		if (!k->event && k->cpu >= 0 && k->cpu < ncpus && k->events) {
+			out[k->cpu] += k->events;
+			any = true;
+		}
+	}
+	sum_free(&s);
+	return any;
 }
 
 /* lost_note_sides: see lost_note.h. */

@@ -34,6 +34,14 @@
  * lost anything. */
 bool lost_note(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1,
 	       const char *doubtful, struct doc *d);
+/* lost_cpus(db, ids, n, t0, t1, out, ncpus): adds to out[c], for each CPU
+ * c below ncpus, the events perf's LOST records of c dropped in the window
+ * [t0, t1] of sessions ids[0..n), counted as lost_note counts them (only
+ * sessions imported with the lost table say where); returns whether any
+ * CPU below ncpus lost any. */
+bool lost_cpus(sqlite3 *db, const int64_t *ids, int n, int64_t t0, int64_t t1, long long *out,
+	       int ncpus);
+
 /* lost_note_sides(db, a, na, b, nb, t0, t1, doubtful, d): lost_note over
  * the sessions of both sides of a comparison (a[0..na) and b[0..nb)). */
 bool lost_note_sides(sqlite3 *db, const int64_t *a, int na, const int64_t *b, int nb,

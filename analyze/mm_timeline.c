@@ -105,7 +105,9 @@ int64_t ident_mm(const struct ident *id, int64_t tid, int64_t t)
 	long p = ident_proc_of(id, tid, t);
 	if (p < 0)
 		return MM_UNKNOWN;
-	return id->procs[p].user_mm ? id->procs[p].id : MM_KERNEL;
+	if (id->procs[p].user_mm)
+		return id->procs[p].id;
+	return id->procs[p].comm && *id->procs[p].comm ? MM_KERNEL : MM_UNKNOWN;
 }
 
 /* push_seg(c, t, mm, lazy, cause): starts a new segment on CPU c unless

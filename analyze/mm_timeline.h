@@ -71,7 +71,11 @@ void ident_sort(struct ident *id);
 long ident_proc_of(const struct ident *id, int64_t tid, int64_t t);
 
 /* ident_mm(id, tid, t): the mm task tid uses at time t: a process row id,
- * MM_KERNEL for idle and kernel threads, MM_UNKNOWN for an unknown task. */
+ * MM_KERNEL for idle and kernel threads, MM_UNKNOWN for an unknown task:
+ * one without a process row, or whose process the recording never named
+ * nor saw with a user address space (no COMM, FORK, exec or mmap of it:
+ * only its samples, as when its exec ran on a CPU perf did not record),
+ * which is not evidence of a kernel thread. */
 int64_t ident_mm(const struct ident *id, int64_t tid, int64_t t);
 
 /* Events, one per tracepoint sample (ipi_send_cpumask: one per target). */

@@ -19,6 +19,7 @@
 #include "analyze/report_int.h"
 #include "analyze/sched_findings.h"
 #include "analyze/session_info.h"
+#include "analyze/unseen.h"
 #include "analyze/watch.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
@@ -37,6 +38,72 @@ static bool all_have(const struct rep *r, int k, const char *const *events)
 static bool both_have(const struct rep *r, const char *const *events)
 {
 	return all_have(r, 0, events) && all_have(r, 1, events);
+}
+
+/* The events each section needs. */
+static const char *const sched_need[] = { "sched:sched_switch", NULL };
+static const char *const ipis_need[] = { "csd:csd_queue_cpu", "ipi:ipi_send_cpu", "ipi:ipi_send_cpumask",
+	NULL };
+
+/* A session's evidence of one kind: why it has none (NULL when it has
+ * some), malloc'ed, to follow "session N ". */
+typedef char *(*why_none)(sqlite3 *db, int64_t session, const void *arg);
+
+/* lacking(r, section, why, arg): when one side's sessions all hold the
+ * evidence of section and the other side's do not, a note (and findings
+ * entry, evidence_left_out) that the section is left out and why: the
+ * first session without it and its reason. */
+static void lacking(struct rep *r, const char *section, why_none why, const void *arg)
+{
+	char *w[2] = { NULL, NULL };
+	int64_t id[2] = { -1, -1 };
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < r->side[k].nsessions && !w[k]; i++)
+			if ((w[k] = why(r->db, r->side[k].sessions[i], arg)))
+				id[k] = r->side[k].sessions[i];
+	for (int k = 0; k < 2; k++)
+		if (w[k] && !w[1 - k] && r->side[1 - k].nsessions) {
+			struct dval *e = unseen_note(r->d, "evidence_left_out", "no %s evidence: %s has it, "
+				"but %s (%s) does not: session %lld %s", section, r->side[1 - k].name,
+				r->side[k].name, r->side[k].label, (long long)id[k], w[k]);
+			dv_str(e, "part", section);
+			dv_str(e, "side", r->side[k].name);
+			dv_int(e, "session", id[k]);
+		}
+	free(w[0]);
+	free(w[1]);
+}
+
+/* by_events(db, session, arg): session_none_of the events of arg (a
+ * struct need). */
+struct need {
+	const char *const *events;
+	const char *advice;
+};
+static char *by_events(sqlite3 *db, int64_t session, const void *arg)
+{
+	const struct need *n = arg;
+	return session_none_of(db, session, n->events, n->advice);
+}
+
+/* by_memory(db, session, arg): hitm_no_evidence with the advice arg. */
+static char *by_memory(sqlite3 *db, int64_t session, const void *arg)
+{
+	return hitm_no_evidence(db, session, arg);
+}
+
+/* by_callchains(db, session, arg): why session has no samples of the
+ * event arg (the one picked over both sides) with callchains
+ * (cgdiff_event's reason), or NULL. */
+static char *by_callchains(sqlite3 *db, int64_t session, const void *arg)
+{
+	struct cg_pick p = { NULL, &session, 1 };
+	char event[256], err[512];
+	const char *prefix = "session ";
+	if (!cgdiff_event(db, &p, 1, arg, event, sizeof(event), err, sizeof(err)))
+		return NULL;
+	char *after = strstr(err, prefix) == err ? strchr(err + strlen(prefix), ' ') : NULL;
+	return xstrdup(after ? after + 1 : err);
 }
 
 /* adopt(r, sub, name, as, section, side): a copy of sub's table name as
@@ -58,19 +125,21 @@ static struct table *adopt(struct rep *r, const struct doc *sub, const char *nam
 	return dv_table(doc_findings(r->d), c);
 }
 
-/* carry(r, sub, what): sub's warnings and notes into the report, named. */
+/* carry(r, sub, what): sub's warnings and notes into the report, named,
+ * and its findings "unseen" entries. */
 static void carry(struct rep *r, const struct doc *sub, const char *what)
 {
 	for (size_t i = 0; i < doc_nwarnings(sub); i++)
 		doc_warn(r->d, "%s: %s", what, doc_warning_at(sub, i));
 	for (size_t i = 0; i < doc_nnotes(sub); i++)
 		doc_note(r->d, "%s: %s", what, doc_note_at(sub, i));
+	unseen_carry(r->d, sub, what);
 }
 
 /* sched(r): the context-switch comparison of sched --base --new. */
 static void sched(struct rep *r)
 {
-	static const char *const need[] = { "sched:sched_switch", NULL };
+	const char *const *need = sched_need;
 	struct sched_opts o = { .t0 = INT64_MIN, .t1 = INT64_MAX, .rows = 10 };
 	struct sched_side b = { r->side[0].label, r->side[0].sessions, r->side[0].nsessions };
 	struct sched_side n = { r->side[1].label, r->side[1].sessions, r->side[1].nsessions };
@@ -156,7 +225,7 @@ static long long unseen_flushes(const struct dval *f)
 /* ipis(r): flush IPIs and wasted ones per second, each side's. */
 static void ipis(struct rep *r)
 {
-	static const char *const need[] = { "csd:csd_queue_cpu", "ipi:ipi_send_cpu", "ipi:ipi_send_cpumask", NULL };
+	const char *const *need = ipis_need;
 	struct ipis_opts o = { .window_ns = IPIS_WINDOW_NS, .rows = 10 };
 	const struct dval *f[2];
 	struct doc *sub[2] = { doc_new("ipis"), doc_new("ipis") };
@@ -457,11 +526,33 @@ out:
 	free(comm);
 }
 
+/* lacking_callchains(r): lacking() for the call graph, of the event
+ * picked over both sides' sessions. */
+static void lacking_callchains(struct rep *r)
+{
+	int n = r->side[0].nsessions + r->side[1].nsessions;
+	int64_t *all = xcalloc((size_t)n + 1, sizeof(*all));
+	char event[256];
+	for (int k = 0, j = 0; k < 2; k++)
+		for (int i = 0; i < r->side[k].nsessions; i++)
+			all[j++] = r->side[k].sessions[i];
+	if (!ct_pick_event(r->db, all, n, event, sizeof(event)))
+		lacking(r, "call-graph", by_callchains, event);
+	free(all);
+}
+
 /* report_evidence: see report_int.h. */
 void report_evidence(struct rep *r)
 {
+	struct need sn = { sched_need, "record them with perfdb record -r sched" };
+	struct need in = { ipis_need, "record them with perfdb record -r tlb" };
 	sched(r);
+	lacking(r, "context-switch", by_events, &sn);
 	ipis(r);
+	lacking(r, "TLB-flush IPI", by_events, &in);
 	hitm(r);
+	lacking(r, "cacheline", by_memory, "record them with perfdb record -r c2c, or -r watch on "
+		"machines without PEBS, IBS or SPE");
 	callgraph(r);
+	lacking_callchains(r);
 }

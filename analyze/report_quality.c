@@ -2,7 +2,8 @@
  * failed runs, lost events and samples, what the import could not use,
  * samples without symbols, flush IPIs without a recorded receiver, flush
  * IPIs a side's recordings cannot show (its kernel flushed without them),
- * and what recording costs the metrics (recorded against bare runs). */
+ * what the evidence could not see, and what recording costs the metrics
+ * (recorded against bare runs). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,6 +104,32 @@ static void perturbation(struct rep *r, int k, struct table *t)
 		}
 }
 
+/* side_of(r, session): the name of the side session is on ("both" when
+ * none or unknown). */
+static const char *side_of(const struct rep *r, int64_t session)
+{
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < r->side[k].nsessions; i++)
+			if (r->side[k].sessions[i] == session)
+				return r->side[k].name;
+	return "both";
+}
+
+/* unseen_rows(r, t): a row per thing the evidence could not see (the
+ * report's findings "unseen" entries that are warnings). */
+static void unseen_rows(struct rep *r, struct table *t)
+{
+	const struct dval *arr = dv_get(doc_findings_c(r->d), "unseen");
+	for (size_t i = 0; arr && i < dv_len(arr); i++) {
+		const struct dval *e = dv_item(arr, i), *s = dv_get(e, "session");
+		int64_t id = s && dv_kind(s) == DV_INT ? dv_int_of(s) : 0;
+		if (!dv_get(e, "warning"))
+			continue;
+		row(t, side_of(r, id), id, dv_str_of(dv_get(e, "what")), NAN,
+		    "not seen by the recording: see the warnings");
+	}
+}
+
 /* report_quality: see report_int.h. */
 void report_quality(struct rep *r)
 {
@@ -126,6 +153,7 @@ void report_quality(struct rep *r)
 			    "flushes of an mm another CPU was running, with no flush IPI to it: the kernel "
 			    "flushed without IPIs, so the IPI and wasted figures are not measurements");
 	}
+	unseen_rows(r, t);
 	lost_note_sides(r->db, r->side[0].sessions, r->side[0].nsessions, r->side[1].sessions,
 			r->side[1].nsessions, INT64_MIN, INT64_MAX, "every count and rate taken from "
 			"the recordings is a lower bound, and shares of the lost parts unknown", r->d);

@@ -5,14 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/lost_note.h"
+#include "analyze/rec_scope.h"
 #include "analyze/sched.h"
 #include "analyze/sched_lat_findings.h"
 #include "analyze/sched_latency.h"
 #include "analyze/sched_findings.h"
 #include "analyze/session_info.h"
 #include "analyze/tl_load.h"
+#include "analyze/unseen.h"
 #include "lib/alloc.h"
 #include "lib/stats.h"
+#include "lib/strbuf.h"
 
 /* What lost events make of sched's figures. */
 #define SCHED_DOUBTFUL "switch counts and rates are lower bounds on the CPUs that lost events, " \
@@ -94,24 +97,46 @@ static int load_account(sqlite3 *db, const struct sched_opts *o, int64_t id, boo
 	return 0;
 }
 
-/* Sums over sessions for the per-CPU table. */
+/* Sums over sessions for the per-CPU table. A CPU a session's perf
+ * command line left out (-C) adds nothing of that session: its count of
+ * sessions that recorded it says whether its zeros were measured. */
 struct cpu_acc {
 	struct sched_cpu *cpus;
+	double *secs;		/* per CPU: the windows of the sessions that recorded it */
+	int *recorded;		/* per CPU: how many sessions recorded it */
+	long long *lost;	/* per CPU: events perf lost there in the window */
 	int ncpus;
 	double seconds;
 };
 
-/* cpu_acc_add(a, r): adds r's CPUs. */
-static void cpu_acc_add(struct cpu_acc *a, const struct sched_result *r)
+/* cpu_acc_grow(a, n): a holds n CPUs or more. */
+static void cpu_acc_grow(struct cpu_acc *a, int n)
 {
-	if (r->ncpus > a->ncpus) {
-		a->cpus = xreallocarray(a->cpus, (size_t)r->ncpus, sizeof(*a->cpus));
-		memset(a->cpus + a->ncpus, 0, (size_t)(r->ncpus - a->ncpus) * sizeof(*a->cpus));
-		a->ncpus = r->ncpus;
+	if (n <= a->ncpus)
+		return;
+	a->cpus = xreallocarray(a->cpus, (size_t)n, sizeof(*a->cpus));
+	a->secs = xreallocarray(a->secs, (size_t)n, sizeof(*a->secs));
+	a->recorded = xreallocarray(a->recorded, (size_t)n, sizeof(*a->recorded));
+	a->lost = xreallocarray(a->lost, (size_t)n, sizeof(*a->lost));
+	for (int c = a->ncpus; c < n; c++) {
+		a->cpus[c] = (struct sched_cpu){ 0 };
+		a->secs[c] = 0;
+		a->recorded[c] = 0;
+		a->lost[c] = 0;
 	}
+	a->ncpus = n;
+}
+
+/* cpu_acc_add(a, r, scope): adds r's CPUs that scope recorded. */
+static void cpu_acc_add(struct cpu_acc *a, const struct sched_result *r, const struct rec_scope *scope)
+{
+	double secs = (double)(r->t1 - r->t0) / 1e9;
+	cpu_acc_grow(a, r->ncpus);
 	for (int c = 0; c < r->ncpus; c++) {
 		struct sched_cpu *d = &a->cpus[c];
 		const struct sched_cpu *s = &r->cpus[c];
+		if (!rec_scope_cpu(scope, c))
+			continue;
 		d->switches += s->switches;
 		d->untraced += s->untraced;
 		for (int k = 0; k < SW_N; k++)
@@ -119,8 +144,45 @@ static void cpu_acc_add(struct cpu_acc *a, const struct sched_result *r)
 		d->mig_in += s->mig_in;
 		d->mig_out += s->mig_out;
 		d->idle_ns += s->idle_ns;
+		a->secs[c] += secs;
+		a->recorded[c]++;
 	}
-	a->seconds += (double)(r->t1 - r->t0) / 1e9;
+	a->seconds += secs;
+}
+
+/* cpu_acc_free(a): frees a's arrays. */
+static void cpu_acc_free(struct cpu_acc *a)
+{
+	free(a->cpus);
+	free(a->secs);
+	free(a->recorded);
+	free(a->lost);
+}
+
+/* nrecorded(a): how many of a's CPUs some session recorded. */
+static int nrecorded(const struct cpu_acc *a)
+{
+	int n = 0;
+	for (int c = 0; c < a->ncpus; c++)
+		n += a->recorded[c] > 0;
+	return n;
+}
+
+/* mean_secs(a): the seconds a mean over the recorded CPUs is per: their
+ * common window, or the mean of their windows when sessions recorded
+ * different CPUs. */
+static double mean_secs(const struct cpu_acc *a)
+{
+	double sum = 0;
+	int n = 0;
+	bool same = true;
+	for (int c = 0; c < a->ncpus; c++)
+		if (a->recorded[c]) {
+			same &= a->secs[c] == a->seconds;
+			sum += a->secs[c];
+			n++;
+		}
+	return same || !n ? a->seconds : sum / n;
 }
 
 /* per_sec(n, s): n per second over s seconds (0 when s is 0). */
@@ -167,10 +229,43 @@ static void cpu_row(struct table *t, int cpu, const struct sched_cpu *c, int n, 
 	table_set_real(t, 6 + SW_N, (double)c->untraced / d);
 }
 
-/* cpu_table(a, title): the per-CPU table, a mean row last. */
-static struct table *cpu_table(const struct cpu_acc *a, const char *title)
+/* blind(a): whether some CPU of a was not recorded or lost events: the
+ * table then says which (columns unseen, lost_events). */
+static bool blind(const struct cpu_acc *a)
+{
+	for (int c = 0; c < a->ncpus; c++)
+		if (!a->recorded[c] || a->lost[c])
+			return true;
+	return false;
+}
+
+/* unseen_cell(t, a, c, col): why CPU c's row is not all measured (not
+ * recorded, or what it lost) into the last row's columns col, col + 1. */
+static void unseen_cell(struct table *t, const struct cpu_acc *a, int c, int col)
+{
+	if (!a->recorded[c])
+		table_set_str(t, col, "not recorded");
+	else if (a->lost[c])
+		table_set_strf(t, col, "lost %lld events", a->lost[c]);
+	if (a->recorded[c])
+		table_set_int(t, col + 1, a->lost[c]);
+}
+
+/* no_migrations(t): the last row's migrations unknown (null). */
+static void no_migrations(struct table *t)
+{
+	table_set_null(t, 3 + SW_N);
+	table_set_null(t, 4 + SW_N);
+}
+
+/* cpu_table(a, title, mig): the per-CPU table, a mean row (over the
+ * recorded CPUs) last; a CPU no session recorded has its row, every count
+ * null; without mig (a session recorded no migrations) the migrations are
+ * null. */
+static struct table *cpu_table(const struct cpu_acc *a, const char *title, bool mig)
 {
 	struct table *t = table_new("cpus", title);
+	int col = -1;
 	table_col(t, "cpu", COL_INT, 0);
 	table_col(t, "switches", COL_REAL, -1);
 	for (int k = 0; k < 5; k++)
@@ -179,11 +274,29 @@ static struct table *cpu_table(const struct cpu_acc *a, const char *title)
 	table_col(t, "migrations_out", COL_REAL, -1);
 	table_col(t, "idle_pct", COL_PCT, 1);
 	table_col(t, "untraced", COL_REAL, -1);
-	for (int c = 0; c < a->ncpus; c++)
-		cpu_row(t, c, &a->cpus[c], 1, a->seconds);
-	if (a->ncpus) {
+	if (blind(a)) {
+		col = table_col(t, "unseen", COL_STR, 0);
+		table_col_show(t, table_col(t, "lost_events", COL_INT, 0), SHOW_DATA);
+	}
+	if (blind(a) || !mig)
+		table_null_text(t, "-");
+	for (int c = 0; c < a->ncpus; c++) {
+		if (a->recorded[c]) {
+			cpu_row(t, c, &a->cpus[c], 1, a->secs[c]);
+			if (!mig)
+				no_migrations(t);
+		} else {
+			table_add_row(t);
+			table_set_int(t, 0, c);
+		}
+		if (col >= 0)
+			unseen_cell(t, a, c, col);
+	}
+	if (nrecorded(a)) {
 		struct sched_cpu m = sum_of(a->cpus, a->ncpus);
-		cpu_row(t, -1, &m, a->ncpus, a->seconds);
+		cpu_row(t, -1, &m, nrecorded(a), mean_secs(a));
+		if (!mig)
+			no_migrations(t);
 	}
 	return t;
 }
@@ -219,7 +332,7 @@ static bool proc_row_of(const struct tl_session *s, const struct sched_result *r
 	double life = (double)sched_lifetime(ip ? ip : &whole, r->t0, r->t1) / 1e9;
 	double win = (double)(r->t1 - r->t0) / 1e9;
 	*row = (struct proc_row){ .session = s->id, .pid = ip ? ip->pid : -1,
-		.comm = ip ? (ip->comm ? ip->comm : "?") : "[unknown tasks]",
+		.comm = ip ? (ip->comm && *ip->comm ? ip->comm : "?") : "[unknown tasks]",
 		.ncpus = p->ncpus_ran, .switches = p->switches,
 		.threads = ip ? threads_of(s, ip->pid) : 0,
 		.per_sec = per_sec((double)p->switches, win),
@@ -279,6 +392,7 @@ static struct table *proc_table(struct proc_row *rows, size_t n, long long limit
 struct single {
 	struct tl_session *s;
 	struct lat_session *lat;	/* with --latency, per session */
+	struct rec_scope *scope;	/* per session: what perf recorded */
 	int n;
 	struct cpu_acc cpus;
 	struct proc_row *rows;
@@ -287,15 +401,16 @@ struct single {
 	long long lost_events, lost_samples;
 };
 
-/* single_add(g, s, r): adds one accounted session's rows. */
-static void single_add(struct single *g, const struct tl_session *s, const struct sched_result *r)
+/* single_add(g, s, r, scope): adds one accounted session's rows. */
+static void single_add(struct single *g, const struct tl_session *s, const struct sched_result *r,
+		       const struct rec_scope *scope)
 {
 	ALLOC_GROW(g->rows, g->nrows + r->nprocs, g->cap);
 	for (size_t i = 0; i < r->nprocs; i++)
 		g->nrows += proc_row_of(s, r, i, &g->rows[g->nrows]);
 	g->t0 = r->t0;
 	g->t1 = r->t1;
-	cpu_acc_add(&g->cpus, r);
+	cpu_acc_add(&g->cpus, r, scope);
 }
 
 /* scalars(g, d): the document's scalar findings. */
@@ -303,7 +418,7 @@ static void scalars(const struct single *g, struct doc *d)
 {
 	struct dval *f = doc_findings(d), *m;
 	struct sched_cpu s = sum_of(g->cpus.cpus, g->cpus.ncpus);
-	double n = g->cpus.ncpus ? g->cpus.ncpus : 1;
+	double n = nrecorded(&g->cpus) ? nrecorded(&g->cpus) : 1, secs = mean_secs(&g->cpus);
 	dv_real(f, "seconds", g->cpus.seconds);
 	dv_int(f, "start_ns", g->t0);
 	dv_int(f, "end_ns", g->t1);
@@ -312,9 +427,9 @@ static void scalars(const struct single *g, struct doc *d)
 	m = dv_obj(f, "mean_per_cpu");
 	dv_real(m, "switches", (double)s.switches / n);
 	dv_real(m, "untraced", (double)s.untraced / n);
-	dv_real(m, rate_cols[0], per_sec((double)s.switches / n, g->cpus.seconds));
+	dv_real(m, rate_cols[0], per_sec((double)s.switches / n, secs));
 	for (int k = 0; k < SW_N; k++)
-		dv_real(m, rate_cols[1 + k], per_sec((double)s.kind[k] / n, g->cpus.seconds));
+		dv_real(m, rate_cols[1 + k], per_sec((double)s.kind[k] / n, secs));
 }
 
 /* notes(g, d): what the numbers need said. */
@@ -328,6 +443,162 @@ static void notes(const struct single *g, struct doc *d)
 			 "start at those samples", s.untraced);
 }
 
+/* int_list(b, v, n): "1", "1, 3" into b. */
+static void int_list(struct strbuf *b, const long long *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		sb_printf(b, "%s%lld", i ? ", " : "", v[i]);
+}
+
+/* not_recorded(s, scope, d): the warning for the CPUs of session s that
+ * its -C left out, when there are any. */
+static void not_recorded(const struct tl_session *s, const struct rec_scope *scope, struct doc *d)
+{
+	long long *v = xcalloc((size_t)s->ncpus + 1, sizeof(*v));
+	int n = 0;
+	for (int c = 0; c < s->ncpus; c++)
+		if (!rec_scope_cpu(scope, c))
+			v[n++] = c;
+	if (n) {
+		struct strbuf b = STRBUF_INIT;
+		int_list(&b, v, n);
+		struct dval *e = unseen(d, "cpus_not_recorded", "session %lld recorded only CPU%s %s "
+			"(perf record -C %s): CPU%s %s %s not recorded, so %s switches, migrations, idle "
+			"time and untraced switches are unknown (-), not 0; the mean is over the recorded "
+			"CPUs, processes count only what ran on them, and a task whose exec or fork ran "
+			"elsewhere is an unknown task", (long long)s->id, strchr(scope->cpus, ',') ||
+			strchr(scope->cpus, '-') ? "s" : "", scope->cpus, scope->cpus, n > 1 ? "s" : "",
+			sb_str(&b), n > 1 ? "were" : "was", n > 1 ? "their" : "its");
+		struct dval *a;
+		dv_int(e, "session", s->id);
+		dv_str(e, "recorded", scope->cpus);
+		a = dv_arr(e, "cpus");
+		for (int i = 0; i < n; i++)
+			dv_int(a, NULL, v[i]);
+		sb_free(&b);
+	}
+	free(v);
+}
+
+/* scope_warn(s, scope, n, d): what sessions s[0..n) did not record: CPUs
+ * outside -C, or, recorded per task, every other task. */
+static void scope_warn(const struct tl_session *s, const struct rec_scope *scope, int n, struct doc *d)
+{
+	for (int i = 0; i < n; i++) {
+		if (scope[i].kind == SCOPE_CPUS)
+			not_recorded(&s[i], &scope[i], d);
+		if (scope[i].kind == SCOPE_TASKS)
+			dv_int(unseen(d, "recorded_per_task", "session %lld was recorded per task (perf "
+				      "record of a workload, -p, -t or -u, without -a or -C): only the "
+				      "switches away from its tasks were recorded; other tasks' "
+				      "switches, idle time and the kinds of switch on each CPU were not "
+				      "measured", (long long)s[i].id), "session", s[i].id);
+	}
+}
+
+/* lost_zeros(a, d): the warning for recorded CPUs that show no switch in
+ * the window but lost events there. */
+static void lost_zeros(const struct cpu_acc *a, struct doc *d)
+{
+	long long *cpu = xcalloc((size_t)a->ncpus + 1, sizeof(*cpu));
+	long long *lost = xcalloc((size_t)a->ncpus + 1, sizeof(*lost));
+	int n = 0;
+	for (int c = 0; c < a->ncpus; c++)
+		if (a->recorded[c] && a->lost[c] && !a->cpus[c].switches) {
+			cpu[n] = c;
+			lost[n++] = a->lost[c];
+		}
+	if (n) {
+		struct strbuf b = STRBUF_INIT, l = STRBUF_INIT;
+		int_list(&b, cpu, n);
+		int_list(&l, lost, n);
+		struct dval *e = unseen(d, "cpus_lost", "CPU%s %s show%s 0 switches in the window, but "
+			"perf lost %s events there (LOST records): %s 0 is what perf kept, not a "
+			"measurement", n > 1 ? "s" : "", sb_str(&b), n > 1 ? "" : "s", sb_str(&l),
+			n > 1 ? "their" : "its"), *x = dv_arr(e, "cpus"), *y = dv_arr(e, "lost_events");
+		for (int i = 0; i < n; i++) {
+			dv_int(x, NULL, cpu[i]);
+			dv_int(y, NULL, lost[i]);
+		}
+		sb_free(&b);
+		sb_free(&l);
+	}
+	free(cpu);
+	free(lost);
+}
+
+/* secs_text(b, ns): ns as perf script prints times ("1217.362260143"). */
+static void secs_text(struct strbuf *b, int64_t ns)
+{
+	if (ns < 0)
+		sb_printf(b, "-%lld.%09lld", (long long)(-(ns / 1000000000)), (long long)-(ns % 1000000000));
+	else
+		sb_printf(b, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
+}
+
+/* migrations(db, ids, n, left, d): whether every session of ids[0..n)
+ * recorded sched_migrate_task; for each that did not, when d is not NULL,
+ * the warning (left: what that makes of its migrations). */
+static bool migrations(sqlite3 *db, const int64_t *ids, int n, const char *left, struct doc *d)
+{
+	bool all = true;
+	for (int i = 0; i < n; i++) {
+		if (session_recorded(db, ids[i], "sched:sched_migrate_task"))
+			continue;
+		all = false;
+		if (d)
+			dv_int(unseen(d, "no_migrations", "session %lld recorded no sched_migrate_task "
+				      "events: its migrations were not measured, %s (record them with "
+				      "perfdb record -r sched)", (long long)ids[i], left), "session", ids[i]);
+	}
+	return all;
+}
+
+/* outside(s, o, d): the warning for a --time window that misses session
+ * s's recording: its zeros are no measurement. */
+static void outside(const struct tl_session *s, const struct sched_opts *o, struct doc *d)
+{
+	struct strbuf w = STRBUF_INIT, r = STRBUF_INIT;
+	if (o->t0 <= s->last_time && o->t1 >= s->first_time)
+		return;
+	if (o->t0 != INT64_MIN)
+		secs_text(&w, o->t0);
+	sb_puts(&w, ",");
+	if (o->t1 != INT64_MAX)
+		secs_text(&w, o->t1);
+	secs_text(&r, s->first_time);
+	sb_puts(&r, ",");
+	secs_text(&r, s->last_time);
+	struct dval *e = unseen(d, "window_outside", "the window %s lies outside session %lld's "
+		"recording (%s, perf-clock seconds): nothing was recorded then, so its zeros are no "
+		"measurement", sb_str(&w), (long long)s->id, sb_str(&r));
+	dv_int(e, "session", s->id);
+	dv_int(e, "first_ns", s->first_time);
+	dv_int(e, "last_ns", s->last_time);
+	sb_free(&w);
+	sb_free(&r);
+}
+
+/* no_wakeups(db, id, d): with --latency, the warning for a session that
+ * recorded none of the events a wait can begin with. */
+static void no_wakeups(sqlite3 *db, int64_t id, struct doc *d)
+{
+	bool woken = session_recorded(db, id, "sched:sched_waking") ||
+		     session_recorded(db, id, "sched:sched_wakeup");
+	bool born = session_recorded(db, id, "sched:sched_wakeup_new");
+	if (!woken)
+		dv_int(unseen(d, "no_wakeups", "session %lld recorded no sched_waking or sched_wakeup "
+			      "events: the waits that begin with a wakeup are not seen, only those of "
+			      "tasks switched away still runnable, so its latency counts, means and "
+			      "maxima are not measured (record them with perfdb record -r sched)",
+			      (long long)id), "session", id);
+	if (!born)
+		dv_int(unseen(d, "no_wakeup_new", "session %lld recorded no sched_wakeup_new events: a "
+			      "new task's first wait (from its fork to its first run) counts as 0 "
+			      "without being measured (record them with perfdb record -r sched)",
+			      (long long)id), "session", id);
+}
+
 /* single_free(g): frees what g holds. */
 static void single_free(struct single *g)
 {
@@ -337,8 +608,9 @@ static void single_free(struct single *g)
 	}
 	free(g->s);
 	free(g->lat);
+	free(g->scope);
 	free(g->rows);
-	free(g->cpus.cpus);
+	cpu_acc_free(&g->cpus);
 }
 
 /* sched_findings: see sched_findings.h. */
@@ -346,7 +618,8 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 		   struct doc *d, char *err, size_t errlen)
 {
 	struct single g = { .s = xcalloc((size_t)n, sizeof(*g.s)),
-			    .lat = xcalloc((size_t)n, sizeof(*g.lat)) };
+			    .lat = xcalloc((size_t)n, sizeof(*g.lat)),
+			    .scope = xcalloc((size_t)n, sizeof(*g.scope)) };
 	for (int i = 0; i < n; i++) {
 		struct sched_result r;
 		if (load_account(db, o, ids[i], o->latency, &g.s[i], &r, &g.lat[i], err, errlen)) {
@@ -356,13 +629,16 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 		g.n++;
 		g.lost_events += g.s[i].lost_events;
 		g.lost_samples += g.s[i].lost_samples;
-		single_add(&g, &g.s[i], &r);
+		rec_scope_of(db, ids[i], &g.scope[i]);
+		single_add(&g, &g.s[i], &r, &g.scope[i]);
 		sched_result_free(&r);
 	}
+	lost_cpus(db, ids, n, o->t0, o->t1, g.cpus.lost, g.cpus.ncpus);
 	char *desc = session_desc(db, ids, n), *title;
 	title = xasprintf("Context switches per CPU: %s, %.3f s", desc, g.cpus.seconds);
+	bool mig = migrations(db, ids, n, NULL, NULL);
 	scalars(&g, d);
-	dv_table(doc_findings(d), cpu_table(&g.cpus, title));
+	dv_table(doc_findings(d), cpu_table(&g.cpus, title, mig));
 	dv_table(doc_findings(d), proc_table(g.rows, g.nrows, o->rows, n > 1));
 	doc_set_main(d, "cpus");
 	if (o->latency) {
@@ -370,6 +646,13 @@ int sched_findings(sqlite3 *db, const int64_t *ids, int n, const struct sched_op
 		doc_set_main(d, "latency");
 	}
 	lost_note(db, ids, n, o->t0, o->t1, SCHED_DOUBTFUL, d);
+	migrations(db, ids, n, "so they are unknown (-), not 0", d);
+	for (int i = 0; i < n; i++)
+		outside(&g.s[i], o, d);
+	scope_warn(g.s, g.scope, n, d);
+	lost_zeros(&g.cpus, d);
+	for (int i = 0; i < n && o->latency; i++)
+		no_wakeups(db, ids[i], d);
 	notes(&g, d);
 	free(title);
 	free(desc);
@@ -403,11 +686,16 @@ static size_t metrics_comm(struct metrics *m, const char *comm)
 	return m->ncomm++;
 }
 
-/* metrics_of(s, r, m): the metrics of one accounted session. */
-static void metrics_of(const struct tl_session *s, const struct sched_result *r, struct metrics *m)
+/* metrics_of(s, r, scope, m): the metrics of one accounted session, its
+ * means per CPU over the CPUs it recorded. */
+static void metrics_of(const struct tl_session *s, const struct sched_result *r,
+		       const struct rec_scope *scope, struct metrics *m)
 {
-	double secs = (double)(r->t1 - r->t0) / 1e9, d = r->ncpus ? r->ncpus : 1;
-	struct sched_cpu sum = sum_of(r->cpus, r->ncpus);
+	struct cpu_acc a = { 0 };
+	cpu_acc_add(&a, r, scope);
+	double secs = (double)(r->t1 - r->t0) / 1e9, d = nrecorded(&a) ? nrecorded(&a) : 1;
+	struct sched_cpu sum = sum_of(a.cpus, a.ncpus);
+	cpu_acc_free(&a);
 	memset(m, 0, sizeof(*m));
 	m->cpu[0] = per_sec((double)sum.switches / d, secs);
 	for (int k = 0; k < SW_N; k++)
@@ -438,22 +726,27 @@ struct side {
 	const struct sched_side *in;
 	int n;
 	struct metrics *m;
+	bool mig;		/* every session recorded its migrations */
 };
 
-/* side_load(db, o, in, sd, err, errlen): loads and measures every session
- * of a side. 0 or -1. */
+/* side_load(db, o, in, sd, d, err, errlen): loads and measures every
+ * session of a side, warning in d of what each did not record. 0 or -1. */
 static int side_load(sqlite3 *db, const struct sched_opts *o, const struct sched_side *in,
-		     struct side *sd, char *err, size_t errlen)
+		     struct side *sd, struct doc *d, char *err, size_t errlen)
 {
 	sd->in = in;
 	sd->n = 0;
 	sd->m = xcalloc((size_t)in->n, sizeof(*sd->m));
+	sd->mig = migrations(db, in->ids, in->n, "so the migrations row is left out", d);
 	for (int i = 0; i < in->n; i++) {
 		struct tl_session s;
 		struct sched_result r;
+		struct rec_scope scope;
 		if (load_account(db, o, in->ids[i], false, &s, &r, NULL, err, errlen))
 			return -1;
-		metrics_of(&s, &r, &sd->m[sd->n++]);
+		rec_scope_of(db, in->ids[i], &scope);
+		metrics_of(&s, &r, &scope, &sd->m[sd->n++]);
+		scope_warn(&s, &scope, 1, d);
 		sched_result_free(&r);
 		tl_session_free(&s);
 	}
@@ -654,6 +947,13 @@ static void compare_cols(struct table *t)
 	table_null_text(t, "-");
 }
 
+/* shown(b, nw, k): whether per-CPU metric k gets a row: it is not 0 in
+ * every run of both sides, and, for migrations, both sides measured them. */
+static bool shown(const struct side *b, const struct side *nw, int k)
+{
+	return !idle(b, nw, (struct what){ k, NULL, false }) && (k != SW_N + 1 || (b->mig && nw->mig));
+}
+
 /* compare_table(b, nw, o): the side-by-side table. The intervals are
  * simultaneous over the metrics compared (Bonferroni: each at level
  * 1 - 0.05 / rows). */
@@ -672,14 +972,15 @@ static struct table *compare_table(const struct side *b, const struct side *nw, 
 	compare_cols(t);
 	size_t nc = top_comms(b, nw, o->rows, &comms), rows = 0;
 	for (int k = 0; k < SW_N + 2; k++)
-		rows += !idle(b, nw, (struct what){ k, NULL, false });
+		rows += shown(b, nw, k);
 	for (size_t i = 0; i < nc; i++)
 		rows += !idle(b, nw, (struct what){ -1, comms[i].name, false }) +
 			!idle(b, nw, (struct what){ -1, comms[i].name, true });
 	double conf = 1 - 0.05 / (double)(rows ? rows : 1);
 	for (int k = 0; k < SW_N + 2; k++) {
 		struct what w = { k, NULL, false };
-		compare_row(t, cpu_names[k], b, nw, w, conf);
+		if (shown(b, nw, k))
+			compare_row(t, cpu_names[k], b, nw, w, conf);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		char *what = xasprintf("%s switches/s", comms[i].name);
@@ -714,9 +1015,9 @@ int sched_compare_findings(sqlite3 *db, const struct sched_side *base, const str
 			   const struct sched_opts *o, struct doc *d, char *err, size_t errlen)
 {
 	struct side b = { 0 }, nw = { 0 };
-	int rc = side_load(db, o, base, &b, err, errlen);
+	int rc = side_load(db, o, base, &b, d, err, errlen);
 	if (!rc)
-		rc = side_load(db, o, new, &nw, err, errlen);
+		rc = side_load(db, o, new, &nw, d, err, errlen);
 	if (!rc) {
 		struct dval *f = doc_findings(d);
 		dv_str(f, "base", base->label);

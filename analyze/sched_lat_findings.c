@@ -40,7 +40,7 @@ static void add_session(struct rows *r, const struct lat_session *ls)
 		long p = ident_proc_of(&s->ident, v[i].tid, v[i].max_end);
 		const struct ident_proc *ip = p >= 0 ? &s->ident.procs[p] : NULL;
 		struct lat_row row = { .session = s->id, .pid = ip ? ip->pid : -1,
-			.comm = ip && ip->comm ? ip->comm : "?", .threads = 1, .l = v[i] };
+			.comm = ip && ip->comm && *ip->comm ? ip->comm : "?", .threads = 1, .l = v[i] };
 		size_t j = first;
 		ALLOC_GROW(r->task, r->ntask + 1, r->tcap);
 		r->task[r->ntask++] = row;

@@ -66,6 +66,107 @@ bool session_has_events(sqlite3 *db, int64_t id, const char *const *events)
 	return yes;
 }
 
+/* list(b, names, n, last): "a", "a or b", "a, b or c" (last: " or ",
+ * " and ") into b. */
+static void list(struct strbuf *b, const char *const *names, int n, const char *last)
+{
+	for (int k = 0; k < n; k++)
+		sb_printf(b, "%s%s", k ? (k + 1 < n ? ", " : last) : "", names[k]);
+}
+
+/* session_recorded: see session_info.h. */
+bool session_recorded(sqlite3 *db, int64_t id, const char *event)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM event WHERE session_id = ? AND name = ?");
+	bool yes = false;
+	if (st) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, event, -1, SQLITE_STATIC);
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return yes;
+}
+
+/* recorded_of(db, id, events, out): those of events session id recorded,
+ * into out; their number. */
+static int recorded_of(sqlite3 *db, int64_t id, const char *const *events, const char **out)
+{
+	int n = 0;
+	for (int i = 0; events[i]; i++)
+		if (session_recorded(db, id, events[i]))
+			out[n++] = events[i];
+	return n;
+}
+
+/* lost_of(db, id, names, n, events, samples): the events session id lost
+ * (LOST records) and the samples of names[0..n) it lost (LOST_SAMPLES;
+ * a session imported before the lost table: all its lost samples). */
+static void lost_of(sqlite3 *db, int64_t id, const char *const *names, int n, long long *events,
+		    long long *samples)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT coalesce(nr_lost, 0), coalesce(nr_lost_samples, 0), "
+		"EXISTS (SELECT 1 FROM lost WHERE session_id = ?1) FROM session WHERE id = ?1");
+	bool rows = false;
+	*events = *samples = 0;
+	if (st) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			*events = sqlite3_column_int64(st, 0);
+			*samples = sqlite3_column_int64(st, 1);
+			rows = sqlite3_column_int(st, 2);
+		}
+	}
+	sqlite3_finalize(st);
+	if (!rows)
+		return;
+	st = db_prepare(db, "SELECT coalesce(sum(l.n), 0) FROM lost l JOIN event e ON e.id = l.event_id "
+			"WHERE l.session_id = ? AND l.kind = 'lost_samples' AND e.name = ?");
+	*samples = 0;
+	for (int i = 0; st && i < n; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_text(st, 2, names[i], -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			*samples += sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+}
+
+/* session_none_of: see session_info.h. */
+char *session_none_of(sqlite3 *db, int64_t id, const char *const *events, const char *advice)
+{
+	struct strbuf b = STRBUF_INIT;
+	const char **rec;
+	long long lost, samples;
+	int n = 0, nrec;
+	if (session_has_events(db, id, events))
+		return NULL;
+	while (events[n])
+		n++;
+	rec = xcalloc((size_t)n + 1, sizeof(*rec));
+	nrec = recorded_of(db, id, events, rec);
+	if (!nrec) {
+		sb_puts(&b, "has no ");
+		list(&b, events, n, " or ");
+		sb_printf(&b, " events (%s)", advice);
+		free(rec);
+		return sb_take(&b);
+	}
+	lost_of(db, id, rec, nrec, &lost, &samples);
+	sb_puts(&b, "recorded ");
+	list(&b, rec, nrec, " and ");
+	if (lost || samples)
+		sb_printf(&b, " but holds none of %s samples: perf lost %lld events (LOST records) and "
+			  "%lld samples of %s (LOST_SAMPLES); record again with a larger buffer (-m "
+			  "PAGES)", nrec > 1 ? "their" : "its", lost, samples, nrec > 1 ? "them" : "it");
+	else
+		sb_printf(&b, ", which never fired there, and perf lost nothing: a measured zero, with "
+			  "nothing to analyze");
+	free(rec);
+	return sb_take(&b);
+}
+
 /* session_desc: see session_info.h. */
 char *session_desc(sqlite3 *db, const int64_t *ids, int n)
 {

@@ -117,8 +117,10 @@ long long verb_rows(long long def);
 
 /* verb_need_events(ctx, s, events, recipe): whether every session of s
  * has a sample of at least one of events (NULL-terminated names); if
- * not, prints "PROG: session N has no E or F events (record them with
- * perfdb record -r RECIPE)" and returns false. */
+ * not, prints "PROG: DB: session N has no E or F events (record them with
+ * perfdb record -r RECIPE)", or, when the session recorded some of them
+ * without keeping a sample, whether perf lost them or they never fired
+ * (session_none_of), and returns false. */
 bool verb_need_events(const struct verb_ctx *ctx, const struct verb_side *s,
 		      const char *const *events, const char *recipe);
 

@@ -4,6 +4,7 @@
  * (analyze/hitm_findings.h). Only reads the database: perfdb layout
  * stores the objects and layouts it uses. */
 #include <stdio.h>
+#include <stdlib.h>
 #include "analyze/hitm_findings.h"
 #include "analyze/watch.h"
 #include "builtin/builtin.h"
@@ -33,15 +34,17 @@ static const struct opt options[] = {
 };
 
 /* need_evidence(ctx): whether every session has memory or watchpoint
- * samples; else one line and false. */
+ * samples; else one line saying why not and false. */
 static bool need_evidence(const struct verb_ctx *ctx)
 {
 	for (int i = 0; i < ctx->sessions.n; i++) {
-		if (hitm_evidence(ctx->db, ctx->sessions.ids[i]))
+		char *why = hitm_no_evidence(ctx->db, ctx->sessions.ids[i], "record them with perfdb "
+					     "record -r c2c, or -r watch on machines without PEBS, IBS or SPE");
+		if (!why)
 			continue;
-		fprintf(stderr, "%s: %s: session %lld has no memory samples and no watchpoint samples "
-			"(record them with perfdb record -r c2c, or -r watch on machines without PEBS, "
-			"IBS or SPE)\n", ctx->prog, ctx->dbpath, (long long)ctx->sessions.ids[i]);
+		fprintf(stderr, "%s: %s: session %lld %s\n", ctx->prog, ctx->dbpath,
+			(long long)ctx->sessions.ids[i], why);
+		free(why);
 		return false;
 	}
 	return true;
@@ -83,7 +86,10 @@ const struct verb verb_hitm = {
 		"same tables come from the watched fields, as perfdb watch shows them. The table "
 		"\"cachelines\" is the main one; \"fields\" holds each line's fields (joined on "
 		"idx), then summary, types and offsets (memory samples) or windows, cpus, sites "
-		"and rates (watchpoints).\n",
+		"and rates (watchpoints).\n\n"
+		"A session that sampled no store (so no line's writers were seen), no load (so no "
+		"HITM), or only some CPUs (-C) gets a warning saying what its tables cannot show, "
+		"and an entry of the json's findings array unseen.\n",
 	.options = options,
 	.run = run,
 };

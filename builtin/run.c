@@ -215,16 +215,16 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 bool verb_need_events(const struct verb_ctx *ctx, const struct verb_side *s,
 		      const char *const *events, const char *recipe)
 {
-	for (int i = 0; i < s->n; i++) {
-		if (session_has_events(ctx->db, s->ids[i], events))
-			continue;
-		struct strbuf b = STRBUF_INIT;
-		for (int k = 0; events[k]; k++)
-			sb_printf(&b, "%s%s", k ? (events[k + 1] ? ", " : " or ") : "", events[k]);
-		fprintf(stderr, "%s: %s: session %lld has no %s events (record them with perfdb record "
-			"-r %s)\n", ctx->prog, ctx->dbpath, (long long)s->ids[i], sb_str(&b), recipe);
-		sb_free(&b);
-		return false;
+	char *advice = xasprintf("record them with perfdb record -r %s", recipe);
+	bool ok = true;
+	for (int i = 0; i < s->n && ok; i++) {
+		char *why = session_none_of(ctx->db, s->ids[i], events, advice);
+		if (why)
+			fprintf(stderr, "%s: %s: session %lld %s\n", ctx->prog, ctx->dbpath,
+				(long long)s->ids[i], why);
+		ok = !why;
+		free(why);
 	}
-	return true;
+	free(advice);
+	return ok;
 }

@@ -80,10 +80,9 @@ static int run(struct verb_ctx *ctx)
 		if (!verb_need_events(ctx, &ctx->base, need, "sched") ||
 		    !verb_need_events(ctx, &ctx->new, need, "sched"))
 			return EXIT_FAIL;
+		lost_note_sides(ctx->db, b.ids, b.n, n.ids, n.n, o.t0, o.t1, SCHED_COMPARE_DOUBTFUL,
+				ctx->doc);	/* first: what else could not be seen comes after */
 		rc = sched_compare_findings(ctx->db, &b, &n, &o, ctx->doc, err, sizeof(err));
-		if (!rc)
-			lost_note_sides(ctx->db, b.ids, b.n, n.ids, n.n, o.t0, o.t1, SCHED_COMPARE_DOUBTFUL,
-					ctx->doc);
 	} else {
 		if (!verb_need_events(ctx, &ctx->sessions, need, "sched"))
 			return EXIT_FAIL;
@@ -116,7 +115,11 @@ const struct verb verb_sched = {
 		"(simultaneous over the rows) and * where it excludes 0; rows 0 in every run of both "
 		"sides are left out.\n\n"
 		"When perf lost events in the window, a warning says how many, on which CPUs, and what "
-		"that makes doubtful.\n",
+		"that makes doubtful. What the recording could not see is never shown as 0: a CPU "
+		"outside its -C list (its row unknown, -), a recording of a workload's tasks alone, a "
+		"CPU that kept nothing of the window, a window outside the recording, migrations or "
+		"wakeups never recorded; each gets a warning and an entry of the json's findings "
+		"array unseen.\n",
 	.options = options,
 	.run = run,
 };

@@ -328,8 +328,8 @@ const struct dval *dv_item(const struct dval *v, size_t i)
 	return v->u.kids.v[i];
 }
 
-/* dv_get: see doc.h. */
-const struct dval *dv_get(const struct dval *v, const char *key)
+/* dv_find: see doc.h. */
+struct dval *dv_find(struct dval *v, const char *key)
 {
 	if (v->kind != DV_OBJ)
 		return NULL;
@@ -337,6 +337,12 @@ const struct dval *dv_get(const struct dval *v, const char *key)
 		if (!strcmp(v->u.kids.v[i]->key, key))
 			return v->u.kids.v[i];
 	return NULL;
+}
+
+/* dv_get: see doc.h. */
+const struct dval *dv_get(const struct dval *v, const char *key)
+{
+	return dv_find((struct dval *)v, key);	/* read only: the const is the caller's */
 }
 
 /* want(v, kind, who): aborts unless v is of kind. */

@@ -93,6 +93,9 @@ size_t dv_len(const struct dval *v);
 const char *dv_key(const struct dval *v, size_t i);
 const struct dval *dv_item(const struct dval *v, size_t i);
 const struct dval *dv_get(const struct dval *v, const char *key);
+/* dv_find(v, key): dv_get for a value still being built (the member can
+ * take more members), or NULL. */
+struct dval *dv_find(struct dval *v, const char *key);
 bool dv_bool_of(const struct dval *v);
 long long dv_int_of(const struct dval *v);
 double dv_real_of(const struct dval *v);

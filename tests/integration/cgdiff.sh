@@ -20,7 +20,9 @@
 # [N frames] rows in neither, the rows they stand for in both); the old
 # positional forms (cgdiff [DB] BASE NEW, tree/folded DB SESSION) giving
 # what the new ones (--base/--new, -s) give; tree DB reading DB; usage
-# errors, and recordings without callchains refused. Prints TAP lines.
+# errors, a comm without samples refused naming the comms there, and
+# recordings without callchains (or whose samples were all lost) refused
+# saying which. Prints TAP lines.
 # Run from the repository root: sh tests/integration/cgdiff.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2317 # eval'd checks expand their variables late
@@ -611,11 +613,11 @@ pid=$(sqlite3 "$DB" "SELECT pid FROM thread WHERE session_id = 1 AND comm = 'cgd
 check "--pid $pid selects what --comm cgdiffwork does (one thread)" \
 	eval '[ "$(wc -l <"$T/c.csv")" -gt 2 ] && cmp -s "$T/p.csv" "$T/c.csv"'
 run tree "$DB" -s 1 --comm nosuchcomm
-check "a comm without samples: exit 2, said so" \
-	eval 'rc_is 2 && one_line && grep -q "no cpu-clock samples of comm nosuchcomm" "$T/err"'
+check "a comm without samples: exit 2, said so, with the comms the session's samples are of" \
+	eval 'rc_is 2 && one_line && grep -q "no cpu-clock samples of comm nosuchcomm (its cpu-clock samples are of comms cgdiffwork [0-9]" "$T/err"'
 run cgdiff "$DB" --base 1 --new 7 --comm nosuchcomm
-check "cgdiff, a comm without samples: exit 2, said so" \
-	eval 'rc_is 2 && one_line && grep -q "no cpu-clock samples of comm nosuchcomm" "$T/err"'
+check "cgdiff, a comm without samples: exit 2, said so, with the comms the session's samples are of" \
+	eval 'rc_is 2 && one_line && grep -q "no cpu-clock samples of comm nosuchcomm (its cpu-clock samples are of comms cgdiffwork [0-9]" "$T/err"'
 run cgdiff "$DB" 1 nosuch
 check "an unknown session: exit 2" eval 'rc_is 2 && one_line && grep -q "no session .nosuch." "$T/err"'
 run cgdiff "$DB" 1 7 --event bogus
@@ -626,9 +628,18 @@ perf record -q -e cpu-clock -F 999 -o "$T/nog.data" -- "$T/a/cgdiffwork" --secon
 	>/dev/null 2>&1 && "$PERFDB" import -q -o "$T/nog.db" "$T/nog.data" 2>"$T/err"
 for v in tree folded; do
 	run $v "$T/nog.db"
-	check "$v of a session without callchains: exit 2, one line naming the event and the recipe" \
-		eval 'rc_is 2 && one_line && grep -q "session 1 has no cpu-clock samples with callchains (record them with perfdb record -r profile)" "$T/err"'
+	check "$v of a session without callchains: exit 2, one line saying its samples were recorded without -g, and the recipe" \
+		eval 'rc_is 2 && one_line && grep -q "session 1.s cpu-clock samples have no callchains: it was recorded without -g (record it with perfdb record -r profile, or perf record -g" "$T/err"'
 done
+# a recording whose cpu-clock samples were all lost (a copy, its samples
+# gone, its LOST_SAMPLES said): not one to record with the recipe
+cp "$T/nog.db" "$T/lost.db"
+sqlite3 "$T/lost.db" "DELETE FROM sample; UPDATE event SET nr_samples = 0, sample_type = sample_type | 32;
+	INSERT INTO lost (session_id, kind, time, cpu, event_id, n, file_offset) SELECT 1, 'lost_samples', NULL, 0, id, 300, 0 FROM event WHERE name = 'cpu-clock';
+	UPDATE session SET nr_lost_samples = 300"
+run tree "$T/lost.db"
+check "tree of a session whose callchain samples were all lost: exit 2, says perf lost them" \
+	eval 'rc_is 2 && one_line && grep -q "session 1 recorded cpu-clock but holds none of its samples: perf lost 0 events (LOST records) and 300 samples of it (LOST_SAMPLES)" "$T/err"'
 
 run cgdiff "$DB" --base 1 --new 7 --comm cgdiffwork --svg "$T/d.svg" --format csv
 check "--svg: exit 0, csv on stdout with every column, one field count, intervals around delta" \

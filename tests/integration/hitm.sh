@@ -13,8 +13,10 @@
 # --object, the running kernel's BTF). hitm only reads: a database's bytes
 # are the same after it, and it works on a read-only file. The JSON is the
 # findings envelope (tables cachelines, fields, summary, types, offsets);
-# csv prints one table. perf 6.1 cannot open the IBS file (attr.size 136),
-# so perf reads a copy whose attrs are rewritten to size 128.
+# csv prints one table. A session that sampled no store (or no load), was
+# recorded on some CPUs alone, or recorded memory events and kept no
+# sample, says so. perf 6.1 cannot open the IBS file (attr.size 136), so
+# perf reads a copy whose attrs are rewritten to size 128.
 set -u
 PERFDB=${PERFDB:-$(pwd)/build/perfdb}
 BUILD=${PERFDB_BUILD:-build}
@@ -479,6 +481,58 @@ before=$(sha256sum < "$tmp/w.db")
 	say "not ok" "perfdb layout: a missing --dwarf file: exit 2, one line (got $rc)"
 [ "$(sha256sum < "$tmp/w.db")" = "$before" ] &&
 	say ok "a failed perfdb layout stores nothing" || say "not ok" "a failed perfdb layout stores nothing"
+# Loads without stores (perf mem record -t load) see no line's writers,
+# stores without loads no HITM: each is said (a warning, findings.unseen),
+# and a session with both says nothing of the kind.
+for op in store load; do
+	ev=2; [ $op = load ] && ev=1
+	cp "$tmp/intel.db" "$tmp/no$op.db"
+	sqlite3 "$tmp/no$op.db" "DELETE FROM mem_sample WHERE sample_id IN (SELECT id FROM sample WHERE event_id = $ev);
+		DELETE FROM sample WHERE event_id = $ev; UPDATE event SET nr_samples = 0 WHERE id = $ev"
+	"$PERFDB" hitm "$tmp/no$op.db" -f json > "$tmp/no$op.json" 2>"$tmp/err"
+	python3 - "$tmp/no$op.json" "$op" <<'PY' && say ok "no $op sampled: a warning and findings.unseen no_${op}_samples naming the memory events" || say "not ok" "no $op sampled: a warning and findings.unseen no_${op}_samples naming the memory events"
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = d["findings"].get("unseen", [])
+assert [x["what"] for x in u] == ["no_%s_samples" % sys.argv[2]] and u[0]["session"] == 1, u
+assert u[0]["warning"] in d["warnings"] and "session 1 sampled no %s (its memory events: cpu/mem-loads,ldlat=30/P" % sys.argv[2] in u[0]["warning"], u
+PY
+done
+"$PERFDB" hitm "$tmp/intel.db" -f json | python3 -c 'import json, sys; sys.exit("unseen" in json.load(sys.stdin)["findings"])' &&
+	say ok "loads and stores sampled: no findings.unseen" || say "not ok" "loads and stores sampled: no findings.unseen"
+# Recorded on some CPUs alone (perf c2c record -C): the others are unseen.
+cp "$tmp/intel.db" "$tmp/c03.db"
+sqlite3 "$tmp/c03.db" "UPDATE session SET perf_cmdline = 'perf c2c record -C 0-3 -- ./workload'"
+"$PERFDB" hitm "$tmp/c03.db" -f json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+u = d["findings"].get("unseen", [])
+sys.exit(not (len(u) == 1 and u[0]["what"] == "cpus_not_recorded" and u[0]["recorded"] == "0-3" and u[0]["warning"] in d["warnings"]))' &&
+	say ok "perf c2c record -C 0-3: a warning that the other CPUs are unseen (findings.unseen cpus_not_recorded)" ||
+	say "not ok" "perf c2c record -C 0-3: a warning that the other CPUs are unseen (findings.unseen cpus_not_recorded)"
+
+# Memory events recorded, no memory sample kept: perf lost them all, or
+# they never fired; neither is a session without memory events (which
+# recipe records them).
+cp "$tmp/intel.db" "$tmp/none.db"
+sqlite3 "$tmp/none.db" "DELETE FROM mem_sample; DELETE FROM sample WHERE event_id IN (1, 2);
+	UPDATE event SET nr_samples = 0 WHERE id IN (1, 2);
+	INSERT INTO lost (session_id, kind, time, cpu, event_id, n, file_offset) VALUES (1, 'lost_samples', NULL, 0, 1, 1125, 0);
+	UPDATE session SET nr_lost_samples = 1125"
+"$PERFDB" hitm "$tmp/none.db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "session 1 recorded cpu/mem-loads,ldlat=30/P and cpu/mem-stores/P but holds none of their samples: perf lost 0 events (LOST records) and 1125 samples of them (LOST_SAMPLES)" "$tmp/err" &&
+	say ok "memory events recorded, every sample lost: exit 2, says perf lost them" ||
+	say "not ok" "memory events recorded, every sample lost: exit 2, says perf lost them (got $rc: $(cat "$tmp/err"))"
+sqlite3 "$tmp/none.db" "DELETE FROM lost; UPDATE session SET nr_lost_samples = 0"
+"$PERFDB" hitm "$tmp/none.db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "session 1 recorded cpu/mem-loads,ldlat=30/P and cpu/mem-stores/P, which never fired there, and perf lost nothing: a measured zero" "$tmp/err" &&
+	say ok "memory events recorded, no sample, nothing lost: exit 2, a measured zero" ||
+	say "not ok" "memory events recorded, no sample, nothing lost: exit 2, a measured zero (got $rc: $(cat "$tmp/err"))"
+sqlite3 "$tmp/none.db" "DELETE FROM event WHERE id IN (1, 2)"
+"$PERFDB" hitm "$tmp/none.db" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && one_line && grep -q "session 1 has no memory samples and no watchpoint samples (record them with perfdb record -r c2c, or -r watch" "$tmp/err" &&
+	say ok "no memory event recorded: exit 2, the recipes named" ||
+	say "not ok" "no memory event recorded: exit 2, the recipes named (got $rc: $(cat "$tmp/err"))"
 plain="$SHARED/perfdata/x86_64-perf4.9-uprobe-tracepoint.data"
 if [ -r "$plain" ] && "$PERFDB" import -q -o "$tmp/plain.db" "$plain"; then
 	"$PERFDB" hitm "$tmp/plain.db" >/dev/null 2>"$tmp/err"; rc=$?

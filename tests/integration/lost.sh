@@ -9,8 +9,10 @@
 # folded, cgdiff, report) must warn first, with the numbers and the CPUs,
 # and carry the findings object "lost"; a recording that lost nothing gets
 # no such warning; --time on sched counts only the LOST records whose span
-# (since the record before on their CPU) overlaps the window. Prints TAP
-# lines.
+# (since the record before on their CPU) overlaps the window, and a CPU
+# that kept nothing there is said to have lost its events, not to have
+# switched 0 times; a session that kept no sample of an event says perf
+# lost them. Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds workloads/).
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
@@ -178,7 +180,39 @@ if [ "$okw" = ok ]; then
 	"$PERFDB" sched "$DB" --time "$win" --format json >"$T/w.json"
 	check "sched --time inside a LOST record's span (before its time): the window lost $want events" \
 		python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); l = d["findings"].get("lost") or {}; sys.exit(not (int(sys.argv[2]) > 0 and l.get("events") == int(sys.argv[2])))' "$T/w.json" "$want"
+	# perf kept nothing of that CPU inside its span: the CPU's 0 switches
+	# there are not a measurement, and its row and a warning say so.
+	check "sched --time inside a LOST span: that CPU's row shows 0 switches as 'lost N events', a warning and findings.unseen cpus_lost name it" \
+		python3 -c '
+import json, sqlite3, sys
+d = json.load(open(sys.argv[1]))
+f = d["findings"]
+lost = {r["cpu"]: r["events"] for r in f["lost"]["cpus"] if r["cpu"] is not None and r["events"]}
+zero = [r for r in f["cpus"] if r["cpu"] in lost and r["switches"] == 0]
+assert zero, (lost, f["cpus"])
+for r in zero:
+    assert r["unseen"] == "lost %d events" % lost[r["cpu"]] and r["lost_events"] == lost[r["cpu"]], r
+u = [x for x in f["unseen"] if x["what"] == "cpus_lost"]
+assert len(u) == 1 and sorted(u[0]["cpus"]) == sorted(r["cpu"] for r in zero) and u[0]["warning"] in d["warnings"], (u, d["warnings"])
+assert "not a measurement" in u[0]["warning"], u
+' "$T/w.json"
 fi
+
+# 3c. A session that kept none of an event's samples is not one that never
+# recorded the event: sched says perf lost them (not which recipe records
+# sched_switch), or, when nothing was lost, that the event never fired.
+cp "$DB" "$T/none.db"
+sqlite3 "$T/none.db" "DELETE FROM sample WHERE event_id IN (SELECT id FROM event WHERE name = 'sched:sched_switch');
+	UPDATE event SET nr_samples = 0 WHERE name = 'sched:sched_switch'"
+"$PERFDB" sched "$T/none.db" >/dev/null 2>"$T/none.err"; rc=$?
+check "sched, every sched_switch sample lost: exit 2, 'recorded sched:sched_switch but holds none of its samples: perf lost'" \
+	sh -c '[ "$1" = 2 ] && grep -q "^perfdb sched: .*: session 1 recorded sched:sched_switch but holds none of its samples: perf lost [1-9][0-9]* events (LOST records) and [0-9]* samples of it (LOST_SAMPLES); record again with a larger buffer" "$2"' - "$rc" "$T/none.err"
+check "sched, every sched_switch sample lost: not 'has no ... events (record them'" \
+	sh -c '! grep -q "has no\|record them" "$1"' - "$T/none.err"
+sqlite3 "$T/none.db" "DELETE FROM lost; UPDATE session SET nr_lost = 0, nr_lost_samples = 0, nr_lost_records = 0"
+"$PERFDB" sched "$T/none.db" >/dev/null 2>"$T/none.err"; rc=$?
+check "sched, sched_switch recorded, no sample, nothing lost: exit 2, 'never fired there, and perf lost nothing: a measured zero'" \
+	sh -c '[ "$1" = 2 ] && grep -q "session 1 recorded sched:sched_switch, which never fired there, and perf lost nothing: a measured zero" "$2"' - "$rc" "$T/none.err"
 
 # 4. Nothing lost: no warning, no findings.lost.
 N=$T/n.db

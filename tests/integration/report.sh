@@ -6,7 +6,9 @@
 # every number equals what the verbs (results, sched) print for the same
 # data; the markdown renders with cmark-gfm into tables, every SVG is
 # well-formed, the html opens in headless chromium and its screenshot is
-# not blank; sides that differ in CPU count are warned of; a base mean of
+# not blank; sides that differ in CPU count are warned of, a section one
+# side has no events for is left out with a note saying why, what the
+# evidence could not see is carried and listed in Data quality; a base mean of
 # 0 is tested in the metric's unit, rows without spread are not tested,
 # 3 boots a side are tested on (and show) the boots' means; -o never
 # overwrites a database; usage errors.
@@ -165,6 +167,42 @@ check "sides that differ in CPU count give the warning" \
 import json, sys
 w = json.load(open(sys.argv[1]))["warnings"]
 assert any("online CPUs is 2 on the base side and 64 on the new one" in x for x in w), w
+PY
+# One side without the events of a section: the section is left out, and a
+# note (and findings.unseen evidence_left_out) says which side and why.
+cp "$DB" "$T/ev.db"
+sqlite3 "$T/ev.db" "DELETE FROM event WHERE name = 'sched:sched_switch' AND session_id IN
+	(SELECT r.session_id FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE b.label = 'padded')"
+"$PERFDB" report "$T/ev.db" --base packed --new padded --format json >"$T/ev.json"
+check "a side without sched_switch: no context-switch section, a note naming the side, the session and the recipe" \
+	py "$T/ev.json" "$T/ab.json" <<'PY'
+import json, re, sys
+d, ab = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert "sched_compare" in ab["findings"] and "sched_compare" not in d["findings"], list(d["findings"])
+u = [x for x in d["findings"].get("unseen", []) if x["what"] == "evidence_left_out"]
+assert len(u) == 1 and u[0]["part"] == "context-switch" and u[0]["side"] == "new" and u[0]["note"] in d["notes"], u
+assert re.match(r"no context-switch evidence: base has it, but new \(padded\) does not: session \d+ has no "
+                r"sched:sched_switch events \(record them with perfdb record -r sched\)$", u[0]["note"]), u
+assert not [x for x in ab["findings"].get("unseen", []) if x["what"] == "evidence_left_out"], ab["findings"].get("unseen")
+PY
+# A side recorded on CPU 0 alone (its perf command lines say -C 0): the
+# sched warning comes along, in findings.unseen, and Data quality lists it
+# instead of "nothing doubtful seen".
+cp "$DB" "$T/c0.db"
+sqlite3 "$T/c0.db" "UPDATE session SET perf_cmdline = replace(perf_cmdline, ' -a ', ' -a -C 0 ') WHERE id IN
+	(SELECT r.session_id FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE b.label = 'padded')"
+"$PERFDB" report "$T/c0.db" --base packed --new padded --format json >"$T/c0.json"
+check "a side recorded with -C 0: the sched warning, findings.unseen cpus_not_recorded, a Data quality row of the new side" \
+	py "$T/c0.json" "$T/ab.json" <<'PY'
+import json, sys
+d, ab = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+f = d["findings"]
+u = [x for x in f.get("unseen", []) if x["what"] == "cpus_not_recorded"]
+assert u and all(x["part"] == "context switches" and x["warning"] in d["warnings"] and "recorded only CPU 0 (perf record -C 0)" in x["warning"] for x in u), u
+q = [x for x in f["data_quality"] if x["what"] == "cpus_not_recorded"]
+assert sorted(x["session"] for x in q) == sorted(x["session"] for x in u) and all(x["side"] == "new" for x in q), q
+assert not [x for x in f["data_quality"] if x["what"] == "nothing doubtful seen"], f["data_quality"]
+assert "unseen" not in ab["findings"], ab["findings"]["unseen"]
 PY
 rep --new padded
 check "no --base: exit 1, one line" eval 'rc_is 1 && [ "$(wc -l <"$T/err")" = 1 ]'

@@ -8,12 +8,12 @@
 # per CPU against the figure the workload printed, within 5%). Also the
 # output formats (the JSON envelope, csv's one table, --table, --tables),
 # -n ROWS, -s by label, several sessions of one label, --base/--new, the
-# lost-events warning and the exit statuses. On a machine whose kernel
-# flushes other CPUs' TLBs without IPIs (a paravirtualized flush_tlb_multi:
-# lib/flush_ipis.sh tells it from perf script's text of each recording),
-# there is no IPI to count: what perfdb ipis says instead (its warning,
-# the counts null) is checked, and the checks of IPI figures are skipped
-# with that reason. Prints TAP lines.
+# lost-events warning, CPUs (-C) and tasks perf did not record, and the
+# exit statuses. On a machine whose kernel flushes other CPUs' TLBs without
+# IPIs (a paravirtualized flush_tlb_multi: lib/flush_ipis.sh tells it from
+# perf script's text of each recording), there is no IPI to count: what
+# perfdb ipis says instead (its warning, the counts null) is checked, and
+# the checks of IPI figures are skipped with that reason. Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds workloads/).
 B=${PERFDB_BUILD:-build}
 PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
@@ -431,7 +431,98 @@ sys.exit(not (r["base"] > 0 and abs(r["change_pct"]) < 1e-9 and d["base_runs"] =
 	"$PERFDB" sched "$T/y.db" --base yield --new nosuch 2>/dev/null
 	check "sched --new with an unknown label: exit 2" [ $? -eq 2 ]
 fi
+# --- sched: CPUs and tasks perf did not record --------------------------------
+# perf record -C 0 records CPU 0 alone: the other CPUs' rows are unknown
+# (null, "not recorded"), not 0, the mean is CPU 0's, and a warning and
+# findings.unseen say which. perf runs on CPU 1, so the workload execs
+# there (taskset widens its CPUs first), unrecorded: its threads are
+# unknown tasks, not kernel threads.
+if taskset -c 1 perf record -q -a -C 0 -m 1024 -e "$SCHED_EV" -o "$T/c0.data" -- \
+	taskset -c "0-$((NCPU - 1))" "$B/workloads/yield" --seconds 0.3 --shared-mm \
+	>/dev/null 2>&1 && "$PERFDB" import -q -o "$T/c0.db" -l c0 "$T/c0.data"; then
+	"$PERFDB" sched "$T/c0.db" --format json >"$T/c0.json"
+	check "sched of perf record -C 0: the other CPUs' rows null and 'not recorded', CPU 0 measured, the mean CPU 0's" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["findings"]
+rows = {r["cpu"]: r for r in f["cpus"]}
+assert rows[0]["switches"] > 0 and rows[0]["unseen"] is None, rows[0]
+others = [r for c, r in rows.items() if c != 0]
+assert others and all(r["switches"] is None and r["per_sec"] is None and r["idle_pct"] is None and r["unseen"] == "not recorded" for r in others), others
+assert f["mean_per_cpu"]["switches"] == rows[0]["switches"], (f["mean_per_cpu"], rows[0])
+u = [x for x in f["unseen"] if x["what"] == "cpus_not_recorded"]
+assert len(u) == 1 and u[0]["cpus"] == sorted(c for c in rows if c) and u[0]["recorded"] == "0" and u[0]["warning"] in d["warnings"], u
+assert "session 1 recorded only CPU 0 (perf record -C 0)" in u[0]["warning"] and "unknown (-), not 0" in u[0]["warning"], u
+' "$T/c0.json"
+	"$PERFDB" sched "$T/c0.db" >"$T/c0.text"
+	check "sched text of perf record -C 0: CPU 1's row says not recorded" grep -Eq '^ +1 +- +- .* not recorded$' "$T/c0.text"
+	check "sched of perf record -C 0: the workload's unnamed threads (exec on CPU 1) are unknown tasks, not kernel threads" python3 -c '
+import json, sys
+r = [r for r in json.load(open(sys.argv[1]))["findings"]["cpus"] if r["cpu"] == 0][0]
+sys.exit(not r["idle_kthread_per_sec"] < 0.1 * r["per_sec"])' "$T/c0.json"
+	"$PERFDB" import -q -o "$T/c0.db" -l all "$ydata"
+	"$PERFDB" sched "$T/c0.db" --base c0 --new all --format json >"$T/c0cmp.json"
+	check "sched --base (-C 0) --new (-a): the -C 0 side's per-CPU means are over CPU 0, and the warning says so" python3 -c '
+import json, sys
+d, c0 = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))["findings"]
+r = [x for x in d["findings"]["compare"] if x["metric"] == "switches/s per CPU"][0]
+assert abs(r["base"] - c0["mean_per_cpu"]["per_sec"]) < 1e-6 * r["base"], (r, c0["mean_per_cpu"])
+assert any("recorded only CPU 0" in w for w in d["warnings"]), d["warnings"]
+' "$T/c0cmp.json" "$T/c0.json"
+else
+	not_ok "taskset -c 1 perf record -a -C 0 / import of yield"
+fi
+# perf record of a workload without -a: only its tasks' switches away.
+if perf record -q -m 1024 -e sched:sched_switch -o "$T/task.data" -- "$B/workloads/yield" --seconds 0.1 >/dev/null 2>&1 &&
+	"$PERFDB" import -q -o "$T/task.db" "$T/task.data"; then
+	"$PERFDB" sched "$T/task.db" --format json >"$T/task.json"
+	check "sched of a per-task recording (no -a, no -C): a warning and findings.unseen recorded_per_task" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = [x for x in d["findings"]["unseen"] if x["what"] == "recorded_per_task"]
+assert len(u) == 1 and u[0]["session"] == 1 and "recorded per task" in u[0]["warning"] and u[0]["warning"] in d["warnings"], d["warnings"]
+' "$T/task.json"
+	check "sched of a recording without sched_migrate_task: migrations null, not 0, and findings.unseen no_migrations" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["findings"]
+assert all(r["migrations_in"] is None and r["migrations_out"] is None for r in f["cpus"]), f["cpus"]
+u = [x for x in f["unseen"] if x["what"] == "no_migrations"]
+assert len(u) == 1 and u[0]["session"] == 1 and u[0]["warning"] in d["warnings"], d["warnings"]
+' "$T/task.json"
+	"$PERFDB" import -q -o "$T/task.db" -l with "$ydata"
+	"$PERFDB" sched "$T/task.db" --base 1 --new with --format json >"$T/taskcmp.json"
+	check "sched --base (no sched_migrate_task) --new (with): no migrations row, a warning saying why" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [r["metric"] for r in d["findings"]["compare"]]
+assert "switches/s per CPU" in m and "migrations/s per CPU" not in m, m
+assert any("recorded no sched_migrate_task events" in w and "the migrations row is left out" in w for w in d["warnings"]), d["warnings"]
+' "$T/taskcmp.json"
+	check "sched of a perf record -a recording: no unseen warning, no findings.unseen" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit("unseen" in d["findings"] or any("not recorded" in w or "per task" in w for w in d["warnings"]))' "$T/sched.json"
+else
+	not_ok "perf record / import of yield per task"
+fi
 "$PERFDB" sched "$T/y.db" --base yield 2>/dev/null; check "sched --base without --new: exit 1" [ $? -eq 1 ]
 "$PERFDB" sched "$T/y.db" --time 5,1 2>/dev/null; check "sched --time with end before start: exit 1" [ $? -eq 1 ]
+# A window that misses the recording saw nothing: its zeros are said to be
+# no measurement (a warning, findings.unseen window_outside).
+[ -n "${w:-}" ] || not_ok "no yield recording for the window checks"
+[ -n "${w:-}" ] && "$PERFDB" sched "$T/y.db" -s yield --time 1,2 --format json >"$T/out.json"
+check "sched --time outside the recording: a warning and findings.unseen window_outside with the recording's span" python3 -c '
+import json, sqlite3, sys
+d = json.load(open(sys.argv[1]))
+first, last = sqlite3.connect(sys.argv[2]).execute("SELECT first_time, last_time FROM session WHERE label = ?", ("yield",)).fetchone()
+u = [x for x in d["findings"].get("unseen", []) if x["what"] == "window_outside"]
+assert len(u) == 1 and u[0]["first_ns"] == first and u[0]["last_ns"] == last and u[0]["warning"] in d["warnings"], u
+assert "the window 1.000000000,2.000000000 lies outside session" in u[0]["warning"], u
+' "$T/out.json" "$T/y.db"
+[ -n "${w:-}" ] && "$PERFDB" sched "$T/y.db" -s yield --time "$w" --format json >"$T/out.json"
+check "sched --time inside the recording: no window_outside" python3 -c '
+import json, sys
+sys.exit(any(x["what"] == "window_outside" for x in json.load(open(sys.argv[1]))["findings"].get("unseen", [])))' "$T/out.json"
 "$PERFDB" sched --help | grep -q '^usage: perfdb sched'; check "sched --help" [ $? -eq 0 ]
 echo "1..$n"

@@ -9,6 +9,8 @@
 #    perfdb's latency table has the same count, mean and max (to the
 #    0.001 ms perf prints) and the max's start (to the microsecond), and no
 #    task perf does not list; the per-process table adds up its tasks.
+#    A session without wakeup events says --latency cannot see the waits
+#    that begin with one.
 #  - Three sessions a side of workloads/yield: each compare row's mean
 #    (shown, and its % change), median (JSON), min and max over the runs
 #    equal those of the sessions' own figures (perfdb sched -s ID), the
@@ -81,6 +83,20 @@ for mode in "" -t; do
 done
 "$PERFDB" sched "$T/m.db" --latency --format csv >"$T/lat.csv"
 check "sched --latency --format csv: the latency table" sh -c 'head -1 "$1" | grep -q "^tid,pid,comm,waits,mean_ms,max_ms,max_start_s,max_end_s$"' sh "$T/lat.csv"
+
+# Without wakeup events the waits that begin with a wakeup are not seen:
+# --latency says so (findings.unseen no_wakeups, no_wakeup_new), and says
+# nothing on a session that recorded them.
+perf record -q -a -e sched:sched_switch -o "$T/sw.data" -- "$W/yield" --seconds 0.1 >/dev/null 2>&1
+"$PERFDB" import -q -o "$T/sw.db" "$T/sw.data" 2>"$T/err" || not_ok "import: $(head -1 "$T/err")"
+"$PERFDB" sched "$T/sw.db" --latency --format json >"$T/sw.json"
+# unseen_is FILE CODE...: the findings' unseen entries about wakeups are CODE...
+unseen_is() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); u = [x for x in d["findings"].get("unseen", []) if x["what"].startswith("no_wakeup")]; w = sorted(x["what"] for x in u); print("# unseen:", w); sys.exit(not (w == sys.argv[2:] and all(x["warning"] in d["warnings"] for x in u)))' "$@"; }
+check "sched --latency, sched_switch alone recorded: warnings no_wakeups and no_wakeup_new" unseen_is "$T/sw.json" no_wakeup_new no_wakeups
+"$PERFDB" sched "$T/m.db" --latency --format json >"$T/m.json"
+check "sched --latency, wakeups recorded: no such warning" unseen_is "$T/m.json"
+"$PERFDB" sched "$T/sw.db" --format json >"$T/sw0.json"
+check "sched without --latency: no wakeup warning" unseen_is "$T/sw0.json"
 
 # Sample ids out of time order (records perf delivered behind its ordering
 # window keep a later id): the contents of two neighbouring sample rows of

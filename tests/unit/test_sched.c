@@ -5,8 +5,12 @@
  * switch's prev runs from the window's start, the last next until its
  * end), exec giving a new mm, migrations, switches the kernel did not
  * trace (inferred from samples, counted apart), the CPUs a process counts as
- * running on, and process lifetimes. */
+ * running on, and process lifetimes; which CPUs or tasks a perf command
+ * line recorded (analyze/rec_scope.h) and CPU lists. */
+#include <string.h>
+#include "analyze/rec_scope.h"
 #include "analyze/sched.h"
+#include "lib/cpulist.h"
 #include "tests/unit/tap.h"
 
 /* Process A (pid 100: threads 100, 101) execs at 5000 (rows 10, 11); B
@@ -57,6 +61,23 @@ static void test_kinds(void)
 	is_int(sw_kind_of(&id, 100, 0, 10), SW_IDLE_KTHREAD, "to idle");
 	is_int(sw_kind_of(&id, 30, 200, 10), SW_IDLE_KTHREAD, "from a kernel thread");
 	is_int(sw_kind_of(&id, 100, 999, 10), SW_UNKNOWN, "to an unknown task");
+}
+
+/* A process the recording never named nor saw with a user mm (its exec
+ * on a CPU perf did not record: only its samples made its row) is
+ * unknown, not a kernel thread: its threads' switches were same-mm ones
+ * perf could not show. */
+static void test_unnamed(void)
+{
+	struct ident_thread th[] = { { 300, 300, TIME_NONE }, { 301, 300, TIME_NONE },
+				     { 30, 30, TIME_NONE } };
+	struct ident_proc pr[] = { { 40, 300, TIME_NONE, INT64_MAX, 0, "" },
+				   { 30, 30, TIME_NONE, INT64_MAX, 0, "kworker" } };
+	struct ident u = { th, 3, pr, 2 };
+	ident_sort(&u);
+	is_int(ident_mm(&u, 300, 10), MM_UNKNOWN, "an unnamed process without a user mm: unknown mm");
+	is_int(sw_kind_of(&u, 300, 301, 10), SW_UNKNOWN, "between its threads: unknown, not idle/kthread");
+	is_int(sw_kind_of(&u, 30, 30, 10), SW_IDLE_KTHREAD, "a named kernel thread stays one");
 }
 
 static void test_account(void)
@@ -154,12 +175,56 @@ static void test_lifetime(void)
 	is_int(sched_lifetime(&p, 1000, 9000), 0, "a process after the window: 0");
 }
 
+/* scope_is(cmdline, kind, cpus): rec_scope_parse's answer. */
+static void scope_is(const char *cmdline, enum rec_scope_kind kind, const char *cpus)
+{
+	struct rec_scope s;
+	rec_scope_parse(cmdline, &s);
+	ok(s.kind == kind && (!cpus || !strcmp(s.cpus, cpus)), "%s: scope %d%s%s (got %d %s)",
+	   cmdline ? cmdline : "(none)", kind, cpus ? " " : "", cpus ? cpus : "", s.kind, s.cpus);
+}
+
+static void test_scope(void)
+{
+	scope_is("/usr/bin/perf record -o d/perf.data -q -a -C 0 -m 1024 -e sched:sched_switch -- "
+		 "/p/perfdb record __exec d/status -- yield -C 1", SCOPE_CPUS, "0");
+	scope_is("/usr/bin/perf record -o d -a -m 1024 -e sched:sched_switch -- yield", SCOPE_ALL, NULL);
+	scope_is("/usr/bin/perf record -o d -m 1024 -F 999 -e cpu-clock -g -- yield", SCOPE_TASKS, NULL);
+	scope_is("perf record -e cpu-clock sleep 1", SCOPE_TASKS, NULL);
+	scope_is("perf record -e cpu-clock -a sleep 1", SCOPE_ALL, NULL);
+	scope_is("perf record -e cpu-clock", SCOPE_ALL, NULL);
+	scope_is("perf record -p 123 -e cpu-clock", SCOPE_TASKS, NULL);
+	scope_is("perf record --all-cpus -e cpu-clock -- sleep 1", SCOPE_ALL, NULL);
+	scope_is("perf record --cpu=1-2 -e cpu-clock", SCOPE_CPUS, "1-2");
+	scope_is("perf record --cpu 0,2 sleep 1", SCOPE_CPUS, "0,2");
+	scope_is("perf record -aC1 sleep 1", SCOPE_CPUS, "1");
+	scope_is("perf record -o -C -e cpu-clock -- sleep 1", SCOPE_TASKS, NULL);
+	scope_is("perf sched record -- sleep 1", SCOPE_ALL, NULL);
+	scope_is("perf sched record -C 3 -- sleep 1", SCOPE_CPUS, "3");
+	scope_is("perf c2c record -u -- ./w", SCOPE_TASKS, NULL);
+	scope_is("perf c2c record -a -u -- ./w", SCOPE_ALL, NULL);
+	scope_is("perf mem record -t load -a", SCOPE_ALL, NULL);
+	scope_is("perf record -C x -- sleep 1", SCOPE_UNKNOWN, NULL);
+	scope_is("perf report -i x", SCOPE_UNKNOWN, NULL);
+	scope_is(NULL, SCOPE_UNKNOWN, NULL);
+	is_int(cpulist_has("0-3,8", 2), 1, "0-3,8 has 2");
+	is_int(cpulist_has("0-3,8", 5), 0, "0-3,8 has not 5");
+	is_int(cpulist_has("0-3,8", 8), 1, "0-3,8 has 8");
+	is_int(cpulist_has("1\n", 1), 1, "a trailing newline");
+	is_int(cpulist_has("3-1", 2), -1, "a backwards range: malformed");
+	is_int(cpulist_has("", 0), -1, "empty: malformed");
+	is_int(cpulist_has("0,", 0), -1, "a trailing comma: malformed");
+	is_int(cpulist_has("x", 0), -1, "garbage: malformed");
+}
+
 int main(void)
 {
 	test_kinds();
+	test_unnamed();
 	test_account();
 	test_cpu_share();
 	test_untraced();
 	test_lifetime();
+	test_scope();
 	return tap_done();
 }
