@@ -293,13 +293,15 @@ size_t bd_sitting_values(const struct bench_data *b, int cell, int metric, enum 
 }
 
 /* bd_load: see bench_data.h. */
-double bd_load(const struct bench_data *b, const struct bd_run *r)
+bool bd_load(const struct bench_data *b, const struct bd_run *r, double *taken, double *capacity)
 {
 	int cpus = b->boots[r->boot].cpus_online;
-	double taken = r->others_s + (isnan(r->steal_s) ? 0 : r->steal_s);
+	*taken = *capacity = 0;
 	if (isnan(r->others_s) || cpus <= 0 || !(r->wall_s > 0))
-		return NAN;
-	return fmin(1, taken / (r->wall_s * cpus));
+		return false;
+	*taken = r->others_s + (isnan(r->steal_s) ? 0 : r->steal_s);
+	*capacity = r->wall_s * cpus;
+	return true;
 }
 
 /* bench_labels: see bench_data.h. */

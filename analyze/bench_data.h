@@ -98,10 +98,12 @@ size_t bd_values(const struct bench_data *b, int cell, int metric, enum run_kind
 size_t bd_sitting_values(const struct bench_data *b, int cell, int metric, enum run_kind kind,
 			 int sitting, double **out);
 
-/* bd_load(b, r): the share of the machine's CPU time (0..1) that other
- * processes and the hypervisor's steal took during run r, or NaN when
- * unknown. */
-double bd_load(const struct bench_data *b, const struct bd_run *r);
+/* bd_load(b, r, taken, capacity): the CPU time other processes and the
+ * hypervisor's steal took during run r, and the machine's CPU time over
+ * it (wall x online CPUs), in seconds; false (both 0) when unknown. Their
+ * sums over runs give the share taken (one short run's is off by up to
+ * a tick of /proc/stat a CPU). */
+bool bd_load(const struct bench_data *b, const struct bd_run *r, double *taken, double *capacity);
 
 /* A cell's metric summarized over runs that ended well. */
 struct bd_stats {

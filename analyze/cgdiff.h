@@ -115,7 +115,8 @@ struct cg_row {
 	double base_abs, new_abs, delta_abs;
 	struct interval ci_abs;
 	bool machine;		/* with --per: ci_abs excludes 0, but the machine's own
-				 * change could explain it: not significant, no mark */
+				 * change could explain it, or it was busy and a side
+				 * has fewer than 3 runs: not significant, no mark */
 };
 
 /* How absolute values print: value * scale in unit, with decimals. */

@@ -510,6 +510,9 @@ static void machine_findings(const struct cgdiff *d, struct doc *doc)
 	const char *n = d->side[1].label ? d->side[1].label : "new";
 	machine_json(&d->machine, dv_obj(doc_findings(doc), "machine_verdict"));
 	machine_warn(&d->machine, doc, "recordings", b, n);
+	if (d->o.per != CG_PER_SHARE && !d->run_level)
+		machine_warn_busy(&d->machine, doc, "recordings", b, n, "with fewer than 3 runs a side no row "
+				  "is marked (machine_explains 1); record 3 or more runs a side");
 	if (d->machine.changed && d->o.per == CG_PER_SHARE)
 		doc_note(doc, "shares are of each side's own samples: a machine that is slower everywhere "
 			 "leaves them as they are, so the machine's change withholds no share's mark (it "

@@ -18,6 +18,17 @@ static void push_value(struct machine_side *s, int i, double v)
 	s->v[i][s->n[i]++] = v;
 }
 
+/* add_load(s, known, taken, cap): a run's load: its CPU time left (a
+ * value of MI_CAP) and the sums. */
+static void add_load(struct machine_side *s, bool known, double taken, double cap)
+{
+	if (!known || !(cap > 0))
+		return;
+	push_value(s, MI_CAP, 1 - taken / cap);
+	s->taken += taken;
+	s->capacity += cap;
+}
+
 /* in_cells(cell, cells, n): whether cell is one of cells (any when NULL). */
 static bool in_cells(int cell, const int *cells, size_t n)
 {
@@ -34,6 +45,7 @@ void machine_side_of_bench(const struct bench_data *b, const int *cells, size_t 
 			   struct machine_side *s)
 {
 	const struct bd_run *last = NULL;	/* the run whose probe was taken last */
+	double taken, cap;
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct bd_run *r = &b->runs_v[i];
@@ -46,7 +58,7 @@ void machine_side_of_bench(const struct bench_data *b, const int *cells, size_t 
 			push_value(s, MI_MEM, r->pulse_mem);
 			last = r;
 		}
-		push_value(s, MI_CAP, 1 - bd_load(b, r));
+		add_load(s, bd_load(b, r, &taken, &cap), taken, cap);
 	}
 }
 
@@ -65,8 +77,8 @@ void machine_side_of_sessions(sqlite3 *db, const int64_t *ids, int n, struct mac
 			s->runs++;
 			push_value(s, MI_INT, v[0]);
 			push_value(s, MI_MEM, v[1]);
-			if (v[4] > 0 && v[5] > 0)
-				push_value(s, MI_CAP, 1 - fmin(1, (v[2] + (isnan(v[3]) ? 0 : v[3])) / (v[4] * v[5])));
+			if (v[4] > 0 && v[5] > 0 && !isnan(v[2]))
+				add_load(s, true, (v[2] + (isnan(v[3]) ? 0 : v[3])) / 1e9, v[4] / 1e9 * v[5]);
 		}
 		sqlite3_reset(st);
 	}
@@ -126,6 +138,11 @@ void machine_compare(const struct machine_side *a, const struct machine_side *b,
 	}
 	m->dir = up && !down ? 1 : down && !up ? -1 : 0;
 	m->band = MACHINE_ELASTICITY * far;
+	for (int k = 0; k < 2; k++) {
+		const struct machine_side *s = k ? b : a;
+		m->busy[k] = s->capacity > 0 ? 100 * s->taken / s->capacity : NAN;
+		m->busy_any |= m->busy[k] >= MACHINE_BUSY_PCT;
+	}
 }
 
 /* machine_push: see machine.h. */
@@ -196,6 +213,18 @@ void machine_warn(const struct machine_cmp *m, struct doc *d, const char *what, 
 	sb_free(&sb);
 }
 
+/* machine_warn_busy: see machine.h. */
+void machine_warn_busy(const struct machine_cmp *m, struct doc *d, const char *what, const char *base,
+		       const char *new, const char *so)
+{
+	if (!m->busy_any)
+		return;
+	doc_warn(d, "the machine was busy: other processes and steal took %.0f%% of the CPUs' time during "
+		 "the base side's %s (%s) and %.0f%% during the new side's (%s). How their work fell on each "
+		 "run moves the runs, and on two sittings differently, by an amount nothing here measures: %s",
+		 m->busy[0], what, base, m->busy[1], new, so);
+}
+
 /* machine_table: see machine.h. */
 struct table *machine_table(const struct machine_cmp *m, const struct machine_side *a,
 			    const struct machine_side *b, const char *base, const char *new,
@@ -249,4 +278,7 @@ void machine_json(const struct machine_cmp *m, struct dval *g)
 	dv_bool(g, "changed", m->changed);
 	dv_str(g, "direction", !m->changed ? "none" : m->dir > 0 ? "faster" : m->dir < 0 ? "slower" : "mixed");
 	dv_real(g, "band_pct", m->band);
+	dv_bool(g, "busy", m->busy_any);
+	dv_real(g, "base_busy_pct", m->busy[0]);
+	dv_real(g, "new_busy_pct", m->busy[1]);
 }

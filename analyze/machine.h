@@ -15,7 +15,16 @@
  * the CPU time that task took), so a change in the direction the machine
  * pushes is taken as the machine's when its interval comes within
  * MACHINE_ELASTICITY times the machine's change (the far end of its
- * interval) of 0. The core (machine_compare, machine_explains) is pure. */
+ * interval) of 0.
+ *
+ * A side is busy when other processes and steal took MACHINE_BUSY_PCT or
+ * more of the CPUs' time during its runs, on average: how their work fell
+ * on each run then moves the runs, and on two sittings differently, by an
+ * amount no indicator measures. A comparison whose runs are its units
+ * (one sitting a side) cannot tell that from the kernel's change, and a
+ * busy machine withholds its verdicts (machine_busy); with 2 or more
+ * sittings a side the sittings' means carry it. The core (machine_compare,
+ * machine_explains) is pure. */
 #ifndef PERFDB_MACHINE_H
 #define PERFDB_MACHINE_H
 #include <sqlite3.h>
@@ -29,6 +38,7 @@
 #define MACHINE_MIN_PCT 2.0
 #define MACHINE_SINGLE_PCT 10.0
 #define MACHINE_ELASTICITY 2.0
+#define MACHINE_BUSY_PCT 10.0
 
 /* The indicators: the pulse's two loops, and the capacity left. */
 enum { MI_INT, MI_MEM, MI_CAP, MI_N };
@@ -38,6 +48,7 @@ struct machine_side {
 	double *v[MI_N];	/* int, mem: one per probe; cap: 1 - load, one per run */
 	size_t n[MI_N];
 	size_t runs;		/* runs looked at (with or without what they saw) */
+	double taken, capacity;	/* CPU seconds others and steal took; the machine's, over the runs */
 };
 
 /* One indicator compared. */
@@ -55,6 +66,8 @@ struct machine_cmp {
 	bool changed;		/* some indicator changed */
 	int dir;		/* +1 faster, -1 slower, 0 both ways (or no change) */
 	double band;		/* % within which a change the machine pushes is its own */
+	double busy[2];		/* % of the CPUs other processes and steal took, per side (NaN: unknown) */
+	bool busy_any;		/* a side at MACHINE_BUSY_PCT or more */
 };
 
 /* machine_side_of_bench(b, cells, ncells, s): what the bare runs of
@@ -80,6 +93,11 @@ void machine_compare(const struct machine_side *a, const struct machine_side *b,
  * magnitude can then be compared: any change the machine pushes is its
  * own). */
 bool machine_explains(const struct machine_cmp *m, int push, struct interval ci, bool pct);
+
+/* machine_warn_busy(m, d, what, base, new, so): when a side was busy, a
+ * warning saying how busy, and so: what that does to the comparison. */
+void machine_warn_busy(const struct machine_cmp *m, struct doc *d, const char *what, const char *base,
+		       const char *new, const char *so);
 
 /* machine_push(better): push of a metric whose better direction is
  * better (+1 higher, -1 lower, 0 unknown): rates rise on a faster

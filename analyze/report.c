@@ -140,7 +140,7 @@ static void finish_summary(struct rep *r, struct table *s)
 	if (r->nwithheld) {
 		table_add_row(s);
 		table_set_strf(s, 0, "%zu change%s beyond %s interval with no kernel verdict: the machine's own "
-			       "change could explain %s (see the warning)", r->nwithheld, r->nwithheld == 1 ? "" : "s",
+			       "change or its other processes could explain %s (see the warning)", r->nwithheld, r->nwithheld == 1 ? "" : "s",
 			       r->nwithheld == 1 ? "its" : "their", r->nwithheld == 1 ? "it" : "them");
 		table_set_real(s, 1, 0);
 	}

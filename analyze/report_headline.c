@@ -110,7 +110,8 @@ struct mrow {
 	struct interval ci;	/* of the difference of means: in % of base's mean, or absolute */
 	const char *untested;	/* why there is no interval, or NULL */
 	bool significant;
-	bool machine;		/* significant, but the machine's own change could explain it */
+	const char *machine;	/* significant, but the machine could explain it: the verdict
+				 * it gets ("machine changed", "machine busy"), or NULL */
 };
 
 /* test_row(row, level): Welch's interval at level; in % of base's mean,
@@ -262,10 +263,10 @@ static void row_cells(struct table *t, const struct bench_data *b, const struct 
 		table_set_real(t, c + MC_CHANGE, change);
 	interval_cells(t, c, row, m->unit);
 	table_set_str(t, c + MC_MARK, row->significant && !row->machine ? "*" : "");
-	table_set_str(t, c + MC_VERDICT, row->machine ? "machine changed" :
+	table_set_str(t, c + MC_VERDICT, row->machine ? row->machine :
 		      row->significant ? verdict(m->better, direction(row)) : "");
 	table_set_int(t, c + MC_SIGNIFICANT, row->significant);
-	table_set_int(t, c + MC_MACHINE, row->machine);
+	table_set_int(t, c + MC_MACHINE, row->machine != NULL);
 	if (!row->untested)
 		table_set_str(t, c + MC_TESTED_ON, tested_on_names[row->on]);
 	table_set_int(t, c + MC_BASE_SITTINGS, row->u[0].sittings);
@@ -341,6 +342,20 @@ static void units_for(const struct rep *r, struct mrow *row, const int *mi)
 			sitting_units(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
 }
 
+/* withheld(r, row, m): the verdict a significant row gets when the
+ * machine could explain its change (its own change, or a busy machine
+ * under a test on the runs), or NULL. */
+static const char *withheld(const struct rep *r, const struct mrow *row, const struct bd_metric *m)
+{
+	if (!row->significant)
+		return NULL;
+	if (machine_explains(&r->machine, machine_push(m->better), row->ci, row->pct))
+		return "machine changed";
+	if (r->machine.busy_any && row->on == ON_RUNS)
+		return "machine busy";
+	return NULL;
+}
+
 /* Across the rows of every metric: what the notes need to know. */
 struct seen {
 	bool pooled;		/* a row pooled the runs of several sittings */
@@ -365,12 +380,11 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 		units_for(r, &row, mi);
 		if (row.u[0].runs || row.u[1].runs) {
 			test_row(&row, level);
-			row.machine = row.significant &&
-				      machine_explains(&r->machine, machine_push(m->better), row.ci, row.pct);
+			row.machine = withheld(r, &row, m);
 			row_cells(t, &r->side[0].b, &row, m);
 			if (row.significant && !row.machine)
 				summarize(r, m, &row);
-			r->nwithheld += row.machine;
+			r->nwithheld += row.machine != NULL;
 			if (row.on == ON_RUNS && (row.u[0].sittings > 1 || row.u[1].sittings > 1))
 				seen->pooled = true;
 			if (row.on == ON_RUNS && row.u[0].sittings == 1 && row.u[1].sittings == 1 && !row.untested)

@@ -40,6 +40,9 @@ void report_machine(struct rep *r)
 	}
 	machine_compare(&r->msides[0], &r->msides[1], &r->machine);
 	machine_warn(&r->machine, r->d, what, r->side[0].label, r->side[1].label);
+	machine_warn_busy(&r->machine, r->d, what, r->side[0].label, r->side[1].label,
+			  "a change tested on the runs of one sitting a side gets no kernel verdict (it says "
+			  "\"machine busy\"). Bench on a quiet machine, or each side in 2 or more sittings");
 	machine_json(&r->machine, dv_obj(doc_findings(r->d), "machine_verdict"));
 }
 
@@ -48,20 +51,23 @@ static void sitting_row(struct table *t, const struct rside *s, size_t i)
 {
 	const struct bench_data *b = &s->b;
 	const struct bd_sitting *st = &b->sittings[i];
-	double sum[3] = { 0 }, v;
-	size_t n[3] = { 0 }, runs = 0;
+	double sum[2] = { 0 }, taken = 0, cap = 0, x, y;
+	size_t n[2] = { 0 }, runs = 0;
 	for (size_t k = 0; k < b->nruns; k++) {
 		const struct bd_run *u = &b->runs_v[k];
 		if (u->sitting != (int)i || u->kind != RUN_BARE || !u->ok)
 			continue;
 		runs++;
-		const double x[3] = { u->new_probe ? u->pulse_int : NAN, u->new_probe ? u->pulse_mem : NAN,
-				      100 * (1 - bd_load(b, u)) };
-		for (int j = 0; j < 3; j++)
-			if (!isnan(x[j])) {
-				sum[j] += x[j];
+		const double p[2] = { u->pulse_int, u->pulse_mem };
+		for (int j = 0; j < 2; j++)
+			if (u->new_probe && !isnan(p[j])) {
+				sum[j] += p[j];
 				n[j]++;
 			}
+		if (bd_load(b, u, &x, &y)) {
+			taken += x;
+			cap += y;
+		}
 	}
 	table_add_row(t);
 	table_set_str(t, 0, s->name);
@@ -70,9 +76,11 @@ static void sitting_row(struct table *t, const struct rside *s, size_t i)
 		table_set_int(t, 2, st->number);
 	table_set_str(t, 3, st->started_at);
 	table_set_int(t, 4, (long long)runs);
-	for (int j = 0; j < 3; j++)
-		if (n[j] && !isnan(v = sum[j] / (double)n[j]))
-			table_set_real(t, 5 + j, v);
+	for (int j = 0; j < 2; j++)
+		if (n[j])
+			table_set_real(t, 5 + j, sum[j] / (double)n[j]);
+	if (cap > 0)
+		table_set_real(t, 7, 100 * (1 - taken / cap));
 }
 
 /* sittings_table(r): every sitting of both sides. */

@@ -339,7 +339,7 @@ static void bind_run(sqlite3_stmt *st, int64_t id, const struct run_row *r, cons
 		sqlite3_bind_double(st, 21, r->pulse.int_rate);
 	if (isfinite(r->pulse.mem_rate))
 		sqlite3_bind_double(st, 22, r->pulse.mem_rate);
-	if (r->load.others_ns >= 0)
+	if (r->load.others_ns != INT64_MIN)
 		sqlite3_bind_int64(st, 23, r->load.others_ns);
 	if (r->load.steal_ns >= 0)
 		sqlite3_bind_int64(st, 24, r->load.steal_ns);

@@ -79,12 +79,15 @@ static double int_phase(void)
 	return (double)chunks * INT_CHUNK / ((double)(t - t0) / 1e9) / 1e6;
 }
 
-/* mem_phase(buf): GB a second read from buf over a phase. */
+/* mem_phase(buf): GB a second read from buf over a phase, after one
+ * untimed pass (so that whatever the last run left in the caches does not
+ * decide the rate: the timed passes find the buffer where the machine
+ * keeps it). */
 static double mem_phase(const uint64_t *buf)
 {
 	size_t words = MEM_CHUNK / sizeof(uint64_t), nchunks = PULSE_MEM_BYTES / MEM_CHUNK, k = 0;
+	uint64_t s = mem_chunk(buf, PULSE_MEM_BYTES / sizeof(uint64_t)), bytes = 0;
 	int64_t t0 = now_ns(), t;
-	uint64_t s = 0, bytes = 0;
 	do {
 		s += mem_chunk(buf + k * words, words);
 		bytes += MEM_CHUNK;
@@ -273,11 +276,11 @@ void cpu_clock_read(struct cpu_clock *c)
 /* run_load_between: see pulse.h. */
 void run_load_between(const struct cpu_clock *a, const struct cpu_clock *b, struct run_load *out)
 {
-	out->others_ns = out->steal_ns = -1;
+	out->others_ns = INT64_MIN;
+	out->steal_ns = -1;
 	if (!a->ok || !b->ok)
 		return;
-	int64_t others = (b->busy_ns - a->busy_ns) - (b->ours_ns - a->ours_ns);
-	out->others_ns = others > 0 ? others : 0;
+	out->others_ns = (b->busy_ns - a->busy_ns) - (b->ours_ns - a->ours_ns);
 	if (b->steal_ns > 0)
 		out->steal_ns = b->steal_ns - a->steal_ns;
 }

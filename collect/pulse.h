@@ -10,7 +10,8 @@
  * system call) for PULSE_PHASE_NS, then a read of a buffer of its own of
  * PULSE_MEM_BYTES (allocated and touched once, in small pages, so that no
  * page fault or huge-page policy of the kernel under test is in it) for
- * PULSE_PHASE_NS. Each phase is timed on CLOCK_MONOTONIC over whole
+ * PULSE_PHASE_NS, after one untimed pass over it (the caches then hold
+ * what the machine keeps of it, not what the last run left). Each phase is timed on CLOCK_MONOTONIC over whole
  * chunks; a thread that loses its CPU to another task is slower, which is
  * what the pulse is to show. The rates are the mean over the threads. */
 #ifndef PERFDB_PULSE_H
@@ -56,14 +57,19 @@ struct cpu_clock {
 /* cpu_clock_read(c): the counters now. */
 void cpu_clock_read(struct cpu_clock *c);
 
-/* What other processes and the hypervisor took between two readings. */
+/* What other processes and the hypervisor took between two readings.
+ * /proc/stat counts CPU time in whole ticks (USER_HZ, 10 ms a CPU) where
+ * getrusage is exact, so others_ns is off by up to a tick a CPU either
+ * way, negative included: it is an estimate whose sum over many runs is
+ * right, not a measurement of one short run. */
 struct run_load {
-	int64_t others_ns;	/* busy time not perfdb's nor its children's, at least 0; -1 unknown */
+	int64_t others_ns;	/* busy time not perfdb's nor its children's; INT64_MIN unknown */
 	int64_t steal_ns;	/* -1: unknown (the hypervisor reports no steal time at all) */
 };
 
-/* run_load_between(a, b, out): the load from reading a to reading b. A
- * steal counter still 0 at b means the machine reports none: unknown. */
+/* run_load_between(a, b, out): the load from reading a to reading b
+ * (others_ns INT64_MIN and steal_ns -1 when a reading failed). A steal
+ * counter still 0 at b means the machine reports none: unknown. */
 void run_load_between(const struct cpu_clock *a, const struct cpu_clock *b, struct run_load *out);
 
 /* proc_stat_parse(text, tick_ns, c): the busy and steal times of

@@ -727,7 +727,7 @@ static void bind_machine(sqlite3_stmt *st, int i, const struct rec *r)
 		sqlite3_bind_double(st, i, r->pulse.int_rate);
 	if (isfinite(r->pulse.mem_rate))
 		sqlite3_bind_double(st, i + 1, r->pulse.mem_rate);
-	if (r->load.others_ns >= 0)
+	if (r->load.others_ns != INT64_MIN)
 		sqlite3_bind_int64(st, i + 2, r->load.others_ns);
 	if (r->load.steal_ns >= 0)
 		sqlite3_bind_int64(st, i + 3, r->load.steal_ns);

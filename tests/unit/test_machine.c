@@ -10,7 +10,8 @@
 #include "collect/pulse.h"
 #include "tests/unit/tap.h"
 
-/* side(s, ints, mems, caps, n): a side of n probes and n runs. */
+/* side(s, ints, mems, caps, n): a side of n probes and n runs (each run
+ * one CPU second, caps[k] of it left to the workload). */
 static void side(struct machine_side *s, const double *ints, const double *mems, const double *caps,
 		 size_t n)
 {
@@ -22,6 +23,11 @@ static void side(struct machine_side *s, const double *ints, const double *mems,
 			s->v[i][k] = src[i][k];
 	}
 	s->runs = n;
+	s->taken = s->capacity = 0;
+	for (size_t k = 0; caps && k < n; k++) {
+		s->taken += 1 - caps[k];
+		s->capacity += 1;
+	}
 }
 
 /* cmp(a, b, m): compares and frees both sides. */
@@ -62,11 +68,11 @@ static void test_load(void)
 	a.steal_ns = 10;
 	b.ours_ns = 6000;
 	run_load_between(&a, &b, &l);
-	is_int(l.others_ns, 0, "ours above busy (tick-sampled busy): 0, never negative");
+	is_int(l.others_ns, -1900, "ours above busy (ticks against exact rusage): negative, as measured");
 	is_int(l.steal_ns, 30, "steal: the difference");
 	a.ok = false;
 	run_load_between(&a, &b, &l);
-	ok(l.others_ns == -1 && l.steal_ns == -1, "a failed reading: unknown");
+	ok(l.others_ns == INT64_MIN && l.steal_ns == -1, "a failed reading: unknown");
 }
 
 /* test_unchanged: the same pulse on both sides. */
@@ -151,6 +157,25 @@ static void test_mixed(void)
 	   m.ind[MI_CAP].pct);
 	ok(machine_explains(&m, 1, iv(5, 15), true) && machine_explains(&m, 1, iv(-15, -5), true),
 	   "both ways: any direction within the band");
+	ok(fabs(m.busy[0] - 1.3) < 1e-9 && fabs(m.busy[1] - 49.8) < 1e-9, "busy: 1.3%% and 49.8%% of the CPUs taken (%g, %g)",
+	   m.busy[0], m.busy[1]);
+	ok(m.busy_any, "a side at %g%% or more is busy", MACHINE_BUSY_PCT);
+}
+
+/* test_busy: both sides equally busy: no change, but busy. */
+static void test_busy(void)
+{
+	double c0[] = { 0.85, 0.86, 0.84 }, c1[] = { 0.95, 0.96, 0.95 };
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, NULL, NULL, c0, 3);
+	side(&b, NULL, NULL, c0, 3);
+	cmp(&a, &b, &m);
+	ok(!m.changed && m.busy_any, "15%% of the CPUs taken on both sides: unchanged, busy");
+	side(&a, NULL, NULL, c1, 3);
+	side(&b, NULL, NULL, c1, 3);
+	cmp(&a, &b, &m);
+	ok(!m.busy_any, "under %g%% taken: not busy (%g)", MACHINE_BUSY_PCT, m.busy[0]);
 }
 
 /* test_unknown: sides without pulse or load. */
@@ -187,6 +212,7 @@ int main(void)
 	test_small();
 	test_single();
 	test_mixed();
+	test_busy();
 	test_unknown();
 	test_probe();
 	printf("1..%d\n", tap_n);
