@@ -126,6 +126,33 @@ static void run_machine(struct bench_data *b, struct bd_run *r, sqlite3_stmt *st
 		       !(prev->pulse_int == r->pulse_int && prev->pulse_mem == r->pulse_mem);
 }
 
+/* mark_rest_probes(b): the runs whose pulse is their sitting's first
+ * probe, in sittings of 3 or more probes. That probe comes before any run
+ * and the others each after one, which can leave the machine in another
+ * state (the first probe of a sitting of yield ran 5-7% faster than the
+ * rest on a 2-vCPU Intel Xeon KVM guest): the first is left out of the
+ * pulse's statistics (new_probe false) so that sittings compare alike. */
+static void mark_rest_probes(struct bench_data *b)
+{
+	for (size_t k = 0; k < b->nsittings; k++) {
+		size_t probes = 0, first = b->nruns;
+		for (size_t i = 0; i < b->nruns; i++)
+			if (b->runs_v[i].sitting == (int)k && b->runs_v[i].new_probe) {
+				probes++;
+				first = first < b->nruns ? first : i;
+			}
+		for (size_t i = first; probes >= 3 && i < b->nruns; i++) {
+			struct bd_run *r = &b->runs_v[i];
+			if (r->sitting != (int)k)
+				continue;
+			if (i > first && r->new_probe)
+				break;
+			r->rest_probe = true;
+			r->new_probe = false;
+		}
+	}
+}
+
 /* metric_of(b, name, unit, better): the index of a metric, added when new. */
 static int metric_of(struct bench_data *b, const char *name, const char *unit, const char *better)
 {
@@ -202,6 +229,7 @@ int bench_data_load(sqlite3 *db, const char *label, struct bench_data *b, char *
 	load_cells(db, b);
 	load_sittings(db, b);
 	load_runs(db, b);
+	mark_rest_probes(b);
 	return 0;
 }
 

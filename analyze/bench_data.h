@@ -38,6 +38,9 @@ struct bd_run {
 	size_t first_value, nvalues;	/* its metric values: values[first_value ..] */
 	double pulse_int, pulse_mem;	/* the machine's pulse before its round; NaN: unknown */
 	bool new_probe;		/* its pulse is another probe's than the run before it */
+	bool rest_probe;	/* its pulse is its sitting's first probe, taken before any run
+				 * (of a sitting with 3 or more: left out of the pulse's
+				 * statistics, see bd_mark_rest_probes) */
 	double others_s, steal_s;	/* CPU time of other processes, steal time; NaN: unknown */
 };
 

@@ -18,15 +18,16 @@ static void push_value(struct machine_side *s, int i, double v)
 	s->v[i][s->n[i]++] = v;
 }
 
-/* add_load(s, known, taken, cap): a run's load: its CPU time left (a
+/* add_load(s, known, taken, cap, cpus): a run's load: its CPU time left (a
  * value of MI_CAP) and the sums. */
-static void add_load(struct machine_side *s, bool known, double taken, double cap)
+static void add_load(struct machine_side *s, bool known, double taken, double cap, double cpus)
 {
 	if (!known || !(cap > 0))
 		return;
 	push_value(s, MI_CAP, 1 - taken / cap);
 	s->taken += taken;
 	s->capacity += cap;
+	s->tick_var += cpus * MACHINE_TICK_S * MACHINE_TICK_S;
 }
 
 /* in_cells(cell, cells, n): whether cell is one of cells (any when NULL). */
@@ -52,13 +53,14 @@ void machine_side_of_bench(const struct bench_data *b, const int *cells, size_t 
 		if (r->kind != RUN_BARE || !r->ok || !in_cells(r->cell, cells, ncells))
 			continue;
 		s->runs++;
-		if (!last || last->sitting != r->sitting || last->pulse_int != r->pulse_int ||
-		    last->pulse_mem != r->pulse_mem) {	/* another probe's */
+		if (!r->rest_probe && (!last || last->sitting != r->sitting || last->pulse_int != r->pulse_int ||
+				       last->pulse_mem != r->pulse_mem)) {	/* another probe's */
 			push_value(s, MI_INT, r->pulse_int);
 			push_value(s, MI_MEM, r->pulse_mem);
 			last = r;
 		}
-		add_load(s, bd_load(b, r, &taken, &cap), taken, cap);
+		bool known = bd_load(b, r, &taken, &cap);	/* before taken and cap are read */
+		add_load(s, known, taken, cap, b->boots[r->boot].cpus_online);
 	}
 }
 
@@ -78,7 +80,7 @@ void machine_side_of_sessions(sqlite3 *db, const int64_t *ids, int n, struct mac
 			push_value(s, MI_INT, v[0]);
 			push_value(s, MI_MEM, v[1]);
 			if (v[4] > 0 && v[5] > 0 && !isnan(v[2]))
-				add_load(s, true, (v[2] + (isnan(v[3]) ? 0 : v[3])) / 1e9, v[4] / 1e9 * v[5]);
+				add_load(s, true, (v[2] + (isnan(v[3]) ? 0 : v[3])) / 1e9, v[4] / 1e9 * v[5], v[5]);
 		}
 		sqlite3_reset(st);
 	}
@@ -119,29 +121,36 @@ static double reach(const struct machine_ind *o)
 	return fmax(fabs(o->ci.lo), fabs(o->ci.hi));
 }
 
+/* How much more than the machine's own change a workload may move: 1 for
+ * the pulse's loops (a workload does not slow more than the resource it
+ * waits for), 2 for the CPU time left (a run that shares its CPUs with
+ * another busy task can lose more than the time that task took). */
+static const double elasticity[MI_N] = { MACHINE_ELASTICITY_PULSE, MACHINE_ELASTICITY_PULSE,
+	MACHINE_ELASTICITY_LOAD };
+
 /* machine_compare: see machine.h. */
 void machine_compare(const struct machine_side *a, const struct machine_side *b, struct machine_cmp *m)
 {
 	int up = 0, down = 0;
-	double far = 0;
 	memset(m, 0, sizeof(*m));
 	for (int i = 0; i < MI_N; i++) {
 		struct machine_ind *o = &m->ind[i];
 		compare_one(a->v[i], a->n[i], b->v[i], b->n[i], o);
 		m->known |= !isnan(o->pct);
+		if (!isnan(o->pct) && i == MI_INT)	/* what the machine may have drifted unseen */
+			m->drift = fmax(m->drift, elasticity[i] * reach(o));
 		if (!o->changed)
 			continue;
 		m->changed = true;
 		up += o->pct > 0;
 		down += o->pct < 0;
-		far = fmax(far, reach(o));
+		m->band = fmax(m->band, elasticity[i] * reach(o));
 	}
 	m->dir = up && !down ? 1 : down && !up ? -1 : 0;
-	m->band = MACHINE_ELASTICITY * far;
 	for (int k = 0; k < 2; k++) {
 		const struct machine_side *s = k ? b : a;
 		m->busy[k] = s->capacity > 0 ? 100 * s->taken / s->capacity : NAN;
-		m->busy_any |= m->busy[k] >= MACHINE_BUSY_PCT;
+		m->busy_any |= m->busy[k] >= MACHINE_BUSY_PCT && s->taken > 2 * sqrt(s->tick_var);
 	}
 }
 
@@ -152,16 +161,17 @@ int machine_push(int better)
 }
 
 /* machine_explains: see machine.h. */
-bool machine_explains(const struct machine_cmp *m, int push, struct interval ci, bool pct)
+int machine_explains(const struct machine_cmp *m, int push, struct interval ci, bool pct, bool runs)
 {
 	int sign = ci.lo > 0 ? 1 : ci.hi < 0 ? -1 : 0, expect = m->dir * push;
-	if (!m->changed || isnan(ci.lo))
-		return false;
-	if (expect && sign && sign != expect)
-		return false;	/* against the machine's push: not its doing */
-	if (!pct)
-		return true;
-	return fmin(fabs(ci.lo), fabs(ci.hi)) <= m->band || !sign;
+	double inner = fmin(fabs(ci.lo), fabs(ci.hi));
+	if (isnan(ci.lo) || !sign)
+		return 0;
+	if (m->changed && (expect == 0 || sign == expect) && (!pct || inner <= m->band))
+		return 1;	/* in the way the machine changed, within its band */
+	if (runs && pct && inner <= m->drift)
+		return 2;	/* within the drift the machine may have had, either way */
+	return 0;
 }
 
 /* The indicators' words. */
@@ -278,6 +288,7 @@ void machine_json(const struct machine_cmp *m, struct dval *g)
 	dv_bool(g, "changed", m->changed);
 	dv_str(g, "direction", !m->changed ? "none" : m->dir > 0 ? "faster" : m->dir < 0 ? "slower" : "mixed");
 	dv_real(g, "band_pct", m->band);
+	dv_real(g, "drift_pct", m->drift);
 	dv_bool(g, "busy", m->busy_any);
 	dv_real(g, "base_busy_pct", m->busy[0]);
 	dv_real(g, "new_busy_pct", m->busy[1]);

@@ -13,12 +13,21 @@
  * MACHINE_SINGLE_PCT). A workload can follow the machine more than 1:1
  * (a run that shares its CPUs with another busy task can lose more than
  * the CPU time that task took), so a change in the direction the machine
- * pushes is taken as the machine's when its interval comes within
- * MACHINE_ELASTICITY times the machine's change (the far end of its
- * interval) of 0.
+ * pushes is taken as the machine's when its interval comes within the
+ * machine's change (the far end of its interval) times an elasticity of
+ * 0: MACHINE_ELASTICITY_PULSE for the loops, MACHINE_ELASTICITY_LOAD for
+ * the CPU time left. A machine that did not change beyond its noise may
+ * still have drifted as far as its noise allows, which a test on the runs
+ * of one sitting a side does not hold: the far end of the integer pulse's
+ * interval is the drift a change of such a test must clear, either way
+ * (the memory pulse, noisier from probe to probe, and the CPU time left,
+ * whose tick-counted share of a short run is noise, count only when they
+ * changed).
  *
  * A side is busy when other processes and steal took MACHINE_BUSY_PCT or
- * more of the CPUs' time during its runs, on average: how their work fell
+ * more of the CPUs' time during its runs, on average, and more than twice
+ * what /proc/stat's whole ticks can put there by themselves (a tick a CPU
+ * a run: runs of a few ms would otherwise look busy by counting alone): how their work fell
  * on each run then moves the runs, and on two sittings differently, by an
  * amount no indicator measures. A comparison whose runs are its units
  * (one sitting a side) cannot tell that from the kernel's change, and a
@@ -37,8 +46,10 @@
 
 #define MACHINE_MIN_PCT 2.0
 #define MACHINE_SINGLE_PCT 10.0
-#define MACHINE_ELASTICITY 2.0
+#define MACHINE_ELASTICITY_PULSE 1.0
+#define MACHINE_ELASTICITY_LOAD 2.0
 #define MACHINE_BUSY_PCT 10.0
+#define MACHINE_TICK_S 0.01	/* /proc/stat's tick (USER_HZ 100) */
 
 /* The indicators: the pulse's two loops, and the capacity left. */
 enum { MI_INT, MI_MEM, MI_CAP, MI_N };
@@ -49,6 +60,7 @@ struct machine_side {
 	size_t n[MI_N];
 	size_t runs;		/* runs looked at (with or without what they saw) */
 	double taken, capacity;	/* CPU seconds others and steal took; the machine's, over the runs */
+	double tick_var;	/* the variance /proc/stat's ticks leave in taken (s^2) */
 };
 
 /* One indicator compared. */
@@ -66,6 +78,8 @@ struct machine_cmp {
 	bool changed;		/* some indicator changed */
 	int dir;		/* +1 faster, -1 slower, 0 both ways (or no change) */
 	double band;		/* % within which a change the machine pushes is its own */
+	double drift;		/* % a workload may have moved with what the machine may have
+				 * drifted unseen: the far end of the integer pulse's interval */
 	double busy[2];		/* % of the CPUs other processes and steal took, per side (NaN: unknown) */
 	bool busy_any;		/* a side at MACHINE_BUSY_PCT or more */
 };
@@ -86,13 +100,17 @@ void machine_side_free(struct machine_side *s);
 /* machine_compare(a, b, m): base a against new b. */
 void machine_compare(const struct machine_side *a, const struct machine_side *b, struct machine_cmp *m);
 
-/* machine_explains(m, push, ci, pct): whether the machine's own change
- * could explain a change whose 95% interval is ci: push is how the value
- * moves on a faster machine (+1 up: a rate; -1 down: a time; 0 unknown),
- * ci is in % of the base value when pct, else in the value's unit (no
- * magnitude can then be compared: any change the machine pushes is its
- * own). */
-bool machine_explains(const struct machine_cmp *m, int push, struct interval ci, bool pct);
+/* machine_explains(m, push, ci, pct, runs): whether the machine could
+ * explain a change whose 95% interval is ci (excluding 0): 1 its own
+ * change (the machine changed; the change goes the way it pushes and
+ * comes within the band of 0), 2 the drift it may have had unseen (with
+ * runs: a test on the runs of one sitting a side, whose interval holds no
+ * drift between sittings; either way, within drift of 0), 0 neither. push
+ * is how the value moves on a faster machine (+1 up: a rate; -1 down: a
+ * time; 0 unknown); ci is in % of the base value when pct, else in the
+ * value's unit (no magnitude can then be compared: any change the
+ * changed machine pushes is its own, and drift explains none). */
+int machine_explains(const struct machine_cmp *m, int push, struct interval ci, bool pct, bool runs);
 
 /* machine_warn_busy(m, d, what, base, new, so): when a side was busy, a
  * warning saying how busy, and so: what that does to the comparison. */

@@ -349,8 +349,9 @@ static const char *withheld(const struct rep *r, const struct mrow *row, const s
 {
 	if (!row->significant)
 		return NULL;
-	if (machine_explains(&r->machine, machine_push(m->better), row->ci, row->pct))
-		return "machine changed";
+	int why = machine_explains(&r->machine, machine_push(m->better), row->ci, row->pct, row->on == ON_RUNS);
+	if (why)
+		return why == 1 ? "machine changed" : "machine drift";
 	if (r->machine.busy_any && row->on == ON_RUNS)
 		return "machine busy";
 	return NULL;
@@ -360,6 +361,7 @@ static const char *withheld(const struct rep *r, const struct mrow *row, const s
 struct seen {
 	bool pooled;		/* a row pooled the runs of several sittings */
 	bool one_sitting;	/* a row tested on runs with one sitting a side */
+	bool drift;		/* a row withheld for the drift the machine may have had */
 };
 
 /* one_metric(r, m, mi, pairs, n, level, seen): metric m's table, chart
@@ -385,6 +387,7 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 			if (row.significant && !row.machine)
 				summarize(r, m, &row);
 			r->nwithheld += row.machine != NULL;
+			seen->drift |= row.machine && !strcmp(row.machine, "machine drift");
 			if (row.on == ON_RUNS && (row.u[0].sittings > 1 || row.u[1].sittings > 1))
 				seen->pooled = true;
 			if (row.on == ON_RUNS && row.u[0].sittings == 1 && row.u[1].sittings == 1 && !row.untested)
@@ -438,7 +441,7 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 		return -1;
 	size_t n = pairs_of(r, &pairs), rows = count_rows(r, n);
 	double level = 1 - 0.05 / (double)(rows ? rows : 1);
-	struct seen seen = { false, false };
+	struct seen seen = { false, false, false };
 	if (!n)
 		doc_warn(r->d, "the two benches share no cell (their parameters differ): no results to "
 			 "compare");
@@ -451,6 +454,12 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 		doc_note(r->d, "where one side has a single sitting in a cell and the other several, the row "
 			 "is tested on the runs, pooled across the sittings: the variation between sittings "
 			 "is not in its interval");
+	if (seen.drift)
+		doc_note(r->d, "with one sitting a side, a change must clear what the machine may have drifted "
+			 "unseen between the sittings: the 95%% interval of its pulse's change reaches %.1f%%, "
+			 "and a change within that of 0 gets no kernel verdict (\"machine drift\"). More runs "
+			 "(more probes), a steadier machine, or 2 or more sittings a side narrow it",
+			 r->machine.drift);
 	if (seen.one_sitting)
 		doc_note(r->d, "each side ran in one sitting (one perfdb bench on one boot): the intervals "
 			 "hold the variation between the runs of a sitting, not the machine's drift from one "

@@ -72,6 +72,8 @@ for r in rows:
     runs = db.execute("SELECT r.pulse_int, r.others_cpu_ns, r.wall_ns, b.cpus_online FROM bench_run r JOIN bench b "
                       "ON b.id = r.bench_id WHERE b.label = ? AND r.sitting = ? ORDER BY r.seq", (r["label"], r["sitting"])).fetchall()
     probes = [p for i, (p, _, _, _) in enumerate(runs) if i == 0 or p != runs[i - 1][0]]
+    if len(probes) >= 3:	# the first comes before any run: left out
+        probes = probes[1:]
     assert r["probes"] == len(probes) and abs(r["pulse_int"] - st.mean(probes)) < 1e-6 * r["pulse_int"], (r, probes)
     others = 100 * sum(o for _, o, _, _ in runs) / sum(w * c for _, _, w, c in runs)
     assert abs(r["others_pct"] - others) < 1e-6, (r["others_pct"], others)
@@ -162,9 +164,11 @@ check "A/A over $K quiet sittings: at most 2 of the $pairs pairs marked (they sh
 # sittings are quiet when the machine did not change between them (the
 # report says so) and other processes took under 10% of the CPUs during
 # each (its machine table says so); a pair that is not proves nothing
-# either way and is run again, twice at most.
+# either way and is run again, four times at most (between two sittings
+# of a quiet 2-vCPU guest the memory pulse alone moved beyond its noise in
+# about half of the pairs).
 quiet=no try=0
-while [ $try -lt 3 ] && [ $quiet = no ]; do
+while [ $try -lt 5 ] && [ $quiet = no ]; do
 	try=$((try + 1)); rm -f "$T/w.db"
 	for c in 1 1.25; do
 		"$PERFDB" bench -q -o "$T/w.db" -l "c$c" --runs 5 -- "$T/spin_work" --seconds 0.15 --cost $c >/dev/null 2>"$T/err" ||
@@ -187,9 +191,9 @@ d = json.load(open(sys.argv[1]))
 r = d["findings"]["metric_ops_per_sec"][0]
 print("# -20%% change: %+.2f%% [%+.2f, %+.2f]" % (r["change_pct"], r["ci_low_pct"], r["ci_high_pct"]))
 assert r["significant"] == 1 and r["machine_explains"] == 0 and r["verdict"] == "regression", r
-assert -26 < r["change_pct"] < -14, r
+assert -30 < r["change_pct"] < -10, r
 PY
 else
-	skip "a real -20% change between two quiet sittings: the machine was not quiet in 3 tries (other processes took 10% or more of the CPUs, or its pulse changed)"
+	skip "a real -20% change between two quiet sittings: the machine was not quiet in 5 tries (other processes took 10% or more of the CPUs, or its pulse changed)"
 fi
 tap_end

@@ -23,10 +23,11 @@ static void side(struct machine_side *s, const double *ints, const double *mems,
 			s->v[i][k] = src[i][k];
 	}
 	s->runs = n;
-	s->taken = s->capacity = 0;
+	s->taken = s->capacity = s->tick_var = 0;
 	for (size_t k = 0; caps && k < n; k++) {
 		s->taken += 1 - caps[k];
 		s->capacity += 1;
+		s->tick_var += MACHINE_TICK_S * MACHINE_TICK_S;
 	}
 }
 
@@ -85,7 +86,12 @@ static void test_unchanged(void)
 	side(&b, y, y, NULL, 5);
 	cmp(&a, &b, &m);
 	ok(m.known && !m.changed && m.dir == 0 && m.band == 0, "same pulse: known, unchanged, no band");
-	ok(!machine_explains(&m, 1, iv(-30, -10), true), "an unchanged machine explains nothing");
+	ok(fabs(m.drift - fmax(fabs(m.ind[MI_INT].ci.lo), fabs(m.ind[MI_INT].ci.hi))) < 1e-9 && m.drift < 2,
+	   "its drift: the far end of the integer pulse's interval (%g)", m.drift);
+	is_int(machine_explains(&m, 1, iv(-30, -10), true, true), 0, "a change beyond the drift: the kernel's");
+	is_int(machine_explains(&m, 1, iv(-1, -0.5), true, true), 2, "one within the drift, tested on runs: drift");
+	is_int(machine_explains(&m, 1, iv(0.5, 1), true, true), 2, "... either way");
+	is_int(machine_explains(&m, 1, iv(-1, -0.5), true, false), 0, "tested on sittings: the drift is in its interval");
 }
 
 /* test_slower: a pulse 20% lower, beyond its noise. */
@@ -100,17 +106,19 @@ static void test_slower(void)
 	ok(m.changed && m.dir == -1, "20%% lower pulse: changed, slower");
 	ok(fabs(m.ind[MI_INT].pct + 20) < 1e-9, "its change is -20%% (%g)", m.ind[MI_INT].pct);
 	ok(m.ind[MI_INT].ci.lo < -20 && m.ind[MI_INT].ci.hi > -20, "its interval holds -20%%");
-	ok(fabs(m.band - 2 * fabs(m.ind[MI_INT].ci.lo)) < 1e-9, "band: twice the interval's far end (%g)", m.band);
-	ok(machine_explains(&m, 1, iv(-30, -10), true), "a rate 10-30%% lower: the machine's doing");
-	ok(machine_explains(&m, 1, iv(-60, -38), true), "a rate 38-60%% lower: within twice the machine's change");
-	ok(!machine_explains(&m, 1, iv(-90, -60), true), "a rate 60-90%% lower: beyond the band, the kernel's");
-	ok(!machine_explains(&m, 1, iv(5, 15), true), "a rate higher on a slower machine: not the machine's");
-	ok(machine_explains(&m, -1, iv(5, 15), true), "a time longer on a slower machine: the machine's");
-	ok(!machine_explains(&m, -1, iv(-15, -5), true), "a time shorter on a slower machine: not the machine's");
-	ok(machine_explains(&m, 0, iv(5, 15), true) && machine_explains(&m, 0, iv(-15, -5), true),
+	ok(fabs(m.band - MACHINE_ELASTICITY_PULSE * fabs(m.ind[MI_INT].ci.lo)) < 1e-9,
+	   "band: the interval's far end times the pulse's elasticity (%g)", m.band);
+	is_int(machine_explains(&m, 1, iv(-30, -10), true, false), 1, "a rate 10-30%% lower: the machine's change");
+	is_int(machine_explains(&m, 1, iv(-60, -38), true, true), 0, "a rate 38-60%% lower: beyond band and drift, the kernel's");
+	is_int(machine_explains(&m, 1, iv(5, 15), true, false), 0, "a rate higher on a slower machine: not its change");
+	is_int(machine_explains(&m, 1, iv(5, 15), true, true), 2, "... though on the runs of one sitting, within its drift");
+	is_int(machine_explains(&m, -1, iv(5, 15), true, false), 1, "a time longer on a slower machine: its change");
+	is_int(machine_explains(&m, -1, iv(-15, -5), true, false), 0, "a time shorter on a slower machine: not its change");
+	ok(machine_explains(&m, 0, iv(5, 15), true, false) == 1 && machine_explains(&m, 0, iv(-15, -5), true, false) == 1,
 	   "a metric of unknown direction: either way");
-	ok(machine_explains(&m, 1, iv(-900, -500), false), "no percentage (base 0): any change it pushes");
-	ok(!machine_explains(&m, 1, iv(NAN, NAN), true), "no interval: nothing to explain");
+	is_int(machine_explains(&m, 1, iv(-900, -500), false, false), 1, "no percentage (base 0): any change it pushes");
+	is_int(machine_explains(&m, 1, iv(-900, -500), false, true), 1, "... on runs too (drift has no unit to compare)");
+	is_int(machine_explains(&m, 1, iv(NAN, NAN), true, true), 0, "no interval: nothing to explain");
 }
 
 /* test_small: a significant change below MACHINE_MIN_PCT. */
@@ -139,7 +147,7 @@ static void test_single(void)
 	side(&a, x, NULL, NULL, 1);
 	side(&b, y2, NULL, NULL, 1);
 	cmp(&a, &b, &m);
-	ok(m.changed && m.dir == -1 && fabs(m.band - 24) < 1e-9, "12%% apart: changed, band 24%% (%g)", m.band);
+	ok(m.changed && m.dir == -1 && fabs(m.band - 12) < 1e-9, "12%% apart: changed, band 12%% (%g)", m.band);
 }
 
 /* test_mixed: one loop faster, the capacity lower. */
@@ -155,7 +163,9 @@ static void test_mixed(void)
 	ok(m.changed && m.dir == 0, "faster loops, half the CPU left: changed, both ways");
 	ok(m.ind[MI_CAP].changed && m.ind[MI_CAP].pct < -45, "the capacity's change is about -49%% (%g)",
 	   m.ind[MI_CAP].pct);
-	ok(machine_explains(&m, 1, iv(5, 15), true) && machine_explains(&m, 1, iv(-15, -5), true),
+	ok(fabs(m.band - MACHINE_ELASTICITY_LOAD * fabs(m.ind[MI_CAP].ci.lo)) < 1e-9,
+	   "band: twice the CPU left's far end (%g)", m.band);
+	ok(machine_explains(&m, 1, iv(5, 15), true, false) == 1 && machine_explains(&m, 1, iv(-15, -5), true, false) == 1,
 	   "both ways: any direction within the band");
 	ok(fabs(m.busy[0] - 1.3) < 1e-9 && fabs(m.busy[1] - 49.8) < 1e-9, "busy: 1.3%% and 49.8%% of the CPUs taken (%g, %g)",
 	   m.busy[0], m.busy[1]);
@@ -176,6 +186,12 @@ static void test_busy(void)
 	side(&b, NULL, NULL, c1, 3);
 	cmp(&a, &b, &m);
 	ok(!m.busy_any, "under %g%% taken: not busy (%g)", MACHINE_BUSY_PCT, m.busy[0]);
+	side(&a, NULL, NULL, c0, 3);
+	side(&b, NULL, NULL, c0, 3);
+	a.taken = b.taken = 0.015;	/* 15% of 3 runs of 33 ms of one CPU: within the ticks */
+	a.capacity = b.capacity = 0.1;
+	cmp(&a, &b, &m);
+	ok(!m.busy_any, "15%% of 0.1 s taken, within what 3 runs' ticks can count: not busy");
 }
 
 /* test_unknown: sides without pulse or load. */
