@@ -129,8 +129,7 @@ static void run_machine(struct bench_data *b, struct bd_run *r, sqlite3_stmt *st
 /* mark_rest_probes(b): the runs whose pulse is their sitting's first
  * probe, in sittings of 3 or more probes. That probe comes before any run
  * and the others each after one, which can leave the machine in another
- * state (the first probe of a sitting of yield ran 5-7% faster than the
- * rest on a 2-vCPU Intel Xeon KVM guest): the first is left out of the
+ * state (docs/statistics.md has a case): the first is left out of the
  * pulse's statistics (new_probe false) so that sittings compare alike. */
 static void mark_rest_probes(struct bench_data *b)
 {
