@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/lost_note.h"
+#include "analyze/machine.h"
 #include "analyze/rec_scope.h"
 #include "analyze/sched.h"
 #include "analyze/sched_lat_findings.h"
@@ -793,7 +794,7 @@ static double median_of(const struct side *sd, struct what w)
 
 /* The columns of the compare table. */
 enum { C_METRIC, C_BASE, C_BMIN, C_BMAX, C_NEW, C_NMIN, C_NMAX, C_CHANGE, C_LO, C_HI, C_CI,
-       C_SIG, C_STAR, C_BMED, C_NMED };
+       C_SIG, C_STAR, C_BMED, C_NMED, C_MACH };
 
 /* range_of(v, n, lo, hi): the smallest and largest of v[0..n). */
 static void range_of(const double *v, int n, double *lo, double *hi)
@@ -823,15 +824,27 @@ static bool idle(const struct side *b, const struct side *nw, struct what w)
 	return true;
 }
 
-/* compare_row(t, what, b, nw, w, conf): a row: metric, each side's
+/* machine_could(mc, ci, mean): whether the machine could explain a
+ * significant difference ci of the means (base's mean: mean): its own
+ * change or drift (either way: a switch rate may rise or fall on a
+ * slower machine), or a busy machine. */
+static bool machine_could(const struct machine_cmp *mc, struct interval ci, double mean)
+{
+	bool pct = mean != 0 && isfinite(mean);
+	double k = pct ? 100 / fabs(mean) : 1;
+	return mc->busy_any || machine_explains(mc, 0, (struct interval){ ci.lo * k, ci.hi * k }, pct, true);
+}
+
+/* compare_row(t, what, b, nw, w, conf, mc): a row: metric, each side's
  * figure, median and range over its runs, the % change of the figures
  * and, with SCHED_MIN_RUNS runs a side, the t interval of the difference
- * of the means at level conf and the significance mark; the figures are
- * the means then (the interval is about them: a median may lie outside
- * it), else the medians. Nothing (false) when every run of both sides is
- * 0. */
+ * of the means at level conf and the significance mark (none where the
+ * machine mc could explain the change: machine_explains 1); the figures
+ * are the means then (the interval is about them: a median may lie
+ * outside it), else the medians. Nothing (false) when every run of both
+ * sides is 0. */
 static bool compare_row(struct table *t, const char *what, const struct side *b,
-			const struct side *nw, struct what w, double conf)
+			const struct side *nw, struct what w, double conf, const struct machine_cmp *mc)
 {
 	double *vb = xcalloc((size_t)b->n + 1, sizeof(double)), *vn = xcalloc((size_t)nw->n + 1, sizeof(double));
 	double bmin, bmax, nmin, nmax, mb, mn;
@@ -865,13 +878,14 @@ static bool compare_row(struct table *t, const char *what, const struct side *b,
 	if (means) {
 		if (sb.var > 0 || sn.var > 0) {
 			struct interval ci = stats_t_diff(sb, sn, b->n == nw->n, conf);
-			bool sig = stats_excludes(ci, 0);
+			bool sig = stats_excludes(ci, 0), mach = sig && machine_could(mc, ci, sb.mean);
 			table_set_real(t, C_LO, ci.lo);
 			table_set_real(t, C_HI, ci.hi);
 			int dec = decimals_for(fmax(fabs(ci.lo), fabs(ci.hi)));
 			table_set_strf(t, C_CI, "[%+.*f, %+.*f]", dec, ci.lo, dec, ci.hi);
 			table_set_int(t, C_SIG, sig);
-			table_set_str(t, C_STAR, sig ? "*" : "");
+			table_set_str(t, C_STAR, sig && !mach ? "*" : "");
+			table_set_int(t, C_MACH, mach);
 		} else {
 			table_set_str(t, C_CI, "no spread");
 			table_set_int(t, C_SIG, 0);
@@ -944,6 +958,7 @@ static void compare_cols(struct table *t)
 		table_col_digits(t, col, 2);
 		table_col_show(t, col, SHOW_DATA);
 	}
+	table_col_show(t, table_col(t, "machine_explains", COL_INT, 0), SHOW_DATA);
 	table_null_text(t, "-");
 }
 
@@ -954,10 +969,11 @@ static bool shown(const struct side *b, const struct side *nw, int k)
 	return !idle(b, nw, (struct what){ k, NULL, false }) && (k != SW_N + 1 || (b->mig && nw->mig));
 }
 
-/* compare_table(b, nw, o): the side-by-side table. The intervals are
+/* compare_table(b, nw, o, mc): the side-by-side table. The intervals are
  * simultaneous over the metrics compared (Bonferroni: each at level
- * 1 - 0.05 / rows). */
-static struct table *compare_table(const struct side *b, const struct side *nw, const struct sched_opts *o)
+ * 1 - 0.05 / rows); mc: the machine's change between the sides. */
+static struct table *compare_table(const struct side *b, const struct side *nw, const struct sched_opts *o,
+				   const struct machine_cmp *mc)
 {
 	static const char *const cpu_names[] = { "switches/s per CPU", "same-mm switches/s per CPU",
 		"other-mm switches/s per CPU", "idle/kthread switches/s per CPU",
@@ -980,22 +996,23 @@ static struct table *compare_table(const struct side *b, const struct side *nw, 
 	for (int k = 0; k < SW_N + 2; k++) {
 		struct what w = { k, NULL, false };
 		if (shown(b, nw, k))
-			compare_row(t, cpu_names[k], b, nw, w, conf);
+			compare_row(t, cpu_names[k], b, nw, w, conf, mc);
 	}
 	for (size_t i = 0; i < nc; i++) {
 		char *what = xasprintf("%s switches/s", comms[i].name);
 		struct what rate = { -1, comms[i].name, false }, run = { -1, comms[i].name, true };
-		compare_row(t, what, b, nw, rate, conf);
+		compare_row(t, what, b, nw, rate, conf, mc);
 		free(what);
 		what = xasprintf("%s run s", comms[i].name);
-		compare_row(t, what, b, nw, run, conf);
+		compare_row(t, what, b, nw, run, conf, mc);
 		free(what);
 	}
 	free(comms);
 	if (means)
 		table_caption(t, "base, new: means over the runs, change: of the means; interval: Student's (equal run counts) or Welch's t interval of the "
 			      "difference of the means, simultaneous over the %zu metrics (Bonferroni); "
-			      "* where it excludes 0", rows);
+			      "* where it excludes 0 and the machine's own change, drift or load could not "
+			      "explain the change", rows);
 	else
 		table_caption(t, "base, new: medians over the runs, change: of the medians; no "
 			      "intervals: they need %d or more runs on each side", SCHED_MIN_RUNS);
@@ -1010,6 +1027,24 @@ static void side_free(struct side *sd)
 	free(sd->m);
 }
 
+/* compare_machine(db, base, new, mc, d): the machine's own change from
+ * the base side's recordings to the new side's (their pulse and load),
+ * its warnings and findings. */
+static void compare_machine(sqlite3 *db, const struct sched_side *base, const struct sched_side *new,
+			    struct machine_cmp *mc, struct doc *d)
+{
+	struct machine_side m[2];
+	machine_side_of_sessions(db, base->ids, base->n, &m[0]);
+	machine_side_of_sessions(db, new->ids, new->n, &m[1]);
+	machine_compare(&m[0], &m[1], mc);
+	machine_side_free(&m[0]);
+	machine_side_free(&m[1]);
+	machine_warn(mc, d, "recordings", base->label, new->label);
+	machine_warn_busy(mc, d, "recordings", base->label, new->label, "no change of a rate is marked "
+			  "(machine_explains 1); record on a quiet machine");
+	machine_json(mc, dv_obj(doc_findings(d), "machine_verdict"));
+}
+
 /* sched_compare_findings: see sched_findings.h. */
 int sched_compare_findings(sqlite3 *db, const struct sched_side *base, const struct sched_side *new,
 			   const struct sched_opts *o, struct doc *d, char *err, size_t errlen)
@@ -1020,11 +1055,13 @@ int sched_compare_findings(sqlite3 *db, const struct sched_side *base, const str
 		rc = side_load(db, o, new, &nw, d, err, errlen);
 	if (!rc) {
 		struct dval *f = doc_findings(d);
+		struct machine_cmp mc;
+		compare_machine(db, base, new, &mc, d);
 		dv_str(f, "base", base->label);
 		dv_int(f, "base_runs", b.n);
 		dv_str(f, "new", new->label);
 		dv_int(f, "new_runs", nw.n);
-		dv_table(f, compare_table(&b, &nw, o));
+		dv_table(f, compare_table(&b, &nw, o, &mc));
 	}
 	side_free(&b);
 	side_free(&nw);
