@@ -330,6 +330,7 @@ def cmd_rows(text, csv_path, json_path, label):
     lines = open(text).read().splitlines()
     rule = next(i for i, l in enumerate(lines) if l.startswith("--"))
     body = lines[rule + 1:]
+    body = body[:body.index("")] if "" in body else body	# the notes follow a blank line
     elided = [int(m.group(1)) for m in (re.search(r"^ +\[(\d+) frames\]$", l) for l in body) if m]
     shown = len(body) - len(elided)
     recs = list(csv.reader(open(csv_path)))
