@@ -12,7 +12,8 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
 LDLIBS  += $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -liberty -lm -lpthread
 BUILD   ?= build
 
-LIB_SRCS := $(sort $(wildcard lib/*.c schema/*.c collect/*.c analyze/*.c reports/*.c builtin/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c schema/*.c collect/*.c collect/*/*.c analyze/*.c analyze/*/*.c \
+            reports/*.c builtin/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o $(BUILD)/version.o \
             $(BUILD)/packages.o
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -41,7 +42,8 @@ $(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
 $(BUILD)/libperfdb.a: $(LIB_OBJS)
 	rm -f $@; ar rcs $@ $^
 
-HEADERS := $(wildcard lib/*.h schema/*.h collect/*.h analyze/*.h reports/*.h builtin/*.h tests/lib/*.h *.h)
+HEADERS := $(wildcard lib/*.h schema/*.h collect/*.h collect/*/*.h analyze/*.h analyze/*/*.h reports/*.h \
+           builtin/*.h tests/lib/*.h *.h)
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<

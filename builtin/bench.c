@@ -1,12 +1,12 @@
 /* perfdb bench: repeated, interleaved runs of a workload over a parameter
- * matrix, on this kernel and boot (collect/bench.h does the work). */
+ * matrix, on this kernel and boot (collect/bench/bench.h does the work). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 #include "builtin/builtin.h"
-#include "collect/bench.h"
+#include "collect/bench/bench.h"
 #include "lib/alloc.h"
 
 static const char *const usage[] = {

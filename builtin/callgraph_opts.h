@@ -3,7 +3,7 @@
  * choices of --per, and the old operand form DB SESSION. */
 #ifndef PERFDB_CALLGRAPH_OPTS_H
 #define PERFDB_CALLGRAPH_OPTS_H
-#include "analyze/cgdiff.h"
+#include "analyze/callgraph/cgdiff.h"
 #include "builtin/builtin.h"
 
 /* What lost samples make of cgdiff's, tree's and folded's figures (the

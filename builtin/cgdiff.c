@@ -1,13 +1,13 @@
 /* perfdb cgdiff: the call-graph diff of two sides (--base and --new, each
  * a session or a label's sessions) in the layout of the kswapd profiles
  * pasted into LKML (seed 004): each node's shares, delta, 95% interval and
- * `=>` marks (analyze/cgdiff.h, analyze/cgdiff_findings.h); with --svg
+ * `=>` marks (analyze/callgraph/cgdiff.h, analyze/callgraph/cgdiff_findings.h); with --svg
  * also a differential flame graph (reports/svg_flame.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "analyze/cgdiff.h"
-#include "analyze/cgdiff_findings.h"
+#include "analyze/callgraph/cgdiff.h"
+#include "analyze/callgraph/cgdiff_findings.h"
 #include "analyze/lost_note.h"
 #include "builtin/builtin.h"
 #include "builtin/callgraph_opts.h"

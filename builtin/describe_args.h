@@ -1,12 +1,12 @@
 /* The options that say how to describe sessions for field attribution
- * (collect/describe.h), shared by perfdb layout, import and record:
+ * (collect/layout/describe.h), shared by perfdb layout, import and record:
  * --btf FILE, --dwarf FILE..., --object TYPE@ADDR[:SIZE][/PID]..., -t
  * TYPE... */
 #ifndef PERFDB_DESCRIBE_ARGS_H
 #define PERFDB_DESCRIBE_ARGS_H
 #include <stdbool.h>
 #include "builtin/builtin.h"
-#include "collect/describe.h"
+#include "collect/layout/describe.h"
 
 struct describe_args {
 	const char *btf;

@@ -1,7 +1,7 @@
 /* perfdb doctor: what perf and this kernel can record, and why not
- * (collect/doctor.h runs the checks). */
+ * (collect/doctor/doctor.h runs the checks). */
 #include "builtin/builtin.h"
-#include "collect/doctor.h"
+#include "collect/doctor/doctor.h"
 
 static const char *const usage[] = {
 	"perfdb doctor [--format F]",

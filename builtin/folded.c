@@ -2,8 +2,8 @@
  * (outermost caller first, as flamegraph.pl, speedscope and inferno read
  * them), frames keyed and named as in perfdb cgdiff. */
 #include <stdio.h>
-#include "analyze/cgdiff.h"
-#include "analyze/cgdiff_findings.h"
+#include "analyze/callgraph/cgdiff.h"
+#include "analyze/callgraph/cgdiff_findings.h"
 #include "analyze/lost_note.h"
 #include "builtin/builtin.h"
 #include "builtin/callgraph_opts.h"

@@ -1,12 +1,12 @@
 /* perfdb hitm: which struct fields of which cachelines move between CPUs,
  * from memory samples (perf c2c's cachelines, attributed to fields) or,
  * for sessions recorded with -r watch, from watchpoint traps
- * (analyze/hitm_findings.h). Only reads the database: perfdb layout
+ * (analyze/hitm/hitm_findings.h). Only reads the database: perfdb layout
  * stores the objects and layouts it uses. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "analyze/hitm_findings.h"
-#include "analyze/watch.h"
+#include "analyze/hitm/hitm_findings.h"
+#include "analyze/hitm/watch_load.h"
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {

@@ -1,8 +1,8 @@
 /* perfdb import: perf.data files (or a pipe) into sessions of a database
- * (collect/import.h does the work). */
+ * (collect/import/import.h does the work). */
 #include "builtin/builtin.h"
 #include "builtin/describe_args.h"
-#include "collect/import.h"
+#include "collect/import/import.h"
 
 static const char *const usage[] = {
 	"perfdb import [-o DB] [-l LABEL] [--kallsyms FILE] [-q] [--btf FILE] [--dwarf FILE]...",

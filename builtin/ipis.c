@@ -1,9 +1,9 @@
 /* perfdb ipis: TLB-flush IPIs and whether their targets still ran the mm
- * (analyze/ipis_findings.h). */
+ * (analyze/timeline/ipis_findings.h). */
 #include <stdint.h>
-#include "analyze/ipis.h"
-#include "analyze/ipis_findings.h"
-#include "analyze/tl_load.h"
+#include "analyze/timeline/ipis.h"
+#include "analyze/timeline/ipis_findings.h"
+#include "analyze/timeline/tl_load.h"
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {

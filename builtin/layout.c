@@ -1,11 +1,11 @@
 /* perfdb layout: stores in sessions the objects and struct layouts field
- * attribution needs (collect/describe.h), so that perfdb hitm and perfdb
+ * attribution needs (collect/layout/describe.h), so that perfdb hitm and perfdb
  * watch only read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "builtin/builtin.h"
 #include "builtin/describe_args.h"
-#include "collect/describe.h"
+#include "collect/layout/describe.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 

@@ -1,7 +1,7 @@
 /* perfdb pull: sessions and benches from a PostgreSQL server into a
- * database (collect/fleet_pull.h does the work). */
+ * database (collect/fleet/fleet_pull.h does the work). */
 #include "builtin/builtin.h"
-#include "collect/fleet_pull.h"
+#include "collect/fleet/fleet_pull.h"
 #include "schema/db.h"
 #include "schema/pg_conn.h"
 

@@ -1,9 +1,9 @@
 /* perfdb push: sessions and benches of a database to a PostgreSQL server
- * (collect/fleet_push.h does the work). */
+ * (collect/fleet/fleet_push.h does the work). */
 #include <stdlib.h>
 #include <string.h>
 #include "builtin/builtin.h"
-#include "collect/fleet_push.h"
+#include "collect/fleet/fleet_push.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 #include "schema/pg_conn.h"

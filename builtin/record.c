@@ -1,9 +1,9 @@
 /* perfdb record: perf record around a workload with ready recipes,
- * imported as a session (collect/record.h does the work). */
+ * imported as a session (collect/record/record.h does the work). */
 #include <string.h>
 #include "builtin/builtin.h"
 #include "builtin/describe_args.h"
-#include "collect/record.h"
+#include "collect/record/record.h"
 
 static const char *const usage[] = {
 	"perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ] [-g | --call-graph fp|dwarf]",

@@ -1,12 +1,12 @@
 /* perfdb report: the changelog-ready A/B write-up of two labels
- * (analyze/report.h makes it; reports/ renders it, its pictures as SVG
+ * (analyze/report/report.h makes it; reports/ renders it, its pictures as SVG
  * files next to the report or inline in html). */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "analyze/report.h"
+#include "analyze/report/report.h"
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
 #include "lib/alloc.h"

@@ -1,6 +1,6 @@
 /* perfdb results: the runs of benches summarized per label, cell and
- * metric (analyze/results.h). */
-#include "analyze/results.h"
+ * metric (analyze/bench/results.h). */
+#include "analyze/bench/results.h"
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {

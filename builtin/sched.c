@@ -1,10 +1,10 @@
 /* perfdb sched: context switches per second per CPU and per process, or
- * two labels' medians side by side (analyze/sched_findings.h). */
+ * two labels' medians side by side (analyze/timeline/sched_findings.h). */
 #include <stdint.h>
 #include <string.h>
 #include "analyze/lost_note.h"
-#include "analyze/sched_findings.h"
-#include "analyze/tl_load.h"
+#include "analyze/timeline/sched_findings.h"
+#include "analyze/timeline/tl_load.h"
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {

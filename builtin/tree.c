@@ -2,8 +2,8 @@
  * flat self or children shares by symbol), in the layout of perfdb cgdiff
  * and of the kswapd profiles pasted into LKML (seed 004). */
 #include <stdio.h>
-#include "analyze/cgdiff.h"
-#include "analyze/cgdiff_findings.h"
+#include "analyze/callgraph/cgdiff.h"
+#include "analyze/callgraph/cgdiff_findings.h"
 #include "analyze/lost_note.h"
 #include "builtin/builtin.h"
 #include "builtin/callgraph_opts.h"

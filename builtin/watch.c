@@ -2,10 +2,10 @@
  * watch, or any recording of mem:ADDR/LEN:w events): per watched field its
  * writes, writer CPUs, ownership transfers and store sites, per cacheline
  * a verdict, in the field contention document of perfdb hitm
- * (analyze/hitm_findings.h). */
+ * (analyze/hitm/hitm_findings.h). */
 #include <stdio.h>
-#include "analyze/hitm_findings.h"
-#include "analyze/watch.h"
+#include "analyze/hitm/hitm_findings.h"
+#include "analyze/hitm/watch_load.h"
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {

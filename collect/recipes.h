@@ -15,7 +15,7 @@
  *            and mmap:exit_mmap
  *   watch    hardware write-watchpoints (mem:ADDR/LEN:w) on the fields
  *            --watch names; no events of its own here: perfdb record
- *            adds them once the addresses are known (collect/watch.h)
+ *            adds them once the addresses are known (collect/record/watch_spec.h)
  * Tracepoint recipes (and c2c) record system-wide (-a); every recording
  * gets -m 1024 unless told otherwise; perf's side-band (COMM, FORK, EXIT,
  * MMAP2) is on by default and left on. */

@@ -1,6 +1,6 @@
 /* Struct layouts as data: a struct's members flattened to dotted names
  * with byte offsets and sizes. collect/ reads them from BTF
- * (collect/btf_layout.h) or DWARF (collect/dwarf_layout.h) and stores them
+ * (collect/layout/btf_layout.h) or DWARF (collect/layout/dwarf_layout.h) and stores them
  * in a session's struct_layout rows; analyze/ reads those rows back. This
  * file holds the type and the pure helpers both sides use: finding a
  * member, the struct's size, naming the field at a byte offset, freeing.

@@ -5,7 +5,7 @@
 -- as fast as a row in a table of its own); event.tp_table names the view of
 -- an event's samples. Code pointers (callsite, callback, func) keep the
 -- address and, in *_sym, the kernel symbol as perf prints it (name+0xoff).
--- A field the recording kernel's format lacks is NULL. collect/tracepoints.c
+-- A field the recording kernel's format lacks is NULL. collect/import/tracepoints.c
 -- lists the same columns in the same order.
 
 CREATE VIEW sched_switch(sample_id, prev_comm, prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio) AS

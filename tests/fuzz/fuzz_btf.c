@@ -4,7 +4,7 @@
  * as perfdb layout --btf computes them. */
 #include <bpf/btf.h>
 #include <stdint.h>
-#include "collect/btf_layout.h"
+#include "collect/layout/btf_layout.h"
 #include "tests/fuzz/memfile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -3,7 +3,7 @@
  * layout reader: its file-scope variables, and the layout of the type of
  * each (the first 32), as perfdb layout --dwarf reads them. */
 #include <stdint.h>
-#include "collect/dwarf_layout.h"
+#include "collect/layout/dwarf_layout.h"
 #include "tests/fuzz/memfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

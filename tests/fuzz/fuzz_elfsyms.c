@@ -1,11 +1,11 @@
 /* libFuzzer harness: an ELF file as a recording's MMAP2 records name it
  * (a binary, a shared object, a debug file) through perfdb's symbol
- * reader (collect/elfsyms.h): headers, segments, build-id, .symtab or
+ * reader (collect/symbols/elfsyms.h): headers, segments, build-id, .symtab or
  * .dynsym, and the PLT entries synthesized from .rela.plt/.rel.plt and
  * .plt; then a lookup at the first and last byte of every symbol and PLT
  * entry, and the file-offset mapping of each segment's bounds. */
 #include <stdint.h>
-#include "collect/elfsyms.h"
+#include "collect/symbols/elfsyms.h"
 #include "tests/fuzz/memfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 /* libFuzzer harness: one perf.data file through the whole import
- * (collect/ingest.h: reader, tracing data, threads, maps, symbols,
+ * (collect/import/ingest.h: reader, tracing data, threads, maps, symbols,
  * callchains, tracepoint tables) into an in-memory database whose schema
  * is made once per process: the sessions of successful imports pile up
  * (64 at most: then the empty database's image is restored, which costs
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
-#include "collect/ingest.h"
-#include "collect/perf_data.h"
+#include "collect/import/ingest.h"
+#include "collect/perfdata/perf_data.h"
 #include "schema/db.h"
 #include "tests/fuzz/memfile.h"
 

@@ -6,7 +6,7 @@
  * input costs no libtraceevent parse and no fork. */
 #include <stdint.h>
 #include <string.h>
-#include "collect/perf_data.h"
+#include "collect/perfdata/perf_data.h"
 #include "tests/fuzz/memfile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -5,7 +5,7 @@
  * libtraceevent bug (the real binary's vetting child still refuses it). */
 #include <stddef.h>
 #include <stdint.h>
-#include "collect/tracing_data.h"
+#include "collect/perfdata/tracing_data.h"
 #include "tests/fuzz/memfile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Integration test of symbol sources through perf's build-id cache
-# (collect/buildid_cache.c, dso_load.c, resolve.c), with a private cache:
+# (collect/symbols/buildid_cache.c, dso_load.c, resolve.c), with a private cache:
 # HOME=$T/home for perf record (which fills $HOME/.debug) and perfdb, and
 # PERF_BUILDID_DIR (which perf sets for the scripts it runs) for perfdb:
 #  - user binary: tests/programs/cgdiff_work.c recorded with cpu-clock;

@@ -3,7 +3,7 @@
  * evsels and counts. A debugging aid and a test oracle helper. */
 #include <stdio.h>
 #include <string.h>
-#include "collect/perf_data.h"
+#include "collect/perfdata/perf_data.h"
 
 static int on_event(void *ctx, struct pd_reader *r, const struct pd_event *ev)
 {

@@ -1,11 +1,11 @@
-/* Unit test for analyze/c2c.c: perf c2c's classification of one memory
+/* Unit test for analyze/hitm/c2c.c: perf c2c's classification of one memory
  * sample, case by case, with data_src values as the kernel writes them on
  * Intel (PEBS), AMD (IBS), Arm (SPE) and Power. Expected counters are
  * worked out by hand from the rules in c2c.h (perf's c2c_decode_stats()). */
 #include <string.h>
 
-#include "analyze/c2c.h"
-#include "collect/mem_sample.h"
+#include "analyze/hitm/c2c.h"
+#include "collect/import/mem_sample.h"
 #include "tests/unit/tap.h"
 
 /* One case: the fields of a sample and the counters it must set. */

@@ -1,4 +1,4 @@
-/* Unit tests of the call-graph diff (analyze/calltree.c, cgdiff.c,
+/* Unit tests of the call-graph diff (analyze/callgraph/calltree.c, cgdiff.c,
  * cgdiff_findings.c, cgdiff_flame.c, cgdiff_folded.c, reports/svg_flame.c)
  * on small databases written here row by row: shares and intervals,
  * symbol suffix normalization across builds, paths present on one side
@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "analyze/cgdiff.h"
-#include "analyze/cgdiff_findings.h"
-#include "analyze/report.h"
+#include "analyze/callgraph/cgdiff.h"
+#include "analyze/callgraph/cgdiff_findings.h"
+#include "analyze/report/report.h"
 #include "lib/doc.h"
 #include "reports/render.h"
 #include "reports/svg_flame.h"

@@ -1,4 +1,4 @@
-/* Unit tests of the PLT entry symbols (collect/elf_plt.c through
+/* Unit tests of the PLT entry symbols (collect/symbols/elf_plt.c through
  * elfsyms): small ELF files written here with libelf, whose .plt,
  * .rela.plt/.rel.plt and .dynsym are known, checked entry by entry
  * (name@plt in relocation order, "@plt" for a relocation without symbol,
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/demangle.h"
-#include "collect/elfsyms.h"
+#include "collect/symbols/demangle.h"
+#include "collect/symbols/elfsyms.h"
 #include "lib/symtab.h"
 #include "tests/unit/tap.h"
 

@@ -1,10 +1,10 @@
-/* Tests for collect/features.c, the perf.data feature-section decoder:
+/* Tests for collect/perfdata/features.c, the perf.data feature-section decoder:
  * hand-built sections (byte order, bounds, build-id layouts, optional
  * topology tails), a file recorded here with perf, every file-mode file in
  * $PERFDB_SHARED/perfdata, each checked against what `perf report
  * --header-only -I` and `perf buildid-list` print, and truncation and
  * byte-flip fuzzing of every real section. */
-#include "collect/features.h"
+#include "collect/perfdata/features.h"
 #include "lib/bytes.h"
 #include "tap.h"
 

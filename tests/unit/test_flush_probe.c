@@ -1,10 +1,10 @@
-/* Unit tests for collect/flush_probe.c: the verdict on hand-made counts
+/* Unit tests for collect/record/flush_probe.c: the verdict on hand-made counts
  * (flush IPIs received, none sent on a busy or an idle machine, IPIs sent
  * and none received), and the live probe on this machine, whose counts
  * must agree with its verdict whatever the machine flushes with. */
 #include <stdio.h>
 #include <string.h>
-#include "collect/flush_probe.h"
+#include "collect/record/flush_probe.h"
 #include "collect/recipes.h"
 #include "tests/unit/tap.h"
 

@@ -1,7 +1,7 @@
-/* Unit test for `perfdb hitm`'s analysis (analyze/c2c_load.c, layout.c,
+/* Unit test for `perfdb hitm`'s analysis (analyze/hitm/c2c_load.c, layout.c,
  * objects.c, hitm.c, and the findings document hitm_findings.h makes of
  * memory samples and of watchpoint traps), for what perfdb layout stores
- * (collect/dwarf_layout.c, objects_store.c, describe.c), and the writer
+ * (collect/layout/dwarf_layout.c, objects_store.c, describe.c), and the writer
  * of its perf.data fixtures.
  *
  *   test_hitm                        the unit checks (TAP)
@@ -34,19 +34,19 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "analyze/c2c_load.h"
-#include "analyze/hitm.h"
-#include "analyze/hitm_findings.h"
-#include "analyze/hitm_select.h"
-#include "analyze/layout.h"
-#include "analyze/objects.h"
-#include "analyze/watch.h"
-#include "collect/describe.h"
-#include "collect/dwarf_layout.h"
-#include "collect/elfsyms.h"
-#include "collect/ingest.h"
-#include "collect/layout_store.h"
-#include "collect/objects_store.h"
+#include "analyze/hitm/c2c_load.h"
+#include "analyze/hitm/hitm.h"
+#include "analyze/hitm/hitm_findings.h"
+#include "analyze/hitm/hitm_select.h"
+#include "analyze/hitm/layout_load.h"
+#include "analyze/hitm/objects.h"
+#include "analyze/hitm/watch_load.h"
+#include "collect/layout/describe.h"
+#include "collect/layout/dwarf_layout.h"
+#include "collect/symbols/elfsyms.h"
+#include "collect/import/ingest.h"
+#include "collect/layout/layout_store.h"
+#include "collect/layout/objects_store.h"
 #include "lib/alloc.h"
 #include "lib/layout.h"
 #include "reports/render.h"

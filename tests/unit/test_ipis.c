@@ -1,4 +1,4 @@
-/* Unit tests for analyze/mm_timeline.c and analyze/ipis.c on hand-written
+/* Unit tests for analyze/timeline/mm_timeline.c and analyze/timeline/ipis.c on hand-written
  * event sequences: task identity (threads, exec generations, kernel
  * threads, unknown tasks), every loaded-mm rule (switch to a user task,
  * lazy on idle and kernel threads, init_mm after a lazy reason-0 flush,
@@ -9,8 +9,8 @@
  * receiver verdicts, interrupts raised, attempts, the ipi_send fallback,
  * the summary's agreement, and the guard on flush IPIs that cannot be seen
  * (its counts, its verdict, the kallsyms names it gives). */
-#include "analyze/ipis.h"
-#include "analyze/mm_timeline.h"
+#include "analyze/timeline/ipis.h"
+#include "analyze/timeline/mm_timeline.h"
 #include "lib/kallsyms.h"
 #include "tests/unit/tap.h"
 

@@ -1,12 +1,12 @@
 /* Unit tests of the machine's pulse and load (collect/pulse.c: parsing
  * /proc/stat, the load between two readings) and of the comparison of two
- * sides' machines (analyze/machine.c): when the machine changed, which way,
+ * sides' machines (analyze/bench/machine.c): when the machine changed, which way,
  * and which changes of a comparison it could explain, on hand-built sides
  * whose answers follow from the definitions in machine.h; plus one real
  * probe of this machine (its rates are positive and finite). */
 #include <math.h>
 #include <stdlib.h>
-#include "analyze/machine.h"
+#include "analyze/bench/machine.h"
 #include "collect/pulse.h"
 #include "tests/unit/tap.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of collect/maps.c (a process's memory maps in a treap)
+/* Unit tests of collect/symbols/maps.c (a process's memory maps in a treap)
  * against a model: an array of pages, each remembering the dso and file
  * offset of the last map laid over it. Thousands of random inserts (maps
  * over maps, inside maps, across several), then every page looked up,
@@ -11,7 +11,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <time.h>
-#include "collect/maps.h"
+#include "collect/symbols/maps.h"
 #include "tests/unit/tap.h"
 
 #define PAGES	512

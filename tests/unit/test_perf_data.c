@@ -1,4 +1,4 @@
-/* Tests for the perf.data reader (collect/perf_data*.c) on files written by
+/* Tests for the perf.data reader (collect/perfdata/perf_data*.c) on files written by
  * tests/lib/pdwriter: every sample_type field in little- and big-endian files
  * with attr sizes from 64 to 144, sample_id_all trailers (IDENTIFIER, or ID
  * found by id), FINISHED_ROUND time ordering, COMPRESSED/COMPRESSED2 with
@@ -6,8 +6,8 @@
  * console text, the v1 magic, lost counts, truncation at every byte,
  * declared sizes the file cannot hold and exact error offsets. A few fixtures are also read by the installed perf,
  * which checks the writer. */
-#include "collect/perf_data.h"
-#include "collect/perf_data_int.h"
+#include "collect/perfdata/perf_data.h"
+#include "collect/perfdata/perf_data_int.h"
 #include "tests/lib/pdwriter.h"
 #include "tests/lib/cpu_rounds.h"
 #include "tap.h"

@@ -1,11 +1,11 @@
 /* Tests for collect/recipes.c (recipe plans, the perf command line, shell
  * quoting, the machine probes, with a fake tracefs for missing events) and
- * collect/btf_layout.c: the flattened layouts of several kernel structs
+ * collect/layout/btf_layout.c: the flattened layouts of several kernel structs
  * (mm_struct, mm_context_t, vm_area_struct, restart_block, perf_event_attr)
  * checked member by member against what `pahole -C NAME
  * /sys/kernel/btf/vmlinux` prints, nested dotted names and bitfields
  * included. */
-#include "collect/btf_layout.h"
+#include "collect/layout/btf_layout.h"
 #include "collect/recipes.h"
 #include "tap.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of collect/record_wrapper.c's wrapper_status_live_pid: the
+/* Unit tests of collect/record/record_wrapper.c's wrapper_status_live_pid: the
  * pid a stop signal is passed to comes from the status file's "started
  * PID" only while the file records no end (exit, signal, exec): once the
  * wrapper wrote it, it exits and its pid may be reused, however long perf
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "collect/record_wrapper.h"
+#include "collect/record/record_wrapper.h"
 #include "tests/unit/tap.h"
 
 static char path[] = "/tmp/perfdb-test-wrapper-XXXXXX";

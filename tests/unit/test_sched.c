@@ -1,4 +1,4 @@
-/* Unit tests for analyze/sched.c on hand-written event sequences: how a
+/* Unit tests for analyze/timeline/sched.c on hand-written event sequences: how a
  * switch's two sides relate (same mm, other mm, idle or kernel thread,
  * unknown), per-CPU counts and idle time, per-process switches, run time
  * and CPUs, the window (earlier events only set the state, the first
@@ -9,7 +9,7 @@
  * line recorded (analyze/rec_scope.h) and CPU lists. */
 #include <string.h>
 #include "analyze/rec_scope.h"
-#include "analyze/sched.h"
+#include "analyze/timeline/sched.h"
 #include "lib/cpulist.h"
 #include "tests/unit/tap.h"
 

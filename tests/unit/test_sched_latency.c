@@ -1,4 +1,4 @@
-/* Unit tests for analyze/sched_latency.c on hand-written event sequences:
+/* Unit tests for analyze/timeline/sched_latency.c on hand-written event sequences:
  * a wakeup to the switch-in, a task switched away still runnable (prev_state
  * 0) waiting from that switch, a preempted one (prev_state 256) not, a task
  * first seen switched in (a latency of 0) or woken (waiting from then), a
@@ -6,7 +6,7 @@
  * wakeup then ignored), the idle task left out, the window, the largest
  * wait with its start and end, and lat_merge. */
 #include <stdlib.h>
-#include "analyze/sched_latency.h"
+#include "analyze/timeline/sched_latency.h"
 #include "tests/unit/tap.h"
 
 /* sw(t, cpu, prev, next, state): a switch from prev (prev_state state). */

@@ -1,7 +1,7 @@
 /* Unit tests of the schema and the import's write path: the typed views of
- * schema/tracepoints.sql against collect/tracepoints.c's specs (names,
+ * schema/tracepoints.sql against collect/import/tracepoints.c's specs (names,
  * order, and which sample.fN each column reads), and batched writes
- * (collect/batch.c + sqlq.c) that skip re-binding unchanged values, with
+ * (schema/batch.c + sqlq.c) that skip re-binding unchanged values, with
  * and without the writer thread. */
 #include <limits.h>
 #include <stdio.h>
@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sqlite3.h>
-#include "collect/batch.h"
+#include "schema/batch.h"
 #include "schema/db.h"
-#include "collect/sqlq.h"
-#include "collect/tracepoints.h"
+#include "schema/sqlq.h"
+#include "collect/import/tracepoints.h"
 #include "tap.h"
 #include <traceevent/event-parse.h>
 

@@ -15,10 +15,10 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "collect/elfsyms.h"
-#include "collect/kallsyms_job.h"
+#include "collect/symbols/elfsyms.h"
+#include "collect/symbols/kallsyms_job.h"
 #include "lib/kallsyms.h"
-#include "collect/demangle.h"
+#include "collect/symbols/demangle.h"
 #include "lib/symtab.h"
 #include "tests/unit/tap.h"
 

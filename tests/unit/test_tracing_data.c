@@ -1,4 +1,4 @@
-/* Unit test for collect/tracing_data.c: parses TRACING_DATA blobs taken from
+/* Unit test for collect/perfdata/tracing_data.c: parses TRACING_DATA blobs taken from
  * a perf.data recorded here (when perf can record), from the shared sample
  * files (file and pipe mode), and from hand-built blobs in both byte
  * orders; checks every truncation and some corruptions fail cleanly. */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "collect/tracing_data.h"
+#include "collect/perfdata/tracing_data.h"
 #include "tests/unit/tap.h"
 
 #define FEAT_TRACING_DATA 1

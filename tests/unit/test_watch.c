@@ -1,5 +1,5 @@
-/* Unit tests of the watch recipe (collect/watch*.c) and its analysis
- * (analyze/watch.c): --watch spec parsing and the 4-register limit, the
+/* Unit tests of the watch recipe (collect/record/watch*.c) and its analysis
+ * (analyze/hitm/watch_load.c): --watch spec parsing and the 4-register limit, the
  * watched window of a field (alignment, partly watched fields), metric
  * lines, CPU lists, tracefs format fields, reading the mm pointer out of a
  * wrapped perf ring buffer; the analysis on hand-made sample sequences
@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "analyze/hitm_findings.h"
-#include "analyze/hitm_watch.h"
-#include "analyze/watch.h"
+#include "analyze/hitm/hitm_findings.h"
+#include "analyze/hitm/hitm_watch.h"
+#include "analyze/hitm/watch_load.h"
 #include "schema/db.h"
-#include "collect/watch.h"
+#include "collect/record/watch_spec.h"
 #include "tests/unit/tap.h"
 
 /* ---- specs ---- */

@@ -1,0 +1,193 @@
+/* `perfdb report` as findings: the sections in order (see report.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/report/report_int.h"
+#include "analyze/session_info.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "schema/db.h"
+
+/* rep_summary: see report_int.h. */
+void rep_summary(struct rep *r, double score, const char *fmt, ...)
+{
+	struct strbuf b = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(&b, fmt, ap);
+	va_end(ap);
+	table_add_row(r->summary);
+	table_set_str(r->summary, 0, sb_str(&b));
+	table_set_real(r->summary, 1, fabs(score));
+	r->nsignificant++;
+	sb_free(&b);
+}
+
+/* rep_cell_text: see report_int.h. */
+char *rep_cell_text(const struct bench_data *b, size_t cell)
+{
+	struct strbuf s = STRBUF_INIT;
+	for (size_t i = 0; i < b->nparams; i++)
+		sb_printf(&s, "%s%s=%s", i ? " " : "", b->params[i], bd_cell_value(b, cell, i));
+	return sb_take(&s);
+}
+
+/* rep_same_cell: see report_int.h. */
+bool rep_same_cell(const struct bench_data *a, size_t ca, const struct bench_data *b, size_t cb)
+{
+	if (a->nparams != b->nparams)
+		return false;
+	for (size_t i = 0; i < a->nparams; i++) {
+		size_t k = 0;
+		while (k < b->nparams && strcmp(a->params[i], b->params[k]))
+			k++;
+		if (k == b->nparams || strcmp(bd_cell_value(a, ca, i), bd_cell_value(b, cb, k)))
+			return false;
+	}
+	return true;
+}
+
+/* rep_quote: see report_int.h. */
+void rep_quote(const char *w, struct strbuf *b)
+{
+	if (*w && !w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=,:+@%{}")]) {
+		sb_puts(b, w);
+		return;
+	}
+	sb_putc(b, '\'');
+	for (; *w; w++)
+		if (*w == '\'')
+			sb_puts(b, "'\\''");
+		else
+			sb_putc(b, *w);
+	sb_putc(b, '\'');
+}
+
+/* rep_param_values: see report_int.h. */
+void rep_param_values(const struct bench_data *b, size_t i, struct strbuf *out)
+{
+	for (size_t c = 0, k = 0; c < b->ncells; c++) {
+		const char *v = bd_cell_value(b, c, i);
+		bool seen = false;
+		for (size_t e = 0; e < c && !seen; e++)
+			seen = !strcmp(bd_cell_value(b, e, i), v);
+		if (!seen)
+			sb_printf(out, "%s%s", k++ ? "," : "", v);
+	}
+}
+
+/* load_side(r, s, name, label, err, errlen): a side's bench and sessions.
+ * 0, or -1 when it has neither. */
+static int load_side(struct rep *r, struct rside *s, const char *name, const char *label,
+		     char *err, size_t errlen)
+{
+	char why[512];
+	s->name = name;
+	s->label = label;
+	s->have_bench = !bench_data_load(r->db, label, &s->b, why, sizeof(why));
+	if (!s->have_bench)
+		bench_data_free(&s->b);
+	s->nsessions = db_resolve_sessions(r->db, label, &s->sessions);
+	if (s->nsessions < 0)
+		s->nsessions = 0;
+	if (!s->have_bench && !s->nsessions) {
+		snprintf(err, errlen, "'%s' (%s) names neither a bench nor a session", label, name);
+		return -1;
+	}
+	session_info_add(doc_sessions(r->d), r->db, s->sessions, s->nsessions, name);
+	return 0;
+}
+
+/* summary_table(): the empty summary, shown first. */
+static struct table *summary_table(void)
+{
+	struct table *s = table_new("summary", "Summary");
+	table_col(s, "change", COL_STR, 0);
+	table_col(s, "score", COL_REAL, -1);
+	table_col_show(s, 1, SHOW_DATA);
+	table_style(s, TABLE_LIST);
+	table_section(s, "Summary");
+	return s;
+}
+
+/* sort_into(t, s): t's rows appended to s by score, descending. */
+static void sort_into(const struct table *t, struct table *s)
+{
+	size_t n = table_nrows(t), *ix = xcalloc(n + 1, sizeof(size_t));
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		ix[j] = i;
+		while (j > 0 && table_cell(t, ix[j - 1], 1)->v.r < table_cell(t, i, 1)->v.r) {
+			ix[j] = ix[j - 1];
+			ix[--j] = i;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		table_add_row(s);
+		table_set_str(s, 0, table_cell(t, ix[i], 0)->v.s);
+		table_set_real(s, 1, table_cell(t, ix[i], 1)->v.r);
+	}
+	free(ix);
+}
+
+/* finish_summary(r, s): the summary's rows in order into s, or the line
+ * that says nothing changed. */
+static void finish_summary(struct rep *r, struct table *s)
+{
+	sort_into(r->summary, s);
+	if (r->nwithheld) {
+		table_add_row(s);
+		table_set_strf(s, 0, "%zu change%s beyond %s interval with no kernel verdict: the machine's own "
+			       "change or its other processes could explain %s (see the warning)", r->nwithheld, r->nwithheld == 1 ? "" : "s",
+			       r->nwithheld == 1 ? "its" : "their", r->nwithheld == 1 ? "it" : "them");
+		table_set_real(s, 1, 0);
+	}
+	if (!table_nrows(s)) {
+		table_add_row(s);
+		table_set_str(s, 0, "no significant change: no interval of the headline metrics or the "
+			    "evidence excludes 0");
+		table_set_real(s, 1, 0);
+	}
+}
+
+/* report_findings: see report.h. */
+int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, char *err, size_t errlen)
+{
+	struct rep r = { .db = db, .o = o, .d = d, .ipis = { -1, -1 }, .unverified = { -1, -1 } };
+	char *title = xasprintf("%s against %s", o->new, o->base);
+	int rc = load_side(&r, &r.side[0], "base", o->base, err, errlen) ||
+		 load_side(&r, &r.side[1], "new", o->new, err, errlen) ? -1 : 0;
+	doc_set_title(d, title);
+	free(title);
+	r.summary = table_new("summary_unsorted", NULL);
+	table_col(r.summary, "change", COL_STR, 0);
+	table_col(r.summary, "score", COL_REAL, -1);
+	struct table *shown = NULL;
+	if (!rc) {
+		dv_str(doc_findings(d), "base", o->base);
+		dv_str(doc_findings(d), "new", o->new);
+		shown = dv_table(doc_findings(d), summary_table());
+		report_machine(&r);
+		report_setup(&r);
+		report_machine_tables(&r);
+		rc = report_headline(&r, err, errlen);
+	}
+	if (!rc) {
+		report_durations(&r);
+		report_evidence(&r);
+		report_quality(&r);
+		report_reproduce(&r);
+		finish_summary(&r, shown);
+		doc_set_main(d, "summary");
+	}
+	for (int i = 0; i < 2; i++) {
+		if (r.side[i].have_bench)
+			bench_data_free(&r.side[i].b);
+		free(r.side[i].sessions);
+		machine_side_free(&r.msides[i]);
+	}
+	table_free(r.summary);
+	return rc;
+}

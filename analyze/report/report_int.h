@@ -1,0 +1,72 @@
+/* The parts of analyze/report/report.c, one file per section; not for other
+ * modules. */
+#ifndef PERFDB_REPORT_INT_H
+#define PERFDB_REPORT_INT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "analyze/bench/bench_data.h"
+#include "analyze/bench/machine.h"
+#include "analyze/report/report.h"
+#include "lib/doc.h"
+#include "lib/strbuf.h"
+
+/* One side of the comparison. */
+struct rside {
+	const char *name;	/* "base" or "new" */
+	const char *label;
+	bool have_bench;
+	struct bench_data b;	/* when have_bench */
+	int64_t *sessions;	/* the label's sessions (recorded runs, perfdb record) */
+	int nsessions;
+};
+
+/* A report being made. */
+struct rep {
+	sqlite3 *db;
+	const struct report_opts *o;
+	struct doc *d;
+	struct rside side[2];
+	struct table *summary;	/* filled last, shown first */
+	size_t nsignificant;
+	struct machine_cmp machine;	/* the machine's own change from base to new */
+	struct machine_side msides[2];
+	size_t nwithheld;	/* significant rows the machine's change could explain */
+	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
+	long long unseen_flushes[2];	/* the IPI evidence: flushes of an mm another
+					 * CPU ran, in sessions whose flush IPIs
+					 * were not seen (ipis_unseen.h); 0: none */
+};
+
+/* Sections (report_setup.c, report_machine.c, report_headline.c,
+ * report_evidence.c, report_quality.c, report_reproduce.c). Each adds its
+ * tables to r->d; the headline and evidence add their significant changes
+ * to r->summary. report_machine compares the machine's pulse and load of
+ * the sides into r->machine (its warning first, before any other);
+ * report_machine_tables adds its tables to the setup. */
+void report_setup(struct rep *r);
+void report_machine(struct rep *r);
+void report_machine_tables(struct rep *r);
+int report_headline(struct rep *r, char *err, size_t errlen);
+void report_durations(struct rep *r);
+void report_evidence(struct rep *r);
+void report_quality(struct rep *r);
+void report_reproduce(struct rep *r);
+
+/* rep_summary(r, score, fmt, ...): a summary line; lines are sorted by
+ * score (|change|), largest first, when the report is done. */
+void rep_summary(struct rep *r, double score, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* rep_cell_text(b, cell): "cpus=2 mm=shared" of a bench cell, malloc'ed. */
+char *rep_cell_text(const struct bench_data *b, size_t cell);
+
+/* rep_same_cell(a, ca, b, cb): whether cell ca of a and cell cb of b have
+ * the same parameters with the same values (in whatever order). */
+bool rep_same_cell(const struct bench_data *a, size_t ca, const struct bench_data *b, size_t cb);
+
+/* rep_quote(word, b): word shell-quoted when it needs it, into b. */
+void rep_quote(const char *word, struct strbuf *b);
+
+/* rep_param_values(b, i, out): parameter i's distinct values in cell
+ * order, ','-separated, into out. */
+void rep_param_values(const struct bench_data *b, size_t i, struct strbuf *out);
+#endif

@@ -1,0 +1,151 @@
+/* The report's setup: per side the kernel, boots, machine, perf,
+ * workload and plan, and a warning for anything but the kernel that
+ * differs between the sides (see report.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analyze/report/report_int.h"
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "schema/db.h"
+
+/* session_text(db, id, sql): the text sql (one bound id) gives, or NULL. */
+static char *session_text(sqlite3 *db, int64_t id, const char *sql)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	char *s = NULL;
+	sqlite3_bind_int64(st, 1, id);
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		s = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return s;
+}
+
+/* from_session(r, s, sql): a fact of the side's first session. */
+static char *from_session(const struct rep *r, const struct rside *s, const char *sql)
+{
+	return s->nsessions ? session_text(r->db, s->sessions[0], sql) : NULL;
+}
+
+/* latest(s): the side's latest boot, or NULL without a bench. */
+static const struct bd_boot *latest(const struct rside *s)
+{
+	return s->have_bench && s->b.nboots ? &s->b.boots[s->b.nboots - 1] : NULL;
+}
+
+/* argv_text(r, json): a JSON argv as a shell-quoted command line. */
+static char *argv_text(const struct rep *r, const char *json)
+{
+	sqlite3_stmt *st = db_prepare(r->db, "SELECT value FROM json_each(?) ORDER BY key");
+	struct strbuf b = STRBUF_INIT;
+	sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		if (b.len)
+			sb_putc(&b, ' ');
+		rep_quote((const char *)sqlite3_column_text(st, 0), &b);
+	}
+	sqlite3_finalize(st);
+	return sb_take(&b);
+}
+
+/* params_text(b): "cpus=1,2; mm=shared,private". */
+static char *params_text(const struct bench_data *b)
+{
+	struct strbuf s = STRBUF_INIT;
+	for (size_t i = 0; i < b->nparams; i++) {
+		sb_printf(&s, "%s%s=", i ? "; " : "", b->params[i]);
+		rep_param_values(b, i, &s);
+	}
+	return sb_take(&s);
+}
+
+/* topology(r, s): "2 CPUs: 1 socket, 2 cores" from the first session. */
+static char *topology(const struct rep *r, const struct rside *s)
+{
+	char *t = from_session(r, s, "SELECT count(*) || ' CPUs: ' || count(DISTINCT socket_id) || "
+		"' socket(s), ' || count(DISTINCT socket_id || '.' || core_id) || ' core(s)' FROM cpu "
+		"WHERE session_id = ? HAVING count(*) > 0");
+	return t;
+}
+
+/* One fact: its name, both sides' values, whether a difference warns. */
+struct fact {
+	const char *name;
+	char *v[2];
+	bool warn;
+};
+
+/* facts_of(r, s, f): the side's facts into f[..].v[k] (NULL: unknown). */
+static void facts_of(const struct rep *r, int k, struct fact *f)
+{
+	const struct rside *s = &r->side[k];
+	const struct bd_boot *b = latest(s);
+	char buf[64];
+	f[0].v[k] = b ? xstrdup(b->os_release) : from_session(r, s, "SELECT os_release FROM session WHERE id = ?");
+	f[1].v[k] = b ? xstrdup(b->os_version) : NULL;
+	f[2].v[k] = b ? xstrdup(b->build_id) : NULL;
+	snprintf(buf, sizeof(buf), "%zu", s->have_bench ? s->b.nboots : 0);
+	f[3].v[k] = s->have_bench ? xstrdup(buf) : NULL;
+	f[4].v[k] = b ? xstrdup(b->hostname) : from_session(r, s, "SELECT hostname FROM session WHERE id = ?");
+	f[5].v[k] = b ? xstrdup(b->cpu_model) : from_session(r, s, "SELECT cpu_desc FROM session WHERE id = ?");
+	snprintf(buf, sizeof(buf), "%d", b ? b->cpus_online : 0);
+	f[6].v[k] = b ? xstrdup(buf) : from_session(r, s, "SELECT nr_cpus_online FROM session WHERE id = ?");
+	f[7].v[k] = topology(r, s);
+	snprintf(buf, sizeof(buf), "%lld MiB", b ? b->mem_total_kb / 1024 : 0);
+	f[8].v[k] = b && b->mem_total_kb ? xstrdup(buf) :
+		    from_session(r, s, "SELECT (total_mem_kb / 1024) || ' MiB' FROM session WHERE id = ?");
+	f[9].v[k] = b && *b->perf_version ? xstrdup(b->perf_version) :
+		    from_session(r, s, "SELECT perf_version FROM session WHERE id = ?");
+	f[10].v[k] = from_session(r, s, "SELECT perf_cmdline FROM session WHERE id = ?");
+	f[11].v[k] = s->have_bench ? argv_text(r, s->b.argv_json) :
+		     from_session(r, s, "SELECT workload FROM session WHERE id = ?");
+	f[12].v[k] = s->have_bench ? params_text(&s->b) : NULL;
+	snprintf(buf, sizeof(buf), "%d (+%d warm-up)", s->have_bench ? s->b.runs : 0, s->have_bench ? s->b.warmup : 0);
+	f[13].v[k] = s->have_bench ? xstrdup(buf) : NULL;
+	f[14].v[k] = s->have_bench ? xstrdup(s->b.run_order) : NULL;
+	f[15].v[k] = s->have_bench && s->b.recipes ? xstrdup(s->b.recipes) : NULL;
+	snprintf(buf, sizeof(buf), "%d", s->nsessions);
+	f[16].v[k] = xstrdup(buf);
+	snprintf(buf, sizeof(buf), "%zu", s->have_bench ? s->b.nsittings : 0);
+	f[17].v[k] = s->have_bench ? xstrdup(buf) : NULL;
+}
+
+/* report_setup: see report_int.h. */
+void report_setup(struct rep *r)
+{
+	struct fact f[] = { { "kernel", { 0 }, false }, { "kernel version (uname -v)", { 0 }, false },
+		{ "kernel build id", { 0 }, false }, { "boots", { 0 }, false }, { "host", { 0 }, true },
+		{ "CPU model", { 0 }, true }, { "online CPUs", { 0 }, true }, { "topology", { 0 }, true },
+		{ "memory", { 0 }, true }, { "perf version", { 0 }, true },
+		{ "perf command line", { 0 }, false }, { "workload", { 0 }, true },
+		{ "parameters", { 0 }, true }, { "runs per cell", { 0 }, true }, { "order", { 0 }, false },
+		{ "recipes", { 0 }, true }, { "sessions", { 0 }, false }, { "sittings", { 0 }, false } };
+	size_t nf = sizeof(f) / sizeof(*f);
+	struct table *t = table_new("setup", "Setup");
+	table_col(t, "fact", COL_STR, 0);
+	table_col(t, "base", COL_STR, 0);
+	table_col(t, "new", COL_STR, 0);
+	table_col(t, "differs", COL_INT, 0);
+	table_col_show(t, 3, SHOW_DATA);
+	table_null_text(t, "-");
+	table_section(t, "Setup");
+	table_caption(t, "base: %s; new: %s", r->o->base, r->o->new);
+	facts_of(r, 0, f);
+	facts_of(r, 1, f);
+	for (size_t i = 0; i < nf; i++) {
+		bool differs = (f[i].v[0] || f[i].v[1]) &&
+			       (!f[i].v[0] || !f[i].v[1] || strcmp(f[i].v[0], f[i].v[1]));
+		table_add_row(t);
+		table_set_str(t, 0, f[i].name);
+		table_set_str(t, 1, f[i].v[0]);
+		table_set_str(t, 2, f[i].v[1]);
+		table_set_int(t, 3, differs);
+		if (differs && f[i].warn)
+			doc_warn(r->d, "the sides differ in more than the kernel: %s is %s on the base "
+				 "side and %s on the new one; such a comparison may not be what it seems",
+				 f[i].name, f[i].v[0] ? f[i].v[0] : "unknown", f[i].v[1] ? f[i].v[1] : "unknown");
+		free(f[i].v[0]);
+		free(f[i].v[1]);
+	}
+	dv_table(doc_findings(r->d), t);
+}

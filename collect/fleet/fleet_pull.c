@@ -1,0 +1,618 @@
+/* Pulling sessions and benches from PostgreSQL: see fleet_pull.h. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/alloc.h"
+#include "lib/bytes.h"
+#include "lib/strbuf.h"
+#include "schema/batch.h"
+#include "collect/fleet/fleet_pull.h"
+#include "collect/fleet/fleet_xfer.h"
+#include "schema/db.h"
+#include "schema/pg_conn.h"
+#include "schema/pg_schema.h"
+
+/* PostgreSQL type oids (pg_type.h) of the columns perfdb's schema has. */
+enum { OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25,
+       OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_VARCHAR = 1043 };
+
+/* An id list. */
+struct ids {
+	int64_t *v;
+	size_t n, cap;
+};
+
+/* An event of the session being pulled: which of f1..f7 hold text. */
+struct evtype {
+	int64_t id;
+	bool text[7];
+};
+
+/* One pull. */
+struct pull {
+	PGconn *c;
+	sqlite3 *db;
+	char *err;
+	size_t errlen;
+	struct ids rs, ls;	/* server session -> local session, pulled or found */
+	struct evtype *ev;
+	size_t nev, evcap;
+	struct table_batch *tb;	/* a batch per local table, made once */
+	size_t ntb, tbcap;
+	long long rows;
+};
+
+/* The batch of inserts of a table, kept across units: its 256-row
+ * statement is prepared once per pull, not once per session. */
+struct table_batch {
+	const char *table;
+	struct batch *b;
+};
+
+/* fail(p, fmt, ...): the error line; -1. */
+__attribute__((format(printf, 2, 3))) static int fail(struct pull *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ids_add(l, v): appends v unless l has it. */
+static void ids_add(struct ids *l, int64_t v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == v)
+			return;
+	ALLOC_GROW(l->v, l->n + 1, l->cap);
+	l->v[l->n++] = v;
+}
+
+/* cmp_id: ascending int64_t for qsort. */
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* query_ids(p, sql, arg, l): the ids the server query gives, into l;
+ * their number, or -1. */
+static int query_ids(struct pull *p, const char *sql, const char *arg, struct ids *l)
+{
+	const char *params[] = { arg };
+	PGresult *r = pg_exec(p->c, sql, arg ? 1 : 0, params, p->err, p->errlen);
+	int n;
+	if (!r)
+		return -1;
+	n = pq.ntuples(r);
+	for (int i = 0; i < n; i++)
+		ids_add(l, strtoll(pq.getvalue(r, i, 0), NULL, 10));
+	pq.clear(r);
+	return n;
+}
+
+/* select_units(p, sel, sessions, benches): the server's sessions and
+ * benches sel names, and the sessions of those benches' runs. */
+static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *s, struct ids *b)
+{
+	int rc = 0;
+	if (!sel->nspecs && !sel->nlabels && !sel->nhosts) {
+		rc = query_ids(p, "SELECT id FROM session ORDER BY id", NULL, s) < 0 ||
+		     query_ids(p, "SELECT id FROM bench ORDER BY id", NULL, b) < 0 ? -1 : 0;
+	}
+	for (size_t i = 0; !rc && i < sel->nspecs; i++) {
+		int n = query_ids(p, "SELECT id FROM session WHERE id::text = $1 OR label = $1", sel->specs[i], s);
+		int m = n < 0 ? -1 : query_ids(p, "SELECT id FROM bench WHERE label = $1", sel->specs[i], b);
+		if (n < 0 || m < 0)
+			rc = -1;
+		else if (n + m == 0)
+			rc = fail(p, "no session or bench '%s' on the server", sel->specs[i]);
+	}
+	for (size_t i = 0; !rc && i < sel->nlabels; i++) {
+		int n = query_ids(p, "SELECT id FROM session WHERE label = $1", sel->labels[i], s);
+		int m = n < 0 ? -1 : query_ids(p, "SELECT id FROM bench WHERE label = $1", sel->labels[i], b);
+		if (n < 0 || m < 0)
+			rc = -1;
+		else if (n + m == 0)
+			rc = fail(p, "no session or bench labelled '%s' on the server", sel->labels[i]);
+	}
+	for (size_t i = 0; !rc && i < sel->nhosts; i++) {
+		int n = query_ids(p, "SELECT id FROM session WHERE hostname = $1", sel->hosts[i], s);
+		int m = n < 0 ? -1 : query_ids(p, "SELECT id FROM bench WHERE hostname = $1", sel->hosts[i], b);
+		if (n < 0 || m < 0)
+			rc = -1;
+		else if (n + m == 0)
+			rc = fail(p, "no session or bench of host '%s' on the server", sel->hosts[i]);
+	}
+	for (size_t i = 0; !rc && i < b->n; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "%" PRId64, b->v[i]);
+		if (query_ids(p, "SELECT DISTINCT session_id FROM bench_run WHERE bench_id = $1 AND "
+			      "session_id IS NOT NULL", id, s) < 0)
+			rc = -1;
+	}
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_id);
+	if (b->n)
+		qsort(b->v, b->n, sizeof(*b->v), cmp_id);
+	return rc;
+}
+
+/* remote_identity(p, rid, b, label): a server session's identity text
+ * and a description of it ("server session 7 (label base, host h)"). */
+static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, struct strbuf *what)
+{
+	char id[32], *sql = xasprintf("SELECT %s, label FROM session WHERE id = $1", fleet_identity_cols);
+	const char *params[] = { id }, *vals[FLEET_IDENTITY_NCOLS];
+	PGresult *r;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
+	free(sql);
+	if (!r)
+		return -1;
+	if (!pq.ntuples(r)) {
+		pq.clear(r);
+		return fail(p, "no session %" PRId64 " on the server", rid);
+	}
+	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
+		vals[i] = pq.getisnull(r, 0, i) ? NULL : pq.getvalue(r, 0, i);
+	fleet_identity(key, vals);
+	sb_printf(what, "server session %" PRId64 " (%s%s, host %s)", rid,
+		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "no label" : "label ",
+		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "" : pq.getvalue(r, 0, FLEET_IDENTITY_NCOLS),
+		  vals[0] ? vals[0] : "unknown");
+	pq.clear(r);
+	return 0;
+}
+
+/* local_session(p, key): the local session of this identity, or 0. */
+static int64_t local_session(struct pull *p, const char *key)
+{
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT id FROM session ORDER BY id");
+	int64_t found = 0;
+	while (st && !found && sqlite3_step(st) == SQLITE_ROW) {
+		struct strbuf b = STRBUF_INIT;
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (!xfer_local_identity(p->db, id, &b) && !strcmp(sb_str(&b), key))
+			found = id;
+		sb_free(&b);
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* remote_ranges(p, tables, nt, rid, x): the unit's id range of each key
+ * table on the server, and the offsets that move them after the local
+ * database's largest ids. */
+static int remote_ranges(struct pull *p, const struct fleet_table *tables, size_t nt, int64_t rid,
+			 struct xfer *x)
+{
+	char id[32];
+	const char *params[] = { id };
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	for (size_t i = 0; i < nt; i++) {
+		enum fleet_key k = tables[i].own;
+		if (k == FK_NONE)
+			continue;
+		char *sql = xasprintf("SELECT min(id), max(id) FROM %s WHERE %s", tables[i].name,
+				      tables[i].filter);
+		PGresult *r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
+		free(sql);
+		if (!r)
+			return -1;
+		if (!pq.getisnull(r, 0, 0)) {
+			x->has[k] = true;
+			x->lo[k] = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+			x->hi[k] = strtoll(pq.getvalue(r, 0, 1), NULL, 10);
+			x->off[k] = db_next_id(p->db, tables[i].name) - x->lo[k];
+		}
+		pq.clear(r);
+	}
+	return 0;
+}
+
+/* event_types(p, rid): which f columns of each server event of session
+ * rid hold text, from its typed view's column names (event.tp_table). */
+static int event_types(struct pull *p, int64_t rid)
+{
+	char id[32];
+	const char *params[] = { id };
+	PGresult *r;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	p->nev = 0;
+	if (!(r = pg_exec(p->c, "SELECT id, tp_table FROM event WHERE session_id = $1", 1, params,
+			  p->err, p->errlen)))
+		return -1;
+	for (int i = 0; i < pq.ntuples(r); i++) {
+		struct evtype e = { .id = strtoll(pq.getvalue(r, i, 0), NULL, 10) };
+		if (!pq.getisnull(r, i, 1)) {
+			char **cols;
+			int n = xfer_columns(p->db, pq.getvalue(r, i, 1), &cols);
+			for (int j = 1; j < n && j <= 7; j++)
+				e.text[j - 1] = pg_view_column_is_text(cols[j]);
+			xfer_columns_free(cols, n);
+		}
+		ALLOC_GROW(p->ev, p->nev + 1, p->evcap);
+		p->ev[p->nev++] = e;
+	}
+	pq.clear(r);
+	return 0;
+}
+
+/* f_is_text(p, event): the text flags of f1..f7 of a server event. */
+static const bool *f_is_text(const struct pull *p, int64_t event)
+{
+	static const bool none[7];
+	for (size_t i = 0; i < p->nev; i++)
+		if (p->ev[i].id == event)
+			return p->ev[i].text;
+	return none;
+}
+
+/* Rows per FETCH from the server's cursor: a result of rows at a time,
+ * not one per row, and small enough (about 200 KB of sample rows) for the
+ * server to write the next into the socket while the client stores this
+ * one: 2048 was slower, 512 no faster. */
+#define FETCH_ROWS 1024
+
+/* PostgreSQL's binary format is big-endian: lib/bytes.h's loads swap on
+ * a little-endian host. */
+static const bool wire_swap = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
+/* be_int(v, len, out): PostgreSQL's binary int2, int4 or int8 (len 2, 4
+ * or 8 bytes at v) into *out; false for another length. */
+static bool be_int(const char *v, int len, int64_t *out)
+{
+	switch (len) {
+	case 2: *out = (int16_t)rd16(v, wire_swap); return true;
+	case 4: *out = (int32_t)rd32(v, wire_swap); return true;
+	case 8: *out = (int64_t)rd64(v, wire_swap); return true;
+	default: return false;
+	}
+}
+
+/* be_double(v, len, out): PostgreSQL's binary float4 or float8 at v
+ * into *out; false for another length. */
+static bool be_double(const char *v, int len, double *out)
+{
+	uint32_t u32;
+	uint64_t u64;
+	float f;
+	if (len == 4) {
+		u32 = rd32(v, wire_swap);
+		memcpy(&f, &u32, sizeof(f));
+		*out = f;
+		return true;
+	}
+	if (len != 8)
+		return false;
+	u64 = rd64(v, wire_swap);
+	memcpy(out, &u64, sizeof(*out));
+	return true;
+}
+
+/* text_int(v, len, out): a decimal integer of exactly len bytes (an f1..f7
+ * value the event's view types as an integer) into *out; false else. */
+static bool text_int(const char *v, int len, int64_t *out)
+{
+	char buf[32], *end;
+	if (len <= 0 || len >= (int)sizeof(buf))
+		return false;
+	memcpy(buf, v, (size_t)len);
+	buf[len] = 0;
+	*out = strtoll(buf, &end, 10);
+	return *end == 0;
+}
+
+/* put_value(b, r, row, i, k, x, ftext): column i of row of the binary
+ * server result r as column i of b's current row: k names the key table
+ * of an id column (remapped), ftext is 1 (0) for an f column the event's
+ * view types as text (integer), -1 for the rest (by the server type).
+ * 0, or -1 when the value has a type or length perfdb does not store. */
+static int put_value(struct batch *b, PGresult *r, int row, int i, enum fleet_key k,
+		     const struct xfer *x, int ftext)
+{
+	const char *v = pq.getvalue(r, row, i);
+	int len = pq.getlength(r, row, i), oid = (int)pq.ftype(r, i);
+	int64_t n;
+	double d;
+	if (pq.getisnull(r, row, i))
+		return 0;	/* a row's cells start NULL */
+	if (oid == OID_INT8 || oid == OID_INT4 || oid == OID_INT2) {
+		if (!be_int(v, len, &n))
+			return -1;
+		if (k == FK_NONE || xfer_remap(x, k, n, &n))
+			batch_int(b, i, n);
+		return 0;
+	}
+	if (oid == OID_FLOAT8 || oid == OID_FLOAT4)
+		return be_double(v, len, &d) ? (batch_real(b, i, d), 0) : -1;
+	if (oid == OID_BYTEA)
+		return batch_blob(b, i, v, (size_t)len), 0;
+	if (oid != OID_TEXT && oid != OID_VARCHAR)
+		return -1;
+	if (ftext == 0 && text_int(v, len, &n))
+		batch_int(b, i, n);
+	else
+		batch_text_n(b, i, v, (size_t)len);
+	return 0;
+}
+
+/* store_rows(p, t, b, r, keys, x, evcol, f1): every row of the binary
+ * server result r added to b (inserted as it fills). 0 or -1. */
+static int store_rows(struct pull *p, const struct fleet_table *t, struct batch *b, PGresult *r,
+		      const enum fleet_key *keys, const struct xfer *x, int evcol, int f1)
+{
+	int n = pq.nfields(r);
+	for (int row = 0; row < pq.ntuples(r); row++) {
+		const bool *text = NULL;
+		int64_t ev;
+		if (evcol >= 0 && f1 >= 0 && !pq.getisnull(r, row, evcol) &&
+		    be_int(pq.getvalue(r, row, evcol), pq.getlength(r, row, evcol), &ev))
+			text = f_is_text(p, ev);
+		for (int i = 0; i < n; i++)
+			if (put_value(b, r, row, i, keys[i], x,
+				       text && i >= f1 && i < f1 + 7 ? text[i - f1] : -1))
+				return fail(p, "reading %s: column %s: server type %u, %d bytes: "
+					    "not a value perfdb stores", t->name, pq.fname(r, i),
+					    pq.ftype(r, i), pq.getlength(r, row, i));
+		if (batch_row(b))
+			return fail(p, "storing %s: %s", t->name, batch_error(b));
+		p->rows++;
+	}
+	return 0;
+}
+
+/* send_fetch(p, fetch): sends the next FETCH (binary results) without
+ * waiting; false when it cannot be sent. */
+static bool send_fetch(struct pull *p, const char *fetch)
+{
+	return pq.sendQueryParams(p->c, fetch, 0, NULL, NULL, NULL, NULL, 1) == 1;
+}
+
+/* fetched(p): the result of the FETCH sent last (NULL when it failed),
+ * the connection then ready for the next command. */
+static PGresult *fetched(struct pull *p)
+{
+	PGresult *r = pq.getResult(p->c), *more;
+	while ((more = pq.getResult(p->c)))
+		pq.clear(more);
+	if (r && pq.resultStatus(r) != PGRES_TUPLES_OK) {
+		pq.clear(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/* fetch_failed(p, t): the connection's error for table t; -1. */
+static int fetch_failed(struct pull *p, const struct fleet_table *t)
+{
+	char why[512];
+	pg_error_line(p->c, why, sizeof(why));
+	return fail(p, "reading %s: %s", t->name, why);
+}
+
+/* fetch_all(p, t, sel, id, b, keys, x, evcol, f1): sel (with $1 = id)
+ * read through a server cursor, FETCH_ROWS rows a result in binary, each
+ * added to b (and b flushed) while the server makes the next (the next FETCH is
+ * sent before a result is stored); the cursor's read-only transaction
+ * ended. 0 or -1. */
+static int fetch_all(struct pull *p, const struct fleet_table *t, const char *sel, const char *id,
+		     struct batch *b, const enum fleet_key *keys, const struct xfer *x, int evcol,
+		     int f1)
+{
+	char why[512], fetch[64], *decl = xasprintf("DECLARE perfdb_pull NO SCROLL CURSOR FOR %s", sel);
+	const char *params[] = { id };
+	PGresult *r, *next;
+	int rc = 0;
+	if (pg_cmd(p->c, "BEGIN READ ONLY", why, sizeof(why)) ||
+	    !(r = pg_exec(p->c, decl, 1, params, why, sizeof(why)))) {
+		free(decl);
+		pg_cmd(p->c, "ROLLBACK", NULL, 0);
+		return fail(p, "reading %s: %s", t->name, why);
+	}
+	free(decl);
+	pq.clear(r);
+	snprintf(fetch, sizeof(fetch), "FETCH %d FROM perfdb_pull", FETCH_ROWS);
+	if (!(r = send_fetch(p, fetch) ? fetched(p) : NULL))
+		rc = fetch_failed(p, t);
+	while (!rc) {
+		bool full = pq.ntuples(r) == FETCH_ROWS, sent = full && send_fetch(p, fetch);
+		rc = full && !sent ? fetch_failed(p, t) : store_rows(p, t, b, r, keys, x, evcol, f1);
+		pq.clear(r);
+		if (!sent)
+			break;
+		next = fetched(p);	/* read even after a failure: ROLLBACK needs an idle connection */
+		if (!rc && !(r = next))
+			rc = fetch_failed(p, t);
+		else if (rc)
+			pq.clear(next);
+	}
+	if (!rc && batch_flush(b))
+		rc = fail(p, "storing %s: %s", t->name, batch_error(b));
+	if (pg_cmd(p->c, rc ? "ROLLBACK" : "COMMIT", rc ? NULL : why, rc ? 0 : sizeof(why)) && !rc)
+		rc = fail(p, "reading %s: %s", t->name, why);
+	return rc;
+}
+
+/* table_batch(p, table, cols, n): the batch inserting cols (n) into
+ * table, made the first time; NULL when its statements cannot be made. */
+static struct batch *table_batch(struct pull *p, const char *table, char **cols, int n)
+{
+	for (size_t i = 0; i < p->ntb; i++)
+		if (!strcmp(p->tb[i].table, table))
+			return p->tb[i].b;
+	struct batch *b = batch_new(p->db, NULL, table, (const char *const *)cols, n);
+	if (b) {
+		ALLOC_GROW(p->tb, p->ntb + 1, p->tbcap);
+		p->tb[p->ntb++] = (struct table_batch){ .table = table, .b = b };
+	}
+	return b;
+}
+
+/* drop_batches(p): frees every table's batch (rows not flushed are lost). */
+static void drop_batches(struct pull *p)
+{
+	for (size_t i = 0; i < p->ntb; i++)
+		batch_free(p->tb[i].b);
+	free(p->tb);
+	p->tb = NULL;
+	p->ntb = p->tbcap = 0;
+}
+
+/* pull_table(p, t, rid, x): the unit's rows of server table t into the
+ * local table, through a server cursor and multi-row inserts. */
+static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, const struct xfer *x)
+{
+	char **cols, id[32];
+	int n = xfer_columns(p->db, t->name, &cols), rc, evcol = -1, f1 = -1;
+	struct strbuf sel = STRBUF_INIT;
+	enum fleet_key *keys;
+	struct batch *b;
+	if (n <= 0)
+		return xfer_columns_free(cols, n), 0;
+	keys = calloc((size_t)n, sizeof(*keys));	/* as many as the table has columns */
+	if (!keys)
+		return xfer_columns_free(cols, n), fail(p, "reading %s: out of memory", t->name);
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	sb_puts(&sel, "SELECT ");
+	for (int i = 0; i < n; i++) {
+		keys[i] = fleet_column_key(t->name, cols[i]);
+		sb_printf(&sel, "%s\"%s\"", i ? ", " : "", cols[i]);
+		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "event_id"))
+			evcol = i;
+		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "f1"))
+			f1 = i;
+	}
+	sb_printf(&sel, " FROM %s WHERE %s%s", t->name, t->filter,
+		  xfer_has_key(p->db, t->name) ? "" : " ORDER BY ctid");
+	b = table_batch(p, t->name, cols, n);
+	rc = b ? fetch_all(p, t, sb_str(&sel), id, b, keys, x, evcol, f1)
+	       : fail(p, "storing %s: %s", t->name, sqlite3_errmsg(p->db));
+	if (rc)
+		drop_batches(p);	/* none may keep rows of a failed unit */
+	sb_free(&sel);
+	free(keys);
+	xfer_columns_free(cols, n);
+	return rc;
+}
+
+/* pull_unit(p, tables, nt, rid, x, what, out): one unit in one local
+ * transaction. */
+static int pull_unit(struct pull *p, const struct fleet_table *tables, size_t nt, int64_t rid,
+		     struct xfer *x)
+{
+	char why[512];
+	if (db_exec(p->db, "BEGIN IMMEDIATE", why, sizeof(why)))
+		return fail(p, "cannot write to the database: %s", why);
+	int rc = remote_ranges(p, tables, nt, rid, x);
+	for (size_t i = 0; !rc && i < nt; i++)
+		rc = pull_table(p, &tables[i], rid, x);
+	if (!rc && db_exec(p->db, "COMMIT", why, sizeof(why)))
+		rc = fail(p, "cannot commit: %s", why);
+	if (rc)
+		db_exec(p->db, "ROLLBACK", NULL, 0);
+	return rc;
+}
+
+/* pull_session(p, rid, out): one server session, unless the database has
+ * it; notes its local id in the session map. */
+static int pull_session(struct pull *p, int64_t rid, FILE *out)
+{
+	struct strbuf key = STRBUF_INIT, what = STRBUF_INIT;
+	struct xfer x = { 0 };
+	long long rows0 = p->rows;
+	int rc = remote_identity(p, rid, &key, &what);
+	int64_t local = rc ? 0 : local_session(p, sb_str(&key));
+	if (!rc && local) {
+		fprintf(out, "%s: already here as session %" PRId64 ", not pulled again\n", sb_str(&what),
+			local);
+	} else if (!rc && !(rc = event_types(p, rid)) &&
+		   !(rc = pull_unit(p, fleet_session_tables, fleet_nsession_tables, rid, &x))) {
+		local = rid + x.off[FK_SESSION];
+		fprintf(out, "%s: pulled as session %" PRId64 ", %lld rows\n", sb_str(&what), local,
+			p->rows - rows0);
+	} else if (rc) {
+		char e[1024];
+		snprintf(e, sizeof(e), "%s", p->err);
+		fail(p, "%s: %s (nothing of it was stored)", sb_str(&what), e);
+	}
+	if (!rc) {
+		ALLOC_GROW(p->rs.v, p->rs.n + 1, p->rs.cap);
+		ALLOC_GROW(p->ls.v, p->ls.n + 1, p->ls.cap);
+		p->rs.v[p->rs.n++] = rid;
+		p->ls.v[p->ls.n++] = local;
+	}
+	sb_free(&key);
+	sb_free(&what);
+	return rc;
+}
+
+/* pull_bench(p, rid, out): one server bench (its sessions pulled
+ * before), unless the database has its label on that boot. */
+static int pull_bench(struct pull *p, int64_t rid, FILE *out)
+{
+	char id[32], label[256], boot[64];
+	const char *params[] = { id };
+	struct xfer x = { 0 };
+	long long rows0 = p->rows;
+	sqlite3_stmt *st;
+	PGresult *r;
+	bool here;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	if (!(r = pg_exec(p->c, "SELECT label, boot_id FROM bench WHERE id = $1", 1, params, p->err,
+			  p->errlen)))
+		return -1;
+	if (!pq.ntuples(r)) {
+		pq.clear(r);
+		return fail(p, "no bench %" PRId64 " on the server", rid);
+	}
+	snprintf(label, sizeof(label), "%s", pq.getvalue(r, 0, 0));
+	snprintf(boot, sizeof(boot), "%s", pq.getvalue(r, 0, 1));
+	pq.clear(r);
+	if (!(st = db_prepare(p->db, "SELECT 1 FROM bench WHERE label = ? AND boot_id = ?")))
+		return -1;
+	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, boot, -1, SQLITE_STATIC);
+	here = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (here) {
+		fprintf(out, "bench %s (boot %s): already here, not pulled again\n", label, boot);
+		return 0;
+	}
+	x.from = p->rs.v;
+	x.to = p->ls.v;
+	x.nmap = (int)p->rs.n;
+	if (pull_unit(p, fleet_bench_tables, fleet_nbench_tables, rid, &x)) {
+		char e[1024];
+		snprintf(e, sizeof(e), "%s", p->err);
+		return fail(p, "bench %s (boot %s): %s (nothing of it was stored)", label, boot, e);
+	}
+	fprintf(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows\n", label, boot,
+		rid + x.off[FK_BENCH], p->rows - rows0);
+	return 0;
+}
+
+/* fleet_pull: see fleet_pull.h. */
+int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, char *err,
+	       size_t errlen)
+{
+	struct pull p = { .c = c, .db = db, .err = err, .errlen = errlen };
+	struct ids s = { 0 }, b = { 0 };
+	int rc = pg_ensure_schema(c, false, NULL, err, errlen) || select_units(&p, sel, &s, &b) ? -1 : 0;
+	if (!rc && !s.n && !b.n)
+		rc = fail(&p, "the server has no sessions or benches");
+	for (size_t i = 0; !rc && i < s.n; i++)
+		rc = pull_session(&p, s.v[i], out);
+	for (size_t i = 0; !rc && i < b.n; i++)
+		rc = pull_bench(&p, b.v[i], out);
+	free(s.v);
+	free(b.v);
+	free(p.rs.v);
+	free(p.ls.v);
+	free(p.ev);
+	drop_batches(&p);
+	return rc;
+}

@@ -1,0 +1,616 @@
+/* Pushing sessions and benches to PostgreSQL: see fleet_push.h. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "lib/alloc.h"
+#include "lib/strbuf.h"
+#include "collect/fleet/fleet_push.h"
+#include "collect/fleet/fleet_xfer.h"
+#include "schema/db.h"
+#include "schema/pg_conn.h"
+#include "schema/pg_schema.h"
+
+/* The advisory lock that makes id block reservations atomic. */
+#define RESERVE_LOCK "7405160002"
+/* Bytes of COPY text sent at once. */
+#define COPY_CHUNK (256 * 1024)
+
+/* One push: the connections, options and counts. */
+struct push {
+	sqlite3 *db;
+	PGconn *c;
+	const struct push_opts *o;
+	long long rows;
+	char *err;
+	size_t errlen;
+};
+
+/* now_s(): a monotonic clock in seconds. */
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* fail(p, fmt, ...): the error line; -1. */
+__attribute__((format(printf, 2, 3))) static int fail(struct push *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* local_ranges(p, tables, nt, id, x): the unit's id range of each key
+ * table in the local database. */
+static void local_ranges(struct push *p, const struct fleet_table *tables, size_t nt, int64_t id,
+			 struct xfer *x)
+{
+	for (size_t i = 0; i < nt; i++) {
+		enum fleet_key k = tables[i].own;
+		if (k == FK_NONE)
+			continue;
+		char *sql = xasprintf("SELECT min(id), max(id) FROM %s WHERE %s", tables[i].name,
+				      tables[i].filter);
+		sqlite3_stmt *st = db_prepare(p->db, sql);
+		free(sql);
+		if (!st)
+			continue;
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			x->has[k] = true;
+			x->lo[k] = sqlite3_column_int64(st, 0);
+			x->hi[k] = sqlite3_column_int64(st, 1);
+		}
+		sqlite3_finalize(st);
+	}
+}
+
+/* pg_int(p, sql, v): the integer the one-row query sql gives; -1 on error. */
+static int pg_int(struct push *p, const char *sql, int64_t *v)
+{
+	PGresult *r = pg_exec(p->c, sql, 0, NULL, p->err, p->errlen);
+	if (!r)
+		return -1;
+	*v = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+	return 0;
+}
+
+/* reserve(p, x): a block of server ids for each key range of x (under an
+ * advisory lock, so concurrent pushes get disjoint blocks; sequences are
+ * not transactional, a rolled back push leaves a gap), setting x->off. */
+static int reserve(struct push *p, struct xfer *x)
+{
+	char sql[160];
+	int rc = pg_cmd(p->c, "SELECT pg_advisory_lock(" RESERVE_LOCK ")", p->err, p->errlen);
+	for (int k = 0; !rc && k < FK_N; k++) {
+		int64_t v, last;
+		if (!x->has[k])
+			continue;
+		snprintf(sql, sizeof(sql), "SELECT nextval('%s_id_seq')", fleet_key_table[k]);
+		rc = pg_int(p, sql, &v);
+		snprintf(sql, sizeof(sql), "SELECT setval('%s_id_seq', %" PRId64 ")", fleet_key_table[k],
+			 v + (x->hi[k] - x->lo[k]));
+		rc = rc || pg_int(p, sql, &last);
+		x->off[k] = v - x->lo[k];
+	}
+	if (pg_cmd(p->c, "SELECT pg_advisory_unlock(" RESERVE_LOCK ")", rc ? NULL : p->err,
+		   rc ? 0 : p->errlen))
+		rc = -1;
+	return rc;
+}
+
+/* put_text(b, s, n): s in COPY text form (backslash escapes). */
+static void put_text(struct strbuf *b, const unsigned char *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		switch (s[i]) {
+		case '\\': sb_puts(b, "\\\\"); break;
+		case '\t': sb_puts(b, "\\t"); break;
+		case '\n': sb_puts(b, "\\n"); break;
+		case '\r': sb_puts(b, "\\r"); break;
+		default: sb_putc(b, (char)s[i]);
+		}
+}
+
+/* put_int(b, v): v in decimal (a sample row is mostly integers: this is
+ * the hot path of a push, and printf's is several times slower). */
+static void put_int(struct strbuf *b, int64_t v)
+{
+	char buf[24], *e = buf + sizeof(buf), *p = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	sb_putn(b, p, (size_t)(e - p));
+}
+
+/* put_value(b, st, i, k, x): column i of the current row in COPY text
+ * form, remapped when it is an id of key table k. */
+static void put_value(struct strbuf *b, sqlite3_stmt *st, int i, enum fleet_key k, const struct xfer *x)
+{
+	static const char hex[] = "0123456789abcdef";
+	int64_t v;
+	double d;
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_NULL:
+		sb_puts(b, "\\N");
+		break;
+	case SQLITE_INTEGER:
+		v = sqlite3_column_int64(st, i);
+		if (k != FK_NONE && !xfer_remap(x, k, v, &v))
+			sb_puts(b, "\\N");
+		else
+			put_int(b, v);
+		break;
+	case SQLITE_FLOAT:
+		d = sqlite3_column_double(st, i);
+		if (isnan(d))
+			sb_puts(b, "NaN");
+		else if (isinf(d))
+			sb_puts(b, d > 0 ? "Infinity" : "-Infinity");
+		else
+			sb_printf(b, "%.17g", d);
+		break;
+	case SQLITE_BLOB: {
+		const unsigned char *q = sqlite3_column_blob(st, i);
+		int n = sqlite3_column_bytes(st, i);
+		sb_puts(b, "\\\\x");
+		for (int j = 0; j < n; j++) {
+			sb_putc(b, hex[q[j] >> 4]);
+			sb_putc(b, hex[q[j] & 15]);
+		}
+		break;
+	}
+	default:
+		put_text(b, sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));
+	}
+}
+
+/* send(p, b, force): sends b's COPY text when it is large (or force). */
+static int send(struct push *p, struct strbuf *b, bool force)
+{
+	if (!b->len || (!force && b->len < COPY_CHUNK))
+		return 0;
+	if (pq.putCopyData(p->c, b->p, (int)b->len) != 1) {
+		char line[512];
+		pg_error_line(p->c, line, sizeof(line));
+		return fail(p, "sending rows: %s", line);
+	}
+	sb_reset(b);
+	return 0;
+}
+
+/* copy_end(p, table): ends a COPY; 0, or -1 with the server's reason. */
+static int copy_end(struct push *p, const char *table, bool ok)
+{
+	PGresult *r;
+	int rc = 0;
+	if (pq.putCopyEnd(p->c, ok ? NULL : "perfdb push stopped") != 1)
+		rc = -1;
+	while ((r = pq.getResult(p->c))) {
+		if (pq.resultStatus(r) != PGRES_COMMAND_OK && ok && !rc) {
+			char line[512];
+			snprintf(line, sizeof(line), "%s", pq.resultErrorMessage(r));
+			line[strcspn(line, "\n")] = 0;
+			fail(p, "copying %s: %s", table, line);
+			rc = -1;
+		}
+		pq.clear(r);
+	}
+	return ok ? rc : -1;
+}
+
+/* copy_table(p, t, target, id, x): the unit's rows of t into the server
+ * table target with COPY. */
+static int copy_table(struct push *p, const struct fleet_table *t, const char *target, int64_t id,
+		      const struct xfer *x)
+{
+	char **cols, *sql;
+	int n = xfer_columns(p->db, t->name, &cols), rc = 0;
+	enum fleet_key keys[64];
+	struct strbuf b = STRBUF_INIT, q = STRBUF_INIT;
+	sqlite3_stmt *st;
+	if (n <= 0 || n > 64)
+		return xfer_columns_free(cols, n), n ? fail(p, "table %s: too many columns", t->name) : 0;
+	sb_printf(&q, "COPY %s (", target);
+	for (int i = 0; i < n; i++) {
+		keys[i] = fleet_column_key(t->name, cols[i]);
+		sb_printf(&q, "%s%s", i ? ", " : "", pg_quote_ident(cols[i]));
+	}
+	/* a partition made in this transaction takes frozen rows (no later
+	 * vacuum pass over them) */
+	sb_puts(&q, strcmp(target, t->name) ? ") FROM STDIN WITH (FREEZE)" : ") FROM STDIN");
+	PGresult *r = pq.exec(p->c, sb_str(&q));
+	if (pq.resultStatus(r) != PGRES_COPY_IN) {
+		char line[512];
+		snprintf(line, sizeof(line), "%s", pq.resultErrorMessage(r));
+		line[strcspn(line, "\n")] = 0;
+		pq.clear(r);
+		sb_free(&q);
+		xfer_columns_free(cols, n);
+		return fail(p, "copying %s: %s", t->name, line);
+	}
+	pq.clear(r);
+	sb_reset(&q);
+	for (int i = 0; i < n; i++)
+		sb_printf(&q, "%s\"%s\"", i ? ", " : "", cols[i]);
+	sql = xasprintf("SELECT %s FROM %s WHERE %s%s", sb_str(&q), t->name, t->filter,
+			xfer_has_key(p->db, t->name) ? "" : " ORDER BY rowid");
+	st = db_prepare(p->db, sql);
+	if (st)
+		sqlite3_bind_int64(st, 1, id);
+	while (st && !rc && sqlite3_step(st) == SQLITE_ROW) {
+		for (int i = 0; i < n; i++) {
+			if (i)
+				sb_putc(&b, '\t');
+			put_value(&b, st, i, keys[i], x);
+		}
+		sb_putc(&b, '\n');
+		p->rows++;
+		rc = send(p, &b, false);
+	}
+	rc = rc || !st || send(p, &b, true);
+	rc = copy_end(p, t->name, !rc) || rc;
+	sqlite3_finalize(st);
+	free(sql);
+	sb_free(&b);
+	sb_free(&q);
+	xfer_columns_free(cols, n);
+	return rc ? -1 : 0;
+}
+
+/* Where a partitioned table's rows of the unit go: its partition's name,
+ * its bounds (lo..hi inclusive) and the session its CHECK also names
+ * (when the table has a session column). */
+struct part {
+	char name[96];
+	const char *parent, *col, *session;
+	int64_t lo, hi, sid;
+};
+
+/* partition_of(t, x, sid, pt): whether t is partitioned on the server
+ * and the unit has rows for it; fills pt. */
+static bool partition_of(const char *t, const struct xfer *x, int64_t sid, struct part *pt)
+{
+	enum fleet_key k;
+	if (pg_table_partition(t, &pt->col, &pt->session) == PG_PART_NONE)
+		return false;
+	k = !strcmp(pt->col, "id") ? fleet_column_key(t, "id") : FK_SAMPLE;
+	if (!x->has[k])
+		return false;
+	pt->lo = x->lo[k] + x->off[k];
+	pt->hi = x->hi[k] + x->off[k];
+	pt->sid = sid;
+	snprintf(pt->name, sizeof(pt->name), "%s_s%" PRId64, t, sid);
+	pt->parent = t;
+	return true;
+}
+
+/* make_partition(p, t, pt): the partition as a table of its own, with
+ * the check its bounds imply (so that attaching it needs no scan) and,
+ * for a table with a session column, its session (so that the planner
+ * leaves out the other partitions of a query on one session). */
+static int make_partition(struct push *p, const char *t, const struct part *pt)
+{
+	char session[96] = "";
+	if (pt->session)
+		snprintf(session, sizeof(session), " AND %s = %" PRId64, pt->session, pt->sid);
+	char *sql = xasprintf("CREATE TABLE %s (LIKE %s INCLUDING DEFAULTS, CHECK (%s IS NOT NULL "
+			      "AND %s >= %" PRId64 " AND %s < %" PRId64 "%s))", pt->name, t, pt->col,
+			      pt->col, pt->lo, pt->col, pt->hi + 1, session);
+	int rc = pg_cmd(p->c, sql, p->err, p->errlen);
+	free(sql);
+	return rc;
+}
+
+/* attach_partition(p, pt): attaches the filled partition to its table. */
+static int attach_partition(struct push *p, const struct part *pt)
+{
+	char *sql = xasprintf("ALTER TABLE %s ATTACH PARTITION %s FOR VALUES FROM (%" PRId64
+			      ") TO (%" PRId64 ")", pt->parent, pt->name, pt->lo, pt->hi + 1);
+	int rc = pg_cmd(p->c, sql, p->err, p->errlen);
+	free(sql);
+	return rc;
+}
+
+/* analyze(p, table): statistics of a new partition now (autovacuum gets
+ * to it only later, and fleet queries right after a push would be
+ * planned without them). */
+static int analyze(struct push *p, const char *table)
+{
+	char *sql = xasprintf("ANALYZE %s", table);
+	int rc = pg_cmd(p->c, sql, p->err, p->errlen);
+	free(sql);
+	return rc;
+}
+
+/* copy_unit(p, tables, nt, id, sid, x): every table of the unit (in the
+ * open transaction), partitions made and attached. */
+static int copy_unit(struct push *p, const struct fleet_table *tables, size_t nt, int64_t id,
+		     int64_t sid, const struct xfer *x)
+{
+	struct part parts[8];
+	int np = 0;
+	for (size_t i = 0; i < nt; i++) {
+		const char *t = tables[i].name;
+		struct part pt;
+		bool part;
+		if (!strcmp(t, "kallsyms") && !p->o->with_kallsyms)
+			continue;
+		if (!db_has_table(p->db, t))
+			continue;
+		part = partition_of(t, x, sid, &pt) && np < 8;
+		if (part && make_partition(p, t, &pt))
+			return -1;
+		if (copy_table(p, &tables[i], part ? pt.name : t, id, x))
+			return -1;
+		if (part)
+			parts[np++] = pt;
+	}
+	for (int i = 0; i < np; i++)
+		if (attach_partition(p, &parts[i]) || analyze(p, parts[i].name))
+			return -1;
+	return 0;
+}
+
+/* uid_of(p, key, sid): the server's session id of identity key into
+ * *sid (0: not there); -1 on error. */
+static int uid_of(struct push *p, const char *key, int64_t *sid)
+{
+	const char *params[] = { key };
+	PGresult *r = pg_exec(p->c, "SELECT session_id FROM perfdb_pushed WHERE uid = md5($1)", 1,
+			      params, p->err, p->errlen);
+	if (!r)
+		return -1;
+	*sid = pq.ntuples(r) ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : 0;
+	pq.clear(r);
+	return 0;
+}
+
+/* session_line(p, id, b): "session N (label L, host H)" of a local
+ * session into b. */
+static void session_line(struct push *p, int64_t id, struct strbuf *b)
+{
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, hostname FROM session WHERE id = ?");
+	sb_printf(b, "session %" PRId64, id);
+	if (st) {
+		sqlite3_bind_int64(st, 1, id);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+				sb_printf(b, " (label %s", (const char *)sqlite3_column_text(st, 0));
+			else
+				sb_puts(b, " (no label");
+			sb_printf(b, ", host %s)", sqlite3_column_text(st, 1) ?
+				  (const char *)sqlite3_column_text(st, 1) : "unknown");
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+/* rollback(p): ends the failed transaction; -1. */
+static int rollback(struct push *p)
+{
+	pg_cmd(p->c, "ROLLBACK", NULL, 0);
+	return -1;
+}
+
+/* push_session(p, id, remote, out): one local session, unless the server
+ * has it; its server id into *remote. */
+static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
+{
+	struct strbuf key = STRBUF_INIT, what = STRBUF_INIT;
+	struct xfer x = { 0 };
+	char sid[32];
+	double t0 = now_s();
+	long long rows0 = p->rows;
+	int rc = -1;
+	session_line(p, id, &what);
+	if (xfer_local_identity(p->db, id, &key)) {
+		fail(p, "no session %" PRId64, id);
+		goto out;
+	}
+	if (uid_of(p, sb_str(&key), remote))
+		goto out;
+	if (*remote) {
+		fprintf(out, "%s: already on the server as session %" PRId64 ", not pushed again\n",
+			sb_str(&what), *remote);
+		rc = 0;
+		goto out;
+	}
+	local_ranges(p, fleet_session_tables, fleet_nsession_tables, id, &x);
+	if (reserve(p, &x))
+		goto out;
+	*remote = id + x.off[FK_SESSION];
+	snprintf(sid, sizeof(sid), "%" PRId64, *remote);
+	const char *params[] = { sb_str(&key), sid };
+	PGresult *r;
+	if (pg_cmd(p->c, "BEGIN", p->err, p->errlen))
+		goto out;
+	if (!(r = pg_exec(p->c, "INSERT INTO perfdb_pushed (uid, session_id) VALUES (md5($1), $2) "
+			  "ON CONFLICT (uid) DO NOTHING", 2, params, p->err, p->errlen))) {
+		rollback(p);
+		goto out;
+	}
+	bool raced = !strcmp(pq.cmdTuples(r), "0");
+	pq.clear(r);
+	if (raced) {	/* another push of the same session committed meanwhile */
+		rollback(p);
+		rc = uid_of(p, sb_str(&key), remote);
+		if (!rc)
+			fprintf(out, "%s: already on the server as session %" PRId64 ", not pushed "
+				"again\n", sb_str(&what), *remote);
+		goto out;
+	}
+	if (copy_unit(p, fleet_session_tables, fleet_nsession_tables, id, *remote, &x) ||
+	    pg_cmd(p->c, "COMMIT", p->err, p->errlen)) {
+		char why[1024];
+		snprintf(why, sizeof(why), "%s", p->err);
+		rollback(p);
+		fail(p, "%s: %s (nothing of it is on the server)", sb_str(&what), why);
+		goto out;
+	}
+	double dt = now_s() - t0;
+	fprintf(out, "%s: pushed as session %" PRId64 ", %lld rows in %.2f s (%.0f rows/s)\n",
+		sb_str(&what), *remote, p->rows - rows0, dt, dt > 0 ? (double)(p->rows - rows0) / dt : 0);
+	rc = 0;
+out:
+	sb_free(&key);
+	sb_free(&what);
+	return rc;
+}
+
+/* bench_sessions(p, bid, x): pushes the sessions bench bid's runs refer
+ * to and fills x's session map with their server ids. */
+static int bench_sessions(struct push *p, int64_t bid, struct xfer *x, int64_t **from, int64_t **to,
+			  FILE *out)
+{
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT DISTINCT session_id FROM bench_run WHERE "
+				      "bench_id = ? AND session_id IS NOT NULL ORDER BY 1");
+	size_t cap = 0, cap2 = 0;
+	int rc = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, bid);
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		int64_t local = sqlite3_column_int64(st, 0), remote = 0;
+		struct strbuf key = STRBUF_INIT;
+		if (xfer_local_identity(p->db, local, &key) == 0) {
+			rc = push_session(p, local, &remote, out);
+			ALLOC_GROW(*from, (size_t)x->nmap + 1, cap);
+			ALLOC_GROW(*to, (size_t)x->nmap + 1, cap2);
+			(*from)[x->nmap] = local;
+			(*to)[x->nmap++] = remote;
+		}
+		sb_free(&key);
+	}
+	sqlite3_finalize(st);
+	x->from = *from;
+	x->to = *to;
+	return rc;
+}
+
+/* bench_there(p, label, boot, runs, out): whether the server has the
+ * bench (label, boot) already: 1 after saying so on out, 0 if not, -1 on
+ * an error. */
+static int bench_there(struct push *p, const char *label, const char *boot, long long runs,
+		       FILE *out)
+{
+	const char *params[] = { label, boot };
+	PGresult *r = pg_exec(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
+			      "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, p->err,
+			      p->errlen);
+	long long there;
+	if (!r)
+		return -1;
+	if (!pq.ntuples(r)) {
+		pq.clear(r);
+		return 0;
+	}
+	there = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+	if (there == runs)
+		fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n", label,
+			boot);
+	else
+		fprintf(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
+			"it is on the server (a bench that grew after its push is not merged)\n",
+			label, boot, there, runs);
+	return 1;
+}
+
+/* lock_bench(p, label, boot): in the open transaction, the lock that
+ * serializes pushes of the same bench (the second then finds it there). */
+static int lock_bench(struct push *p, const char *label, const char *boot)
+{
+	const char *params[] = { label, boot };
+	PGresult *r = pg_exec(p->c, "SELECT pg_advisory_xact_lock(hashtext('perfdb bench ' || $1 || "
+			      "' ' || $2))", 2, params, p->err, p->errlen);
+	pq.clear(r);
+	return r ? 0 : -1;
+}
+
+/* push_bench(p, bid, out): one bench (with the sessions of its recorded
+ * runs), unless the server has its label on that boot. */
+static int push_bench(struct push *p, int64_t bid, FILE *out)
+{
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, boot_id, (SELECT count(*) FROM bench_run "
+				      "WHERE bench_id = b.id) FROM bench b WHERE id = ?");
+	struct xfer x = { 0 };
+	int64_t *from = NULL, *to = NULL;
+	char label[256], boot[64], *e = p->err;
+	long long runs, rows0 = p->rows;
+	int rc = -1;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, bid);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return fail(p, "no bench %" PRId64, bid);
+	}
+	snprintf(label, sizeof(label), "%s", (const char *)sqlite3_column_text(st, 0));
+	snprintf(boot, sizeof(boot), "%s", (const char *)sqlite3_column_text(st, 1));
+	runs = sqlite3_column_int64(st, 2);
+	sqlite3_finalize(st);
+	if ((rc = bench_there(p, label, boot, runs, out)))
+		return rc < 0 ? -1 : 0;
+	rc = -1;
+	if (bench_sessions(p, bid, &x, &from, &to, out))
+		goto out;
+	p->rows = rows0;
+	local_ranges(p, fleet_bench_tables, fleet_nbench_tables, bid, &x);
+	if (reserve(p, &x) || pg_cmd(p->c, "BEGIN", e, p->errlen))
+		goto out;
+	if (lock_bench(p, label, boot) || (rc = bench_there(p, label, boot, runs, out))) {
+		rollback(p);	/* another push of it committed meanwhile (rc 1), or an error */
+		rc = rc > 0 ? 0 : -1;
+		goto out;
+	}
+	rc = -1;
+	if (copy_unit(p, fleet_bench_tables, fleet_nbench_tables, bid, 0, &x) ||
+	    pg_cmd(p->c, "COMMIT", e, p->errlen)) {
+		char why[1024];
+		snprintf(why, sizeof(why), "%s", e);
+		rollback(p);
+		fail(p, "bench %s (boot %s): %s (nothing of it is on the server)", label, boot, why);
+		goto out;
+	}
+	fprintf(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows\n", label,
+		boot, bid + x.off[FK_BENCH], runs, p->rows - rows0);
+	rc = 0;
+out:
+	free(from);
+	free(to);
+	return rc;
+}
+
+/* fleet_push: see fleet_push.h. */
+int fleet_push(sqlite3 *db, PGconn *c, const int64_t *sids, int ns, const int64_t *bids, int nb,
+	       const struct push_opts *o, FILE *out, char *err, size_t errlen)
+{
+	struct push p = { db, c, o, 0, err, errlen };
+	int64_t remote;
+	bool created;
+	char why[512];
+	if (pg_ensure_schema(c, true, &created, err, errlen))
+		return -1;
+	if (created && pg_jit_off(c, why, sizeof(why)))
+		fprintf(stderr, "perfdb push: warning: PostgreSQL's JIT stays on for this database "
+			"(%s): a query over many sessions may spend seconds compiling its plan, "
+			"one part per session; the database's owner can turn it off (ALTER "
+			"DATABASE ... SET jit = off)\n", why);
+	for (int i = 0; i < ns; i++)
+		if (push_session(&p, sids[i], &remote, out))
+			return -1;
+	for (int i = 0; i < nb; i++)
+		if (push_bench(&p, bids[i], out))
+			return -1;
+	return 0;
+}
