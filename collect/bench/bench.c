@@ -302,21 +302,21 @@ static void perf_version(char *buf, size_t len)
 	snprintf(buf, len, "%s", strncmp(out, "perf version ", 13) ? out : out + 13);
 }
 
-/* check_command(b): the workload can be run (its path resolved in the
- * template when it is a built-in workload). 0 or EXIT_FAIL. */
+/* check_command(b): every cell's command can be run (a parameter may
+ * pick the program), checked before anything is stored. 0 or EXIT_FAIL. */
 static int check_command(struct bench *b)
 {
 	struct bench_plan *p = &b->a->plan;
 	char path[PATH_MAX];
-	int e;
-	if (strchr(p->argv[0], '{'))
-		return 0;	/* a parameter picks the program: each run says */
-	if ((e = workload_find(p->argv[0], path, sizeof(path)))) {
-		fprintf(stderr, "perfdb bench: cannot run '%s': %s\n", p->argv[0],
-			e == ENOENT && !strchr(p->argv[0], '/') ? "command not found" : strerror(e));
-		return EXIT_FAIL;
+	int e = 0;
+	for (size_t c = 0; c < bench_ncells(p) && !e; c++) {
+		char **argv = bench_argv(p, c);
+		if ((e = workload_find(argv[0], path, sizeof(path))))
+			fprintf(stderr, "perfdb bench: cannot run '%s': %s\n", argv[0],
+				e == ENOENT && !strchr(argv[0], '/') ? "command not found" : strerror(e));
+		bench_argv_free(argv);
 	}
-	return 0;
+	return e ? EXIT_FAIL : 0;
 }
 
 /* needs(b): per cell, what this boot still needs, when something was
@@ -359,6 +359,8 @@ static int open_bench(struct bench *b)
 		fprintf(stderr, "perfdb bench: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (!b->a->resume && check_command(b))	/* nor a plan stored */
+		return EXIT_FAIL;
 	if (!(b->db = db_open(b->a->db_path, !b->a->resume, err, sizeof(err)))) {	/* resume: no new file */
 		fprintf(stderr, "perfdb bench: %s\n", err);
 		return EXIT_FAIL;
@@ -388,7 +390,7 @@ static int open_bench(struct bench *b)
 		b->todo += !b->done[i];
 	if (!made && b->todo < b->nslots)
 		needs(b);
-	return check_command(b);
+	return b->a->resume ? check_command(b) : 0;
 }
 
 /* say_start(b): what is about to run. */

@@ -46,8 +46,6 @@
  * failed (then no session is added); 1 on a usage error.
  * Test hooks: PERFDB_PERF names the perf program; PERFDB_EXTRA_EVENTS adds
  * comma-separated events to the recipes' (checked like theirs). */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
@@ -72,6 +70,8 @@
 #include "collect/import/ingest.h"
 #include "collect/recipes.h"
 #include "collect/record/record.h"
+#include "collect/record/record_data.h"
+#include "collect/record/record_sweep.h"
 #include "collect/record/record_wrapper.h"
 #include "collect/spawn.h"
 #include "collect/workload.h"
@@ -98,6 +98,7 @@ struct rec {
 	struct run_load load;	/* other processes' during it */
 	struct wrapper_status st;	/* what the wrapper said */
 	bool keep_data;		/* leave data behind (kept, or import failed) */
+	bool placed;		/* data is at --perf-data's path */
 	int tmpdir_fd;		/* tmpdir, flock'ed while it is in use; -1 */
 	struct watch_set watch;	/* --watch: what -r watch watches */
 	char canary_short[256];	/* what the watch canary saw when it fell short, or "" */
@@ -360,82 +361,6 @@ static int plan(struct rec *r)
 
 /* ---- preparing ---- */
 
-#define TMP_PREFIX ".perfdb-record-"
-
-/* pid_alive(pid): whether a process pid exists. */
-static bool pid_alive(long pid)
-{
-	return pid > 0 && pid <= INT_MAX && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
-}
-
-/* remove_dir_files(dfd, name): removes directory name (in dfd) and the
- * files in it (a temporary directory holds files only). */
-static int remove_dir_files(int dfd, const char *name)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	closedir(d);
-	return unlinkat(dfd, name, AT_REMOVEDIR);
-}
-
-/* record_pid(name): the PID of a name in make_tmpdir's format
- * TMP_PREFIX "PID-XXXXXX" (mkdtemp's six letters or digits), else 0:
- * only those are perfdb's to sweep. */
-static long record_pid(const char *name)
-{
-	const char *p = name + strlen(TMP_PREFIX), *q;
-	long pid = 0;
-	for (q = p; *q >= '0' && *q <= '9' && q - p < 10; q++)
-		pid = pid * 10 + (*q - '0');
-	if (q == p || *q++ != '-')
-		return 0;
-	for (int i = 0; i < 6; i++)
-		if (!isalnum((unsigned char)q[i]))
-			return 0;
-	return q[6] ? 0 : pid;
-}
-
-/* stale(dfd, name): whether temporary directory name is one no perfdb
- * uses: named as perfdb names them, its flock free and its perfdb gone
- * (or it is older than a minute: the pid may have been reused; a live
- * record locks it at once). A directory of another name is never
- * perfdb's, however old. */
-static bool stale(int dfd, const char *name)
-{
-	struct stat st;
-	long pid = record_pid(name);
-	int fd = pid > 0 ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
-	bool free_lock = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
-	bool old = fd >= 0 && !fstat(fd, &st) && st.st_mtime + 60 < time(NULL);
-	if (fd >= 0)
-		close(fd);
-	return free_lock && (old || !pid_alive(pid));
-}
-
-/* sweep_stale(dir, quiet): removes the temporary directories in dir that
- * killed recordings left (SIGKILL, a crash), saying so. */
-static void sweep_stale(const char *dir, bool quiet)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) && stale(dirfd(d), e->d_name) &&
-		    !remove_dir_files(dirfd(d), e->d_name) && !quiet)
-			fprintf(stderr, "perfdb: removed %s/%s, left by a recording that did not end\n",
-				dir, e->d_name);
-	closedir(d);
-}
 
 /* make_tmpdir: a fresh directory next to the database for perf.data,
  * the status file and the kallsyms snapshot: 0700 whatever the umask,
@@ -451,8 +376,8 @@ static int make_tmpdir(struct rec *r)
 		return EXIT_FAIL;
 	}
 	snprintf(dir, sizeof(dir), "%.*s", slash == r->in.db_path ? 1 : dirlen, slash ? r->in.db_path : ".");
-	sweep_stale(dir, r->in.quiet);
-	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s%s" TMP_PREFIX "%d-XXXXXX", dir,
+	record_sweep(dir, r->in.quiet);
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s%s" RECORD_TMP_PREFIX "%d-XXXXXX", dir,
 		 strcmp(dir, "/") ? "/" : "", (int)getpid());
 	if (!mkdtemp(r->tmpdir)) {
 		fprintf(stderr, "perfdb: %s: %s\n", r->tmpdir, strerror(errno));
@@ -466,10 +391,7 @@ static int make_tmpdir(struct rec *r)
 	}
 	snprintf(r->status, sizeof(r->status), "%s/status", r->tmpdir);
 	snprintf(r->ksyms, sizeof(r->ksyms), "%s/kallsyms", r->tmpdir);
-	if (r->in.perf_data)
-		snprintf(r->data, sizeof(r->data), "%s", r->in.perf_data);
-	else
-		snprintf(r->data, sizeof(r->data), "%s/perf.data", r->tmpdir);
+	snprintf(r->data, sizeof(r->data), "%s/perf.data", r->tmpdir);	/* --perf-data: placed after */
 	return 0;
 }
 
@@ -647,8 +569,6 @@ static int run_perf(struct rec *r)
 	r->wall_ns = proc_now_ns() - t0;
 	perf_pid = 0;
 	signal(SIGPIPE, SIG_IGN);
-	if (r->in.perf_data)	/* perf made it 0600 less the umask */
-		chmod(r->data, 0600);
 	return 0;
 }
 
@@ -749,7 +669,7 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 		sqlite3_bind_int64(st, 3, r->wall_ns);
 		sqlite3_bind_int(st, 4, got_signal != 0);
 		sqlite3_bind_text(st, 5, cmd, -1, SQLITE_STATIC);
-		db_bind_text_or_null(st, 6, r->in.perf_data);
+		db_bind_text_or_null(st, 6, r->placed ? r->data : NULL);
 		sqlite3_bind_text(st, 7, r->ksyms, -1, SQLITE_STATIC);
 		bind_machine(st, 8, r);
 		sqlite3_bind_int64(st, 12, id);
@@ -852,8 +772,7 @@ static void arm_cleanup(struct rec *r)
 	}
 	snprintf(cleanup_files[0], PATH_MAX, "%s", r->status);
 	snprintf(cleanup_files[1], PATH_MAX, "%s", r->ksyms);
-	if (!r->in.perf_data)
-		snprintf(cleanup_files[2], PATH_MAX, "%s", r->data);
+	snprintf(cleanup_files[2], PATH_MAX, "%s", r->data);	/* in the temporary directory until placed */
 	snprintf(cleanup_dir, PATH_MAX, "%s", r->tmpdir);
 	proc_on_signals(on_import_stop);
 }
@@ -865,7 +784,7 @@ static void keep_recording(struct rec *r)
 {
 	char kept[PATH_MAX];
 	const char *slash = strrchr(r->tmpdir, '/');
-	if (r->in.perf_data)
+	if (r->placed)
 		return;
 	snprintf(kept, sizeof(kept), "%.*sperfdb-record-%d.data", slash ? (int)(slash - r->tmpdir + 1) : 0,
 		 r->tmpdir, (int)getpid());
@@ -930,7 +849,7 @@ static void remove_tmp(struct rec *r)
 		return;
 	unlink(r->status);
 	unlink(r->ksyms);
-	if (!r->in.perf_data && !r->keep_data)
+	if (!r->placed && !r->keep_data)
 		unlink(r->data);
 	rmdir(r->tmpdir);
 	if (r->tmpdir_fd >= 0)
@@ -970,11 +889,30 @@ static void measure_machine(struct rec *r, struct cpu_clock *c0)
 	cpu_clock_read(c0);
 }
 
+/* place_data(r): the recording at --perf-data's path, when given (when
+ * it cannot be put there it is kept beside the database, and said). */
+static void place_data(struct rec *r)
+{
+	char err[PATH_MAX + 128];
+	if (!r->in.perf_data)
+		return;
+	if (record_data_place(r->data, r->in.perf_data, err, sizeof(err))) {
+		fprintf(stderr, "perfdb: %s\n", err);
+		keep_recording(r);
+		return;
+	}
+	snprintf(r->data, sizeof(r->data), "%s", r->in.perf_data);
+	r->placed = true;
+}
+
 /* record: plan, prepare, run, judge, import. Returns the exit status. */
 static int record(struct rec *r)
 {
 	struct cpu_clock c0, c1;
+	char err[PATH_MAX + 128];
 	int rc;
+	if (r->in.perf_data && record_data_check(r->in.perf_data, r->in.db_path, err, sizeof(err)))
+		return fprintf(stderr, "perfdb: %s\n", err), EXIT_FAIL;
 	if ((rc = plan(r)) || (rc = prepare(r)))
 		return rc;
 	if (die_of)
@@ -987,7 +925,10 @@ static int record(struct rec *r)
 	if (rc)
 		return rc;
 	arm_cleanup(r);
-	if ((rc = judge(r)) || (rc = import(r)))
+	if ((rc = judge(r)))
+		return rc;
+	place_data(r);
+	if ((rc = import(r)))
 		return rc;
 	return workload_status(r);
 }

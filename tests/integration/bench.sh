@@ -260,6 +260,13 @@ check "-r '' records the profile recipe, as perfdb record -r '' does, and stores
 bench -l u -- /nonexistent/prog
 check "a workload that does not exist is refused before any run: exit 2, one line" \
 	eval 'rc_is 2 && one_line_err && grep -q "cannot run" "$T/err"'
+check "... and no plan is stored for its label: the right command runs under it" \
+	eval '[ "$(q "SELECT count(*) FROM bench WHERE label = '"'u'"'")" = 0 ] &&
+	      "$PERFDB" bench -q -o "$DB" -l u --runs 1 -- sh "$WORK" "$T/u.log" 1 2 >/dev/null 2>&1'
+"$PERFDB" bench -q -o "$T/never.db" -l u --runs 1 -p prog=sh,/nonexistent/prog -- {prog} "$WORK" "$T/u.log" 1 2 >/dev/null 2>"$T/err"
+echo $? >"$T/rc"
+check "a parameter naming a program that does not exist: refused before any run, no database made" \
+	eval 'rc_is 2 && one_line_err && grep -q "cannot run '"'/nonexistent/prog'"'" "$T/err" && [ ! -e "$T/never.db" ]'
 
 # --- recorded runs under perf ----------------------------------------------
 bench -l rec --runs 2 -r sched -- yield --cpus 1 --seconds 0.3

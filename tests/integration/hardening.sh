@@ -344,6 +344,45 @@ done
 check "record leaves old .perfdb-record-* directories not named as perfdb names them, and their files" \
 	eval '! grep -q removed "$T/foreign/err" && [ "$(cat "$T"/foreign/.perfdb-record-*/file | grep -c keep)" = 4 ]'
 
+# an old directory of perfdb's name whose pid lives (pid 1, no perfdb) is
+# swept; one whose pid lives as a perfdb, or that holds a folder, is left
+# whole, saying so for the folder
+mkdir "$T/sweep"
+for dn in 1-aaaaaa 999999999-bbbbbb; do
+	mkdir "$T/sweep/.perfdb-record-$dn" && echo x >"$T/sweep/.perfdb-record-$dn/perf.data"
+done
+mkdir -p "$T/sweep/.perfdb-record-999999998-cccccc/sub" && echo x >"$T/sweep/.perfdb-record-999999998-cccccc/status"
+touch -d '2 hours ago' "$T"/sweep/.perfdb-record-*
+"$PERFDB" record -o "$T/sweep/s.db" -r sched -- true >/dev/null 2>"$T/sweep/err"
+check "record sweeps an old directory of pid 1 (no perfdb: the pid was reused) and a dead pid's, saying so" \
+	eval '[ ! -e "$T/sweep/.perfdb-record-1-aaaaaa" ] && [ ! -e "$T/sweep/.perfdb-record-999999999-bbbbbb" ] &&
+		grep -q "removed $T/sweep/.perfdb-record-1-aaaaaa" "$T/sweep/err"'
+check "... and leaves one that holds a folder whole, saying why" \
+	eval '[ -e "$T/sweep/.perfdb-record-999999998-cccccc/status" ] && [ -d "$T/sweep/.perfdb-record-999999998-cccccc/sub" ] &&
+		grep -q "left $T/sweep/.perfdb-record-999999998-cccccc.*holds more than files" "$T/sweep/err"'
+mkdir "$T/sweep/mine" && chown 65534 "$T/sweep/mine" 2>/dev/null && mkdir "$T/sweep/theirs" &&
+	mkdir "$T/sweep/theirs/.perfdb-record-999999997-dddddd" && chown 65534 "$T/sweep/theirs/.perfdb-record-999999997-dddddd" &&
+	touch -d '2 hours ago' "$T/sweep/theirs/.perfdb-record-999999997-dddddd" &&
+	"$PERFDB" record -o "$T/sweep/theirs/t.db" -r sched -- true >/dev/null 2>&1
+check "... and leaves another user's" [ -d "$T/sweep/theirs/.perfdb-record-999999997-dddddd" ]
+
+# --perf-data never destroys a file: an existing one (and its .old), the
+# database, a directory are refused before anything is recorded
+mkdir "$T/pd" && echo old >"$T/pd/v5.old"
+"$PERFDB" record -q -o "$T/pd/r.db" --perf-data "$T/pd/v5" -r sched -- true >/dev/null 2>&1
+check "record --perf-data NEW: exit 0, the recording there (0600), the session's source" \
+	eval '[ "$(stat -c %a "$T/pd/v5")" = 600 ] && [ "$(q "$T/pd/r.db" "SELECT source FROM session")" = "$T/pd/v5" ] &&
+		[ "$(cat "$T/pd/v5.old")" = old ]'
+sum=$(sha "$T/pd/v5")
+for target in v5 r.db .; do
+	"$PERFDB" record -q -o "$T/pd/r.db" --perf-data "$T/pd/$target" -r sched -- true >/dev/null 2>"$T/pd/err"
+	rc=$?
+	check "record --perf-data $target (exists): exit 2, one line, nothing replaced or renamed, no session added" \
+		eval '[ $rc = 2 ] && [ "$(lines "$T/pd/err")" = 1 ] && [ "$(sha "$T/pd/v5")" = "$sum" ] &&
+			[ "$(cat "$T/pd/v5.old")" = old ] && [ ! -e "$T/pd/r.db.old" ] && [ ! -e "$T/pd/..old" ] &&
+			[ "$(q "$T/pd/r.db" "SELECT count(*) FROM session")" = 1 ]'
+done
+
 # --- refuse what would mislead -------------------------------------------------------------
 mkdir "$T/ref"
 cp "$T/u022/i.db" "$T/ref/e.db"	# small: its hash is taken twice
