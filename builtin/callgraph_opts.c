@@ -1,5 +1,6 @@
 /* What the call-graph verbs share on their command lines (see
  * callgraph_opts.h). */
+#include <string.h>
 #include <sys/stat.h>
 #include "builtin/callgraph_opts.h"
 
@@ -48,7 +49,8 @@ int cg_db_session(struct verb_ctx *ctx, int n, char **ops)
 			ops[common.session ? 1 : 2], common.session ? "" : ", or DB SESSION");
 		return EXIT_USAGE;
 	}
-	if (n == 1 && !common.session && (stat(ops[0], &st) || !S_ISREG(st.st_mode))) {
+	if (n == 1 && !common.session && stat(ops[0], &st) && !strpbrk(ops[0], "/.")) {
+		/* no such file, and no path: a session given where the database goes */
 		fprintf(stderr, "%s: '%s' is not a database file; a session is given as %s [DB] -s "
 			"SESSION\n", ctx->prog, ops[0], ctx->prog);
 		return EXIT_USAGE;

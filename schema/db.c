@@ -12,6 +12,7 @@
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 #include "schema/db.h"
+#include "schema/db_check.h"
 #include "schema/migrate.h"
 
 /* db_exec: see db.h. */
@@ -150,7 +151,7 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s", path, why);
 			return -1;
 		}
-		return 0;
+		return db_check_complete(db, path, err, errlen);
 	}
 	if (v != PERFDB_SCHEMA_VERSION) {
 		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb uses %d%s",
@@ -158,7 +159,7 @@ static int check_schema(sqlite3 *db, const char *path, char *err, size_t errlen)
 			 " (a newer perfdb made it)" : " and cannot upgrade it");
 		return -1;
 	}
-	return 0;
+	return db_check_complete(db, path, err, errlen);
 }
 
 /* file_kind(path, must_exist, err, errlen): 0 for a file that may be an
@@ -502,7 +503,7 @@ sqlite3 *db_open_read(const char *path, char *err, size_t errlen)
 	else if (v != PERFDB_SCHEMA_VERSION)
 		snprintf(err, errlen, "%s: database has perfdb schema version %d, this perfdb reads %d",
 			 path, v, PERFDB_SCHEMA_VERSION);
-	if (v <= 0 || n < 0 || v != PERFDB_SCHEMA_VERSION) {
+	if (v <= 0 || n < 0 || v != PERFDB_SCHEMA_VERSION || db_check_complete(db, path, err, errlen)) {
 		sqlite3_close(db);
 		return NULL;
 	}

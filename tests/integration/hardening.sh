@@ -384,6 +384,36 @@ for target in v5 r.db .; do
 done
 
 # --- refuse what would mislead -------------------------------------------------------------
+# a database missing a table or a column: one line naming it, exit 2,
+# from readers and writers alike (no SQL text, never exit 0)
+mkdir "$T/part"
+cp "$T/u022/i.db" "$T/part/ns.db" && sqlite3 "$T/part/ns.db" "DROP TABLE sample"
+cp "$T/u022/i.db" "$T/part/nc.db" && sqlite3 "$T/part/nc.db" "ALTER TABLE session DROP COLUMN pulse_mem"
+for v in sessions report sched tree; do
+	case $v in report) extra="--base x --new y" ;; *) extra= ;; esac
+	# shellcheck disable=SC2086
+	"$PERFDB" $v "$T/part/ns.db" $extra >"$T/part/out" 2>"$T/part/err"
+	rc=$?
+	check "$v on a database without its sample table: exit 2, one line naming the table, nothing on stdout" \
+		eval '[ $rc = 2 ] && [ "$(lines "$T/part/err")" = 1 ] && grep -q "not a complete perfdb database: table '"'sample'"' is missing" "$T/part/err" && [ ! -s "$T/part/out" ]'
+done
+for v in "tree $T/part/missing.db" "folded $T/part" "sched $T/part/missing.db"; do
+	# shellcheck disable=SC2086
+	"$PERFDB" $v >/dev/null 2>"$T/part/err"
+	rc=$?
+	check "$v: exit 2, one line from the opener (as every verb), not a usage error" \
+		eval '[ $rc = 2 ] && [ "$(lines "$T/part/err")" = 1 ] && grep -Eq "No such file or directory|is a directory" "$T/part/err"'
+done
+"$PERFDB" tree 12 >/dev/null 2>"$T/part/err"
+rc=$?
+check "tree 12 (a session where the database goes): exit 1, the usage line" \
+	eval '[ $rc = 1 ] && grep -q "a session is given as" "$T/part/err"'
+"$PERFDB" import -o "$T/part/nc.db" "$T/c.data" >/dev/null 2>"$T/part/err"
+rc=$?
+check "import into a database that lacks a column: exit 2, one line naming it, nothing added" \
+	eval '[ $rc = 2 ] && [ "$(lines "$T/part/err")" = 1 ] && grep -q "table '"'session'"' has no column '"'pulse_mem'"'" "$T/part/err" &&
+		[ "$(q "$T/part/nc.db" "SELECT count(*) FROM session")" = "$(q "$T/u022/i.db" "SELECT count(*) FROM session")" ]'
+
 mkdir "$T/ref"
 cp "$T/u022/i.db" "$T/ref/e.db"	# small: its hash is taken twice
 before=$(sha "$T/ref/e.db")
