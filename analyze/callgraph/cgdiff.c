@@ -167,8 +167,7 @@ static void fill_ci(const struct cgdiff *d, struct cg_row *r, enum cg_kind k, in
 		r->ci_abs = cgdiff_per_ci(d, k, i, d->row_conf);
 	r->few |= !per && d->few_side;
 	r->significant = per ? stats_excludes(r->ci_abs, 0) : r->share_significant;
-	if (per && r->significant && (machine_explains(&d->machine, 0, abs_pct(r), r->base_abs > 0, !d->run_level) ||
-				      (d->machine.busy_any && !d->run_level))) {
+	if (per && r->significant && machine_explains(&d->machine, 0, abs_pct(r), r->base_abs > 0, !d->run_level)) {
 		r->machine = true;
 		r->significant = false;
 	}
