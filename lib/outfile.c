@@ -5,18 +5,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
+#include "lib/openreg.h"
 #include "lib/outfile.h"
 
 /* file_holds_data: see outfile.h. */
 const char *file_holds_data(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open_regular(path, NULL);
 	char head[16] = { 0 };
-	size_t n;
-	if (!f)
+	ssize_t n;
+	if (fd < 0)
 		return NULL;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
+	n = read(fd, head, sizeof(head));
+	close(fd);
 	if (n == 16 && !memcmp(head, "SQLite format 3", 16))
 		return "an SQLite database";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8) ||
@@ -37,8 +38,12 @@ static int refuse(const char *path, const char *keep, char *err, size_t errlen)
 {
 	struct stat st;
 	const char *kind;
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+	int there = !stat(path, &st);
+	if (there && S_ISDIR(st.st_mode))
 		snprintf(err, errlen, "%s: is a directory", path);
+	else if (there && !S_ISREG(st.st_mode))
+		snprintf(err, errlen, "%s: is not a regular file (a device, FIFO or socket); not replacing it",
+			 path);
 	else if (keep && same_file(path, keep))
 		snprintf(err, errlen, "%s: is the database being read; not overwriting it", path);
 	else if ((kind = file_holds_data(path)))

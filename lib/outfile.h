@@ -1,9 +1,13 @@
 /* Output files that replace their target only when complete: written to a
  * temporary file next to the target and renamed over it on commit, so a
- * failed or interrupted write leaves the old file as it was. The open
- * refuses targets that hold data the tool must never overwrite by
- * mistake: an SQLite database, a perf.data recording, or a file that is
- * the same as a path the caller names (for example the open database). */
+ * failed or interrupted write leaves the old file as it was, and a target
+ * that is a symbolic link is replaced, never followed (the file it names
+ * is left as it was). The open refuses targets that hold data the tool
+ * must never overwrite by mistake: an SQLite database, a perf.data
+ * recording, a file that is the same as a path the caller names (for
+ * example the open database), or anything but a regular file (a
+ * directory, a FIFO, a device: renaming over /dev/null would replace the
+ * device). Every file perfdb writes for the user goes through here. */
 #ifndef PERFDB_OUTFILE_H
 #define PERFDB_OUTFILE_H
 #include <stddef.h>
@@ -18,9 +22,11 @@ struct outfile {
 
 /* outfile_open(o, path, mode, keep, err, errlen): opens o for writing
  * path with permissions mode (before the umask). Fails (-1, the reason
- * in err, naming path) when path is a directory, an SQLite database, a
- * perf.data recording, or the same file as keep (when keep is non-NULL
- * and exists), or when the temporary file cannot be created. */
+ * in err, naming path) when path (its link's target, when it is a
+ * symbolic link) is a directory or another file that is not regular, an
+ * SQLite database, a perf.data recording, or the same file as keep (when
+ * keep is non-NULL and exists), or when the temporary file cannot be
+ * created. Never blocks on what path names (a FIFO is refused unopened). */
 int outfile_open(struct outfile *o, const char *path, int mode, const char *keep, char *err,
 		 size_t errlen);
 
@@ -35,6 +41,7 @@ void outfile_abort(struct outfile *o);
 
 /* file_holds_data(path): the kind of data path holds that must not be
  * overwritten by an output ("an SQLite database", "a perf.data
- * recording"), or NULL for anything else (including a missing file). */
+ * recording"), or NULL for anything else (a missing file, and anything
+ * but a regular file, which is not opened: a FIFO would wait). */
 const char *file_holds_data(const char *path);
 #endif

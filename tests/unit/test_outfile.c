@@ -1,6 +1,8 @@
 /* Unit tests of lib/outfile.c: a file replaced only when complete, the
- * refusals (directory, SQLite database, perf.data, the file to keep),
- * the permissions, and an aborted write leaving the old file alone. */
+ * refusals (directory, SQLite database, perf.data, the file to keep, a
+ * FIFO or a device, without blocking), a symbolic link replaced and never
+ * followed, the permissions, and an aborted write leaving the old file
+ * alone. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +93,49 @@ static void test_refusals(void)
 	free(db), free(pd), free(txt), free(link);
 }
 
+/* A FIFO or a device is refused, unopened: a FIFO's open would wait for a
+ * writer (the alarm turns a hang into a failure), and a rename over
+ * /dev/null would replace the device. */
+static void test_not_regular(void)
+{
+	char *fifo = xasprintf("%s/fifo.md", dir), err[512];
+	struct outfile o;
+	int rc;
+	ok(mkfifo(fifo, 0600) == 0, "a FIFO");
+	alarm(10);
+	rc = outfile_open(&o, fifo, 0644, NULL, err, sizeof(err));
+	alarm(0);
+	ok(rc && strstr(err, "not a regular file") && strstr(err, fifo), "refuses a FIFO at once: %s",
+	   rc ? err : "opened");
+	if (!rc)
+		outfile_abort(&o);
+	ok(!file_holds_data(fifo), "a FIFO holds no data (and is not opened)");
+	rc = outfile_open(&o, "/dev/null", 0644, NULL, err, sizeof(err));
+	ok(rc && strstr(err, "/dev/null: is not a regular file"), "refuses a device: %s", rc ? err : "opened");
+	if (!rc)
+		outfile_abort(&o);
+	unlink(fifo);
+	free(fifo);
+}
+
+/* A target that is a symbolic link is replaced: the file it names keeps
+ * its text. */
+static void test_symlink(void)
+{
+	char *victim = put("victim.txt", "precious", 8), *link = xasprintf("%s/link.svg", dir), err[512], buf[64];
+	struct outfile o;
+	struct stat st;
+	ok(symlink("victim.txt", link) == 0, "link.svg names victim.txt");
+	ok(!outfile_open(&o, link, 0644, NULL, err, sizeof(err)), "opens over the link");
+	fputs("<svg/>", o.f);
+	ok(!outfile_commit(&o, err, sizeof(err)), "commits");
+	is_str(slurp(victim, buf, sizeof(buf)), "precious", "the file the link named is as it was");
+	ok(!lstat(link, &st) && S_ISREG(st.st_mode), "the link is now a regular file");
+	is_str(slurp(link, buf, sizeof(buf)), "<svg/>", "holding the new text");
+	unlink(victim), unlink(link);
+	free(victim), free(link);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -98,6 +143,8 @@ int main(void)
 	umask(022);
 	test_replace();
 	test_refusals();
+	test_not_regular();
+	test_symlink();
 	rmdir(dir);
 	return tap_done();
 }
