@@ -78,19 +78,32 @@ int outfile_open(struct outfile *o, const char *path, int mode, const char *keep
 	return 0;
 }
 
-/* outfile_commit: see outfile.h. */
-int outfile_commit(struct outfile *o, char *err, size_t errlen)
+/* outfile_close: see outfile.h. */
+int outfile_close(struct outfile *o, char *err, size_t errlen)
 {
 	mode_t mask = umask(0);
 	int bad;
+	umask(mask);
 	errno = 0;
 	bad = ferror(o->f);
-	umask(mask);
 	bad |= fchmod(fileno(o->f), (mode_t)o->mode & ~mask) != 0;
 	bad |= fclose(o->f) != 0;
 	o->f = NULL;
-	if (bad || rename(o->tmp, o->path)) {
-		snprintf(err, errlen, "%s: %s", o->path, errno ? strerror(errno) : "write error");
+	if (!bad)
+		return 0;
+	snprintf(err, errlen, "%s: %s", o->path, errno ? strerror(errno) : "write error");
+	outfile_abort(o);
+	return -1;
+}
+
+/* outfile_commit: see outfile.h. */
+int outfile_commit(struct outfile *o, char *err, size_t errlen)
+{
+	int bad = 0;
+	if (o->f && outfile_close(o, err, errlen))
+		return -1;
+	if (rename(o->tmp, o->path)) {
+		snprintf(err, errlen, "%s: %s", o->path, strerror(errno));
 		unlink(o->tmp);
 		bad = 1;
 	}
@@ -103,11 +116,39 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 /* outfile_abort: see outfile.h. */
 void outfile_abort(struct outfile *o)
 {
-	if (o->f) {
+	if (o->f)
 		fclose(o->f);
+	if (o->tmp)
 		unlink(o->tmp);
-	}
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
+}
+
+/* outfiles_add: see outfile.h. */
+void outfiles_add(struct outfiles *s, struct outfile *o)
+{
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
+	s->v[s->n++] = *o;
+	memset(o, 0, sizeof(*o));
+}
+
+/* outfiles_commit: see outfile.h. Committed and failed files are zeroed,
+ * so the abort that empties s aborts only the files after a failure. */
+int outfiles_commit(struct outfiles *s, char *err, size_t errlen)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->n && !rc; i++)
+		rc = outfile_commit(&s->v[i], err, errlen);
+	outfiles_abort(s);
+	return rc;
+}
+
+/* outfiles_abort: see outfile.h. */
+void outfiles_abort(struct outfiles *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		outfile_abort(&s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
 }

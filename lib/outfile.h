@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 struct outfile {
-	FILE *f;	/* where to write */
+	FILE *f;	/* where to write; NULL once closed */
 	char *path;	/* the target */
 	char *tmp;	/* the temporary file, renamed to path on commit */
 	int mode;	/* the permissions the file gets */
@@ -30,14 +30,45 @@ struct outfile {
 int outfile_open(struct outfile *o, const char *path, int mode, const char *keep, char *err,
 		 size_t errlen);
 
-/* outfile_commit(o, err, errlen): closes o's file and renames it over the
- * target; 0, or -1 with the reason in err (the temporary file is removed
- * and the target left as it was). Frees o's strings either way. */
+/* outfile_close(o, err, errlen): ends the writing of o: checks the
+ * stream for write errors, gives the file its permissions and closes it,
+ * leaving the temporary file for outfile_commit to rename (or
+ * outfile_abort to remove); 0, or -1 with the reason in err, naming the
+ * target (o is then aborted). */
+int outfile_close(struct outfile *o, char *err, size_t errlen);
+
+/* outfile_commit(o, err, errlen): closes o's file (outfile_close) unless
+ * closed already and renames it over the target; 0, or -1 with the
+ * reason in err (the temporary file is removed and the target left as it
+ * was). Frees o's strings either way. */
 int outfile_commit(struct outfile *o, char *err, size_t errlen);
 
-/* outfile_abort(o): closes and removes the temporary file, leaving the
- * target as it was; frees o's strings. Safe on a zeroed o. */
+/* outfile_abort(o): closes o's file if still open and removes the
+ * temporary file, leaving the target as it was; frees o's strings. Safe
+ * on a zeroed o. */
 void outfile_abort(struct outfile *o);
+
+/* Files that are replaced together: each is written and closed in turn
+ * (outfile_close), then all are renamed over their targets at the end
+ * (outfiles_commit), or none (outfiles_abort). A zeroed struct is empty. */
+struct outfiles {
+	struct outfile *v;
+	size_t n, alloc;
+};
+
+/* outfiles_add(s, o): moves o (opened with outfile_open, open or closed)
+ * into s; o is zeroed. */
+void outfiles_add(struct outfiles *s, struct outfile *o);
+
+/* outfiles_commit(s, err, errlen): commits the files of s in the order
+ * they were added; at the first that fails, the rest are aborted (their
+ * targets left as they were) and -1 returned with the reason in err;
+ * else 0. s is empty after. */
+int outfiles_commit(struct outfiles *s, char *err, size_t errlen);
+
+/* outfiles_abort(s): aborts every file of s (outfile_abort); s is empty
+ * after. Safe on a zeroed s. */
+void outfiles_abort(struct outfiles *s);
 
 /* file_holds_data(path): the kind of data path holds that must not be
  * overwritten by an output ("an SQLite database", "a perf.data

@@ -1,8 +1,8 @@
 /* Unit tests of lib/outfile.c: a file replaced only when complete, the
  * refusals (directory, SQLite database, perf.data, the file to keep, a
  * FIFO or a device, without blocking), a symbolic link replaced and never
- * followed, the permissions, and an aborted write leaving the old file
- * alone. */
+ * followed, the permissions, an aborted write leaving the old file alone,
+ * and files replaced together (outfiles): all, or none after a failure. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +136,65 @@ static void test_symlink(void)
 	free(victim), free(link);
 }
 
+/* outfile_close then commit or abort; files replaced together. */
+static void test_close(void)
+{
+	char *p = put("a.md", "old", 3), err[512], buf[64];
+	struct outfile o;
+	ok(!outfile_open(&o, p, 0644, NULL, err, sizeof(err)) && fputs("closed", o.f) >= 0 &&
+	   !outfile_close(&o, err, sizeof(err)) && !o.f, "closes without committing");
+	is_str(slurp(p, buf, sizeof(buf)), "old", "the target is untouched until commit");
+	ok(!outfile_commit(&o, err, sizeof(err)), "a closed file commits");
+	is_str(slurp(p, buf, sizeof(buf)), "closed", "the target holds the new text");
+	ok(!outfile_open(&o, p, 0644, NULL, err, sizeof(err)) && !outfile_close(&o, err, sizeof(err)),
+	   "closes again");
+	outfile_abort(&o);
+	is_str(slurp(p, buf, sizeof(buf)), "closed", "an aborted closed file leaves the target");
+	unlink(p);
+	ok(!entries(), "no temporary file is left behind");
+	free(p);
+}
+
+/* set_of(s, names, n, text): s with a file per name, text written, closed
+ * but for the last. */
+static void set_of(struct outfiles *s, char **paths, int n, const char *text)
+{
+	char err[512];
+	for (int i = 0; i < n; i++) {
+		struct outfile o;
+		ok(!outfile_open(&o, paths[i], 0644, NULL, err, sizeof(err)), "opens %d", i);
+		fputs(text, o.f);
+		if (i + 1 < n)
+			ok(!outfile_close(&o, err, sizeof(err)), "closes %d", i);
+		outfiles_add(s, &o);
+	}
+}
+
+static void test_set(void)
+{
+	char *p[3] = { put("1.svg", "old", 3), put("2.svg", "old", 3), put("3.md", "old", 3) };
+	char err[512], buf[64];
+	struct outfiles s = { 0 };
+	set_of(&s, p, 3, "new");
+	outfiles_abort(&s);
+	ok(!strcmp(slurp(p[0], buf, sizeof(buf)), "old") && !strcmp(slurp(p[2], buf, sizeof(buf)), "old") &&
+	   entries() == 3, "an aborted set leaves every target and no temporary file");
+	set_of(&s, p, 3, "new");
+	ok(!outfiles_commit(&s, err, sizeof(err)) && !s.n, "a set commits");
+	ok(!strcmp(slurp(p[0], buf, sizeof(buf)), "new") && !strcmp(slurp(p[2], buf, sizeof(buf)), "new") &&
+	   entries() == 3, "every target replaced");
+	set_of(&s, p, 3, "newer");
+	unlink(s.v[1].tmp);	/* the second rename fails */
+	ok(outfiles_commit(&s, err, sizeof(err)) && strstr(err, p[1]), "a failed rename fails the set: %s", err);
+	is_str(slurp(p[0], buf, sizeof(buf)), "newer", "the files before it are replaced");
+	is_str(slurp(p[2], buf, sizeof(buf)), "new", "the files after it are not");
+	ok(entries() == 3, "no temporary file is left behind");
+	for (int i = 0; i < 3; i++) {
+		unlink(p[i]);
+		free(p[i]);
+	}
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -145,6 +204,8 @@ int main(void)
 	test_refusals();
 	test_not_regular();
 	test_symlink();
+	test_close();
+	test_set();
 	rmdir(dir);
 	return tap_done();
 }
