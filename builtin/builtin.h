@@ -112,9 +112,12 @@ extern struct common_opts common;
 
 /* -o FILE and --assets DIR of a RUN_FINDINGS verb, with its help text
  * what: builtin/run.c opens FILE before the verb runs (lib/outfile.h:
- * replaced only when complete, never the database) and, for md, makes
- * the pictures' directory (DIR, default FILE's name with .assets; none
- * for standard output without --assets). */
+ * refused when it is the database, another database, a recording or not
+ * a regular file; written beside it and renamed over it when complete, a
+ * symbolic link replaced, never followed) and, for md, makes the pictures'
+ * directory (DIR, default FILE's name with .assets; none for standard
+ * output without --assets) and writes each picture the same way; all are
+ * replaced together once the whole output is written, or none is. */
 #define OPT_OUTPUT(what) OPT_STRING('o', "output", &common.output, "FILE", what)
 #define OPT_ASSETS(what) OPT_STRING(0, "assets", &common.assets, "DIR", what)
 

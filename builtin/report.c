@@ -18,7 +18,8 @@ static struct string_list metrics;
 static const struct opt options[] = {
 	OPT_STRING(0, "base", &common.base, "LABEL", "the sessions and benches before the change"),
 	OPT_STRING(0, "new", &common.new, "LABEL", "the sessions and benches after the change"),
-	OPT_OUTPUT("write the report to FILE (default: standard output)"),
+	OPT_OUTPUT("write the report to FILE (default: standard output); FILE is replaced only "
+		   "once the report and its pictures are complete, never the database"),
 	OPT_CHOICE('f', "format", &common.format, NULL, out_format_names,
 		   "md (default), html (one self-contained page), json (every number), text or csv"),
 	OPT_ASSETS("md: write the pictures (SVG) into DIR (default: FILE's name with .assets, next "
@@ -57,7 +58,14 @@ const struct verb verb_report = {
 		"side; simultaneous over all rows), with a chart of the runs; the durations; the "
 		"evidence of the analyzers (context switches, flush IPIs, contended cachelines, the "
 		"call graph with its differential flame graph); data quality; the commands that "
-		"reproduce both sides.\n",
+		"reproduce both sides.\n\n"
+		"With -o FILE the report goes to FILE and, in md, its pictures (SVG) into FILE's name "
+		"with .assets (or --assets DIR), linked from it. FILE and every picture are written "
+		"beside their names and renamed over them once the whole report is written, so a "
+		"failure leaves the old ones as they were; a symbolic link at one of those names is "
+		"replaced, never followed. A name that is the database, another SQLite database, a "
+		"perf.data recording or not a regular file is refused, and so is an --assets that is "
+		"not a directory: exit 2, one line, nothing written.\n",
 	.options = options,
 	.default_format = FMT_MD,
 	.run = run,

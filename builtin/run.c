@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
 #include "lib/alloc.h"
@@ -17,11 +18,15 @@
 struct common_opts common;
 
 /* What a findings verb writes besides standard output (OPT_OUTPUT,
- * OPT_ASSETS): the -o file (lib/outfile.h) and md's pictures' directory. */
+ * OPT_ASSETS): the -o file and md's pictures, replaced together at the
+ * end (lib/outfile.h), and the pictures' directory. */
 struct output {
 	struct outfile file;		/* -o FILE, open before the verb runs */
+	struct outfiles pictures;	/* written and closed by the renderer */
 	char *dir;			/* the pictures' directory, or NULL */
+	bool made_dir;			/* made by this run: removed again on failure */
 	struct render_opts ro;
+	char err[1200];			/* ro.err: why a picture failed */
 };
 
 /* verb_help: see builtin.h. */
@@ -162,20 +167,32 @@ static const char *href_of(const char *dir, const char *file)
 	return n && !strncmp(dir, file, n) ? dir + n : dir;
 }
 
+/* keep_of(ctx): the file no output may replace: the database read. */
+static const char *keep_of(const struct verb_ctx *ctx)
+{
+	return ctx->needs & RUN_DB_READ ? ctx->dbpath : NULL;
+}
+
 /* assets_dir(ctx, out): for md with -o or --assets, the pictures'
- * directory, made, set in out->ro (none when it cannot be made); 0. */
+ * directory, made or found (a directory, or a link to one; the pictures
+ * in it are never followed), set in out->ro; 0, or EXIT_FAIL after one
+ * line. */
 static int assets_dir(const struct verb_ctx *ctx, struct output *out)
 {
+	struct stat st;
+	int e = 0;
 	if (common.format != FMT_MD || (!common.assets && !common.output))
 		return 0;
 	out->dir = common.assets ? xstrdup(common.assets) : default_assets(common.output);
-	if (mkdir(out->dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "%s: %s: %s; no pictures\n", ctx->prog, out->dir, strerror(errno));
-		free(out->dir);
-		out->dir = NULL;
-	} else {
-		out->ro = (struct render_opts){ out->dir, href_of(out->dir, common.output) };
+	out->made_dir = !mkdir(out->dir, 0755);
+	if (!out->made_dir)
+		e = errno != EEXIST ? errno : stat(out->dir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (e) {
+		fprintf(stderr, "%s: %s: %s (the pictures' directory)\n", ctx->prog, out->dir, strerror(e));
+		return EXIT_FAIL;
 	}
+	out->ro = (struct render_opts){ out->dir, href_of(out->dir, common.output), keep_of(ctx),
+					&out->pictures, out->err, sizeof(out->err) };
 	return 0;
 }
 
@@ -187,32 +204,40 @@ static int open_output(const struct verb_ctx *ctx, struct output *out)
 	char err[1200];
 	if (!(ctx->needs & RUN_FINDINGS))
 		return 0;
-	if (common.output && outfile_open(&out->file, common.output, 0644, ctx->dbpath, err, sizeof(err))) {
+	if (common.output && outfile_open(&out->file, common.output, 0644, keep_of(ctx), err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 		return EXIT_FAIL;
 	}
 	return assets_dir(ctx, out);
 }
 
-/* commit_output(ctx, out): the -o file replaced, and what was written
- * said; 0, or EXIT_FAIL after one line (the file then as it was). */
+/* commit_output(ctx, out): the pictures, then the -o file, replaced, and
+ * what was written said; 0, or EXIT_FAIL after one line (what was not
+ * replaced yet stays as it was). */
 static int commit_output(const struct verb_ctx *ctx, struct output *out)
 {
+	size_t npictures = out->pictures.n;
 	char err[1200];
-	if (out->file.f && outfile_commit(&out->file, err, sizeof(err))) {
+	if ((out->file.f && outfile_close(&out->file, err, sizeof(err))) ||
+	    outfiles_commit(&out->pictures, err, sizeof(err)) ||
+	    (out->file.tmp && outfile_commit(&out->file, err, sizeof(err)))) {
 		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 		return EXIT_FAIL;
 	}
 	if (common.output)
 		fprintf(stderr, "%s: wrote %s%s%s\n", ctx->prog, common.output,
-			out->dir ? " and pictures in " : "", out->dir ? out->dir : "");
+			npictures ? " and pictures in " : "", npictures ? out->dir : "");
 	return EXIT_OK;
 }
 
-/* end_output(out): what is left of out aborted. */
-static void end_output(struct output *out)
+/* end_output(out, failed): what is left of out aborted; the pictures'
+ * directory removed when this run made it and failed (if still empty). */
+static void end_output(struct output *out, bool failed)
 {
 	outfile_abort(&out->file);
+	outfiles_abort(&out->pictures);
+	if (failed && out->made_dir)
+		rmdir(out->dir);
 	free(out->dir);
 }
 
@@ -242,11 +267,12 @@ static int render(struct verb_ctx *ctx, struct output *out)
 	else
 		rc = render_doc_opts(ctx->doc, (enum out_format)common.format, common.table,
 				     out->dir ? &out->ro : NULL, f);
-	if (rc || (f == stdout && fflush(stdout))) {
-		if (f == stdout)
-			fprintf(stderr, "%s: cannot write the output\n", ctx->prog);
-		else
-			fprintf(stderr, "%s: %s: cannot write the output\n", ctx->prog, common.output);
+	if (out->dir && *out->err) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, out->err);
+		return EXIT_FAIL;
+	}
+	if (f == stdout && (rc || fflush(stdout))) {
+		fprintf(stderr, "%s: cannot write the output\n", ctx->prog);
 		return EXIT_FAIL;
 	}
 	return commit_output(ctx, out);
@@ -299,7 +325,7 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 		rc = v->run(&ctx);
 	if (!rc && ctx.doc)
 		rc = render(&ctx, &out);
-	end_output(&out);
+	end_output(&out, rc != 0);
 	doc_free(ctx.doc);
 	free(ctx.sessions.ids);
 	free(ctx.base.ids);
