@@ -12,34 +12,6 @@
 #include "lib/strbuf.h"
 #include "schema/db.h"
 
-/* cg_value: see cgdiff_int.h. */
-double cg_value(const struct ct_run *r, enum cg_kind k, int32_t i)
-{
-	return k == V_INCL ? r->incl[i] : k == V_FINCL ? r->fincl[i] : r->fself[i];
-}
-
-/* cg_value_sq: see cgdiff_int.h. */
-double cg_value_sq(const struct ct_run *r, enum cg_kind k, int32_t i)
-{
-	return k == V_INCL ? r->incl_sq[i] : k == V_FINCL ? r->fincl_sq[i] : r->fself_sq[i];
-}
-
-/* cg_row_neff: see cgdiff_int.h. */
-double cg_row_neff(const struct cgdiff *d, enum cg_kind k, int32_t i)
-{
-	double n = 0;
-	for (int s = 0; s < d->nsides; s++) {
-		const struct cg_side *sd = &d->side[s];
-		double w = 0, q = 0;
-		for (int r = sd->first_run; r < sd->first_run + sd->nsessions; r++) {
-			w += cg_value(&d->t->runs[r], k, i);
-			q += cg_value_sq(&d->t->runs[r], k, i);
-		}
-		n += q > 0 ? w * w / q : 0;
-	}
-	return n;
-}
-
 /* run_share: run r's share (a fraction) of i in kind; 0 for an empty run. */
 static double run_share(const struct ct_run *r, enum cg_kind k, int32_t i)
 {
