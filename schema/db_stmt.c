@@ -4,6 +4,7 @@
  * (migrate.c), which both use them. */
 #include <stdbool.h>
 #include <stdio.h>
+#include "lib/errf.h"
 #include "schema/db.h"
 
 /* db_exec: see db.h. */
@@ -12,8 +13,7 @@ int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
 	char *msg = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
-	if (err && errlen)
-		snprintf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
+	errf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
 	sqlite3_free(msg);
 	return -1;
 }
@@ -37,9 +37,7 @@ int db_step_done(sqlite3_stmt *st, char *err, size_t errlen)
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
 		return 0;
-	if (err && errlen)
-		snprintf(err, errlen, "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
-	return -1;
+	return errf(err, errlen, "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
 }
 
 /* db_bind_text_or_null: see db.h. */

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include "lib/alloc.h"
+#include "lib/errf.h"
 #include "collect/perfdata/perf_data_int.h"
 
 /* pd_errorf: see perf_data_int.h. */
@@ -14,10 +15,8 @@ int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (r->in->err && r->in->errlen)
-		snprintf(r->in->err, r->in->errlen, "%s: offset %llu: %s", r->path,
-			 (unsigned long long)offset, what);
-	return -1;
+	return errf(r->in->err, r->in->errlen, "%s: offset %llu: %s", r->path,
+		    (unsigned long long)offset, what);
 }
 
 /* pd_warnf: see perf_data_int.h. */
