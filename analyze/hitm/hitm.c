@@ -264,15 +264,14 @@ struct c2c_sink hitm_sink(struct hitm_result *r)
 	return (struct c2c_sink){ .sample = sink_sample, .ctx = r };
 }
 
-/* The fields being ordered (qsort has no context argument). */
-static const struct hitm_field *order_of;
-
-/* cmp_field_order: field indexes by line, offset in the line, offset in
- * the object, then creation (the line's first sample in each first). */
-static int cmp_field_order(const void *a, const void *b)
+/* cmp_field_order: indexes of the fields at fields by line, offset in
+ * the line, offset in the object, then creation (the line's first sample
+ * in each first). */
+static int cmp_field_order(const void *a, const void *b, void *fields)
 {
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct hitm_field *x = &order_of[i], *y = &order_of[j];
+	const struct hitm_field *x = (const struct hitm_field *)fields + i;
+	const struct hitm_field *y = (const struct hitm_field *)fields + j;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	if (x->line_off != y->line_off)
@@ -290,9 +289,8 @@ static size_t *order_fields(struct hitm_result *r)
 	struct hitm_field *fs = xcalloc(n + 1, sizeof(*fs));
 	for (size_t i = 0; i < n; i++)
 		ord[i] = i;
-	order_of = r->fields;
 	if (n)
-		qsort(ord, n, sizeof(*ord), cmp_field_order);
+		qsort_r(ord, n, sizeof(*ord), cmp_field_order, r->fields);
 	for (size_t i = 0; i < n; i++) {
 		struct hitm_line *hl = &r->lines[r->fields[ord[i]].line];
 		fs[i] = r->fields[ord[i]];
