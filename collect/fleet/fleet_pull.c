@@ -1,10 +1,10 @@
 /* Pulling sessions and benches from PostgreSQL: see fleet_pull.h. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/alloc.h"
 #include "lib/bytes.h"
+#include "lib/errf.h"
 #include "lib/strbuf.h"
 #include "schema/batch.h"
 #include "collect/fleet/fleet_pull.h"
@@ -49,16 +49,6 @@ struct table_batch {
 	const char *table;
 	struct batch *b;
 };
-
-/* fail(p, fmt, ...): the error line; -1. */
-__attribute__((format(printf, 2, 3))) static int fail(struct pull *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->err, p->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* ids_add(l, v): appends v unless l has it. */
 static void ids_add(struct ids *l, int64_t v)
@@ -108,7 +98,8 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 		if (n < 0 || m < 0)
 			rc = -1;
 		else if (n + m == 0)
-			rc = fail(p, "no session or bench '%s' on the server", sel->specs[i]);
+			rc = errf(p->err, p->errlen, "no session or bench '%s' on the server",
+				  sel->specs[i]);
 	}
 	for (size_t i = 0; !rc && i < sel->nlabels; i++) {
 		int n = query_ids(p, "SELECT id FROM session WHERE label = $1", sel->labels[i], s);
@@ -116,7 +107,8 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 		if (n < 0 || m < 0)
 			rc = -1;
 		else if (n + m == 0)
-			rc = fail(p, "no session or bench labelled '%s' on the server", sel->labels[i]);
+			rc = errf(p->err, p->errlen, "no session or bench labelled '%s' on the server",
+				  sel->labels[i]);
 	}
 	for (size_t i = 0; !rc && i < sel->nhosts; i++) {
 		int n = query_ids(p, "SELECT id FROM session WHERE hostname = $1", sel->hosts[i], s);
@@ -124,7 +116,8 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 		if (n < 0 || m < 0)
 			rc = -1;
 		else if (n + m == 0)
-			rc = fail(p, "no session or bench of host '%s' on the server", sel->hosts[i]);
+			rc = errf(p->err, p->errlen, "no session or bench of host '%s' on the server",
+				  sel->hosts[i]);
 	}
 	for (size_t i = 0; !rc && i < b->n; i++) {
 		char id[32];
@@ -154,7 +147,7 @@ static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, stru
 		return -1;
 	if (!pq.ntuples(r)) {
 		pq.clear(r);
-		return fail(p, "no session %" PRId64 " on the server", rid);
+		return errf(p->err, p->errlen, "no session %" PRId64 " on the server", rid);
 	}
 	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
 		vals[i] = pq.getisnull(r, 0, i) ? NULL : pq.getvalue(r, 0, i);
@@ -355,11 +348,11 @@ static int store_rows(struct pull *p, const struct fleet_table *t, struct batch 
 		for (int i = 0; i < n; i++)
 			if (put_value(b, r, row, i, keys[i], x,
 				       text && i >= f1 && i < f1 + 7 ? text[i - f1] : -1))
-				return fail(p, "reading %s: column %s: server type %u, %d bytes: "
-					    "not a value perfdb stores", t->name, pq.fname(r, i),
-					    pq.ftype(r, i), pq.getlength(r, row, i));
+				return errf(p->err, p->errlen, "reading %s: column %s: server type "
+					    "%u, %d bytes: not a value perfdb stores", t->name,
+					    pq.fname(r, i), pq.ftype(r, i), pq.getlength(r, row, i));
 		if (batch_row(b))
-			return fail(p, "storing %s: %s", t->name, batch_error(b));
+			return errf(p->err, p->errlen, "storing %s: %s", t->name, batch_error(b));
 		p->rows++;
 	}
 	return 0;
@@ -391,7 +384,7 @@ static int fetch_failed(struct pull *p, const struct fleet_table *t)
 {
 	char why[512];
 	pg_error_line(p->c, why, sizeof(why));
-	return fail(p, "reading %s: %s", t->name, why);
+	return errf(p->err, p->errlen, "reading %s: %s", t->name, why);
 }
 
 /* fetch_all(p, t, sel, id, b, keys, x, evcol, f1): sel (with $1 = id)
@@ -411,7 +404,7 @@ static int fetch_all(struct pull *p, const struct fleet_table *t, const char *se
 	    !(r = pg_exec(p->c, decl, 1, params, why, sizeof(why)))) {
 		free(decl);
 		pg_cmd(p->c, "ROLLBACK", NULL, 0);
-		return fail(p, "reading %s: %s", t->name, why);
+		return errf(p->err, p->errlen, "reading %s: %s", t->name, why);
 	}
 	free(decl);
 	pq.clear(r);
@@ -431,9 +424,9 @@ static int fetch_all(struct pull *p, const struct fleet_table *t, const char *se
 			pq.clear(next);
 	}
 	if (!rc && batch_flush(b))
-		rc = fail(p, "storing %s: %s", t->name, batch_error(b));
+		rc = errf(p->err, p->errlen, "storing %s: %s", t->name, batch_error(b));
 	if (pg_cmd(p->c, rc ? "ROLLBACK" : "COMMIT", rc ? NULL : why, rc ? 0 : sizeof(why)) && !rc)
-		rc = fail(p, "reading %s: %s", t->name, why);
+		rc = errf(p->err, p->errlen, "reading %s: %s", t->name, why);
 	return rc;
 }
 
@@ -475,7 +468,8 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 		return xfer_columns_free(cols, n), 0;
 	keys = calloc((size_t)n, sizeof(*keys));	/* as many as the table has columns */
 	if (!keys)
-		return xfer_columns_free(cols, n), fail(p, "reading %s: out of memory", t->name);
+		return xfer_columns_free(cols, n),
+		       errf(p->err, p->errlen, "reading %s: out of memory", t->name);
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	sb_puts(&sel, "SELECT ");
 	for (int i = 0; i < n; i++) {
@@ -490,7 +484,7 @@ static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, 
 		  xfer_has_key(p->db, t->name) ? "" : " ORDER BY ctid");
 	b = table_batch(p, t->name, cols, n);
 	rc = b ? fetch_all(p, t, sb_str(&sel), id, b, keys, x, evcol, f1)
-	       : fail(p, "storing %s: %s", t->name, sqlite3_errmsg(p->db));
+	       : errf(p->err, p->errlen, "storing %s: %s", t->name, sqlite3_errmsg(p->db));
 	if (rc)
 		drop_batches(p);	/* none may keep rows of a failed unit */
 	sb_free(&sel);
@@ -506,12 +500,12 @@ static int pull_unit(struct pull *p, const struct fleet_table *tables, size_t nt
 {
 	char why[512];
 	if (db_exec(p->db, "BEGIN IMMEDIATE", why, sizeof(why)))
-		return fail(p, "cannot write to the database: %s", why);
+		return errf(p->err, p->errlen, "cannot write to the database: %s", why);
 	int rc = remote_ranges(p, tables, nt, rid, x);
 	for (size_t i = 0; !rc && i < nt; i++)
 		rc = pull_table(p, &tables[i], rid, x);
 	if (!rc && db_exec(p->db, "COMMIT", why, sizeof(why)))
-		rc = fail(p, "cannot commit: %s", why);
+		rc = errf(p->err, p->errlen, "cannot commit: %s", why);
 	if (rc)
 		db_exec(p->db, "ROLLBACK", NULL, 0);
 	return rc;
@@ -537,7 +531,7 @@ static int pull_session(struct pull *p, int64_t rid, FILE *out)
 	} else if (rc) {
 		char e[1024];
 		snprintf(e, sizeof(e), "%s", p->err);
-		fail(p, "%s: %s (nothing of it was stored)", sb_str(&what), e);
+		errf(p->err, p->errlen, "%s: %s (nothing of it was stored)", sb_str(&what), e);
 	}
 	if (!rc) {
 		ALLOC_GROW(p->rs.v, p->rs.n + 1, p->rs.cap);
@@ -567,7 +561,7 @@ static int pull_bench(struct pull *p, int64_t rid, FILE *out)
 		return -1;
 	if (!pq.ntuples(r)) {
 		pq.clear(r);
-		return fail(p, "no bench %" PRId64 " on the server", rid);
+		return errf(p->err, p->errlen, "no bench %" PRId64 " on the server", rid);
 	}
 	snprintf(label, sizeof(label), "%s", pq.getvalue(r, 0, 0));
 	snprintf(boot, sizeof(boot), "%s", pq.getvalue(r, 0, 1));
@@ -588,7 +582,8 @@ static int pull_bench(struct pull *p, int64_t rid, FILE *out)
 	if (pull_unit(p, fleet_bench_tables, fleet_nbench_tables, rid, &x)) {
 		char e[1024];
 		snprintf(e, sizeof(e), "%s", p->err);
-		return fail(p, "bench %s (boot %s): %s (nothing of it was stored)", label, boot, e);
+		return errf(p->err, p->errlen, "bench %s (boot %s): %s (nothing of it was stored)",
+			    label, boot, e);
 	}
 	fprintf(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows\n", label, boot,
 		rid + x.off[FK_BENCH], p->rows - rows0);
@@ -603,7 +598,7 @@ int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, ch
 	struct ids s = { 0 }, b = { 0 };
 	int rc = pg_ensure_schema(c, false, NULL, err, errlen) || select_units(&p, sel, &s, &b) ? -1 : 0;
 	if (!rc && !s.n && !b.n)
-		rc = fail(&p, "the server has no sessions or benches");
+		rc = errf(p.err, p.errlen, "the server has no sessions or benches");
 	for (size_t i = 0; !rc && i < s.n; i++)
 		rc = pull_session(&p, s.v[i], out);
 	for (size_t i = 0; !rc && i < b.n; i++)

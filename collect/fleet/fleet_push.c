@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "lib/alloc.h"
+#include "lib/errf.h"
 #include "lib/strbuf.h"
 #include "collect/fleet/fleet_push.h"
 #include "collect/fleet/fleet_xfer.h"
@@ -33,16 +34,6 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* fail(p, fmt, ...): the error line; -1. */
-__attribute__((format(printf, 2, 3))) static int fail(struct push *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->err, p->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 /* local_ranges(p, tables, nt, id, x): the unit's id range of each key
@@ -182,7 +173,7 @@ static int send(struct push *p, struct strbuf *b, bool force)
 	if (pq.putCopyData(p->c, b->p, (int)b->len) != 1) {
 		char line[512];
 		pg_error_line(p->c, line, sizeof(line));
-		return fail(p, "sending rows: %s", line);
+		return errf(p->err, p->errlen, "sending rows: %s", line);
 	}
 	sb_reset(b);
 	return 0;
@@ -200,7 +191,7 @@ static int copy_end(struct push *p, const char *table, bool ok)
 			char line[512];
 			snprintf(line, sizeof(line), "%s", pq.resultErrorMessage(r));
 			line[strcspn(line, "\n")] = 0;
-			fail(p, "copying %s: %s", table, line);
+			errf(p->err, p->errlen, "copying %s: %s", table, line);
 			rc = -1;
 		}
 		pq.clear(r);
@@ -219,7 +210,8 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 	struct strbuf b = STRBUF_INIT, q = STRBUF_INIT;
 	sqlite3_stmt *st;
 	if (n <= 0 || n > 64)
-		return xfer_columns_free(cols, n), n ? fail(p, "table %s: too many columns", t->name) : 0;
+		return xfer_columns_free(cols, n),
+		       n ? errf(p->err, p->errlen, "table %s: too many columns", t->name) : 0;
 	sb_printf(&q, "COPY %s (", target);
 	for (int i = 0; i < n; i++) {
 		keys[i] = fleet_column_key(t->name, cols[i]);
@@ -236,7 +228,7 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 		pq.clear(r);
 		sb_free(&q);
 		xfer_columns_free(cols, n);
-		return fail(p, "copying %s: %s", t->name, line);
+		return errf(p->err, p->errlen, "copying %s: %s", t->name, line);
 	}
 	pq.clear(r);
 	sb_reset(&q);
@@ -414,7 +406,7 @@ static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
 	int rc = -1;
 	session_line(p, id, &what);
 	if (xfer_local_identity(p->db, id, &key)) {
-		fail(p, "no session %" PRId64, id);
+		errf(p->err, p->errlen, "no session %" PRId64, id);
 		goto out;
 	}
 	if (uid_of(p, sb_str(&key), remote))
@@ -454,7 +446,8 @@ static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
 		char why[1024];
 		snprintf(why, sizeof(why), "%s", p->err);
 		rollback(p);
-		fail(p, "%s: %s (nothing of it is on the server)", sb_str(&what), why);
+		errf(p->err, p->errlen, "%s: %s (nothing of it is on the server)", sb_str(&what),
+		     why);
 		goto out;
 	}
 	double dt = now_s() - t0;
@@ -553,7 +546,7 @@ static int push_bench(struct push *p, int64_t bid, FILE *out)
 	sqlite3_bind_int64(st, 1, bid);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		sqlite3_finalize(st);
-		return fail(p, "no bench %" PRId64, bid);
+		return errf(p->err, p->errlen, "no bench %" PRId64, bid);
 	}
 	snprintf(label, sizeof(label), "%s", (const char *)sqlite3_column_text(st, 0));
 	snprintf(boot, sizeof(boot), "%s", (const char *)sqlite3_column_text(st, 1));
@@ -579,7 +572,8 @@ static int push_bench(struct push *p, int64_t bid, FILE *out)
 		char why[1024];
 		snprintf(why, sizeof(why), "%s", e);
 		rollback(p);
-		fail(p, "bench %s (boot %s): %s (nothing of it is on the server)", label, boot, why);
+		errf(p->err, p->errlen, "bench %s (boot %s): %s (nothing of it is on the server)",
+		     label, boot, why);
 		goto out;
 	}
 	fprintf(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows\n", label,
