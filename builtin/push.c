@@ -128,14 +128,16 @@ const struct verb verb_push = {
 		"its recorded runs. Ids are renumbered on the server. A session carries its "
 		"identity (host, kernel, perf command line, first and last record time, counts): "
 		"one the server has is not pushed again, and a bench the server has for the same "
-		"label and boot neither; each case says so.\n\n"
+		"label and boot neither; each case says so. Text that is not UTF-8 (a comm, an "
+		"argv) goes to the server with each such byte as U+FFFD and two hex digits, and "
+		"comes back from pull the same.\n\n"
 		"CONNINFO is a libpq connection string or URI; the password comes the libpq ways "
 		"(~/.pgpass or PGPASSFILE, a service file with service=NAME), never on the command "
 		"line. The kernel symbol table a session keeps (its KASLR base) is pushed only "
 		"with --with-kallsyms; resolved symbols always travel.\n\n"
 		"One line per session or bench on stdout. A server that is down or refuses the "
 		"connection gives one line and exit status 2; a session whose push fails leaves "
-		"nothing of it on the server.\n",
+		"nothing of it on the server, and the line names it.\n",
 	.options = options,
 	.run = run,
 };

@@ -1,10 +1,12 @@
 /* What perfdb push and pull move between an SQLite database and a
  * PostgreSQL server: the tables a session owns and the tables of a bench,
  * how each selects one session's (one bench's) rows, which columns hold
- * surrogate ids that get new values on the other side, and the stable
- * identity of a session. Both engines run the same filters. */
+ * surrogate ids that get new values on the other side, the stable
+ * identity of a session, and the form text takes on the server. Both
+ * engines run the same filters. */
 #ifndef PERFDB_FLEET_H
 #define PERFDB_FLEET_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/strbuf.h"
@@ -52,4 +54,17 @@ extern const char fleet_identity_cols[];
  * as both engines print them), appended to b. The server keeps md5 of it
  * (perfdb_pushed.uid). */
 void fleet_identity(struct strbuf *b, const char *const *vals);
+/* Text on the server. PostgreSQL's text holds valid UTF-8 without NUL;
+ * SQLite's holds any bytes (a comm, a path, an argv). A text value goes
+ * to the server as its valid UTF-8 unchanged, but for each byte that is
+ * not part of a valid UTF-8 sequence, and NUL, written as U+FFFD followed
+ * by the byte in two lowercase hex digits, and U+FFFD itself written
+ * twice: "w\xffx" is "w\uFFFDffx" there. fleet_text_to_server(b, s, n)
+ * appends the server form of the n bytes at s to b; fleet_text_from_server
+ * appends the local bytes of a server value (the inverse; a U+FFFD
+ * followed by neither is kept as it is); fleet_text_plain(s, n) is true
+ * when the server form of s is s itself. */
+void fleet_text_to_server(struct strbuf *b, const char *s, size_t n);
+void fleet_text_from_server(struct strbuf *b, const char *s, size_t n);
+bool fleet_text_plain(const char *s, size_t n);
 #endif

@@ -77,13 +77,23 @@ static int cmp_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* query_ids(p, sql, arg, l): the ids the server query gives, into l;
- * their number, or -1. */
+/* server_text(b, s): s in its server form (schema/fleet.h), in b. */
+static const char *server_text(struct strbuf *b, const char *s)
+{
+	sb_reset(b);
+	fleet_text_to_server(b, s, strlen(s));
+	return sb_str(b);
+}
+
+/* query_ids(p, sql, arg, l): the ids the server query gives, with arg
+ * ($1, local text) in its server form, into l; their number, or -1. */
 static int query_ids(struct pull *p, const char *sql, const char *arg, struct ids *l)
 {
-	const char *params[] = { arg };
+	struct strbuf a = STRBUF_INIT;
+	const char *params[] = { arg ? server_text(&a, arg) : NULL };
 	PGresult *r = pg_exec(p->c, sql, arg ? 1 : 0, params, p->err, p->errlen);
 	int n;
+	sb_free(&a);
 	if (!r)
 		return -1;
 	n = pq.ntuples(r);
@@ -140,12 +150,14 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 	return rc;
 }
 
-/* remote_identity(p, rid, b, label): a server session's identity text
- * and a description of it ("server session 7 (label base, host h)"). */
+/* remote_identity(p, rid, key, what): a server session's identity text
+ * (of its values back from their server form) and a description of it
+ * ("server session 7 (label base, host h)"). */
 static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, struct strbuf *what)
 {
 	char id[32], *sql = xasprintf("SELECT %s, label FROM session WHERE id = $1", fleet_identity_cols);
-	const char *params[] = { id }, *vals[FLEET_IDENTITY_NCOLS];
+	const char *params[] = { id }, *vals[FLEET_IDENTITY_NCOLS + 1];
+	struct strbuf v[FLEET_IDENTITY_NCOLS + 1];
 	PGresult *r;
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
@@ -156,14 +168,21 @@ static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, stru
 		pq.clear(r);
 		return fail(p, "no session %" PRId64 " on the server", rid);
 	}
-	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
-		vals[i] = pq.getisnull(r, 0, i) ? NULL : pq.getvalue(r, 0, i);
+	for (int i = 0; i <= FLEET_IDENTITY_NCOLS; i++) {
+		v[i] = (struct strbuf)STRBUF_INIT;
+		if (!pq.getisnull(r, 0, i))
+			fleet_text_from_server(&v[i], pq.getvalue(r, 0, i),
+					       (size_t)pq.getlength(r, 0, i));
+		vals[i] = pq.getisnull(r, 0, i) ? NULL : sb_str(&v[i]);
+	}
+	pq.clear(r);
 	fleet_identity(key, vals);
 	sb_printf(what, "server session %" PRId64 " (%s%s, host %s)", rid,
-		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "no label" : "label ",
-		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "" : pq.getvalue(r, 0, FLEET_IDENTITY_NCOLS),
+		  vals[FLEET_IDENTITY_NCOLS] ? "label " : "no label",
+		  vals[FLEET_IDENTITY_NCOLS] ? vals[FLEET_IDENTITY_NCOLS] : "",
 		  vals[0] ? vals[0] : "unknown");
-	pq.clear(r);
+	for (int i = 0; i <= FLEET_IDENTITY_NCOLS; i++)
+		sb_free(&v[i]);
 	return 0;
 }
 
@@ -219,6 +238,7 @@ static int event_types(struct pull *p, int64_t rid)
 {
 	char id[32];
 	const char *params[] = { id };
+	struct strbuf view = STRBUF_INIT;
 	PGresult *r;
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	p->nev = 0;
@@ -229,7 +249,10 @@ static int event_types(struct pull *p, int64_t rid)
 		struct evtype e = { .id = strtoll(pq.getvalue(r, i, 0), NULL, 10) };
 		if (!pq.getisnull(r, i, 1)) {
 			char **cols;
-			int n = xfer_columns(p->db, pq.getvalue(r, i, 1), &cols);
+			int n;
+			sb_reset(&view);
+			fleet_text_from_server(&view, pq.getvalue(r, i, 1), (size_t)pq.getlength(r, i, 1));
+			n = xfer_columns(p->db, sb_str(&view), &cols);
 			for (int j = 1; j < n && j <= 7; j++)
 				e.text[j - 1] = pg_view_column_is_text(cols[j]);
 			xfer_columns_free(cols, n);
@@ -238,6 +261,7 @@ static int event_types(struct pull *p, int64_t rid)
 		p->ev[p->nev++] = e;
 	}
 	pq.clear(r);
+	sb_free(&view);
 	return 0;
 }
 
@@ -306,6 +330,20 @@ static bool text_int(const char *v, int len, int64_t *out)
 	return *end == 0;
 }
 
+/* put_text(b, i, v, len): the text of the server value v (len bytes),
+ * back from its server form (schema/fleet.h), as column i. */
+static void put_text(struct batch *b, int i, const char *v, int len)
+{
+	struct strbuf t = STRBUF_INIT;
+	if (!memchr(v, '\xEF', (size_t)len)) {	/* no U+FFFD: the text as it is */
+		batch_text_n(b, i, v, (size_t)len);
+		return;
+	}
+	fleet_text_from_server(&t, v, (size_t)len);
+	batch_text_n(b, i, sb_str(&t), t.len);
+	sb_free(&t);
+}
+
 /* put_value(b, r, row, i, k, x, ftext): column i of row of the binary
  * server result r as column i of b's current row: k names the key table
  * of an id column (remapped), ftext is 1 (0) for an f column the event's
@@ -336,7 +374,7 @@ static int put_value(struct batch *b, PGresult *r, int row, int i, enum fleet_ke
 	if (ftext == 0 && text_int(v, len, &n))
 		batch_int(b, i, n);
 	else
-		batch_text_n(b, i, v, (size_t)len);
+		put_text(b, i, v, len);
 	return 0;
 }
 
@@ -550,49 +588,75 @@ static int pull_session(struct pull *p, int64_t rid, FILE *out)
 	return rc;
 }
 
-/* pull_bench(p, rid, out): one server bench (its sessions pulled
- * before), unless the database has its label on that boot. */
-static int pull_bench(struct pull *p, int64_t rid, FILE *out)
+/* bench_key(p, rid, label, boot): the label and boot id of server bench
+ * rid, back from their server form. */
+static int bench_key(struct pull *p, int64_t rid, struct strbuf *label, struct strbuf *boot)
 {
-	char id[32], label[256], boot[64];
-	const char *params[] = { id };
-	struct xfer x = { 0 };
-	long long rows0 = p->rows;
-	sqlite3_stmt *st;
+	char id[32];
+	const char *params[] = { id }, *l, *b;
 	PGresult *r;
-	bool here;
 	snprintf(id, sizeof(id), "%" PRId64, rid);
-	if (!(r = pg_exec(p->c, "SELECT label, boot_id FROM bench WHERE id = $1", 1, params, p->err,
-			  p->errlen)))
+	if (!(r = pg_exec(p->c, "SELECT label, boot_id FROM bench WHERE id = $1", 1, params,
+			  p->err, p->errlen)))
 		return -1;
 	if (!pq.ntuples(r)) {
 		pq.clear(r);
 		return fail(p, "no bench %" PRId64 " on the server", rid);
 	}
-	snprintf(label, sizeof(label), "%s", pq.getvalue(r, 0, 0));
-	snprintf(boot, sizeof(boot), "%s", pq.getvalue(r, 0, 1));
+	l = pq.getvalue(r, 0, 0);
+	b = pq.getvalue(r, 0, 1);
+	fleet_text_from_server(label, l, strlen(l));
+	fleet_text_from_server(boot, b, strlen(b));
 	pq.clear(r);
-	if (!(st = db_prepare(p->db, "SELECT 1 FROM bench WHERE label = ? AND boot_id = ?")))
-		return -1;
-	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, boot, -1, SQLITE_STATIC);
+	return 0;
+}
+
+/* bench_here(p, label, boot): whether the local database has the bench
+ * (label, boot); -1 when it cannot say. */
+static int bench_here(struct pull *p, const struct strbuf *label, const struct strbuf *boot)
+{
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT 1 FROM bench WHERE label = ? AND boot_id = ?");
+	int here;
+	if (!st)
+		return fail(p, "cannot read the database: %s", sqlite3_errmsg(p->db));
+	sqlite3_bind_text(st, 1, sb_str(label), (int)label->len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, sb_str(boot), (int)boot->len, SQLITE_STATIC);
 	here = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
+	return here;
+}
+
+/* pull_bench(p, rid, out): one server bench (its sessions pulled
+ * before), unless the database has its label on that boot. */
+static int pull_bench(struct pull *p, int64_t rid, FILE *out)
+{
+	struct strbuf label = STRBUF_INIT, boot = STRBUF_INIT;
+	struct xfer x = { 0 };
+	long long rows0 = p->rows;
+	int rc = bench_key(p, rid, &label, &boot), here = rc ? -1 : bench_here(p, &label, &boot);
+	if (here > 0)
+		fprintf(out, "bench %s (boot %s): already here, not pulled again\n", sb_str(&label),
+			sb_str(&boot));
 	if (here) {
-		fprintf(out, "bench %s (boot %s): already here, not pulled again\n", label, boot);
-		return 0;
+		rc = here < 0 ? -1 : 0;
+		goto out;
 	}
 	x.from = p->rs.v;
 	x.to = p->ls.v;
 	x.nmap = (int)p->rs.n;
-	if (pull_unit(p, fleet_bench_tables, fleet_nbench_tables, rid, &x)) {
+	if ((rc = pull_unit(p, fleet_bench_tables, fleet_nbench_tables, rid, &x))) {
 		char e[1024];
 		snprintf(e, sizeof(e), "%s", p->err);
-		return fail(p, "bench %s (boot %s): %s (nothing of it was stored)", label, boot, e);
+		fail(p, "bench %s (boot %s): %s (nothing of it was stored)", sb_str(&label),
+		     sb_str(&boot), e);
+		goto out;
 	}
-	fprintf(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows\n", label, boot,
-		rid + x.off[FK_BENCH], p->rows - rows0);
-	return 0;
+	fprintf(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows\n", sb_str(&label),
+		sb_str(&boot), rid + x.off[FK_BENCH], p->rows - rows0);
+out:
+	sb_free(&label);
+	sb_free(&boot);
+	return rc;
 }
 
 /* fleet_pull: see fleet_pull.h. */

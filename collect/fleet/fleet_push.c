@@ -118,6 +118,20 @@ static void put_text(struct strbuf *b, const unsigned char *s, int n)
 		}
 }
 
+/* put_server_text(b, s, n): text in its server form (schema/fleet.h:
+ * bytes that are not UTF-8 escaped), in COPY text form. */
+static void put_server_text(struct strbuf *b, const char *s, int n)
+{
+	struct strbuf t = STRBUF_INIT;
+	if (fleet_text_plain(s, (size_t)n)) {
+		put_text(b, (const unsigned char *)s, n);
+		return;
+	}
+	fleet_text_to_server(&t, s, (size_t)n);
+	put_text(b, (const unsigned char *)sb_str(&t), (int)t.len);
+	sb_free(&t);
+}
+
 /* put_int(b, v): v in decimal (a sample row is mostly integers: this is
  * the hot path of a push, and printf's is several times slower). */
 static void put_int(struct strbuf *b, int64_t v)
@@ -170,7 +184,7 @@ static void put_value(struct strbuf *b, sqlite3_stmt *st, int i, enum fleet_key 
 		break;
 	}
 	default:
-		put_text(b, sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));
+		put_server_text(b, (const char *)sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));
 	}
 }
 
@@ -361,8 +375,9 @@ static int copy_unit(struct push *p, const struct fleet_table *tables, size_t nt
 	return 0;
 }
 
-/* uid_of(p, key, sid): the server's session id of identity key into
- * *sid (0: not there); -1 on error. */
+/* uid_of(p, key, sid): the server's session id of identity key (in its
+ * server form: the server keeps md5 of that) into *sid (0: not there);
+ * -1 on error. */
 static int uid_of(struct push *p, const char *key, int64_t *sid)
 {
 	const char *params[] = { key };
@@ -402,69 +417,105 @@ static int rollback(struct push *p)
 	return -1;
 }
 
-/* push_session(p, id, remote, out): one local session, unless the server
- * has it; its server id into *remote. */
-static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
+/* The identity of a local session being pushed: its text in server form
+ * (md5 of it is perfdb_pushed.uid), and the line naming it. */
+struct ident {
+	struct strbuf key, what;
+};
+
+/* ident_of(p, id, s): the identity of local session id; -1 when there is
+ * no such session. */
+static int ident_of(struct push *p, int64_t id, struct ident *s)
 {
-	struct strbuf key = STRBUF_INIT, what = STRBUF_INIT;
-	struct xfer x = { 0 };
-	char sid[32];
-	double t0 = now_s();
-	long long rows0 = p->rows;
-	int rc = -1;
-	session_line(p, id, &what);
+	struct strbuf key = STRBUF_INIT;
+	session_line(p, id, &s->what);
 	if (xfer_local_identity(p->db, id, &key)) {
-		fail(p, "no session %" PRId64, id);
-		goto out;
+		sb_free(&key);
+		return fail(p, "no session %" PRId64, id);
 	}
-	if (uid_of(p, sb_str(&key), remote))
-		goto out;
-	if (*remote) {
+	fleet_text_to_server(&s->key, sb_str(&key), key.len);
+	sb_free(&key);
+	return 0;
+}
+
+/* ident_free(s): what ident_of made. */
+static void ident_free(struct ident *s)
+{
+	sb_free(&s->key);
+	sb_free(&s->what);
+}
+
+/* already_there(p, s, remote, out): whether the server has the session:
+ * 1 after saying so on out, with its server id in *remote; 0 if not; -1. */
+static int already_there(struct push *p, const struct ident *s, int64_t *remote, FILE *out)
+{
+	if (uid_of(p, sb_str(&s->key), remote))
+		return -1;
+	if (*remote)
 		fprintf(out, "%s: already on the server as session %" PRId64 ", not pushed again\n",
-			sb_str(&what), *remote);
-		rc = 0;
-		goto out;
-	}
-	local_ranges(p, fleet_session_tables, fleet_nsession_tables, id, &x);
-	if (reserve(p, &x))
-		goto out;
-	*remote = id + x.off[FK_SESSION];
-	snprintf(sid, sizeof(sid), "%" PRId64, *remote);
-	const char *params[] = { sb_str(&key), sid };
+			sb_str(&s->what), *remote);
+	return *remote ? 1 : 0;
+}
+
+/* send_session(p, id, s, x, remote, out): in one server transaction, the
+ * session's identity row and every table it owns. 0 pushed, 1 when
+ * another push of it committed meanwhile (said on out), -1. */
+static int send_session(struct push *p, int64_t id, const struct ident *s, const struct xfer *x,
+			int64_t *remote, FILE *out)
+{
+	char sid[32];
+	const char *params[] = { sb_str(&s->key), sid };
 	PGresult *r;
+	bool raced;
+	snprintf(sid, sizeof(sid), "%" PRId64, *remote);
 	if (pg_cmd(p->c, "BEGIN", p->err, p->errlen))
-		goto out;
+		return -1;
 	if (!(r = pg_exec(p->c, "INSERT INTO perfdb_pushed (uid, session_id) VALUES (md5($1), $2) "
-			  "ON CONFLICT (uid) DO NOTHING", 2, params, p->err, p->errlen))) {
-		rollback(p);
-		goto out;
-	}
-	bool raced = !strcmp(pq.cmdTuples(r), "0");
+			  "ON CONFLICT (uid) DO NOTHING", 2, params, p->err, p->errlen)))
+		return rollback(p);
+	raced = !strcmp(pq.cmdTuples(r), "0");
 	pq.clear(r);
 	if (raced) {	/* another push of the same session committed meanwhile */
 		rollback(p);
-		rc = uid_of(p, sb_str(&key), remote);
-		if (!rc)
-			fprintf(out, "%s: already on the server as session %" PRId64 ", not pushed "
-				"again\n", sb_str(&what), *remote);
-		goto out;
+		return already_there(p, s, remote, out) < 0 ? -1 : 1;
 	}
-	if (copy_unit(p, fleet_session_tables, fleet_nsession_tables, id, *remote, &x) ||
-	    pg_cmd(p->c, "COMMIT", p->err, p->errlen)) {
+	if (copy_unit(p, fleet_session_tables, fleet_nsession_tables, id, *remote, x) ||
+	    pg_cmd(p->c, "COMMIT", p->err, p->errlen))
+		return rollback(p);
+	return 0;
+}
+
+/* push_session(p, id, remote, out): one local session, unless the server
+ * has it; its server id into *remote. A failure names the session. */
+static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
+{
+	struct ident s = { STRBUF_INIT, STRBUF_INIT };
+	struct xfer x = { 0 };
+	double t0 = now_s(), dt;
+	long long rows0 = p->rows;
+	int rc = ident_of(p, id, &s);
+	if (!rc)
+		rc = already_there(p, &s, remote, out);	/* 1: there */
+	if (rc)
+		goto out;
+	local_ranges(p, fleet_session_tables, fleet_nsession_tables, id, &x);
+	rc = reserve(p, &x) ? -1 : 0;
+	*remote = id + x.off[FK_SESSION];
+	if (rc || (rc = send_session(p, id, &s, &x, remote, out)))
+		goto out;	/* 1: another push of it committed meanwhile */
+	dt = now_s() - t0;
+	fprintf(out, "%s: pushed as session %" PRId64 ", %lld rows in %.2f s (%.0f rows/s)\n",
+		sb_str(&s.what), *remote, p->rows - rows0, dt,
+		dt > 0 ? (double)(p->rows - rows0) / dt : 0);
+out:
+	if (rc < 0) {
 		char why[1024];
 		snprintf(why, sizeof(why), "%s", p->err);
-		rollback(p);
-		fail(p, "%s: %s (nothing of it is on the server)", sb_str(&what), why);
-		goto out;
+		fail(p, "%s: %s (nothing of it is on the server)", s.what.len ? sb_str(&s.what) :
+		     "a session", why);
 	}
-	double dt = now_s() - t0;
-	fprintf(out, "%s: pushed as session %" PRId64 ", %lld rows in %.2f s (%.0f rows/s)\n",
-		sb_str(&what), *remote, p->rows - rows0, dt, dt > 0 ? (double)(p->rows - rows0) / dt : 0);
-	rc = 0;
-out:
-	sb_free(&key);
-	sb_free(&what);
-	return rc;
+	ident_free(&s);
+	return rc < 0 ? -1 : 0;
 }
 
 /* bench_sessions(p, bid, x): pushes the sessions bench bid's runs refer
@@ -497,13 +548,50 @@ static int bench_sessions(struct push *p, int64_t bid, struct xfer *x, int64_t *
 	return rc;
 }
 
-/* bench_there(p, label, boot, runs, out): whether the server has the
- * bench (label, boot) already: 1 after saying so on out, 0 if not, -1 on
- * an error. */
-static int bench_there(struct push *p, const char *label, const char *boot, long long runs,
-		       FILE *out)
+/* A local bench: its label and boot id as stored here and in their server
+ * form, its number of runs. */
+struct bench_key {
+	struct strbuf label, boot, slabel, sboot;
+	long long runs;
+};
+
+/* bench_key_of(p, bid, k): the key of local bench bid; -1 when none. */
+static int bench_key_of(struct push *p, int64_t bid, struct bench_key *k)
 {
-	const char *params[] = { label, boot };
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, boot_id, (SELECT count(*) FROM bench_run "
+				      "WHERE bench_id = b.id) FROM bench b WHERE id = ?");
+	int rc = -1;
+	if (!st)
+		return fail(p, "cannot read bench %" PRId64 ": %s", bid, sqlite3_errmsg(p->db));
+	sqlite3_bind_int64(st, 1, bid);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		sb_putn(&k->label, (const char *)sqlite3_column_text(st, 0),
+			(size_t)sqlite3_column_bytes(st, 0));
+		sb_putn(&k->boot, (const char *)sqlite3_column_text(st, 1),
+			(size_t)sqlite3_column_bytes(st, 1));
+		fleet_text_to_server(&k->slabel, sb_str(&k->label), k->label.len);
+		fleet_text_to_server(&k->sboot, sb_str(&k->boot), k->boot.len);
+		k->runs = sqlite3_column_int64(st, 2);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc ? fail(p, "no bench %" PRId64, bid) : 0;
+}
+
+/* bench_key_free(k): what bench_key_of made. */
+static void bench_key_free(struct bench_key *k)
+{
+	sb_free(&k->label);
+	sb_free(&k->boot);
+	sb_free(&k->slabel);
+	sb_free(&k->sboot);
+}
+
+/* bench_there(p, k, out): whether the server has the bench (label, boot)
+ * already: 1 after saying so on out, 0 if not, -1 on an error. */
+static int bench_there(struct push *p, const struct bench_key *k, FILE *out)
+{
+	const char *params[] = { sb_str(&k->slabel), sb_str(&k->sboot) };
 	PGresult *r = pg_exec(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
 			      "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, p->err,
 			      p->errlen);
@@ -516,79 +604,76 @@ static int bench_there(struct push *p, const char *label, const char *boot, long
 	}
 	there = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 	pq.clear(r);
-	if (there == runs)
-		fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n", label,
-			boot);
+	if (there == k->runs)
+		fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n",
+			sb_str(&k->label), sb_str(&k->boot));
 	else
 		fprintf(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
 			"it is on the server (a bench that grew after its push is not merged)\n",
-			label, boot, there, runs);
+			sb_str(&k->label), sb_str(&k->boot), there, k->runs);
 	return 1;
 }
 
-/* lock_bench(p, label, boot): in the open transaction, the lock that
- * serializes pushes of the same bench (the second then finds it there). */
-static int lock_bench(struct push *p, const char *label, const char *boot)
+/* lock_bench(p, k): in the open transaction, the lock that serializes
+ * pushes of the same bench (the second then finds it there). */
+static int lock_bench(struct push *p, const struct bench_key *k)
 {
-	const char *params[] = { label, boot };
+	const char *params[] = { sb_str(&k->slabel), sb_str(&k->sboot) };
 	PGresult *r = pg_exec(p->c, "SELECT pg_advisory_xact_lock(hashtext('perfdb bench ' || $1 || "
 			      "' ' || $2))", 2, params, p->err, p->errlen);
 	pq.clear(r);
 	return r ? 0 : -1;
 }
 
+/* send_bench(p, bid, k, x, out): ids reserved for x, then in one server
+ * transaction the bench's tables: 0 pushed, 1 when another push of it committed meanwhile (said
+ * on out), -1. */
+static int send_bench(struct push *p, int64_t bid, const struct bench_key *k, struct xfer *x,
+		      FILE *out)
+{
+	int rc = 0;
+	if (reserve(p, x) || pg_cmd(p->c, "BEGIN", p->err, p->errlen))
+		return -1;
+	if (lock_bench(p, k) || (rc = bench_there(p, k, out))) {
+		rollback(p);	/* another push of it committed meanwhile (rc 1), or an error */
+		return rc > 0 ? 1 : -1;
+	}
+	if (copy_unit(p, fleet_bench_tables, fleet_nbench_tables, bid, 0, x) ||
+	    pg_cmd(p->c, "COMMIT", p->err, p->errlen))
+		return rollback(p);
+	return 0;
+}
+
 /* push_bench(p, bid, out): one bench (with the sessions of its recorded
  * runs), unless the server has its label on that boot. */
 static int push_bench(struct push *p, int64_t bid, FILE *out)
 {
-	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, boot_id, (SELECT count(*) FROM bench_run "
-				      "WHERE bench_id = b.id) FROM bench b WHERE id = ?");
+	struct bench_key k = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
 	struct xfer x = { 0 };
 	int64_t *from = NULL, *to = NULL;
-	char label[256], boot[64], *e = p->err;
-	long long runs, rows0 = p->rows;
-	int rc = -1;
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, bid);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return fail(p, "no bench %" PRId64, bid);
-	}
-	snprintf(label, sizeof(label), "%s", (const char *)sqlite3_column_text(st, 0));
-	snprintf(boot, sizeof(boot), "%s", (const char *)sqlite3_column_text(st, 1));
-	runs = sqlite3_column_int64(st, 2);
-	sqlite3_finalize(st);
-	if ((rc = bench_there(p, label, boot, runs, out)))
-		return rc < 0 ? -1 : 0;
-	rc = -1;
-	if (bench_sessions(p, bid, &x, &from, &to, out))
+	long long rows0 = p->rows;
+	int rc = bench_key_of(p, bid, &k);
+	if (rc || (rc = bench_there(p, &k, out)))
 		goto out;
+	if ((rc = bench_sessions(p, bid, &x, &from, &to, out)))
+		goto out;	/* the failing session's line names it */
 	p->rows = rows0;
 	local_ranges(p, fleet_bench_tables, fleet_nbench_tables, bid, &x);
-	if (reserve(p, &x) || pg_cmd(p->c, "BEGIN", e, p->errlen))
-		goto out;
-	if (lock_bench(p, label, boot) || (rc = bench_there(p, label, boot, runs, out))) {
-		rollback(p);	/* another push of it committed meanwhile (rc 1), or an error */
-		rc = rc > 0 ? 0 : -1;
-		goto out;
-	}
-	rc = -1;
-	if (copy_unit(p, fleet_bench_tables, fleet_nbench_tables, bid, 0, &x) ||
-	    pg_cmd(p->c, "COMMIT", e, p->errlen)) {
+	if ((rc = send_bench(p, bid, &k, &x, out)) < 0) {
 		char why[1024];
-		snprintf(why, sizeof(why), "%s", e);
-		rollback(p);
-		fail(p, "bench %s (boot %s): %s (nothing of it is on the server)", label, boot, why);
-		goto out;
+		snprintf(why, sizeof(why), "%s", p->err);
+		fail(p, "bench %s (boot %s): %s (nothing of it is on the server)", sb_str(&k.label),
+		     sb_str(&k.boot), why);
+	} else if (!rc) {
+		fprintf(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows\n",
+			sb_str(&k.label), sb_str(&k.boot), bid + x.off[FK_BENCH], k.runs,
+			p->rows - rows0);
 	}
-	fprintf(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows\n", label,
-		boot, bid + x.off[FK_BENCH], runs, p->rows - rows0);
-	rc = 0;
 out:
+	bench_key_free(&k);
 	free(from);
 	free(to);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* fleet_push: see fleet_push.h. */

@@ -1,0 +1,76 @@
+#!/bin/sh
+# perfdb push and pull of text that is not UTF-8, against a throwaway
+# PostgreSQL 15 cluster (lib/pgcluster.sh). A system-wide recording while
+# a process named "\377bad\033[31m" runs (its comm, as sched_switch fields
+# and in the comm table), imported under a label that looks like the
+# server form of text ("r" U+FFFD "ff"), and a recording whose workload
+# argv holds \377 (the session's perf command line), imported under a
+# label with \377: push stores all of it (the bytes that are not UTF-8 as
+# U+FFFD and two hex digits on the server), pull gives the database back
+# byte for byte (sqlite3 .dump), pull -l finds a label with \377; a push
+# that fails names the session.
+# Run from the repository root. Env: PERFDB, PERFDB_BUILD.
+PERFDB=${PERFDB:-$(pwd)/${PERFDB_BUILD:-build}/perfdb}
+. tests/integration/lib/pgcluster.sh
+T=$(mktemp -d) || exit 2
+trap 'pg_stop; rm -rf "$T"' EXIT
+. tests/integration/lib/tap.sh
+TAP_ERR=$T/err
+for tool in perf sqlite3 psql; do
+	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }
+done
+[ "$(id -u)" = 0 ] || { skip "needs root (a system-wide recording)"; tap_end; }
+pg_start_or_end "$T/pg"
+A=$T/a.db
+ESC=$(printf '\033')
+FF=$(printf '\377')
+REPL=$(printf '\357\277\275')	# U+FFFD
+
+# --- the recordings -----------------------------------------------------------
+# the workload renames itself (as prctl(PR_SET_NAME) does), then spins
+perf record -q -a -e sched:sched_switch -o "$T/comm.data" -- \
+	sh -c 'printf "\377bad\033[31m" > /proc/$$/comm; i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done' \
+	>/dev/null 2>"$T/err"
+"$PERFDB" import -q -o "$A" -l "r${REPL}ff" "$T/comm.data" 2>"$T/err"
+check "a system-wide recording while a process named 0xff bad ESC[31m ran: its comm is in the database" \
+	[ "$(sqlite3 "$A" "SELECT count(*) FROM comm WHERE instr(CAST(comm AS BLOB), X'FF626164')")" -ge 1 ]
+check "... and in sched_switch's comm fields" \
+	[ "$(sqlite3 "$A" "SELECT count(*) FROM sample WHERE instr(CAST(f1 AS BLOB), X'FF626164') OR instr(CAST(f4 AS BLOB), X'FF626164')")" -ge 1 ]
+perf record -q -e cpu-clock -o "$T/argv.data" -- sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' \
+	"a${FF}b" >/dev/null 2>"$T/err"
+"$PERFDB" import -q -o "$A" -l "argv$FF" "$T/argv.data" 2>"$T/err"
+check "a recording whose argv holds the byte 0xff" \
+	[ "$(sqlite3 "$A" "SELECT count(*) FROM session WHERE instr(CAST(perf_cmdline AS BLOB), X'61FF62')")" = 1 ]
+sqlite3 "$A" .dump >"$T/a.sql"
+
+# --- push: everything stored --------------------------------------------------
+"$PERFDB" push "$A" --to "$PGCONN" --with-kallsyms >"$T/push1" 2>"$T/err"; rc=$?
+check "push: exit 0, the 2 sessions pushed (text that is not UTF-8 too)" \
+	eval '[ $rc = 0 ] && [ "$(grep -c "pushed as session" "$T/push1")" = 2 ]'
+check "the server holds the comm with byte 0xff as U+FFFD and ff (the server form of text)" \
+	[ "$(psqlq "SELECT count(*) FROM comm WHERE comm LIKE '${REPL}ffbad${ESC}[31m%'")" -ge 1 ]
+check "the labels on the server: U+FFFD written twice, the byte 0xff as U+FFFD and ff" \
+	[ "$(psqlq "SELECT count(*) FROM session WHERE label IN ('argv${REPL}ff', 'r${REPL}${REPL}ff')")" = 2 ]
+"$PERFDB" push "$A" --to "$PGCONN" --with-kallsyms >"$T/push2" 2>"$T/err"; rc=$?
+check "push again: every session 'already on the server'" \
+	eval '[ $rc = 0 ] && [ "$(grep -c "already on the server as session" "$T/push2")" = 2 ]'
+
+# --- pull: the same bytes back ------------------------------------------------
+"$PERFDB" pull --from "$PGCONN" -o "$T/b.db" >"$T/pull1" 2>"$T/err"; rc=$?
+check "pull: exit 0, 2 sessions" \
+	eval '[ $rc = 0 ] && [ "$(grep -c "pulled as session" "$T/pull1")" = 2 ]'
+sqlite3 "$T/b.db" .dump >"$T/b.sql"
+check "the pulled database is the pushed one, byte for byte (sqlite3 .dump): bytes 0xff, escapes, U+FFFD" \
+	cmp -s "$T/a.sql" "$T/b.sql"
+cmp -s "$T/a.sql" "$T/b.sql" || diff "$T/a.sql" "$T/b.sql" | head -4 | cut -c1-160 | sed 's/^/#   /'
+"$PERFDB" pull --from "$PGCONN" -l "argv$FF" -o "$T/c.db" >"$T/out" 2>"$T/err"; rc=$?
+check "pull -l with a label holding the byte 0xff finds its session" \
+	eval '[ $rc = 0 ] && [ "$(sqlite3 "$T/c.db" "SELECT hex(label) FROM session")" = 61726776FF ]'
+
+# --- a push that fails names the session -----------------------------------------
+psqlq "CREATE ROLE pusher LOGIN; GRANT SELECT ON perfdb_meta TO pusher" >/dev/null
+"$PERFDB" push "$A" -s 2 --to "host=$PG_DIR/sock user=pusher dbname=perfdb" >"$T/out" 2>"$T/err"; rc=$?
+check "a push the server refuses (no right on perfdb_pushed): exit 2, one line naming the session" \
+	eval '[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+		LC_ALL=C grep -q "^perfdb push: session 2 (label argv.*, host .*): .*permission denied" "$T/err"'
+tap_end
