@@ -1,7 +1,9 @@
 /* perfdb pull: sessions and benches from a PostgreSQL server into a
  * database (collect/fleet/fleet_pull.h does the work). */
+#include <stdlib.h>
 #include "builtin/builtin.h"
 #include "collect/fleet/fleet_pull.h"
+#include "lib/escape.h"
 #include "schema/db.h"
 #include "schema/pg_conn.h"
 
@@ -24,6 +26,16 @@ static const struct opt options[] = {
 	OPT_END(),
 };
 
+/* say_err(ctx, what, err): the error line (what, then err), escaped as
+ * tables escape text: it may hold what the server or the command line
+ * gave. */
+static void say_err(struct verb_ctx *ctx, const char *what, const char *err)
+{
+	char *e = esc_dup(err, ESC_TEXT);
+	fprintf(stderr, "%s: %s%s\n", ctx->prog, what, e);
+	free(e);
+}
+
 /* run: connects first (a server that is down changes nothing here),
  * then opens the database and pulls. */
 static int run(struct verb_ctx *ctx)
@@ -43,18 +55,18 @@ static int run(struct verb_ctx *ctx)
 			"URI)\n", ctx->prog);
 		rc = EXIT_USAGE;
 	} else if (pg_lib_load(err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 		rc = EXIT_FAIL;
 	} else if (pg_check_conninfo(from, err, sizeof(err))) {
-		fprintf(stderr, "%s: --from: %s\n", ctx->prog, err);
+		say_err(ctx, "--from: ", err);
 		rc = EXIT_USAGE;
 	} else if (!(c = pg_connect(from, err, sizeof(err))) || pg_ensure_schema(c, false, NULL, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 	} else if (!(db = db_open(path, true, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 	} else if (fleet_pull(c, db, &sel, stdout, err, sizeof(err))) {
 		fflush(stdout);
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 	} else {
 		db_exec(db, perfdb_index_sql, NULL, 0);
 		rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;

@@ -565,13 +565,13 @@ static int pull_session(struct pull *p, int64_t rid, FILE *out)
 	int rc = remote_identity(p, rid, &key, &what);
 	int64_t local = rc ? 0 : local_session(p, sb_str(&key));
 	if (!rc && local) {
-		fprintf(out, "%s: already here as session %" PRId64 ", not pulled again\n", sb_str(&what),
-			local);
+		xfer_say(out, "%s: already here as session %" PRId64 ", not pulled again", sb_str(&what),
+			 local);
 	} else if (!rc && !(rc = event_types(p, rid)) &&
 		   !(rc = pull_unit(p, fleet_session_tables, fleet_nsession_tables, rid, &x))) {
 		local = rid + x.off[FK_SESSION];
-		fprintf(out, "%s: pulled as session %" PRId64 ", %lld rows\n", sb_str(&what), local,
-			p->rows - rows0);
+		xfer_say(out, "%s: pulled as session %" PRId64 ", %lld rows", sb_str(&what), local,
+			 p->rows - rows0);
 	} else if (rc) {
 		char e[1024];
 		snprintf(e, sizeof(e), "%s", p->err);
@@ -635,8 +635,8 @@ static int pull_bench(struct pull *p, int64_t rid, FILE *out)
 	long long rows0 = p->rows;
 	int rc = bench_key(p, rid, &label, &boot), here = rc ? -1 : bench_here(p, &label, &boot);
 	if (here > 0)
-		fprintf(out, "bench %s (boot %s): already here, not pulled again\n", sb_str(&label),
-			sb_str(&boot));
+		xfer_say(out, "bench %s (boot %s): already here, not pulled again", sb_str(&label),
+			 sb_str(&boot));
 	if (here) {
 		rc = here < 0 ? -1 : 0;
 		goto out;
@@ -651,8 +651,8 @@ static int pull_bench(struct pull *p, int64_t rid, FILE *out)
 		     sb_str(&boot), e);
 		goto out;
 	}
-	fprintf(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows\n", sb_str(&label),
-		sb_str(&boot), rid + x.off[FK_BENCH], p->rows - rows0);
+	xfer_say(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows", sb_str(&label),
+		 sb_str(&boot), rid + x.off[FK_BENCH], p->rows - rows0);
 out:
 	sb_free(&label);
 	sb_free(&boot);

@@ -20,9 +20,10 @@ struct pull_sel {
 
 /* fleet_pull(c, db, sel, out, err, errlen): pulls what sel names (and
  * the sessions of the recorded runs of the benches it names), one line
- * per unit on out. Text comes back from its server form
- * (schema/fleet.h). 0, or -1 with one line in err at the first failure
- * (units pulled before it stay; that one left nothing). */
+ * per unit on out (what it names escaped, fleet_xfer.h's xfer_say). Text
+ * comes back from its server form (schema/fleet.h). 0, or -1 with one
+ * line in err at the first failure (units pulled before it stay; that one
+ * left nothing). */
 int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, char *err,
 	       size_t errlen);
 #endif

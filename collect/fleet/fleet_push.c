@@ -452,8 +452,8 @@ static int already_there(struct push *p, const struct ident *s, int64_t *remote,
 	if (uid_of(p, sb_str(&s->key), remote))
 		return -1;
 	if (*remote)
-		fprintf(out, "%s: already on the server as session %" PRId64 ", not pushed again\n",
-			sb_str(&s->what), *remote);
+		xfer_say(out, "%s: already on the server as session %" PRId64 ", not pushed again",
+			 sb_str(&s->what), *remote);
 	return *remote ? 1 : 0;
 }
 
@@ -504,9 +504,9 @@ static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
 	if (rc || (rc = send_session(p, id, &s, &x, remote, out)))
 		goto out;	/* 1: another push of it committed meanwhile */
 	dt = now_s() - t0;
-	fprintf(out, "%s: pushed as session %" PRId64 ", %lld rows in %.2f s (%.0f rows/s)\n",
-		sb_str(&s.what), *remote, p->rows - rows0, dt,
-		dt > 0 ? (double)(p->rows - rows0) / dt : 0);
+	xfer_say(out, "%s: pushed as session %" PRId64 ", %lld rows in %.2f s (%.0f rows/s)",
+		 sb_str(&s.what), *remote, p->rows - rows0, dt,
+		 dt > 0 ? (double)(p->rows - rows0) / dt : 0);
 out:
 	if (rc < 0) {
 		char why[1024];
@@ -605,12 +605,12 @@ static int bench_there(struct push *p, const struct bench_key *k, FILE *out)
 	there = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 	pq.clear(r);
 	if (there == k->runs)
-		fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n",
-			sb_str(&k->label), sb_str(&k->boot));
+		xfer_say(out, "bench %s (boot %s): already on the server, not pushed again",
+			 sb_str(&k->label), sb_str(&k->boot));
 	else
-		fprintf(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
-			"it is on the server (a bench that grew after its push is not merged)\n",
-			sb_str(&k->label), sb_str(&k->boot), there, k->runs);
+		xfer_say(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
+			 "it is on the server (a bench that grew after its push is not merged)",
+			 sb_str(&k->label), sb_str(&k->boot), there, k->runs);
 	return 1;
 }
 
@@ -665,9 +665,9 @@ static int push_bench(struct push *p, int64_t bid, FILE *out)
 		fail(p, "bench %s (boot %s): %s (nothing of it is on the server)", sb_str(&k.label),
 		     sb_str(&k.boot), why);
 	} else if (!rc) {
-		fprintf(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows\n",
-			sb_str(&k.label), sb_str(&k.boot), bid + x.off[FK_BENCH], k.runs,
-			p->rows - rows0);
+		xfer_say(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows",
+			 sb_str(&k.label), sb_str(&k.boot), bid + x.off[FK_BENCH], k.runs,
+			 p->rows - rows0);
 	}
 out:
 	bench_key_free(&k);
@@ -687,10 +687,10 @@ int fleet_push(sqlite3 *db, PGconn *c, const int64_t *sids, int ns, const int64_
 	if (pg_ensure_schema(c, true, &created, err, errlen))
 		return -1;
 	if (created && pg_jit_off(c, why, sizeof(why)))
-		fprintf(stderr, "perfdb push: warning: PostgreSQL's JIT stays on for this database "
-			"(%s): a query over many sessions may spend seconds compiling its plan, "
-			"one part per session; the database's owner can turn it off (ALTER "
-			"DATABASE ... SET jit = off)\n", why);
+		xfer_say(stderr, "perfdb push: warning: PostgreSQL's JIT stays on for this database "
+			 "(%s): a query over many sessions may spend seconds compiling its plan, "
+			 "one part per session; the database's owner can turn it off (ALTER "
+			 "DATABASE ... SET jit = off)", why);
 	for (int i = 0; i < ns; i++)
 		if (push_session(&p, sids[i], &remote, out))
 			return -1;

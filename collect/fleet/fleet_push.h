@@ -20,9 +20,10 @@ struct push_opts {
 
 /* fleet_push(db, c, sids, ns, bids, nb, o, out, err, errlen): pushes the
  * local sessions sids, then the benches bids (with the sessions their
- * recorded runs refer to), one line per unit on out. 0, or -1 with one
- * line in err, naming the unit, at the first unit that failed (the units
- * before it stay on the server; that one left nothing). */
+ * recorded runs refer to), one line per unit on out (what it names
+ * escaped, fleet_xfer.h's xfer_say). 0, or -1 with one line in err, naming
+ * the unit, at the first unit that failed (the units before it stay on the
+ * server; that one left nothing). */
 int fleet_push(sqlite3 *db, PGconn *c, const int64_t *sids, int ns, const int64_t *bids, int nb,
 	       const struct push_opts *o, FILE *out, char *err, size_t errlen);
 #endif

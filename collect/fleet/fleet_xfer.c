@@ -1,6 +1,8 @@
 /* Shared pieces of perfdb push and pull: see fleet_xfer.h. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "collect/fleet/fleet_xfer.h"
 #include "schema/db.h"
 
@@ -75,4 +77,19 @@ int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* xfer_say: see fleet_xfer.h. */
+void xfer_say(FILE *out, const char *fmt, ...)
+{
+	struct strbuf raw = STRBUF_INIT, line = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(&raw, fmt, ap);
+	va_end(ap);
+	esc_append(&line, sb_str(&raw), ESC_TEXT);
+	sb_putc(&line, '\n');
+	fputs(sb_str(&line), out);
+	sb_free(&raw);
+	sb_free(&line);
 }

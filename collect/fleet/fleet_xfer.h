@@ -1,11 +1,12 @@
 /* What perfdb push and pull share: the id remapping of one transfer unit
- * (a session or a bench), the column lists, and the identity of a local
- * session (schema/fleet.h says what moves). */
+ * (a session or a bench), the column lists, the identity of a local
+ * session (schema/fleet.h says what moves), and their lines of output. */
 #ifndef PERFDB_FLEET_XFER_H
 #define PERFDB_FLEET_XFER_H
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "schema/fleet.h"
 
 /* The remapping of one unit: each key table's ids move by off[k] (the
@@ -38,4 +39,9 @@ bool xfer_has_key(sqlite3 *db, const char *table);
 /* xfer_local_identity(db, id, b): the identity text (schema/fleet.h) of
  * local session id into b; -1 when there is no such session. */
 int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b);
+
+/* xfer_say(out, fmt, ...): one line on out, with what it names (labels,
+ * hosts, the server's words) escaped as tables escape text: a control
+ * character as \n or \xNN, a byte that is not UTF-8 as U+FFFD. */
+__attribute__((format(printf, 2, 3))) void xfer_say(FILE *out, const char *fmt, ...);
 #endif
