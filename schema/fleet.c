@@ -82,16 +82,29 @@ enum fleet_key fleet_column_key(const char *table, const char *col)
 
 const char fleet_identity_cols[] =
 	"hostname, os_release, arch, cpuid, perf_version, perf_cmdline, first_time, last_time, "
-	"nr_records, nr_samples, clock_wall_ns";
+	"nr_records, nr_samples, clock_wall_ns, label";
+
+/* identity(b, head, vals, n): head, then the n values each after a unit
+ * separator (\N for NULL). */
+static void identity(struct strbuf *b, const char *head, const char *const *vals, int n)
+{
+	sb_puts(b, head);
+	for (int i = 0; i < n; i++) {
+		sb_putc(b, '\x1f');
+		sb_puts(b, vals[i] ? vals[i] : "\\N");
+	}
+}
 
 /* fleet_identity: see fleet.h. */
 void fleet_identity(struct strbuf *b, const char *const *vals)
 {
-	sb_puts(b, "perfdb-session-v1");
-	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++) {
-		sb_putc(b, '\x1f');
-		sb_puts(b, vals[i] ? vals[i] : "\\N");
-	}
+	identity(b, "perfdb-session-v2", vals, FLEET_IDENTITY_NCOLS);
+}
+
+/* fleet_identity_v1: see fleet.h. */
+void fleet_identity_v1(struct strbuf *b, const char *const *vals)
+{
+	identity(b, "perfdb-session-v1", vals, FLEET_IDENTITY_LABEL);
 }
 
 /* U+FFFD, the escape of the server form of text. */

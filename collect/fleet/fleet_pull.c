@@ -155,9 +155,9 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
  * ("server session 7 (label base, host h)"). */
 static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, struct strbuf *what)
 {
-	char id[32], *sql = xasprintf("SELECT %s, label FROM session WHERE id = $1", fleet_identity_cols);
-	const char *params[] = { id }, *vals[FLEET_IDENTITY_NCOLS + 1];
-	struct strbuf v[FLEET_IDENTITY_NCOLS + 1];
+	char id[32], *sql = xasprintf("SELECT %s FROM session WHERE id = $1", fleet_identity_cols);
+	const char *params[] = { id }, *vals[FLEET_IDENTITY_NCOLS];
+	struct strbuf v[FLEET_IDENTITY_NCOLS];
 	PGresult *r;
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
@@ -168,7 +168,7 @@ static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, stru
 		pq.clear(r);
 		return fail(p, "no session %" PRId64 " on the server", rid);
 	}
-	for (int i = 0; i <= FLEET_IDENTITY_NCOLS; i++) {
+	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++) {
 		v[i] = (struct strbuf)STRBUF_INIT;
 		if (!pq.getisnull(r, 0, i))
 			fleet_text_from_server(&v[i], pq.getvalue(r, 0, i),
@@ -178,10 +178,10 @@ static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, stru
 	pq.clear(r);
 	fleet_identity(key, vals);
 	sb_printf(what, "server session %" PRId64 " (%s%s, host %s)", rid,
-		  vals[FLEET_IDENTITY_NCOLS] ? "label " : "no label",
-		  vals[FLEET_IDENTITY_NCOLS] ? vals[FLEET_IDENTITY_NCOLS] : "",
-		  vals[0] ? vals[0] : "unknown");
-	for (int i = 0; i <= FLEET_IDENTITY_NCOLS; i++)
+		  vals[FLEET_IDENTITY_LABEL] ? "label " : "no label",
+		  vals[FLEET_IDENTITY_LABEL] ? vals[FLEET_IDENTITY_LABEL] : "",
+		  vals[FLEET_IDENTITY_HOST] ? vals[FLEET_IDENTITY_HOST] : "unknown");
+	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
 		sb_free(&v[i]);
 	return 0;
 }
@@ -194,7 +194,7 @@ static int64_t local_session(struct pull *p, const char *key)
 	while (st && !found && sqlite3_step(st) == SQLITE_ROW) {
 		struct strbuf b = STRBUF_INIT;
 		int64_t id = sqlite3_column_int64(st, 0);
-		if (!xfer_local_identity(p->db, id, &b) && !strcmp(sb_str(&b), key))
+		if (!xfer_local_identity(p->db, id, &b, NULL) && !strcmp(sb_str(&b), key))
 			found = id;
 		sb_free(&b);
 	}

@@ -390,19 +390,55 @@ static int uid_of(struct push *p, const char *key, int64_t *sid)
 	return 0;
 }
 
-/* session_line(p, id, b): "session N (label L, host H)" of a local
- * session into b. */
-static void session_line(struct push *p, int64_t id, struct strbuf *b)
+/* pushed_before(p, v1, label, sid): the server's session id, into *sid
+ * (0: none), of a session an earlier perfdb pushed (perfdb_pushed keeps
+ * md5 of its identity without the label, fleet_identity_v1) with this
+ * label; -1 on error. That perfdb pushed only valid UTF-8: other text
+ * was never there. */
+static int pushed_before(struct push *p, const char *v1, const struct strbuf *label, bool has_label,
+			 int64_t *sid)
+{
+	struct strbuf l = STRBUF_INIT;
+	const char *params[2] = { v1, NULL };
+	PGresult *r;
+	int rc = 0;
+	*sid = 0;
+	if (!fleet_text_plain(v1, strlen(v1)))
+		return 0;
+	if (has_label) {
+		fleet_text_to_server(&l, sb_str(label), label->len);
+		params[1] = sb_str(&l);
+	}
+	r = pg_exec(p->c, "SELECT p.session_id FROM perfdb_pushed p JOIN session s ON "
+		    "s.id = p.session_id WHERE p.uid = md5($1) AND s.label IS NOT DISTINCT FROM $2",
+		    2, params, p->err, p->errlen);
+	if (!r)
+		rc = -1;
+	else if (pq.ntuples(r))
+		*sid = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	pq.clear(r);
+	sb_free(&l);
+	return rc;
+}
+
+/* session_line(p, id, b, label, has_label): "session N (label L, host H)"
+ * of a local session into b, its label into label. */
+static void session_line(struct push *p, int64_t id, struct strbuf *b, struct strbuf *label,
+			 bool *has_label)
 {
 	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, hostname FROM session WHERE id = ?");
+	*has_label = false;
 	sb_printf(b, "session %" PRId64, id);
 	if (st) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-				sb_printf(b, " (label %s", (const char *)sqlite3_column_text(st, 0));
-			else
+			if ((*has_label = sqlite3_column_type(st, 0) != SQLITE_NULL)) {
+				sb_putn(label, (const char *)sqlite3_column_text(st, 0),
+					(size_t)sqlite3_column_bytes(st, 0));
+				sb_printf(b, " (label %s", sb_str(label));
+			} else {
 				sb_puts(b, " (no label");
+			}
 			sb_printf(b, ", host %s)", sqlite3_column_text(st, 1) ?
 				  (const char *)sqlite3_column_text(st, 1) : "unknown");
 		}
@@ -418,9 +454,11 @@ static int rollback(struct push *p)
 }
 
 /* The identity of a local session being pushed: its text in server form
- * (md5 of it is perfdb_pushed.uid), and the line naming it. */
+ * (md5 of it is perfdb_pushed.uid), the text an earlier perfdb used, its
+ * label, and the line naming it. */
 struct ident {
-	struct strbuf key, what;
+	struct strbuf key, v1, label, what;
+	bool has_label;
 };
 
 /* ident_of(p, id, s): the identity of local session id; -1 when there is
@@ -428,8 +466,8 @@ struct ident {
 static int ident_of(struct push *p, int64_t id, struct ident *s)
 {
 	struct strbuf key = STRBUF_INIT;
-	session_line(p, id, &s->what);
-	if (xfer_local_identity(p->db, id, &key)) {
+	session_line(p, id, &s->what, &s->label, &s->has_label);
+	if (xfer_local_identity(p->db, id, &key, &s->v1)) {
 		sb_free(&key);
 		return fail(p, "no session %" PRId64, id);
 	}
@@ -442,18 +480,28 @@ static int ident_of(struct push *p, int64_t id, struct ident *s)
 static void ident_free(struct ident *s)
 {
 	sb_free(&s->key);
+	sb_free(&s->v1);
+	sb_free(&s->label);
 	sb_free(&s->what);
 }
 
-/* already_there(p, s, remote, out): whether the server has the session:
- * 1 after saying so on out, with its server id in *remote; 0 if not; -1. */
+/* already_there(p, s, remote, out): whether the server has the session
+ * (pushed by this perfdb or, with its label, by an earlier one): 1 after
+ * saying so on out, with its server id in *remote; 0 if not; -1. */
 static int already_there(struct push *p, const struct ident *s, int64_t *remote, FILE *out)
 {
+	bool before = false;
 	if (uid_of(p, sb_str(&s->key), remote))
 		return -1;
+	if (!*remote) {
+		if (pushed_before(p, sb_str(&s->v1), &s->label, s->has_label, remote))
+			return -1;
+		before = *remote != 0;
+	}
 	if (*remote)
-		xfer_say(out, "%s: already on the server as session %" PRId64 ", not pushed again",
-			 sb_str(&s->what), *remote);
+		xfer_say(out, "%s: already on the server as session %" PRId64 "%s, not pushed again",
+			 sb_str(&s->what), *remote, before ? " (pushed by an earlier perfdb, whose "
+			 "identity of a session left out its label)" : "");
 	return *remote ? 1 : 0;
 }
 
@@ -489,7 +537,7 @@ static int send_session(struct push *p, int64_t id, const struct ident *s, const
  * has it; its server id into *remote. A failure names the session. */
 static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
 {
-	struct ident s = { STRBUF_INIT, STRBUF_INIT };
+	struct ident s = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, false };
 	struct xfer x = { 0 };
 	double t0 = now_s(), dt;
 	long long rows0 = p->rows;
@@ -533,7 +581,7 @@ static int bench_sessions(struct push *p, int64_t bid, struct xfer *x, int64_t *
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t local = sqlite3_column_int64(st, 0), remote = 0;
 		struct strbuf key = STRBUF_INIT;
-		if (xfer_local_identity(p->db, local, &key) == 0) {
+		if (xfer_local_identity(p->db, local, &key, NULL) == 0) {
 			rc = push_session(p, local, &remote, out);
 			ALLOC_GROW(*from, (size_t)x->nmap + 1, cap);
 			ALLOC_GROW(*to, (size_t)x->nmap + 1, cap2);

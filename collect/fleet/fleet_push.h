@@ -3,9 +3,9 @@
  * its rows sent with COPY, its ids remapped into blocks reserved from the
  * server's sequences, the sample-sized tables into partitions of their
  * own; text in its server form (schema/fleet.h: bytes that are not UTF-8
- * escaped). A session already on the server (same identity, schema/fleet.h)
- * or a bench already there (same label and boot) is left alone and said
- * so. */
+ * escaped). A session already on the server (same identity, schema/fleet.h,
+ * or the identity an earlier perfdb gave it, with the same label) or a
+ * bench already there (same label and boot) is left alone and said so. */
 #ifndef PERFDB_FLEET_PUSH_H
 #define PERFDB_FLEET_PUSH_H
 #include <libpq-fe.h>

@@ -59,7 +59,7 @@ bool xfer_has_key(sqlite3 *db, const char *table)
 }
 
 /* xfer_local_identity: see fleet_xfer.h. */
-int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b)
+int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b, struct strbuf *v1)
 {
 	char *sql = xasprintf("SELECT %s FROM session WHERE id = ?", fleet_identity_cols);
 	sqlite3_stmt *st = db_prepare(db, sql);
@@ -73,6 +73,8 @@ int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b)
 		for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
 			vals[i] = (const char *)sqlite3_column_text(st, i);
 		fleet_identity(b, vals);
+		if (v1)
+			fleet_identity_v1(v1, vals);
 		rc = 0;
 	}
 	sqlite3_finalize(st);

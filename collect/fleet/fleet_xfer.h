@@ -36,9 +36,11 @@ void xfer_columns_free(char **cols, int n);
  * order the server stored them (ctid: COPY's order). */
 bool xfer_has_key(sqlite3 *db, const char *table);
 
-/* xfer_local_identity(db, id, b): the identity text (schema/fleet.h) of
- * local session id into b; -1 when there is no such session. */
-int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b);
+/* xfer_local_identity(db, id, b, v1): the identity text (schema/fleet.h)
+ * of local session id into b and, when v1 is not NULL, the identity an
+ * earlier perfdb gave it (fleet_identity_v1) into v1; -1 when there is
+ * no such session. */
+int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b, struct strbuf *v1);
 
 /* xfer_say(out, fmt, ...): one line on out, with what it names (labels,
  * hosts, the server's words) escaped as tables escape text: a control
