@@ -36,6 +36,17 @@ static void say_err(struct verb_ctx *ctx, const char *what, const char *err)
 	free(e);
 }
 
+/* close_db(db, path): closes the database; one this pull made
+ * and left without a session or bench is removed again (as record and
+ * import remove a database they made for nothing). */
+static void close_db(sqlite3 *db, const char *path)
+{
+	bool created = db && db_created(db);
+	db_close(db);
+	if (created)
+		db_remove_if_unused(path);
+}
+
 /* run: connects first (a server that is down changes nothing here),
  * then opens the database and pulls. */
 static int run(struct verb_ctx *ctx)
@@ -71,7 +82,7 @@ static int run(struct verb_ctx *ctx)
 		db_exec(db, perfdb_index_sql, NULL, 0);
 		rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 	}
-	sqlite3_close(db);
+	close_db(db, path);
 	pg_close(c);
 	string_list_clear(&specs);
 	string_list_clear(&labels);
@@ -95,7 +106,8 @@ const struct verb verb_pull = {
 		"CONNINFO is a libpq connection string or URI; the password comes the libpq ways, "
 		"never on the command line. The connection is made before the database is opened: "
 		"a server that is down or refuses the credentials gives one line, exit status 2, "
-		"and changes nothing here.\n",
+		"and changes nothing here; a database the pull made and left without a session "
+		"or bench is removed again.\n",
 	.options = options,
 	.run = run,
 };
