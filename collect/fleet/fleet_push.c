@@ -73,12 +73,12 @@ static void local_ranges(struct push *p, const struct fleet_table *tables, size_
 /* pg_int(p, sql, v): the integer the one-row query sql gives; -1 on error. */
 static int pg_int(struct push *p, const char *sql, int64_t *v)
 {
-	PGresult *r = pg_exec(p->c, sql, 0, NULL, p->err, p->errlen);
-	if (!r)
-		return -1;
-	*v = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	PGresult *r = pg_query(p->c, sql, 0, NULL, 1, p->err, p->errlen);
+	bool ok = r && pq.ntuples(r) == 1 && pg_get_int(r, 0, 0, v);
+	if (r && !ok)
+		fail(p, "the server sent no integer for: %s", sql);
 	pq.clear(r);
-	return 0;
+	return ok ? 0 : -1;
 }
 
 /* reserve(p, x): a block of server ids for each key range of x (under an
@@ -381,13 +381,14 @@ static int copy_unit(struct push *p, const struct fleet_table *tables, size_t nt
 static int uid_of(struct push *p, const char *key, int64_t *sid)
 {
 	const char *params[] = { key };
-	PGresult *r = pg_exec(p->c, "SELECT session_id FROM perfdb_pushed WHERE uid = md5($1)", 1,
-			      params, p->err, p->errlen);
-	if (!r)
-		return -1;
-	*sid = pq.ntuples(r) ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : 0;
+	PGresult *r = pg_query(p->c, "SELECT session_id FROM perfdb_pushed WHERE uid = md5($1)", 1,
+			       params, 1, p->err, p->errlen);
+	int rc = r ? 0 : -1;
+	*sid = 0;
+	if (r && pq.ntuples(r) && (!pg_get_int(r, 0, 0, sid) || *sid < 1))
+		rc = fail(p, "the server's perfdb_pushed has a session id that is not one");
 	pq.clear(r);
-	return 0;
+	return rc;
 }
 
 /* pushed_before(p, v1, label, sid): the server's session id, into *sid
@@ -409,13 +410,13 @@ static int pushed_before(struct push *p, const char *v1, const struct strbuf *la
 		fleet_text_to_server(&l, sb_str(label), label->len);
 		params[1] = sb_str(&l);
 	}
-	r = pg_exec(p->c, "SELECT p.session_id FROM perfdb_pushed p JOIN session s ON "
-		    "s.id = p.session_id WHERE p.uid = md5($1) AND s.label IS NOT DISTINCT FROM $2",
-		    2, params, p->err, p->errlen);
+	r = pg_query(p->c, "SELECT p.session_id FROM perfdb_pushed p JOIN session s ON "
+		     "s.id = p.session_id WHERE p.uid = md5($1) AND s.label IS NOT DISTINCT FROM $2",
+		     2, params, 1, p->err, p->errlen);
 	if (!r)
 		rc = -1;
-	else if (pq.ntuples(r))
-		*sid = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	else if (pq.ntuples(r) && (!pg_get_int(r, 0, 0, sid) || *sid < 1))
+		rc = fail(p, "the server's perfdb_pushed has a session id that is not one");
 	pq.clear(r);
 	sb_free(&l);
 	return rc;
@@ -640,24 +641,27 @@ static void bench_key_free(struct bench_key *k)
 static int bench_there(struct push *p, const struct bench_key *k, FILE *out)
 {
 	const char *params[] = { sb_str(&k->slabel), sb_str(&k->sboot) };
-	PGresult *r = pg_exec(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
-			      "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, p->err,
-			      p->errlen);
-	long long there;
+	PGresult *r = pg_query(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
+			       "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, 1, p->err,
+			       p->errlen);
+	int64_t there;
+	bool got;
 	if (!r)
 		return -1;
-	if (!pq.ntuples(r)) {
+	got = pq.ntuples(r) > 0 && pg_get_int(r, 0, 0, &there);
+	if (pq.ntuples(r) && !got) {
 		pq.clear(r);
-		return 0;
+		return fail(p, "the server sent no count of the bench's runs");
 	}
-	there = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 	pq.clear(r);
+	if (!got)
+		return 0;
 	if (there == k->runs)
 		xfer_say(out, "bench %s (boot %s): already on the server, not pushed again",
 			 sb_str(&k->label), sb_str(&k->boot));
 	else
-		xfer_say(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
-			 "it is on the server (a bench that grew after its push is not merged)",
+		xfer_say(out, "bench %s (boot %s): on the server with %" PRId64 " runs, %lld here: left "
+			 "as it is on the server (a bench that grew after its push is not merged)",
 			 sb_str(&k->label), sb_str(&k->boot), there, k->runs);
 	return 1;
 }

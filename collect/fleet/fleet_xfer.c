@@ -21,6 +21,36 @@ bool xfer_remap(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out)
 	return true;
 }
 
+/* xfer_remap_in: see fleet_xfer.h. */
+int xfer_remap_in(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out)
+{
+	if (k == FK_SESSION && !x->has[FK_SESSION]) {
+		for (int i = 0; i < x->nmap; i++)
+			if (x->from[i] == v) {
+				*out = x->to[i];
+				return 1;
+			}
+		return 0;
+	}
+	if (!x->has[k] || v < x->lo[k] || v > x->hi[k])
+		return -1;
+	*out = x->off[k] + v;	/* next + (v - lo): xfer_set_range saw that it fits */
+	return 1;
+}
+
+/* xfer_set_range: see fleet_xfer.h. */
+int xfer_set_range(struct xfer *x, enum fleet_key k, int64_t lo, int64_t hi, int64_t next)
+{
+	int64_t last;
+	if (lo < 1 || hi < lo || next < 1 || __builtin_add_overflow(next, hi - lo, &last))
+		return -1;
+	x->has[k] = true;
+	x->lo[k] = lo;
+	x->hi[k] = hi;
+	x->off[k] = next - lo;
+	return 0;
+}
+
 /* xfer_columns: see fleet_xfer.h. */
 int xfer_columns(sqlite3 *db, const char *table, char ***cols)
 {

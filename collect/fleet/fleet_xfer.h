@@ -10,9 +10,10 @@
 #include "schema/fleet.h"
 
 /* The remapping of one unit: each key table's ids move by off[k] (the
- * unit's ids lo[k]..hi[k] on the source side, when has[k]); with nmap >
- * 0, session ids go through the map from[i] -> to[i] instead (a bench's
- * runs refer to many sessions). */
+ * unit's ids lo[k]..hi[k] on the source side, when has[k]); session ids
+ * go through the map from[i] -> to[i] instead when push has nmap > 0 and
+ * when pull's unit has no session of its own (a bench's runs refer to
+ * many sessions). */
 struct xfer {
 	int64_t off[FK_N], lo[FK_N], hi[FK_N];
 	bool has[FK_N];
@@ -23,6 +24,20 @@ struct xfer {
 /* xfer_remap(x, k, v, out): v's id on the other side; false when v is a
  * session id the map lacks (the reference is dropped: NULL). */
 bool xfer_remap(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out);
+
+/* xfer_remap_in(x, k, v, out): pull's remapping of the server id v, of
+ * key table k: 1 with *out its local id; 0 for a session id when the
+ * unit has no session of its own (a bench: its runs' sessions go through
+ * the map) and the map lacks it (the reference is dropped: NULL); -1 when
+ * v is not one of the unit's ids of k on the server (lo[k]..hi[k], none
+ * without has[k]): a server that sends it is not to be believed. */
+int xfer_remap_in(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out);
+
+/* xfer_set_range(x, k, lo, hi, next): the unit's server ids lo..hi of
+ * key table k move to next.. (the local table's next free id); 0, or -1
+ * when they are not positive ids in order or the moved ones would not fit
+ * in an int64 (x unchanged). */
+int xfer_set_range(struct xfer *x, enum fleet_key k, int64_t lo, int64_t hi, int64_t next);
 
 /* xfer_columns(db, table, cols): the columns of table in the local
  * database, in order, as a malloc'd array of malloc'd names; their
