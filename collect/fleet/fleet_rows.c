@@ -229,6 +229,11 @@ static int put_int(const struct cell *c, int64_t v)
 				 "the unit has none", c->s->cols[c->col], v, fleet_key_table[k]);
 		return -1;
 	}
+	if (rc == 0 && c->s->pk[c->col]) {	/* NULL would make SQLite pick a rowid */
+		snprintf(c->err, c->errlen, "column %s: session %" PRId64 " is not one pulled, and "
+			 "the column is the table's key", c->s->cols[c->col], v);
+		return -1;
+	}
 	if (rc > 0)
 		batch_int(c->b, c->col, local);
 	return 0;	/* a session a bench's map lacks: NULL */
