@@ -26,7 +26,7 @@ for h in "$@"; do
 	case $h in
 	fuzz_import | fuzz_perf_data) seeds="$SRC/corpus/perf_data $SRC/regress" ;;
 	fuzz_tracing_data) seeds="$SRC/corpus/tracing_data $SRC/regress/tracing_data" ;;
-	fuzz_btf | fuzz_dwarf) seeds="$SRC/corpus/${h#fuzz_} $SRC/regress/${h#fuzz_}" ;;
+	fuzz_btf | fuzz_dwarf | fuzz_pull_rows) seeds="$SRC/corpus/${h#fuzz_} $SRC/regress/${h#fuzz_}" ;;
 	*) seeds="$SRC/corpus/${h#fuzz_}" ;;
 	esac
 	work="$BUILD/fuzz-corpus/$h" art="$BUILD/fuzz-artifacts/$h"
