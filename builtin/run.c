@@ -7,6 +7,7 @@
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
 #include "lib/alloc.h"
+#include "lib/prog.h"
 #include "lib/strbuf.h"
 #include "reports/render.h"
 #include "schema/db.h"
@@ -182,6 +183,7 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 	common = (struct common_opts){ .rows = -1 };
 	if (v->init)
 		v->init();
+	prog_set_name(prog);	/* what collect/'s messages start with */
 	n = parse_options(argc, argv, prog, v->options,
 			  needs & RUN_STOP_AT_OPERAND ? PO_STOP_AT_NON_OPTION : 0, &ops);
 	if (n == PO_HELP) {

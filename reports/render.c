@@ -5,6 +5,7 @@
 #include <string.h>
 #include "lib/bug.h"
 #include "lib/escape.h"
+#include "lib/prog.h"
 #include "reports/render.h"
 #include "reports/render_int.h"
 #include "reports/svg_chart.h"
@@ -54,7 +55,7 @@ static void chart_md(const struct table *t, const struct render_opts *o, FILE *o
 	snprintf(path, sizeof(path), "%s/%s.svg", o->assets_dir, table_name(t));
 	if (!(f = fopen(path, "w")) || (table_get_style(t) == TABLE_FLAME ? svg_flame_write(f, t, 0)
 									  : svg_chart_write(t, f))) {
-		fprintf(stderr, "perfdb: %s: %s\n", path, errno ? strerror(errno) : "cannot write");
+		eprintf("%s: %s\n", path, errno ? strerror(errno) : "cannot write");
 		if (f)
 			fclose(f);
 		return;

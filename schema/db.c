@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
+#include "lib/prog.h"
 #include "lib/strbuf.h"
 #include "schema/db.h"
 #include "schema/db_check.h"
@@ -32,7 +33,7 @@ sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "perfdb: internal error: %s in: %s\n",
+		eprintf("internal error: %s in: %s\n",
 			sqlite3_errmsg(db), sql);
 		return NULL;
 	}
@@ -294,7 +295,7 @@ static void warn_readable(const char *path)
 	struct stat st;
 	if (stat(path, &st) || !(st.st_mode & (S_IRGRP | S_IROTH)))
 		return;
-	fprintf(stderr, "perfdb: warning: %s is readable by %s (mode %04o); it holds kernel "
+	eprintf("warning: %s is readable by %s (mode %04o); it holds kernel "
 		"addresses (each session's kallsyms snapshot, i.e. the recording boot's KASLR "
 		"base, and kernel pointers in samples): chmod 600 %s\n", path,
 		st.st_mode & S_IROTH ? "other users" : "its group", (unsigned)(st.st_mode & 07777), path);

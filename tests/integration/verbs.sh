@@ -594,7 +594,7 @@ for f in notes.txt:"not an SQLite database" adir:"is a directory, not a perfdb d
 	rec.data:"a perf.data recording, not a perfdb database; import it with: perfdb import -o perfdb.db $T/rec.data"; do
 	file=$T/${f%%:*} why=${f#*:}
 	py error "sessions on ${f%%:*}" 2 "^perfdb sessions: $file: $why\$" sessions "$file"
-	py error "import -o ${f%%:*}" 2 "^perfdb: $file: $why\$" import -o "$file" /dev/null
+	py error "import -o ${f%%:*}" 2 "^perfdb import: $file: $why\$" import -o "$file" /dev/null
 	py error "bench -o ${f%%:*}" 2 "^perfdb bench: $file: $why\$" bench -o "$file" -l x -- true
 done
 check "the perf.data file is as it was" cmp -s "$PD" "$T/rec.data"

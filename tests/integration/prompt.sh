@@ -1,0 +1,60 @@
+#!/bin/sh
+# What a user reads at the prompt (#28), every verb:
+#  - Every line perfdb prints on stderr while a verb runs starts with
+#    "perfdb VERB: ", also the lines made below builtin/ (collect/,
+#    schema/, reports/, lib/), which do not know the verb: no string of
+#    theirs starts "perfdb: ", and record and import, made to succeed and
+#    fail in several ways, print no line of their own without the verb
+#    (perf's "[ perf record: ...]" lines are perf's).
+# Prints TAP lines. Run from the repository root: sh tests/integration/prompt.sh
+# Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
+# shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
+B=${PERFDB_BUILD:-build}
+PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+LIB=$(dirname "$0")/lib
+W=$(pwd)/$B/workloads
+T=$(mktemp -d) || exit 2
+trap 'rm -rf "$T"' EXIT
+. "$LIB/tap.sh"
+
+# --- every line on stderr names its verb -----------------------------------------
+hits=$(grep -rnE '"(\\r)?perfdb: ' --include='*.c' collect analyze schema reports lib builtin)
+[ -z "$hits" ] && ok "no message made below perfdb.c starts 'perfdb: ' (the verb is named)" ||
+	{ not_ok "messages start 'perfdb: ' without the verb"; echo "$hits" | sed 's/^/# /' | head; }
+
+# verb_lines VERB ARGS...: runs perfdb VERB ARGS in $T/run; ok when every
+# line it printed on stderr, but perf's own, starts "perfdb VERB: ".
+verb_lines() {
+	_v=$1
+	rm -rf "$T/run" && mkdir "$T/run"
+	(cd "$T/run" && "$PERFDB" "$@" >/dev/null 2>"$T/err")
+	_rc=$?
+	_bad=$(grep -v -e "^perfdb $_v: " -e '^\[ perf record: ' "$T/err")
+	if [ -s "$T/err" ] && [ -z "$_bad" ]; then
+		ok "perfdb $*: exit $_rc, every line of its own starts 'perfdb $_v: '"
+	else
+		not_ok "perfdb $*: exit $_rc, lines without 'perfdb $_v: '"
+		printf '%s\n' "${_bad:-(nothing on stderr)}" | sed 's/^/#   /' | head -5
+	fi
+}
+echo "not a recording" >"$T/junk.data"
+mkdir "$T/adir"
+verb_lines record -o r.db -r sched -- true
+verb_lines record -o r.db -r profile -- sh -c 'exit 3'
+verb_lines record -o r.db -- /nonexistent/program
+verb_lines record -o r.db --perf-data r.db -- true
+verb_lines record -o "$T/adir" -- true
+verb_lines record -o r.db -C 4095 -- true
+verb_lines import -o i.db "$T/junk.data"
+verb_lines import -o i.db /nonexistent.data
+verb_lines import -o "$T/adir" "$T/junk.data"
+verb_lines import -o i.db --kallsyms /nonexistent "$T/junk.data"
+if "$PERFDB" record -q -o "$T/k.db" --perf-data "$T/k.data" -r sched -- true >/dev/null 2>&1; then
+	verb_lines import -o i.db "$T/k.data"
+	verb_lines import -o i.db -l x --btf "$T/junk.data" "$T/k.data"
+else
+	skip "import of a recording: perf cannot record here"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
