@@ -7,6 +7,7 @@
 #include "builtin/builtin.h"
 #include "builtin/completion.h"
 #include "builtin/manpage.h"
+#include "lib/similar.h"
 #include "lib/version.h"
 
 /* A verb and what it needs (builtin.h's RUN_* flags). */
@@ -98,10 +99,28 @@ static int version(void)
 	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 }
 
-/* unknown(name): the one line for a verb that does not exist. */
+/* unknown(name): the one line for a word that is no verb, or an option
+ * perfdb does not take, with the verbs or options nearest to it
+ * (lib/similar.h); EXIT_USAGE. */
 static int unknown(const char *name)
 {
-	fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", name);
+	static const char *const words[] = { "help", "version", "--help", "--version" };
+	struct strbuf b = STRBUF_INIT;
+	struct similar s;
+	similar_init(&s, name, strlen(name));
+	for (size_t i = 0; i < NVERBS; i++)
+		similar_offer(&s, verbs[i].v->name);
+	for (size_t i = name[0] == '-' ? 2 : 0; i < (name[0] == '-' ? 4 : 2); i++)
+		similar_offer(&s, words[i]);
+	if (similar_text(&s, "", &b))
+		fprintf(stderr, "perfdb: %s%s%s: %s\n", name[0] == '-' ? "unknown option '" : "'", name,
+			name[0] == '-' ? "'" : "' is not a perfdb verb", sb_str(&b));
+	else if (name[0] == '-')
+		fprintf(stderr, "perfdb: unknown option '%s' (perfdb takes a verb, --help or --version: "
+			"perfdb --help lists the verbs)\n", name);
+	else
+		fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", name);
+	sb_free(&b);
 	return EXIT_USAGE;
 }
 

@@ -12,7 +12,9 @@
  * of perf record). "-h" and "--help" ask for help.
  *
  * A usage error is one line on stderr, "PROG: what was wrong", e.g.
- * "perfdb sched: --format: 'xml' is not one of text, md, csv, json". */
+ * "perfdb sched: --format: 'xml' is not one of text, md, csv, json"; an
+ * unknown long option names the nearest shown ones (lib/similar.h):
+ * "perfdb sched: unknown option '--formt': did you mean '--format'?". */
 #ifndef PERFDB_PARSE_OPTIONS_H
 #define PERFDB_PARSE_OPTIONS_H
 #include <stdbool.h>

@@ -6,6 +6,11 @@
 #    theirs starts "perfdb: ", and record and import, made to succeed and
 #    fail in several ways, print no line of their own without the verb
 #    (perf's "[ perf record: ...]" lines are perf's).
+#  - A mistyped verb or option gets the nearest ones in one line, exit 1,
+#    nothing on stdout: perfdb shed (sched), perfdb --verison (--version),
+#    perfdb sched --formt (--format), perfdb tree --slef (--self), perfdb
+#    help shed; one near nothing (perfdb --bogus, perfdb frobnicate, perfdb
+#    sched --bogus) says what it is without guessing.
 # Prints TAP lines. Run from the repository root: sh tests/integration/prompt.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
@@ -55,6 +60,31 @@ if "$PERFDB" record -q -o "$T/k.db" --perf-data "$T/k.data" -r sched -- true >/d
 else
 	skip "import of a recording: perf cannot record here"
 fi
+
+# --- did you mean -----------------------------------------------------------------
+# usage_line WANT_REGEX ARGS...: perfdb ARGS exits 1, one line matching
+# WANT_REGEX on stderr, nothing on stdout.
+usage_line() {
+	_want=$1; shift
+	(cd "$T" && "$PERFDB" "$@" >"$T/out" 2>"$T/err")
+	_rc=$?
+	if [ $_rc -eq 1 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -qE "$_want" "$T/err"; then
+		ok "perfdb $*: exit 1, one line: $(cat "$T/err")"
+	else
+		not_ok "perfdb $*: exit $_rc, wanted one line matching: $_want"
+		sed 's/^/#   /' "$T/err" | head -3
+	fi
+}
+usage_line "^perfdb: 'shed' is not a perfdb verb: did you mean 'sched'\?\$" shed
+usage_line "^perfdb: 'shed' is not a perfdb verb: did you mean 'sched'\?\$" help shed
+usage_line "^perfdb: 'recrod' is not a perfdb verb: did you mean 'record'\?\$" recrod -o x.db -- true
+usage_line "^perfdb: unknown option '--verison': did you mean '--version'\?\$" --verison
+usage_line "^perfdb: unknown option '--bogus' \(perfdb takes a verb, --help or --version" --bogus
+usage_line "^perfdb: 'frobnicate' is not a perfdb verb \(perfdb --help lists them\)\$" frobnicate
+usage_line "^perfdb sched: unknown option '--formt': did you mean '--format'\?\$" sched --formt md
+usage_line "^perfdb tree: unknown option '--slef': did you mean '--self'\?\$" tree --slef
+usage_line "^perfdb bench: unknown option '--rusn': did you mean '--runs'\?\$" bench --rusn 3 -l x -- true
+usage_line "^perfdb sched: unknown option '--bogus'\$" sched --bogus
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
