@@ -73,6 +73,15 @@ struct verb {
 	 * parsing (NULL: static initializers are the defaults). */
 	void (*init)(void);
 	int (*run)(struct verb_ctx *ctx);
+	/* Usage errors come before anything is opened (builtin/run.c):
+	 * required: the long names of the options the verb cannot run without
+	 * (string or string-list options), NULL-terminated; a missing one is
+	 * one line, EXIT_USAGE. check(ctx): the verb's own checks of how the
+	 * options go together (or of what they name, that needs no database),
+	 * after --base/--new are known (ctx->compare); 0, or an exit status
+	 * (EXIT_USAGE for a usage error) after one line. NULL: none. */
+	const char *const *required;
+	int (*check)(struct verb_ctx *ctx);
 };
 
 /* The options shared by verbs, filled by the parser (builtin/run.c). */

@@ -38,10 +38,6 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: unexpected operand '%s' (the database is -o DB)\n", ctx->prog,
 			ctx->ops[0]);
 		rc = EXIT_USAGE;
-	} else if (!from) {
-		fprintf(stderr, "%s: from where? give --from CONNINFO (a libpq connection string or "
-			"URI)\n", ctx->prog);
-		rc = EXIT_USAGE;
 	} else if (pg_lib_load(err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", ctx->prog, err);
 		rc = EXIT_FAIL;
@@ -71,6 +67,7 @@ const struct verb verb_pull = {
 	.name = "pull",
 	.summary = "bring sessions and benches back from a PostgreSQL server",
 	.usage = usage,
+	.required = (const char *const[]){ "from", NULL },
 	.description =
 		"Copies sessions and benches perfdb push left on a PostgreSQL server into the "
 		"database -o names (made when missing), each in one transaction, with new local "

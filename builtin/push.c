@@ -76,6 +76,22 @@ static int pick(struct verb_ctx *ctx, int64_t **sids, int *ns, int64_t **bids, i
 	return rc;
 }
 
+/* check: libpq, and --to as libpq reads it, before the database opens;
+ * 0, EXIT_FAIL (no libpq) or EXIT_USAGE after one line. */
+static int check(struct verb_ctx *ctx)
+{
+	char err[2048];
+	if (pg_lib_load(err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		return EXIT_FAIL;
+	}
+	if (pg_check_conninfo(to, err, sizeof(err))) {
+		fprintf(stderr, "%s: --to: %s\n", ctx->prog, err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* run: connects, then pushes what -s names. */
 static int run(struct verb_ctx *ctx)
 {
@@ -83,17 +99,7 @@ static int run(struct verb_ctx *ctx)
 	int ns = 0, nb = 0, rc;
 	char err[2048];
 	PGconn *c = NULL;
-	if (!to) {
-		fprintf(stderr, "%s: where to? give --to CONNINFO (a libpq connection string or URI)\n",
-			ctx->prog);
-		rc = EXIT_USAGE;
-	} else if (pg_lib_load(err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
-		rc = EXIT_FAIL;
-	} else if (pg_check_conninfo(to, err, sizeof(err))) {
-		fprintf(stderr, "%s: --to: %s\n", ctx->prog, err);
-		rc = EXIT_USAGE;
-	} else if ((rc = pick(ctx, &sids, &ns, &bids, &nb))) {
+	if ((rc = pick(ctx, &sids, &ns, &bids, &nb))) {
 		;
 	} else if (!ns && !nb) {
 		fprintf(stderr, "%s: %s: no sessions or benches to push\n", ctx->prog, ctx->dbpath);
@@ -119,6 +125,7 @@ const struct verb verb_push = {
 	.name = "push",
 	.summary = "copy sessions and benches to a PostgreSQL server",
 	.usage = usage,
+	.required = (const char *const[]){ "to", NULL },
 	.description =
 		"Copies the sessions -s names (default: every session and bench of the database) "
 		"with every table a session owns into a PostgreSQL database (made there on the "
@@ -138,4 +145,5 @@ const struct verb verb_push = {
 		"nothing of it on the server.\n",
 	.options = options,
 	.run = run,
+	.check = check,
 };

@@ -129,6 +129,7 @@ const struct verb verb_report = {
 	.name = "report",
 	.summary = "the changelog-ready A/B write-up of two labels, with significance and pictures",
 	.usage = usage,
+	.required = (const char *const[]){ "base", "new", NULL },
 	.description =
 		"Compares two labels (for example the base and the patched kernel): their benches "
 		"(perfdb bench) and their sessions (perfdb record, and the recorded runs of a bench). "

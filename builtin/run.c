@@ -96,6 +96,21 @@ static int check_modes(struct verb_ctx *ctx)
 	return 0;
 }
 
+/* check_usage(ctx): the options the verb requires, then its own check
+ * (builtin.h): usage errors before the database is opened. */
+static int check_usage(struct verb_ctx *ctx)
+{
+	struct strbuf b = STRBUF_INIT;
+	const struct verb *v = ctx->verb;
+	int n = v->required ? options_missing(v->options, v->required, &b) : 0;
+	if (n)
+		usage_err(ctx, "%s %s required", sb_str(&b), n > 1 ? "are" : "is");
+	sb_free(&b);
+	if (n)
+		return EXIT_USAGE;
+	return v->check ? v->check(ctx) : 0;
+}
+
 /* pick(ctx, s): the sessions of side s; 0 or EXIT_FAIL after one line. */
 static int pick(struct verb_ctx *ctx, struct verb_side *s)
 {
@@ -195,6 +210,8 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 	rc = take_operands(&ctx, n, ops);
 	if (!rc)
 		rc = check_modes(&ctx);
+	if (!rc)
+		rc = check_usage(&ctx);
 	if (!rc)
 		rc = setup(&ctx);
 	if (!rc && (needs & RUN_FINDINGS))

@@ -60,20 +60,23 @@ static const struct opt options[] = {
 
 static const char *const need[] = { "sched:sched_switch", NULL };
 
+/* check: what does not go with --base/--new, before the database opens. */
+static int check(struct verb_ctx *ctx)
+{
+	if (ctx->compare && (timed || o.latency)) {
+		fprintf(stderr, "%s: %s does not go with --base/--new\n", ctx->prog,
+			timed ? "--time" : "--latency");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* run: one mode or the other. */
 static int run(struct verb_ctx *ctx)
 {
 	char err[512];
 	int rc;
 	o.rows = verb_rows(20);
-	if (ctx->compare && timed) {
-		fprintf(stderr, "%s: --time does not go with --base/--new\n", ctx->prog);
-		return EXIT_USAGE;
-	}
-	if (ctx->compare && o.latency) {
-		fprintf(stderr, "%s: --latency does not go with --base/--new\n", ctx->prog);
-		return EXIT_USAGE;
-	}
 	if (ctx->compare) {
 		struct sched_side b = { ctx->base.spec, ctx->base.ids, ctx->base.n };
 		struct sched_side n = { ctx->new.spec, ctx->new.ids, ctx->new.n };
@@ -122,4 +125,5 @@ const struct verb verb_sched = {
 		"array unseen.\n",
 	.options = options,
 	.run = run,
+	.check = check,
 };

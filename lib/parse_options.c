@@ -330,6 +330,31 @@ int parse_options(int argc, char **argv, const char *prog, const struct opt *opt
 	return n;
 }
 
+/* given(o): whether o (a string or a string list) has a value. */
+static bool given(const struct opt *o)
+{
+	if (o->type == OPT_T_STRING)
+		return *(const char *const *)o->value != NULL;
+	if (o->type == OPT_T_STRING_LIST)
+		return ((const struct string_list *)o->value)->n > 0;
+	return true;
+}
+
+/* options_missing: see parse_options.h. */
+int options_missing(const struct opt *opts, const char *const *names, struct strbuf *b)
+{
+	const struct opt *miss[16];
+	int n = 0;
+	for (int i = 0; names[i]; i++)
+		for (const struct opt *o = opts; o->type != OPT_T_END && n < 16; o++)
+			if (opt_is_option(o) && o->long_name && !strcmp(o->long_name, names[i]) && !given(o))
+				miss[n++] = o;
+	for (int i = 0; i < n; i++)
+		sb_printf(b, "%s--%s %s", !i ? "" : i + 1 < n ? ", " : " and ", miss[i]->long_name,
+			  miss[i]->argh ? miss[i]->argh : "VALUE");
+	return n;
+}
+
 /* opt_spec: see parse_options.h. */
 const char *opt_spec(const struct opt *o, char *buf, size_t len)
 {

@@ -11,6 +11,13 @@
 #    perfdb sched --formt (--format), perfdb tree --slef (--self), perfdb
 #    help shed; one near nothing (perfdb --bogus, perfdb frobnicate, perfdb
 #    sched --bogus) says what it is without guessing.
+#  - Usage errors come before the database is opened: every verb whose
+#    every synopsis form needs an option or an operand (one outside
+#    brackets: report's --base/--new, cgdiff's, push's --to, pull's --from,
+#    bench's -l, record's CMD, import's FILE), run without them on a
+#    database in a directory that does not exist, exits 1 with one line
+#    that does not name the database; so do sched's --time and --latency
+#    with --base/--new, and push's --to that libpq cannot read.
 # Prints TAP lines. Run from the repository root: sh tests/integration/prompt.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
@@ -85,6 +92,71 @@ usage_line "^perfdb sched: unknown option '--formt': did you mean '--format'\?\$
 usage_line "^perfdb tree: unknown option '--slef': did you mean '--self'\?\$" tree --slef
 usage_line "^perfdb bench: unknown option '--rusn': did you mean '--runs'\?\$" bench --rusn 3 -l x -- true
 usage_line "^perfdb sched: unknown option '--bogus'\$" sched --bogus
+
+# --- usage errors before the database --------------------------------------------
+cat >"$T/required.py" <<'PY'
+"""required.py PERFDB NODB: for every verb whose every synopsis form
+needs an option or an operand, "VERB DB-placement" with nothing else
+exits 1, one line, not naming the database. Prints ok/not ok lines."""
+import re, subprocess, sys
+
+perfdb, nodb = sys.argv[1], sys.argv[2]
+
+
+def run(args):
+    p = subprocess.run([perfdb] + args, capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def forms(verb):
+    """The synopsis forms of verb's --help, continuation lines joined."""
+    out = []
+    for line in run([verb, '--help'])[1].splitlines():
+        if not line.strip():
+            break
+        m = re.match(r'^\s*(?:usage:|or:)\s+(.*)$', line)
+        if m:
+            out.append(m.group(1))
+        elif out:
+            out[-1] += ' ' + line.strip()
+    return out
+
+
+def needs(form):
+    """The words of form outside brackets past "perfdb VERB" and the
+    database: the options and operands it cannot do without."""
+    depth, words = 0, []
+    for w in form.split()[2:]:
+        if depth == 0 and not w.startswith('[') and w not in ('DB', '|'):
+            words.append(w)
+        depth += w.count('[') - w.count(']')
+    return words
+
+
+for verb in run(['--verbs'])[1].split():
+    fs = forms(verb)
+    if not fs or not all(needs(f) for f in fs):
+        continue
+    db = ['-o', nodb] if '[-o DB]' in fs[0] else [nodb] if '[DB]' in fs[0] else []
+    rc, out, err = run([verb] + db)
+    lines = err.splitlines()
+    good = rc == 1 and not out and len(lines) == 1 and nodb not in err
+    print('%s - perfdb %s %s (it needs %s): exit %d before the database: %s'
+          % ('ok' if good else 'not ok', verb, ' '.join(db), ' '.join(needs(fs[0])), rc,
+             lines[0] if lines else '(nothing)'))
+PY
+python3 "$T/required.py" "$PERFDB" "$T/none/x.db" >"$T/required.out" 2>&1 || echo "not ok - required.py failed" >>"$T/required.out"
+tap_results "$T/required.out"
+NODB=$T/none/x.db
+usage_line "^perfdb sched: --time does not go with --base/--new\$" sched "$NODB" --base a --new b --time 0,1
+usage_line "^perfdb sched: --latency does not go with --base/--new\$" sched "$NODB" --base a --new b --latency
+usage_line "^perfdb report: --new LABEL is required\$" report "$NODB" --base a
+usage_line "^perfdb cgdiff: --base needs --new too\$" cgdiff "$NODB" --base a
+if "$PERFDB" push "$NODB" --to 'host=x nosuchoption=1' 2>&1 | grep -q 'cannot load libpq'; then
+	skip "push --to that libpq cannot read: no libpq here"
+else
+	usage_line "^perfdb push: --to: .*nosuchoption" push "$NODB" --to 'host=x nosuchoption=1'
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
