@@ -15,9 +15,9 @@
 #include "reports/svg_flame.h"
 
 static const char *const usage[] = {
-	"perfdb cgdiff [DB] --base LABEL --new LABEL [--comm C] [--pid P] [--tid T] [--event E] "
-	"[--percent-limit PCT] [--self | --children] [--per run|second|op [--metric M]] [--format F] "
-	"[--svg FILE]",
+	"perfdb cgdiff [DB] --base LABEL --new LABEL [--comm C] [--pid P] [--tid T] [--event E]",
+	"              [--percent-limit PCT] [--self | --children] [--per share|run|second|op [--metric M]]",
+	"              [--format F] [--svg FILE]",
 	"perfdb cgdiff [DB] BASE NEW [OPTIONS]",
 	NULL,
 };

@@ -14,7 +14,7 @@
 #include "reports/render.h"
 
 static const char *const usage[] = {
-	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json]",
+	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json|text|csv]",
 	"              [--assets DIR] [--comm C] [--metric NAME]...",
 	NULL,
 };

@@ -18,6 +18,12 @@
 #    database in a directory that does not exist, exits 1 with one line
 #    that does not name the database; so do sched's --time and --latency
 #    with --base/--new, and push's --to that libpq cannot read.
+#  - The usage lines agree with the option tables, every verb: each option
+#    written with its choices in a synopsis (--format md|html|json, --per
+#    run|second|op) or in --help's options list names exactly the choices
+#    of its table (read from the bash completion, which is generated from
+#    the tables), and only choice options are written so; the README's
+#    synopses too.
 # Prints TAP lines. Run from the repository root: sh tests/integration/prompt.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
@@ -157,6 +163,80 @@ if "$PERFDB" push "$NODB" --to 'host=x nosuchoption=1' 2>&1 | grep -q 'cannot lo
 else
 	usage_line "^perfdb push: --to: .*nosuchoption" push "$NODB" --to 'host=x nosuchoption=1'
 fi
+
+# --- usage lines against the option tables -----------------------------------------
+cat >"$T/choices.py" <<'PY'
+"""choices.py PERFDB: every verb's synopsis and options list against the
+choices its option table has (from perfdb --bash-completion, generated
+from the tables). Prints ok/not ok lines."""
+import re, subprocess, sys
+
+perfdb = sys.argv[1]
+
+
+def out(args):
+    return subprocess.run([perfdb] + args, capture_output=True, stdin=subprocess.DEVNULL,
+                          timeout=60).stdout.decode()
+
+
+# 'verb:-f|verb:--format)' then 'COMPREPLY=($(compgen -W "a b c" ...'
+table = {}
+arms = re.findall(r'^\t([\w:|-]+)\)\n\t\tCOMPREPLY=\(\$\(compgen -W "([^"]*)"', out(['--bash-completion']), re.M)
+for names, words in arms:
+    for n in names.split('|'):
+        verb, opt = n.split(':', 1)
+        table[(verb, opt)] = set(words.split())
+OPT_CHOICES = re.compile(r'(?:^|[\s\[(,])(--?[A-Za-z0-9][\w-]*)[ =]([\w.-]+(?:\|[\w.-]+)+)(?=[\s\])]|$)')
+for verb in out(['--verbs']).split():
+    text = out([verb, '--help'])
+    synopsis = text.split('\n\n', 1)[0]
+    listed = [l for l in text.split('\noptions:\n', 1)[-1].splitlines() if l.startswith('  -')]
+    bad, seen = [], 0
+    for where, chunk in [('synopsis', synopsis)] + [('options list', l.strip().split('  ')[0]) for l in listed]:
+        for opt, words in OPT_CHOICES.findall(chunk):
+            seen += 1
+            want = table.get((verb, opt))
+            if want is None:
+                # "-d, --display tot|lcl": the long name's table
+                longs = re.findall(r'--[\w-]+', chunk)
+                want = table.get((verb, longs[0])) if where != 'synopsis' and longs else None
+            got = set(words.split('|'))
+            if want is None:
+                bad.append('%s: %s %s, but %s takes no choice in the table' % (where, opt, words, opt))
+            elif got != want:
+                bad.append('%s: %s %s, the table: %s' % (where, opt, words, '|'.join(sorted(want))))
+    print('%s - %s: the %d options written with choices (synopsis, options list) name exactly '
+          'their table\'s choices' % ('not ok' if bad else 'ok', verb, seen))
+    for b in bad[:5]:
+        print('#   ' + b)
+
+# The README's synopses (code blocks: "perfdb VERB[|VERB...] ..." and the
+# indented lines continuing one) name the same choices.
+bad, seen, verbs, block = [], 0, [], False
+for line in open(sys.argv[2]):
+    if line.startswith('```'):
+        block, verbs = not block, []
+        continue
+    m = re.match(r'^perfdb ([a-z|]+) ', line)
+    if block and m:
+        verbs = m.group(1).split('|')
+    elif not (block and verbs and line.startswith(' ')):
+        verbs = []
+        continue
+    for opt, words in OPT_CHOICES.findall(line):
+        for verb in verbs:
+            seen += 1
+            want = table.get((verb, opt))
+            if want is None or set(words.split('|')) != want:
+                bad.append('perfdb %s: %s %s, the table: %s' % (verb, opt, words,
+                           '|'.join(sorted(want)) if want else 'no choices'))
+print('%s - README: the %d options its synopses write with choices name exactly their table\'s '
+      'choices' % ('not ok' if bad else 'ok', seen))
+for b in bad[:5]:
+    print('#   ' + b)
+PY
+python3 "$T/choices.py" "$PERFDB" README.md >"$T/choices.out" 2>&1 || echo "not ok - choices.py failed" >>"$T/choices.out"
+tap_results "$T/choices.out"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
