@@ -103,8 +103,13 @@ extern struct common_opts common;
 		   "the sessions before the change: a label or session id"), \
 	OPT_STRING(0, "new", &common.new, "LABEL", \
 		   "the sessions after the change: a label or session id")
-#define OPT_ROWS(what) \
-	OPT_INT('n', "rows", &common.rows, "ROWS", 0, (double)LLONG_MAX, what)
+/* OPT_ROWS(def, tables): -n ROWS, the same in every verb that has long
+ * tables: at most ROWS rows in each of them (tables: their names, and
+ * which rows are kept), 0 for all; def the default ("20", "all"), which
+ * the verb gives verb_rows. */
+#define OPT_ROWS(def, tables) \
+	OPT_INT('n', "rows", &common.rows, "ROWS", 0, (double)LLONG_MAX, \
+		"at most ROWS rows in each long table (" tables "), 0 for all (default " def ")")
 #define OPT_FORMAT() \
 	OPT_CHOICE('f', "format", &common.format, NULL, out_format_names, \
 		   "output format (default text)"), \

@@ -17,7 +17,7 @@
 static const char *const usage[] = {
 	"perfdb cgdiff [DB] --base LABEL --new LABEL [--comm C] [--pid P] [--tid T] [--event E]",
 	"              [--percent-limit PCT] [--self | --children] [--per share|run|second|op [--metric M]]",
-	"              [--format F] [--svg FILE]",
+	"              [-n ROWS] [--format F] [--svg FILE]",
 	"perfdb cgdiff [DB] BASE NEW [OPTIONS]",
 	NULL,
 };
@@ -42,6 +42,7 @@ static const struct opt options[] = {
 	OPT_STRING(0, "metric", &o.metric, "M",
 		   "with --per op: the metric whose operations divide (default: a count metric every "
 		   "session printed, else a rate in .../s times the recording's length)"),
+	OPT_ROWS("all", "nodes: the first, in the tree's order; the flame graph keeps every node"),
 	OPT_FORMAT(),
 	OPT_STRING(0, "svg", &svg, "FILE",
 		   "also write a differential flame graph to FILE (plain SVG; width from NEW)"),
@@ -125,6 +126,7 @@ static int run(struct verb_ctx *ctx)
 		return EXIT_FAIL;
 	}
 	cgdiff_findings(d, ctx->doc);
+	doc_limit_rows(ctx->doc, "nodes", verb_rows(0));
 	lost_note_sides(ctx->db, ctx->base.ids, ctx->base.n, ctx->new.ids, ctx->new.n, INT64_MIN,
 			INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	rc = svg ? write_svg(ctx, d) : EXIT_OK;

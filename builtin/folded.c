@@ -9,8 +9,8 @@
 #include "builtin/callgraph_opts.h"
 
 static const char *const usage[] = {
-	"perfdb folded [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] [--period] "
-	"[--format F]",
+	"perfdb folded [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] [--period]",
+	"              [-n ROWS] [--format F]",
 	"perfdb folded DB SESSION [OPTIONS]",
 	NULL,
 };
@@ -22,6 +22,7 @@ static const struct opt options[] = {
 	OPT_SESSION(),
 	OPT_CG_FILTER(o.filter),
 	OPT_BOOL_F(0, "period", &period, "count sample periods instead of samples", PO_NONEG),
+	OPT_ROWS("all", "stacks: the heaviest, still in text order"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -38,7 +39,7 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
 		return EXIT_FAIL;
 	}
-	cgdiff_folded_findings(d, period, ctx->doc);
+	cgdiff_folded_findings(d, period, verb_rows(0), ctx->doc);
 	lost_note(ctx->db, ctx->sessions.ids, ctx->sessions.n, INT64_MIN, INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	cgdiff_free(d);
 	return EXIT_OK;

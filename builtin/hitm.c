@@ -28,7 +28,7 @@ static const struct opt options[] = {
 		   "only cachelines and fields of objects of struct TYPE (e.g. mm_struct)"),
 	OPT_BOOL_F(0, "show-all", &show_all,
 		   "every cacheline, not only those with >= 0.1% of the HITMs (peer snoops)", PO_NONEG),
-	OPT_ROWS("cachelines at most (default 0: all)"),
+	OPT_ROWS("all", "cachelines: the first in the -d order, with their fields"),
 	OPT_FORMAT(),
 	OPT_END(),
 };

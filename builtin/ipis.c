@@ -33,7 +33,7 @@ static const struct opt options[] = {
 	OPT_CALLBACK('w', "window", NULL, "US", parse_window,
 		     "window of switched_near_send in microseconds (default 20): IPIs whose target's "
 		     "class for the flushed mm changed in the US before the send (a count, not a class)"),
-	OPT_ROWS("rows of the per-process and per-CPU-pair tables (default 20, 0: all)"),
+	OPT_ROWS("20", "processes, pairs: the busiest"),
 	OPT_BOOL_F(0, "timeline", &o.timeline, "add every CPU's loaded-mm timeline (table timeline)",
 		   PO_NONEG),
 	OPT_FORMAT(),

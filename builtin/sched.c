@@ -49,7 +49,8 @@ static const struct opt options[] = {
 		   "latency, latency_processes; csv prints latency): count, mean and max from runnable "
 		   "to switch-in, as perf sched latency -p", PO_NONEG),
 	OPT_BASE_NEW(),
-	OPT_ROWS("process rows (default 20, 0: all); with --base/--new: processes compared"),
+	OPT_ROWS("20", "processes, latency, latency_processes: the busiest; with --base/--new the "
+		 "busiest processes in compare"),
 	OPT_FORMAT(),
 	OPT_END(),
 };

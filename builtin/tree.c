@@ -9,8 +9,8 @@
 #include "builtin/callgraph_opts.h"
 
 static const char *const usage[] = {
-	"perfdb tree [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] "
-	"[--percent-limit PCT] [--self | --children] [--format F]",
+	"perfdb tree [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E]",
+	"            [--percent-limit PCT] [--self | --children] [-n ROWS] [--format F]",
 	"perfdb tree DB SESSION [OPTIONS]",
 	NULL,
 };
@@ -27,6 +27,7 @@ static const struct opt options[] = {
 	OPT_BOOL_F(0, "self", &self, "rows by symbol: self shares (the innermost frame)", PO_NONEG),
 	OPT_BOOL_F(0, "children", &children,
 		   "rows by symbol: children shares (anywhere on the path, once per sample)", PO_NONEG),
+	OPT_ROWS("all", "nodes: the first, in the tree's order"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -51,6 +52,7 @@ static int run(struct verb_ctx *ctx)
 		return EXIT_FAIL;
 	}
 	cgdiff_findings(d, ctx->doc);
+	doc_limit_rows(ctx->doc, "nodes", verb_rows(0));
 	lost_note(ctx->db, ctx->sessions.ids, ctx->sessions.n, INT64_MIN, INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	cgdiff_free(d);
 	return EXIT_OK;

@@ -9,17 +9,19 @@
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {
-	"perfdb watch [DB] [-s SESSION] [--min-transfers N] [-n ROWS] [--format F]",
+	"perfdb watch [DB] [-s SESSION] [--min-transfers N] [--sites N] [-n ROWS] [--format F]",
 	NULL,
 };
 
-static long long min_transfers = WATCH_MIN_TRANSFERS;
+static long long min_transfers = WATCH_MIN_TRANSFERS, sites = 5;
 
 static const struct opt options[] = {
 	OPT_SESSION(),
 	OPT_INT(0, "min-transfers", &min_transfers, "N", 1, (double)LLONG_MAX,
 		"ownership transfers a line needs for a sharing verdict (default 10)"),
-	OPT_ROWS("store-site rows per field in the table sites (default 5, 0: all)"),
+	OPT_INT(0, "sites", &sites, "N", 0, (double)LLONG_MAX,
+		"store sites per field in the table sites, the most writing first (default 5, 0: all)"),
+	OPT_ROWS("all", "cachelines: in address order, with their fields"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -42,7 +44,7 @@ static bool need_watched(const struct verb_ctx *ctx)
 /* run: the sessions' watched fields as one document. */
 static int run(struct verb_ctx *ctx)
 {
-	struct hitm_watch_opts o = { .min_transfers = min_transfers, .site_rows = verb_rows(5) };
+	struct hitm_watch_opts o = { .min_transfers = min_transfers, .site_rows = sites, .rows = verb_rows(0) };
 	char err[512];
 	if (!need_watched(ctx))
 		return EXIT_FAIL;

@@ -24,6 +24,11 @@
 #    of its table (read from the bash completion, which is generated from
 #    the tables), and only choice options are written so; the README's
 #    synopses too.
+#  - -n means one thing everywhere: every verb that renders a findings
+#    document (its options list has --tables), but doctor (a table as long
+#    as its checks), has -n, --rows ROWS "at most ROWS rows in each long
+#    table (TABLES...)", and its synopsis says [-n ROWS]; no other verb
+#    takes -n. (verbs.sh checks what -n 1 keeps, on recorded sessions.)
 # Prints TAP lines. Run from the repository root: sh tests/integration/prompt.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
@@ -237,6 +242,26 @@ for b in bad[:5]:
 PY
 python3 "$T/choices.py" "$PERFDB" README.md >"$T/choices.out" 2>&1 || echo "not ok - choices.py failed" >>"$T/choices.out"
 tap_results "$T/choices.out"
+
+# --- -n ROWS, everywhere ----------------------------------------------------------
+for v in $("$PERFDB" --verbs); do
+	"$PERFDB" "$v" --help >"$T/help" 2>&1
+	rows=$(grep -E '^  -n, --rows ROWS ' "$T/help")
+	syn=$(sed '/^$/q' "$T/help")
+	if grep -qE '^  --tables ' "$T/help" && [ "$v" != doctor ]; then
+		case "$rows|$syn" in
+		*"at most ROWS rows in each long table ("*"[-n ROWS]"*)
+			ok "$v: -n, --rows ROWS: at most ROWS rows in each long table, in the synopsis too" ;;
+		*) not_ok "$v: no -n ROWS as every verb with long tables has it: '${rows:-none}'" ;;
+		esac
+	else
+		if [ -n "$rows" ] || printf '%s\n' "$syn" | grep -qE '(^|[[ |])-n( |]|$)'; then
+			not_ok "$v: -n where there is no long table: $rows"
+		else
+			ok "$v: no -n (no long tables)"
+		fi
+	fi
+done
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
