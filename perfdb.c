@@ -64,6 +64,29 @@ static const struct perfdb_about about = {
 		"stderr.\n\n"
 		"perfdb help VERB and perfdb VERB --help print a verb's options, from the table this "
 		"page and the verb's own page come from.\n",
+	.files = (const struct verb_item[]){
+		{ "./" PERFDB_DEFAULT_DB, "the database, unless -o DB (the verbs that write) or the "
+		  "operand DB (those that read) names another" },
+		{ ".perfdb-record-PID-XXXXXX/", "beside the database: a recording while perfdb record "
+		  "(or bench -r) runs perf, removed at the end" },
+		{ "FILE.assets/", "the pictures of perfdb report -o FILE in md" },
+		{ "~/.debug/", "perf's build-id cache, where the import finds the recorded kernel's "
+		  "symbols and binaries" },
+		{ "PREFIX/libexec/perfdb/", "the built-in workloads: yield, tlbflush, falseshare" },
+		{ NULL, NULL },
+	},
+	.examples = (const struct verb_item[]){
+		{ "perfdb doctor", "What perf and this kernel can record, and why not" },
+		{ "perfdb bench -l base --runs 5 -p cpus=1,2 -p mm=shared,private -r sched --record-every 5\n"
+		  "-- yield --cpus {cpus} --{mm}-mm --seconds 1", "A kernel developer's day: a bench on "
+		  "the base kernel" },
+		{ "perfdb bench -l patched --runs 5 -p cpus=1,2 -p mm=shared,private -r sched --record-every 5\n"
+		  "-- yield --cpus {cpus} --{mm}-mm --seconds 1", "The same bench after booting the "
+		  "patched kernel" },
+		{ "perfdb report --base base --new patched -o report.md", "The changelog-ready A/B "
+		  "report of the two, its pictures in report.assets/" },
+		{ NULL, NULL },
+	},
 };
 
 /* verb_list(out): the verbs of the table into out (NVERBS entries). */

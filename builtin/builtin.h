@@ -42,6 +42,25 @@ struct verb_side {
 
 struct verb;
 
+/* A tagged paragraph of a verb's page (builtin/verb_doc.h): an example's
+ * command line and what it does, an exit status and when, a file and
+ * what the verb does with it, an environment variable and what it sets.
+ * A tag may hold '\n': an example's command continued on the next line.
+ * Lists of them end with { NULL }. */
+struct verb_item {
+	const char *tag;
+	const char *text;
+};
+
+/* The FILES entries of the database, for the verbs that read the [DB]
+ * operand and those that write -o DB. */
+#define VERB_FILE_DB_READ \
+	{ "./" PERFDB_DEFAULT_DB, "the database, unless the operand DB names another: opened " \
+	  "read-only, never created or changed (it may lie on a read-only file system)" }
+#define VERB_FILE_DB_WRITE(what) \
+	{ "./" PERFDB_DEFAULT_DB, "the database " what ", unless -o DB names another; made when " \
+	  "missing, mode 0600 whatever the umask (it holds kernel addresses)" }
+
 /* What a verb's run function gets. */
 struct verb_ctx {
 	const struct verb *verb;
@@ -82,6 +101,13 @@ struct verb {
 	 * (EXIT_USAGE for a usage error) after one line. NULL: none. */
 	const char *const *required;
 	int (*check)(struct verb_ctx *ctx);
+	/* The sections of the man page past the options (builtin/manpage.c;
+	 * --help prints all but the files: builtin/verb_doc.h): EXAMPLES,
+	 * EXIT STATUS (NULL: the statuses every verb has, builtin.h's), FILES
+	 * it reads or writes, and the names of the ENVIRONMENT variables it
+	 * reads, each described once in builtin/verb_doc.c. NULL: none. */
+	const struct verb_item *examples, *exits, *files;
+	const char *const *environment;
 };
 
 /* The options shared by verbs, filled by the parser (builtin/run.c). */

@@ -138,6 +138,21 @@ const struct verb verb_cgdiff = {
 	.name = "cgdiff",
 	.summary = "call-graph diff of two sessions or labels, with intervals",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb cgdiff --base base --new patched --svg flame.svg", "The call-graph diff of two "
+		  "labels, and its differential flame graph" },
+		{ "perfdb cgdiff --base base --new patched --comm kswapd0 --self -n 20", "The 20 first "
+		  "symbols by self share of kswapd0's samples" },
+		{ "perfdb cgdiff --base base --new patched --per op", "Samples through each node per "
+		  "operation of the workload's metric, with intervals" },
+		{ "perfdb cgdiff lab.db 3 4", "Session 3 against session 4 (the operand form)" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_READ,
+		{ "FILE", "--svg's flame graph, written whole or not at all (never over the database)" },
+		{ NULL, NULL },
+	},
 	.description =
 		"The caller-order call tree of what each side's samples were doing, side by side: per "
 		"node (with --self or --children, per symbol) each side's share of its selected "

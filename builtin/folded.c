@@ -49,6 +49,14 @@ const struct verb verb_folded = {
 	.name = "folded",
 	.summary = "a session's call stacks as folded lines for flame graphs",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb folded -s base | flamegraph.pl > base.svg", "A flame graph of the sessions "
+		  "labelled base" },
+		{ "perfdb folded -s 3 --period --comm kswapd0 > kswapd0.folded", "kswapd0's stacks "
+		  "weighted by period, for speedscope or inferno" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"One line per distinct call path with samples ending there, \"a;b;c COUNT\" with the "
 		"outermost caller first, sorted: the input of flamegraph.pl, speedscope and inferno. "

@@ -67,6 +67,18 @@ const struct verb verb_pull = {
 	.name = "pull",
 	.summary = "bring sessions and benches back from a PostgreSQL server",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb pull --from 'service=perf' -l patched --host box7 -o box7.db", "The sessions "
+		  "and benches labelled patched that box7 recorded, into box7.db" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_WRITE("they are added to"),
+		{ "~/.pgpass", "the password, as libpq reads it (PGPASSFILE names another file)" },
+		{ "~/.pg_service.conf", "the services service=NAME names (PGSERVICEFILE names another)" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PERFDB_LIBPQ", "PG*", NULL },
 	.required = (const char *const[]){ "from", NULL },
 	.description =
 		"Copies sessions and benches perfdb push left on a PostgreSQL server into the "

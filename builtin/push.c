@@ -125,6 +125,20 @@ const struct verb verb_push = {
 	.name = "push",
 	.summary = "copy sessions and benches to a PostgreSQL server",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb push -s base -s patched --to 'host=db.example dbname=perf'", "Two labels' "
+		  "sessions and benches to a server (the password from ~/.pgpass)" },
+		{ "perfdb push lab.db --to postgresql://db.example/perf", "Every session and bench of "
+		  "lab.db" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_READ,
+		{ "~/.pgpass", "the password, as libpq reads it (PGPASSFILE names another file)" },
+		{ "~/.pg_service.conf", "the services service=NAME names (PGSERVICEFILE names another)" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PERFDB_LIBPQ", "PG*", NULL },
 	.required = (const char *const[]){ "to", NULL },
 	.description =
 		"Copies the sessions -s names (default: every session and bench of the database) "

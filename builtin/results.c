@@ -42,6 +42,14 @@ const struct verb verb_results = {
 	.name = "results",
 	.summary = "the runs of benches summarized per label, cell and metric",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb results -l base -l patched", "Every cell of two labels' benches" },
+		{ "perfdb results --table sittings", "The machine during each sitting" },
+		{ "perfdb results --metric ctxsw_per_sec_per_cpu --format csv",
+		  "One metric, as csv for a spreadsheet" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Per label and cell (parameters as the leading columns), for each metric: the boots, "
 		"sittings and runs, the median (of each boot's runs, averaged over the boots: \"median of 5 "

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
+#include "builtin/verb_doc.h"
 #include "lib/alloc.h"
 #include "lib/prog.h"
 #include "lib/strbuf.h"
@@ -38,6 +39,7 @@ void verb_help(const struct verb *v, FILE *out)
 		fprintf(out, "\noptions:\n");
 		options_help(out, v->options);
 	}
+	verb_help_more(v, out);
 }
 
 /* verb_rows: see builtin.h. */

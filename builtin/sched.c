@@ -104,6 +104,18 @@ const struct verb verb_sched = {
 	.name = "sched",
 	.summary = "context switches per second per CPU and per process",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb sched -s base", "Context switches per CPU and per process of the sessions "
+		  "labelled base, added up" },
+		{ "perfdb sched -s 3 --latency -n 10", "The wakeup latency of the ten busiest tasks and "
+		  "processes of session 3" },
+		{ "perfdb sched -s 3 --time 1217.36,1218", "Only what happened in that window of the "
+		  "perf clock" },
+		{ "perfdb sched box7.db --base base --new patched", "Two labels' medians side by side, "
+		  "with their change and its interval" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Per CPU: switches per second split by the address spaces on both sides (same mm, "
 		"other mm, idle or kernel thread, unknown task), migrations in and out, idle time, "

@@ -45,6 +45,14 @@ const struct verb verb_sessions = {
 	.name = "sessions",
 	.summary = "list the sessions of a database",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb sessions", "Every session of ./perfdb.db" },
+		{ "perfdb sessions lab.db -s base --format csv --table events",
+		  "The events of the sessions labelled base, with their sample counts, as csv" },
+		{ "perfdb sessions -n 5", "The five latest sessions" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description = "One row per session: its label, kernel, samples, lost events and samples "
 		       "(as perf counts them), length, and its events with their sample counts. "
 		       "The table \"events\" lists every event of every session; the table \"lost\" "

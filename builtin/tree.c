@@ -62,6 +62,13 @@ const struct verb verb_tree = {
 	.name = "tree",
 	.summary = "a session's call tree with inclusive shares",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb tree -s base", "The call tree of the sessions labelled base, pooled" },
+		{ "perfdb tree -s 3 --comm kswapd0 --children -n 30", "The 30 first symbols by children "
+		  "share of kswapd0's samples" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"The caller-order call tree of the selected samples (default: every sample of the "
 		"event) with each node's share, weighted by period, as perfdb cgdiff shows one side; "

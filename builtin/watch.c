@@ -60,6 +60,14 @@ const struct verb verb_watch = {
 	.name = "watch",
 	.summary = "writes hardware watchpoints saw: per field, CPU and code site; sharing",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb watch -s w", "What the watchpoints of the session labelled w saw, per field "
+		  "and line" },
+		{ "perfdb watch -s w --min-transfers 100 --sites 0 --format json", "A stricter verdict "
+		  "and every store site, as json" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Per watched field: its writes, writes per second, the CPUs that wrote it and its "
 		"ownership transfers (consecutive writes by different CPUs: a lower bound on how "
