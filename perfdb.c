@@ -25,7 +25,7 @@ static const struct entry verbs[] = {
 	{ &verb_layout, 0 },
 	{ &verb_sessions, FINDINGS },
 	{ &verb_results, FINDINGS },
-	{ &verb_report, RUN_DB_READ },
+	{ &verb_report, FINDINGS | RUN_LABELS },
 	{ &verb_sched, FINDINGS | RUN_SESSIONS | RUN_COMPARE },
 	{ &verb_ipis, FINDINGS | RUN_SESSIONS },
 	{ &verb_hitm, FINDINGS | RUN_SESSIONS },

@@ -2,7 +2,9 @@
  * options once (a lib/parse_options.h table) and a run function; perfdb.c
  * lists them with what each needs, and builtin/run.c does the common
  * part: parsing, --help, opening the database read-only, picking
- * sessions, rendering the findings document a verb returns.
+ * sessions, rendering the findings document a verb returns (to standard
+ * output, or to -o FILE with md's pictures in an assets directory: every
+ * file through lib/outfile.h).
  *
  * Exit statuses: 0 success, 1 a usage error (one line saying what was
  * wrong), 2 bad input, missing events or a failed run (one line saying
@@ -31,6 +33,8 @@ enum {
 	RUN_FINDINGS = 16,	/* run fills ctx->doc; --format, --table, --tables */
 	RUN_OPERANDS = 32,	/* operands past [DB] go to the verb (ctx->ops) */
 	RUN_STOP_AT_OPERAND = 64, /* options end at the first operand (a workload) */
+	RUN_LABELS = 128,	/* --base and --new are required, labels the verb reads
+				 * itself (report: benches too), not picked as sessions */
 };
 
 /* One side of a comparison, or the sessions of -s. */
@@ -82,6 +86,7 @@ struct verb {
 	const char *const *usage;	/* synopsis lines, NULL-terminated */
 	const char *description;	/* paragraphs for --help and the man page */
 	const struct opt *options;
+	enum out_format default_format;	/* --format when not given (0: text) */
 	/* operands(ctx, n, ops): RUN_DB_READ verbs with other operand forms
 	 * (cgdiff BASE NEW) set ctx->dbpath, and common.session, common.base
 	 * and common.new, from them (the sessions are picked from those
@@ -113,6 +118,7 @@ struct verb {
 /* The options shared by verbs, filled by the parser (builtin/run.c). */
 struct common_opts {
 	const char *session, *base, *new, *table;
+	const char *output, *assets;	/* -o FILE, --assets DIR (OPT_OUTPUT, OPT_ASSETS) */
 	int format;		/* enum out_format */
 	bool list_tables;
 	long long rows;		/* -n: -1 when not given */
@@ -144,9 +150,20 @@ extern struct common_opts common;
 	OPT_BOOL_F(0, "tables", &common.list_tables, \
 		   "list the names and titles of the tables the output holds, and exit", PO_NONEG)
 
+/* -o FILE and --assets DIR of a RUN_FINDINGS verb, with its help text
+ * what: builtin/run.c opens FILE before the verb runs (lib/outfile.h:
+ * refused when it is the database, another database, a recording or not
+ * a regular file; written beside it and renamed over it when complete, a
+ * symbolic link replaced, never followed) and, for md, makes the pictures'
+ * directory (DIR, default FILE's name with .assets; none for standard
+ * output without --assets) and writes each picture the same way; all are
+ * replaced together once the whole output is written, or none is. */
+#define OPT_OUTPUT(what) OPT_STRING('o', "output", &common.output, "FILE", what)
+#define OPT_ASSETS(what) OPT_STRING(0, "assets", &common.assets, "DIR", what)
+
 /* run_verb(v, needs, argc, argv): parses argv (argv[0] is the verb),
- * sets up what needs asks for, runs v, renders its findings; the exit
- * status. */
+ * sets up what needs asks for (and the -o file), runs v, renders its
+ * findings; the exit status. */
 int run_verb(const struct verb *v, unsigned needs, int argc, char **argv);
 
 /* verb_help(v, out): the whole --help text of v. */

@@ -1,7 +1,9 @@
 /* perfdb pull: sessions and benches from a PostgreSQL server into a
  * database (collect/fleet/fleet_pull.h does the work). */
+#include <stdlib.h>
 #include "builtin/builtin.h"
 #include "collect/fleet/fleet_pull.h"
+#include "lib/escape.h"
 #include "schema/db.h"
 #include "schema/pg_conn.h"
 
@@ -24,6 +26,27 @@ static const struct opt options[] = {
 	OPT_END(),
 };
 
+/* say_err(ctx, what, err): the error line (what, then err), escaped as
+ * tables escape text: it may hold what the server or the command line
+ * gave. */
+static void say_err(struct verb_ctx *ctx, const char *what, const char *err)
+{
+	char *e = esc_dup(err, ESC_TEXT);
+	fprintf(stderr, "%s: %s%s\n", ctx->prog, what, e);
+	free(e);
+}
+
+/* close_db(db, path): closes the database; one this pull made
+ * and left without a session or bench is removed again (as record and
+ * import remove a database they made for nothing). */
+static void close_db(sqlite3 *db, const char *path)
+{
+	bool created = db && db_created(db);
+	db_close(db);
+	if (created)
+		db_remove_if_unused(path);
+}
+
 /* run: connects first (a server that is down changes nothing here),
  * then opens the database and pulls. */
 static int run(struct verb_ctx *ctx)
@@ -39,23 +62,23 @@ static int run(struct verb_ctx *ctx)
 			ctx->ops[0]);
 		rc = EXIT_USAGE;
 	} else if (pg_lib_load(err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 		rc = EXIT_FAIL;
 	} else if (pg_check_conninfo(from, err, sizeof(err))) {
-		fprintf(stderr, "%s: --from: %s\n", ctx->prog, err);
+		say_err(ctx, "--from: ", err);
 		rc = EXIT_USAGE;
 	} else if (!(c = pg_connect(from, err, sizeof(err))) || pg_ensure_schema(c, false, NULL, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 	} else if (!(db = db_open(path, true, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 	} else if (fleet_pull(c, db, &sel, stdout, err, sizeof(err))) {
 		fflush(stdout);
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 	} else {
 		db_exec(db, perfdb_index_sql, NULL, 0);
 		rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 	}
-	sqlite3_close(db);
+	close_db(db, path);
 	pg_close(c);
 	string_list_clear(&specs);
 	string_list_clear(&labels);
@@ -87,12 +110,16 @@ const struct verb verb_pull = {
 		"-s, -l and --host select (repeatable, together: what any of them names); nothing "
 		"given pulls everything. A bench brings the sessions of its recorded runs. A "
 		"session the database already has (the same identity: host, kernel, perf command "
-		"line, first and last record time, counts) is not pulled again, nor a bench it has "
-		"for the same label and boot; each case says so.\n\n"
+		"line, first and last record time, counts, label) is not pulled again, nor a bench "
+		"it has for the same label and boot; each case says so. What the server sends is "
+		"checked (columns, types, lengths, NULL keys, ids within the session or bench): "
+		"anything else is one line and exit status 2, nothing of that session or bench "
+		"stored.\n\n"
 		"CONNINFO is a libpq connection string or URI; the password comes the libpq ways, "
 		"never on the command line. The connection is made before the database is opened: "
 		"a server that is down or refuses the credentials gives one line, exit status 2, "
-		"and changes nothing here.\n",
+		"and changes nothing here; a database the pull made and left without a session "
+		"or bench is removed again.\n",
 	.options = options,
 	.run = run,
 };

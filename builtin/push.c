@@ -5,6 +5,7 @@
 #include "builtin/builtin.h"
 #include "collect/fleet/fleet_push.h"
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "schema/db.h"
 #include "schema/pg_conn.h"
 
@@ -28,6 +29,16 @@ static const struct opt options[] = {
 		 "push each session's kernel symbol table too (it shows the boot's KASLR base)"),
 	OPT_END(),
 };
+
+/* say_err(ctx, what, err): the error line (what, then err), escaped as
+ * tables escape text: it may hold what the server, the database or the
+ * command line gave. */
+static void say_err(struct verb_ctx *ctx, const char *what, const char *err)
+{
+	char *e = esc_dup(err, ESC_TEXT);
+	fprintf(stderr, "%s: %s%s\n", ctx->prog, what, e);
+	free(e);
+}
 
 /* add_ids(ids, n, cap, st): the ids st gives, appended without repeats. */
 static void add_ids(int64_t **ids, int *n, size_t *cap, sqlite3_stmt *st)
@@ -65,8 +76,11 @@ static int pick(struct verb_ctx *ctx, int64_t **sids, int *ns, int64_t **bids, i
 		if (spec && *ns + *nb == before) {
 			int64_t *any = NULL;
 			char err[512];
-			if (db_pick_sessions(ctx->db, spec, &any, err, sizeof(err)) < 0)
-				fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+			if (db_pick_sessions(ctx->db, spec, &any, err, sizeof(err)) < 0) {
+				char *where = xasprintf("%s: ", ctx->dbpath);
+				say_err(ctx, where, err);
+				free(where);
+			}
 			free(any);
 			rc = EXIT_FAIL;
 		}
@@ -82,11 +96,11 @@ static int check(struct verb_ctx *ctx)
 {
 	char err[2048];
 	if (pg_lib_load(err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 		return EXIT_FAIL;
 	}
 	if (pg_check_conninfo(to, err, sizeof(err))) {
-		fprintf(stderr, "%s: --to: %s\n", ctx->prog, err);
+		say_err(ctx, "--to: ", err);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -105,11 +119,11 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: %s: no sessions or benches to push\n", ctx->prog, ctx->dbpath);
 		rc = EXIT_FAIL;
 	} else if (!(c = pg_connect(to, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 		rc = EXIT_FAIL;
 	} else if (fleet_push(ctx->db, c, sids, ns, bids, nb, &o, stdout, err, sizeof(err))) {
 		fflush(stdout);
-		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		say_err(ctx, "", err);
 		rc = EXIT_FAIL;
 	} else {
 		rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
@@ -147,16 +161,19 @@ const struct verb verb_push = {
 		"transaction with its rows sent by COPY and its samples in a partition of their "
 		"own; a bench goes with its parameters, cells, runs, metrics and the sessions of "
 		"its recorded runs. Ids are renumbered on the server. A session carries its "
-		"identity (host, kernel, perf command line, first and last record time, counts): "
-		"one the server has is not pushed again, and a bench the server has for the same "
-		"label and boot neither; each case says so.\n\n"
+		"identity (host, kernel, perf command line, first and last record time, counts, "
+		"label): one the server has is not pushed again, and a bench the server has for "
+		"the same label and boot neither; each case says so. Text that is not UTF-8 (a "
+		"comm, an argv) goes to the server with each such byte as U+FFFD and two hex "
+		"digits, and comes back from pull the same.\n\n"
 		"CONNINFO is a libpq connection string or URI; the password comes the libpq ways "
 		"(~/.pgpass or PGPASSFILE, a service file with service=NAME), never on the command "
 		"line. The kernel symbol table a session keeps (its KASLR base) is pushed only "
 		"with --with-kallsyms; resolved symbols always travel.\n\n"
-		"One line per session or bench on stdout. A server that is down or refuses the "
-		"connection gives one line and exit status 2; a session whose push fails leaves "
-		"nothing of it on the server.\n",
+		"One line per session or bench on stdout, labels and hosts escaped as tables "
+		"escape text. A server that is down or refuses the connection gives one line and "
+		"exit status 2; a session whose push fails leaves nothing of it on the server, "
+		"and the line names it.\n",
 	.options = options,
 	.run = run,
 	.check = check,

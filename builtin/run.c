@@ -1,19 +1,35 @@
 /* The common part of every verb: options, --help, the database, the
- * sessions, rendering (see builtin.h). */
+ * sessions, rendering, the output file and pictures (see builtin.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
 #include "builtin/verb_doc.h"
 #include "lib/alloc.h"
+#include "lib/outfile.h"
 #include "lib/prog.h"
 #include "lib/strbuf.h"
 #include "reports/render.h"
 #include "schema/db.h"
 
 struct common_opts common;
+
+/* What a findings verb writes besides standard output (OPT_OUTPUT,
+ * OPT_ASSETS): the -o file and md's pictures, replaced together at the
+ * end (lib/outfile.h), and the pictures' directory. */
+struct output {
+	struct outfile file;		/* -o FILE, open before the verb runs */
+	struct outfiles pictures;	/* written and closed by the renderer */
+	char *dir;			/* the pictures' directory, or NULL */
+	bool made_dir;			/* made by this run: removed again on failure */
+	struct render_opts ro;
+	char err[1200];			/* ro.err: why a picture failed */
+};
 
 /* verb_help: see builtin.h. */
 void verb_help(const struct verb *v, FILE *out)
@@ -80,9 +96,11 @@ static int take_operands(struct verb_ctx *ctx, int n, char **ops)
 	return 0;
 }
 
-/* check_modes(ctx): -s against --base/--new. */
+/* check_modes(ctx): -s against --base/--new; the labels of RUN_LABELS. */
 static int check_modes(struct verb_ctx *ctx)
 {
+	if ((ctx->needs & RUN_LABELS) && (!common.base || !common.new))
+		return usage_err(ctx, "which labels? give --base LABEL --new LABEL");
 	if (!(ctx->needs & (RUN_COMPARE | RUN_COMPARE_ONLY)))
 		return 0;
 	if (!common.base != !common.new)
@@ -150,29 +168,132 @@ static void table_names(const struct doc *d, struct strbuf *b)
 		sb_printf(b, "%s%s", i ? ", " : "", table_name(doc_table_at(d, i)));
 }
 
-/* render(ctx): prints ctx->doc as --format, --table, --tables say. */
-static int render(struct verb_ctx *ctx)
+/* default_assets(path): FILE.assets for the output file path, malloc'ed. */
+static char *default_assets(const char *path)
 {
-	struct doc *d = ctx->doc;
-	int rc;
-	if (common.list_tables) {
-		rc = render_table_names(d, stdout);
-	} else {
-		if (common.table && !doc_table(d, common.table)) {
-			struct strbuf b = STRBUF_INIT;
-			table_names(d, &b);
-			usage_err(ctx, "--table: '%s' is not one of %s", common.table,
-				  b.len ? sb_str(&b) : "(no tables)");
-			sb_free(&b);
-			return EXIT_USAGE;
-		}
-		rc = render_doc(d, (enum out_format)common.format, common.table, stdout);
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	size_t n = dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+	return xasprintf("%.*s.assets", (int)n, path);
+}
+
+/* href_of(dir, file): how the output file refers to dir (relative to the
+ * file's directory when dir is inside it). */
+static const char *href_of(const char *dir, const char *file)
+{
+	const char *slash = file ? strrchr(file, '/') : NULL;
+	size_t n = slash ? (size_t)(slash - file) + 1 : 0;
+	return n && !strncmp(dir, file, n) ? dir + n : dir;
+}
+
+/* keep_of(ctx): the file no output may replace: the database read. */
+static const char *keep_of(const struct verb_ctx *ctx)
+{
+	return ctx->needs & RUN_DB_READ ? ctx->dbpath : NULL;
+}
+
+/* assets_dir(ctx, out): for md with -o or --assets, the pictures'
+ * directory, made or found (a directory, or a link to one; the pictures
+ * in it are never followed), set in out->ro; 0, or EXIT_FAIL after one
+ * line. */
+static int assets_dir(const struct verb_ctx *ctx, struct output *out)
+{
+	struct stat st;
+	int e = 0;
+	if (common.format != FMT_MD || (!common.assets && !common.output))
+		return 0;
+	out->dir = common.assets ? xstrdup(common.assets) : default_assets(common.output);
+	out->made_dir = !mkdir(out->dir, 0755);
+	if (!out->made_dir)
+		e = errno != EEXIST ? errno : stat(out->dir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (e) {
+		fprintf(stderr, "%s: %s: %s (the pictures' directory)\n", ctx->prog, out->dir, strerror(e));
+		return EXIT_FAIL;
 	}
-	if (rc || fflush(stdout)) {
+	out->ro = (struct render_opts){ out->dir, href_of(out->dir, common.output), keep_of(ctx),
+					&out->pictures, out->err, sizeof(out->err) };
+	return 0;
+}
+
+/* open_output(ctx, out): -o's file, opened before the verb runs (so a
+ * refused one costs nothing), and the pictures' directory; 0, or
+ * EXIT_FAIL after one line. */
+static int open_output(const struct verb_ctx *ctx, struct output *out)
+{
+	char err[1200];
+	if (!(ctx->needs & RUN_FINDINGS))
+		return 0;
+	if (common.output && outfile_open(&out->file, common.output, 0644, keep_of(ctx), err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		return EXIT_FAIL;
+	}
+	return assets_dir(ctx, out);
+}
+
+/* commit_output(ctx, out): the pictures, then the -o file, replaced, and
+ * what was written said; 0, or EXIT_FAIL after one line (what was not
+ * replaced yet stays as it was). */
+static int commit_output(const struct verb_ctx *ctx, struct output *out)
+{
+	size_t npictures = out->pictures.n;
+	char err[1200];
+	if ((out->file.f && outfile_close(&out->file, err, sizeof(err))) ||
+	    outfiles_commit(&out->pictures, err, sizeof(err)) ||
+	    (out->file.tmp && outfile_commit(&out->file, err, sizeof(err)))) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, err);
+		return EXIT_FAIL;
+	}
+	if (common.output)
+		fprintf(stderr, "%s: wrote %s%s%s\n", ctx->prog, common.output,
+			npictures ? " and pictures in " : "", npictures ? out->dir : "");
+	return EXIT_OK;
+}
+
+/* end_output(out, failed): what is left of out aborted; the pictures'
+ * directory removed when this run made it and failed (if still empty). */
+static void end_output(struct output *out, bool failed)
+{
+	outfile_abort(&out->file);
+	outfiles_abort(&out->pictures);
+	if (failed && out->made_dir)
+		rmdir(out->dir);
+	free(out->dir);
+}
+
+/* check_table(ctx): --table names a table of the document; 0, or
+ * EXIT_USAGE after one line listing them. */
+static int check_table(const struct verb_ctx *ctx)
+{
+	struct strbuf b = STRBUF_INIT;
+	if (!common.table || doc_table(ctx->doc, common.table))
+		return 0;
+	table_names(ctx->doc, &b);
+	usage_err(ctx, "--table: '%s' is not one of %s", common.table, b.len ? sb_str(&b) : "(no tables)");
+	sb_free(&b);
+	return EXIT_USAGE;
+}
+
+/* render(ctx, out): ctx->doc as --format, --table, --tables say, to -o's
+ * file (then replaced, with the pictures) or standard output. */
+static int render(struct verb_ctx *ctx, struct output *out)
+{
+	FILE *f = out->file.f ? out->file.f : stdout;
+	int rc = common.list_tables ? 0 : check_table(ctx);
+	if (rc)
+		return rc;
+	if (common.list_tables)
+		rc = render_table_names(ctx->doc, f);
+	else
+		rc = render_doc_opts(ctx->doc, (enum out_format)common.format, common.table,
+				     out->dir ? &out->ro : NULL, f);
+	if (out->dir && *out->err) {
+		fprintf(stderr, "%s: %s\n", ctx->prog, out->err);
+		return EXIT_FAIL;
+	}
+	if (f == stdout && (rc || fflush(stdout))) {
 		fprintf(stderr, "%s: cannot write the output\n", ctx->prog);
 		return EXIT_FAIL;
 	}
-	return EXIT_OK;
+	return commit_output(ctx, out);
 }
 
 /* new_doc(ctx): the document with the envelope's sessions filled. */
@@ -195,9 +316,10 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 	char prog[64];
 	char **ops = NULL;
 	struct verb_ctx ctx = { .verb = v, .needs = needs, .prog = prog, .dbpath = PERFDB_DEFAULT_DB };
+	struct output out = { 0 };
 	int n, rc;
 	snprintf(prog, sizeof(prog), "perfdb %s", v->name);
-	common = (struct common_opts){ .rows = -1 };
+	common = (struct common_opts){ .rows = -1, .format = (int)v->default_format };
 	if (v->init)
 		v->init();
 	prog_set_name(prog);	/* what collect/'s messages start with */
@@ -216,12 +338,15 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 		rc = check_usage(&ctx);
 	if (!rc)
 		rc = setup(&ctx);
+	if (!rc)
+		rc = open_output(&ctx, &out);
 	if (!rc && (needs & RUN_FINDINGS))
 		new_doc(&ctx);
 	if (!rc)
 		rc = v->run(&ctx);
 	if (!rc && ctx.doc)
-		rc = render(&ctx);
+		rc = render(&ctx, &out);
+	end_output(&out, rc != 0);
 	doc_free(ctx.doc);
 	free(ctx.sessions.ids);
 	free(ctx.base.ids);

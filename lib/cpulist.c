@@ -1,5 +1,6 @@
 /* CPU lists: see cpulist.h. */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/cpulist.h"
@@ -40,4 +41,31 @@ int cpulist_has(const char *list, int cpu)
 		p++;
 	}
 	return *p == '\0' || !strcmp(p, "\n") ? in : -1;
+}
+
+/* cpulist_parse: see cpulist.h. */
+int cpulist_parse(const char *list, int *cpus, int max)
+{
+	int n = 0;
+	while (*list && *list != '\n') {
+		char *end;
+		long a = strtol(list, &end, 10), b = a;
+		if (end == list || a < 0)
+			return -1;
+		if (*end == '-') {
+			list = end + 1;
+			b = strtol(list, &end, 10);
+			if (end == list || b < a)
+				return -1;
+		}
+		for (long c = a; c <= b; c++) {
+			if (n >= max || c > INT_MAX)
+				return -1;
+			cpus[n++] = (int)c;
+		}
+		if (*end && *end != ',' && *end != '\n')
+			return -1;
+		list = *end == ',' ? end + 1 : end;
+	}
+	return n;
 }

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/alloc.h"
+#include "lib/errf.h"
 
 #define MAX_FILE (1u << 30)
 #define READ_CHUNK (1u << 20)	/* at least this much room for each read */
@@ -28,21 +28,6 @@ struct ksym_line {
 	size_t namelen;
 	char module[MODULE_MAX]; /* "" = main image */
 };
-
-/* set_err(err, errlen, msg...): printf-style message into err. */
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* hexval(c): the value of hex digit c, or -1. */
 static int hexval(char c)
@@ -181,14 +166,10 @@ int kallsyms_load_buf(struct symtab *t, const char *text, size_t len,
 	}
 	symtab_prefer_last_alias(t);	/* as perf resolves kallsyms aliases */
 	symtab_finish(t);
-	if (!st.added && st.zero) {
-		set_err(err, errlen, "kallsyms: addresses hidden (kptr_restrict)");
-		return -1;
-	}
-	if (!st.added) {
-		set_err(err, errlen, "kallsyms: no symbols");
-		return -1;
-	}
+	if (!st.added && st.zero)
+		return errf(err, errlen, "kallsyms: addresses hidden (kptr_restrict)");
+	if (!st.added)
+		return errf(err, errlen, "kallsyms: no symbols");
 	return st.added;
 }
 
@@ -228,21 +209,17 @@ int kallsyms_load_file(struct symtab *t, const char *path, char *err, size_t err
 	char *buf = NULL, msg[256];
 	size_t len = 0;
 
-	if (fd < 0) {
-		set_err(err, errlen, "kallsyms: %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return errf(err, errlen, "kallsyms: %s: %s", path, strerror(errno));
 	e = read_all(fd, &buf, &len);
 	close(fd);
-	if (e) {
-		set_err(err, errlen, "kallsyms: %s: %s", path, strerror(e));
-		return -1;
-	}
+	if (e)
+		return errf(err, errlen, "kallsyms: %s: %s", path, strerror(e));
 	rc = kallsyms_load_buf(t, buf, len, msg, sizeof(msg));
 	free(buf);
 	if (rc < 0) /* "kallsyms: WHAT" -> "kallsyms: PATH: WHAT" */
-		set_err(err, errlen, "kallsyms: %s: %s", path,
-			msg + (strncmp(msg, "kallsyms: ", 10) ? 0 : 10));
+		errf(err, errlen, "kallsyms: %s: %s", path,
+		     msg + (strncmp(msg, "kallsyms: ", 10) ? 0 : 10));
 	return rc;
 }
 

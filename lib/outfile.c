@@ -5,18 +5,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
+#include "lib/openreg.h"
 #include "lib/outfile.h"
 
 /* file_holds_data: see outfile.h. */
 const char *file_holds_data(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open_regular(path, NULL);
 	char head[16] = { 0 };
-	size_t n;
-	if (!f)
+	ssize_t n;
+	if (fd < 0)
 		return NULL;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
+	n = read(fd, head, sizeof(head));
+	close(fd);
 	if (n == 16 && !memcmp(head, "SQLite format 3", 16))
 		return "an SQLite database";
 	if (n >= 8 && (!memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8) ||
@@ -37,8 +38,12 @@ static int refuse(const char *path, const char *keep, char *err, size_t errlen)
 {
 	struct stat st;
 	const char *kind;
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+	int there = !stat(path, &st);
+	if (there && S_ISDIR(st.st_mode))
 		snprintf(err, errlen, "%s: is a directory", path);
+	else if (there && !S_ISREG(st.st_mode))
+		snprintf(err, errlen, "%s: is not a regular file (a device, FIFO or socket); not replacing it",
+			 path);
 	else if (keep && same_file(path, keep))
 		snprintf(err, errlen, "%s: is the database being read; not overwriting it", path);
 	else if ((kind = file_holds_data(path)))
@@ -73,19 +78,32 @@ int outfile_open(struct outfile *o, const char *path, int mode, const char *keep
 	return 0;
 }
 
-/* outfile_commit: see outfile.h. */
-int outfile_commit(struct outfile *o, char *err, size_t errlen)
+/* outfile_close: see outfile.h. */
+int outfile_close(struct outfile *o, char *err, size_t errlen)
 {
 	mode_t mask = umask(0);
 	int bad;
+	umask(mask);
 	errno = 0;
 	bad = ferror(o->f);
-	umask(mask);
 	bad |= fchmod(fileno(o->f), (mode_t)o->mode & ~mask) != 0;
 	bad |= fclose(o->f) != 0;
 	o->f = NULL;
-	if (bad || rename(o->tmp, o->path)) {
-		snprintf(err, errlen, "%s: %s", o->path, errno ? strerror(errno) : "write error");
+	if (!bad)
+		return 0;
+	snprintf(err, errlen, "%s: %s", o->path, errno ? strerror(errno) : "write error");
+	outfile_abort(o);
+	return -1;
+}
+
+/* outfile_commit: see outfile.h. */
+int outfile_commit(struct outfile *o, char *err, size_t errlen)
+{
+	int bad = 0;
+	if (o->f && outfile_close(o, err, errlen))
+		return -1;
+	if (rename(o->tmp, o->path)) {
+		snprintf(err, errlen, "%s: %s", o->path, strerror(errno));
 		unlink(o->tmp);
 		bad = 1;
 	}
@@ -98,11 +116,39 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 /* outfile_abort: see outfile.h. */
 void outfile_abort(struct outfile *o)
 {
-	if (o->f) {
+	if (o->f)
 		fclose(o->f);
+	if (o->tmp)
 		unlink(o->tmp);
-	}
 	free(o->tmp);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
+}
+
+/* outfiles_add: see outfile.h. */
+void outfiles_add(struct outfiles *s, struct outfile *o)
+{
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
+	s->v[s->n++] = *o;
+	memset(o, 0, sizeof(*o));
+}
+
+/* outfiles_commit: see outfile.h. Committed and failed files are zeroed,
+ * so the abort that empties s aborts only the files after a failure. */
+int outfiles_commit(struct outfiles *s, char *err, size_t errlen)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->n && !rc; i++)
+		rc = outfile_commit(&s->v[i], err, errlen);
+	outfiles_abort(s);
+	return rc;
+}
+
+/* outfiles_abort: see outfile.h. */
+void outfiles_abort(struct outfiles *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		outfile_abort(&s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
 }

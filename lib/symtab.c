@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/alloc.h"
+#include "lib/search.h"
 
 #define ARENA_CHUNK (256 * 1024)
 
@@ -349,20 +350,18 @@ static bool contains(const struct sym *s, uint64_t addr)
 	return addr >= s->start && addr < sym_end(s);
 }
 
+/* starts_by(s, addr): whether symbol s starts at or below *addr. */
+static bool starts_by(const void *s, const void *addr)
+{
+	return ((const struct sym *)s)->start <= *(const uint64_t *)addr;
+}
+
 /* last_at_or_below(t, addr): the index of the last symbol with start <=
  * addr, or t->n when there is none. */
 static size_t last_at_or_below(const struct symtab *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo - 1 : t->n;
+	size_t above = lower_bound(t->v, t->n, sizeof(*t->v), &addr, starts_by);
+	return above ? above - 1 : t->n;
 }
 
 /* first_in_group_containing(t, i, addr): the first alias in v[i]'s group

@@ -1,11 +1,10 @@
 /* Rendering documents and tables in each format: see render.h. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "lib/bug.h"
 #include "lib/escape.h"
-#include "lib/prog.h"
 #include "reports/render.h"
 #include "reports/render_int.h"
 #include "reports/svg_chart.h"
@@ -46,21 +45,35 @@ static bool has_assets(const struct render_opts *o)
 	return o && o->assets_dir && *o->assets_dir;
 }
 
+/* write_svg(t, path, o): t's SVG into path, closed and added to o's
+ * files; false with the reason in o->err when it cannot be. */
+static bool write_svg(const struct table *t, const char *path, const struct render_opts *o)
+{
+	struct outfile f;
+	int rc;
+	if (outfile_open(&f, path, 0644, o->keep, o->err, o->errlen))
+		return false;
+	rc = table_get_style(t) == TABLE_FLAME ? svg_flame_write(f.f, t, 0) : svg_chart_write(t, f.f);
+	if (rc) {
+		outfile_abort(&f);
+		snprintf(o->err, o->errlen, "%s: cannot write the picture", path);
+		return false;
+	}
+	if (outfile_close(&f, o->err, o->errlen))
+		return false;
+	outfiles_add(o->files, &f);
+	return true;
+}
+
 /* chart_md(t, o, out): the md image of a chart table, its SVG written into
- * the assets directory o names. */
+ * the assets directory o names; nothing once a picture has failed. */
 static void chart_md(const struct table *t, const struct render_opts *o, FILE *out)
 {
-	char path[4096];
-	FILE *f;
-	snprintf(path, sizeof(path), "%s/%s.svg", o->assets_dir, table_name(t));
-	if (!(f = fopen(path, "w")) || (table_get_style(t) == TABLE_FLAME ? svg_flame_write(f, t, 0)
-									  : svg_chart_write(t, f))) {
-		eprintf("%s: %s\n", path, errno ? strerror(errno) : "cannot write");
-		if (f)
-			fclose(f);
+	char *path = xasprintf("%s/%s.svg", o->assets_dir, table_name(t));
+	bool done = !*o->err && write_svg(t, path, o);
+	free(path);
+	if (!done)
 		return;
-	}
-	fclose(f);
 	char *title = esc_dup(table_title(t) ? table_title(t) : table_name(t), ESC_MD);
 	const char *href = o->assets_href && *o->assets_href ? o->assets_href : o->assets_dir;
 	fprintf(out, "![%s](%s/%s.svg)\n", title, href, table_name(t));
@@ -131,6 +144,10 @@ int render_doc_opts(const struct doc *d, enum out_format f, const char *only,
 		    const struct render_opts *o, FILE *out)
 {
 	const struct table *t;
+	if (has_assets(o) && (!o->files || !o->err || !o->errlen))
+		bug("render_doc_opts: an assets directory without files or err");
+	if (has_assets(o))
+		*o->err = '\0';
 	switch (f) {
 	case FMT_TEXT:
 	case FMT_MD:
@@ -150,7 +167,7 @@ int render_doc_opts(const struct doc *d, enum out_format f, const char *only,
 	default:
 		bug("render_doc: bad format %d", (int)f);
 	}
-	return ferror(out) ? -1 : 0;
+	return ferror(out) || (has_assets(o) && *o->err) ? -1 : 0;
 }
 
 /* render_doc: see render.h. */

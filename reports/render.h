@@ -22,9 +22,9 @@
  *    notes.
  * Sections (table_section) are headed where they start ("## Setup"); the
  * document's title comes first. A TABLE_LIST table is a list of its rows'
- * first shown cells; a TABLE_CHART table is a picture (svg_chart.h): md
- * links an SVG file written into the assets directory, html inlines it,
- * text leaves it out.
+ * first shown cells; a TABLE_CHART table is a picture (svg_chart.h), a
+ * TABLE_FLAME table too (svg_flame.h): md links an SVG file written into
+ * the assets directory, html inlines it, text leaves it out.
  * text and md show SHOW_HUMAN columns and rows, csv and json SHOW_DATA
  * ones; reals get the column's precision in text and md only; COL_PCT
  * values get a '%' in text and md only; indented columns are indented by
@@ -33,18 +33,31 @@
 #define PERFDB_RENDER_H
 #include <stdio.h>
 #include "lib/doc.h"
+#include "lib/outfile.h"
 #include "lib/table.h"
 #include "reports/format.h"
 
 /* Where md puts pictures: files NAME.svg written into dir, referred to as
- * href/NAME.svg (href "" or NULL: dir as given). No dir: no pictures. */
+ * href/NAME.svg (href "" or NULL: dir as given). No dir: no pictures.
+ * Each picture goes through lib/outfile.h: opened beside its target
+ * (refused when the target is keep, a database, a recording or not a
+ * regular file), written, closed and added to files, which the caller
+ * commits once the whole output is complete (or aborts); a symbolic link
+ * at a picture's name is replaced then, never followed. The first picture
+ * that cannot be written stops the pictures: its reason goes into err. */
 struct render_opts {
 	const char *assets_dir;
 	const char *assets_href;
+	const char *keep;		/* a file no picture may replace (the database), or NULL */
+	struct outfiles *files;		/* the pictures written (required with assets_dir) */
+	char *err;			/* errlen bytes (required with assets_dir): why a
+					 * picture failed, "" when none did */
+	size_t errlen;
 };
 
 /* render_doc_opts(d, f, only, o, out): render_doc with pictures as o
- * says (o may be NULL). */
+ * says (o may be NULL); -1 also when a picture could not be written
+ * (o->err says why). */
 int render_doc_opts(const struct doc *d, enum out_format f, const char *only,
 		    const struct render_opts *o, FILE *out);
 

@@ -1,5 +1,6 @@
-/* The perfdb database: opening it, creating or checking the schema, and the
- * statement helpers every module uses. */
+/* The perfdb database: opening it, creating, checking or upgrading the
+ * schema (migrate.c), holding the file, picking sessions. The statement
+ * helpers every module uses, migrate.c too, are db_stmt.c's. */
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -15,51 +16,6 @@
 #include "schema/db.h"
 #include "schema/db_check.h"
 #include "schema/migrate.h"
-
-/* db_exec: see db.h. */
-int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
-{
-	char *msg = NULL;
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
-		return 0;
-	if (err && errlen)
-		snprintf(err, errlen, "%s", msg ? msg : sqlite3_errmsg(db));
-	sqlite3_free(msg);
-	return -1;
-}
-
-/* db_prepare: see db.h. */
-sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		eprintf("internal error: %s in: %s\n",
-			sqlite3_errmsg(db), sql);
-		return NULL;
-	}
-	return st;
-}
-
-/* db_step_done: see db.h. */
-int db_step_done(sqlite3_stmt *st, char *err, size_t errlen)
-{
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
-		return 0;
-	if (err && errlen)
-		snprintf(err, errlen, "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
-	return -1;
-}
-
-/* db_bind_text_or_null: see db.h. */
-void db_bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
-}
 
 /* probe_int(db, sql): the integer sql gives, or -1 when it cannot run (a
  * file that is not a database: bad input, not an internal error). */
@@ -435,48 +391,6 @@ int db_resolve_sessions(sqlite3 *db, const char *spec, int64_t **ids)
 	}
 	sqlite3_finalize(st);
 	return n;
-}
-
-/* db_next_id: see db.h. */
-int64_t db_next_id(sqlite3 *db, const char *table)
-{
-	char sql[128];
-	sqlite3_stmt *st;
-	int64_t v = 1;
-	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) + 1 FROM %s", table);
-	st = db_prepare(db, sql);
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-/* db_has_table: see db.h. */
-bool db_has_table(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
-}
-
-/* db_any_row: see db.h. */
-bool db_any_row(sqlite3 *db, const char *sql, int64_t id, const char *text)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-	bool yes;
-	if (!st)
-		return false;
-	sqlite3_bind_int64(st, 1, id);
-	if (text)
-		sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
 }
 
 /* db_open_read: see db.h. */

@@ -54,7 +54,8 @@ sqlite3 *db_open_read(const char *path, char *err, size_t errlen);
  * a, b)", "no sessions"). */
 int db_pick_sessions(sqlite3 *db, const char *spec, int64_t **ids, char *err, size_t errlen);
 
-/* db_exec: runs SQL without results; on error writes the message to err
+/* Statement helpers (db_stmt.c).
+ * db_exec: runs SQL without results; on error writes the message to err
  * (may be NULL) and returns -1. */
 int db_exec(sqlite3 *db, const char *sql, char *err, size_t errlen);
 

@@ -1,4 +1,5 @@
-/* The tables perfdb push and pull move and how: see fleet.h. */
+/* The tables perfdb push and pull move and how, a session's identity and
+ * the server form of text: see fleet.h. */
 #include <string.h>
 #include "schema/fleet.h"
 
@@ -81,14 +82,143 @@ enum fleet_key fleet_column_key(const char *table, const char *col)
 
 const char fleet_identity_cols[] =
 	"hostname, os_release, arch, cpuid, perf_version, perf_cmdline, first_time, last_time, "
-	"nr_records, nr_samples, clock_wall_ns";
+	"nr_records, nr_samples, clock_wall_ns, label";
+
+/* identity(b, head, vals, n): head, then the n values each after a unit
+ * separator (\N for NULL). */
+static void identity(struct strbuf *b, const char *head, const char *const *vals, int n)
+{
+	sb_puts(b, head);
+	for (int i = 0; i < n; i++) {
+		sb_putc(b, '\x1f');
+		sb_puts(b, vals[i] ? vals[i] : "\\N");
+	}
+}
 
 /* fleet_identity: see fleet.h. */
 void fleet_identity(struct strbuf *b, const char *const *vals)
 {
-	sb_puts(b, "perfdb-session-v1");
-	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++) {
-		sb_putc(b, '\x1f');
-		sb_puts(b, vals[i] ? vals[i] : "\\N");
+	identity(b, "perfdb-session-v2", vals, FLEET_IDENTITY_NCOLS);
+}
+
+/* fleet_identity_v1: see fleet.h. */
+void fleet_identity_v1(struct strbuf *b, const char *const *vals)
+{
+	identity(b, "perfdb-session-v1", vals, FLEET_IDENTITY_LABEL);
+}
+
+/* U+FFFD, the escape of the server form of text. */
+static const char repl[] = "\xEF\xBF\xBD";
+#define REPL_LEN 3
+
+/* utf8_len(s, n): the length of the valid UTF-8 sequence at s (n > 0
+ * bytes left): 1 to 4, or 0 when the bytes there are not one (a stray
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF, cut
+ * short). The bounds are Unicode's table 3-7, which PostgreSQL checks. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char lead = s[0], lo = 0x80, hi = 0xBF;
+	size_t len = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 :
+		     lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+	if (len < 2)
+		return len;
+	if (len > n)
+		return 0;
+	if (lead == 0xE0)
+		lo = 0xA0;
+	else if (lead == 0xED)
+		hi = 0x9F;
+	else if (lead == 0xF0)
+		lo = 0x90;
+	else if (lead == 0xF4)
+		hi = 0x8F;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+	return len;
+}
+
+/* is_repl(s, n): whether the n bytes at s start with U+FFFD. */
+static bool is_repl(const char *s, size_t n)
+{
+	return n >= REPL_LEN && !memcmp(s, repl, REPL_LEN);
+}
+
+/* fleet_text_plain: see fleet.h. */
+bool fleet_text_plain(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t len;
+		if (u[i] >= 0x20 && u[i] < 0x80) {	/* the common case first */
+			i++;
+			continue;
+		}
+		len = utf8_len(u + i, n - i);
+		if (!len || !u[i] || is_repl(s + i, n - i))
+			return false;
+		i += len;
 	}
+	return true;
+}
+
+/* fleet_text_to_server: see fleet.h. */
+void fleet_text_to_server(struct strbuf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t len = u[i] ? utf8_len(u + i, n - i) : 0;
+		if (len && is_repl(s + i, n - i)) {
+			sb_putn(b, repl, REPL_LEN);
+			sb_putn(b, repl, REPL_LEN);
+		} else if (len) {
+			sb_putn(b, s + i, len);
+		} else {
+			sb_putn(b, repl, REPL_LEN);
+			sb_putc(b, hex[u[i] >> 4]);
+			sb_putc(b, hex[u[i] & 15]);
+			len = 1;
+		}
+		i += len;
+	}
+}
+
+/* hex_val(c): the value of a lowercase hex digit, or -1. */
+static int hex_val(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* fleet_text_from_server: see fleet.h. */
+void fleet_text_from_server(struct strbuf *b, const char *s, size_t n)
+{
+	size_t i = 0, plain = 0;	/* s[plain..i) not written yet */
+	while (i < n) {
+		const char *e = memchr(s + i, '\xEF', n - i);
+		int h, l;
+		if (!e)
+			break;
+		i = (size_t)(e - s);
+		if (!is_repl(e, n - i)) {
+			i++;
+			continue;
+		}
+		sb_putn(b, s + plain, i - plain);
+		if (is_repl(e + REPL_LEN, n - i - REPL_LEN)) {
+			sb_putn(b, repl, REPL_LEN);
+			i += 2 * REPL_LEN;
+		} else if (n - i >= REPL_LEN + 2 && (h = hex_val(e[REPL_LEN])) >= 0 &&
+			   (l = hex_val(e[REPL_LEN + 1])) >= 0) {
+			sb_putc(b, (char)(h << 4 | l));
+			i += REPL_LEN + 2;
+		} else {
+			sb_putn(b, repl, REPL_LEN);	/* not an escape: kept */
+			i += REPL_LEN;
+		}
+		plain = i;
+	}
+	sb_putn(b, s + plain, n - plain);
 }

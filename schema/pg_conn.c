@@ -1,4 +1,5 @@
 /* The PostgreSQL connection: see pg_conn.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,50 @@ PGresult *pg_exec(PGconn *c, const char *sql, int n, const char *const *params, 
 	return NULL;
 }
 
+/* pg_query: see pg_conn.h. */
+PGresult *pg_query(PGconn *c, const char *sql, int n, const char *const *params, int ncols,
+		   char *err, size_t errlen)
+{
+	PGresult *r = pg_exec(c, sql, n, params, err, errlen);
+	if (r && pq.nfields(r) != ncols) {
+		snprintf(err, errlen, "the server answered with %d columns where %d were asked",
+			 pq.nfields(r), ncols);
+		pq.clear(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* in_result(r, row, col): whether r has that cell. */
+static bool in_result(const PGresult *r, int row, int col)
+{
+	return row >= 0 && col >= 0 && row < pq.ntuples(r) && col < pq.nfields(r);
+}
+
+/* pg_get_int: see pg_conn.h. */
+bool pg_get_int(const PGresult *r, int row, int col, int64_t *v)
+{
+	const char *s = pg_get_text(r, row, col);
+	char *end;
+	long long n;
+	if (!s || !((*s >= '0' && *s <= '9') || (*s == '-' && s[1] >= '0' && s[1] <= '9')))
+		return false;
+	errno = 0;
+	n = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*v = n;
+	return true;
+}
+
+/* pg_get_text: see pg_conn.h. */
+const char *pg_get_text(const PGresult *r, int row, int col)
+{
+	if (!r || !in_result(r, row, col) || pq.getisnull(r, row, col))
+		return NULL;
+	return pq.getvalue(r, row, col);
+}
+
 /* pg_cmd: see pg_conn.h. */
 int pg_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
 {
@@ -106,19 +151,30 @@ int pg_cmd(PGconn *c, const char *sql, char *err, size_t errlen)
  * database, 0 when it has no perfdb schema, -1 on error. */
 static int server_version(PGconn *c, char *err, size_t errlen)
 {
-	PGresult *r = pg_exec(c, "SELECT to_regclass('perfdb_meta') IS NOT NULL", 0, NULL, err, errlen);
-	int v = -1;
+	PGresult *r = pg_query(c, "SELECT to_regclass('perfdb_meta') IS NOT NULL", 0, NULL, 1, err,
+			       errlen);
+	int64_t v = -1;
+	const char *has;
 	if (!r)
 		return -1;
-	bool has = !strcmp(pq.getvalue(r, 0, 0), "t");
+	has = pg_get_text(r, 0, 0);
+	v = has && !strcmp(has, "t") ? 1 : has && !strcmp(has, "f") ? 0 : -1;
 	pq.clear(r);
-	if (!has)
-		return 0;
-	if ((r = pg_exec(c, "SELECT max(schema_version) FROM perfdb_meta", 0, NULL, err, errlen))) {
-		v = atoi(pq.getvalue(r, 0, 0));
+	if (v <= 0) {
+		if (v < 0)
+			snprintf(err, errlen, "the server said neither yes nor no");
+		return (int)v;
+	}
+	v = -1;
+	if ((r = pg_query(c, "SELECT max(schema_version) FROM perfdb_meta", 0, NULL, 1, err,
+			  errlen))) {
+		if (!pg_get_int(r, 0, 0, &v) || v < 1 || v > 1000000) {
+			snprintf(err, errlen, "perfdb_meta holds no schema version");
+			v = -1;
+		}
 		pq.clear(r);
 	}
-	return v;
+	return (int)v;
 }
 
 /* range_layout(c, err, errlen): 0 when the server's sample table is
@@ -127,12 +183,13 @@ static int server_version(PGconn *c, char *err, size_t errlen)
  * sample was partitioned by list of session ids). */
 static int range_layout(PGconn *c, char *err, size_t errlen)
 {
-	PGresult *r = pg_exec(c, "SELECT partstrat FROM pg_partitioned_table WHERE partrelid = "
-			      "to_regclass('sample')", 0, NULL, err, errlen);
+	PGresult *r = pg_query(c, "SELECT partstrat FROM pg_partitioned_table WHERE partrelid = "
+			       "to_regclass('sample')", 0, NULL, 1, err, errlen);
+	const char *strat;
 	int rc = -1;
 	if (!r)
 		return -1;
-	if (pq.ntuples(r) == 1 && !strcmp(pq.getvalue(r, 0, 0), "r"))
+	if (pq.ntuples(r) == 1 && (strat = pg_get_text(r, 0, 0)) && !strcmp(strat, "r"))
 		rc = 0;
 	else
 		snprintf(err, errlen, "the server database's sample table is not partitioned by "

@@ -5,6 +5,7 @@
 #define PERFDB_PG_CONN_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "schema/pg_lib.h"
 
 /* pg_check_conninfo(conninfo, err, errlen): 0 when conninfo parses as a
@@ -32,6 +33,21 @@ void pg_error_line(PGconn *c, char *err, size_t errlen);
  * NULL with one line in err. */
 PGresult *pg_exec(PGconn *c, const char *sql, int n, const char *const *params, char *err,
 		  size_t errlen);
+
+/* pg_query(c, sql, n, params, ncols, err, errlen): pg_exec of a query
+ * whose result must have ncols columns: a server that sends another
+ * number gives NULL with one line in err, as a failed query does. */
+PGresult *pg_query(PGconn *c, const char *sql, int n, const char *const *params, int ncols,
+		   char *err, size_t errlen);
+
+/* pg_get_int(r, row, col, v): the integer in decimal at row, col of a
+ * text result into *v; false for a cell the result does not have, NULL,
+ * or anything but one int64 in decimal. */
+bool pg_get_int(const PGresult *r, int row, int col, int64_t *v);
+
+/* pg_get_text(r, row, col): the text at row, col of a text result, or
+ * NULL for SQL NULL and for a cell the result does not have. */
+const char *pg_get_text(const PGresult *r, int row, int col);
 
 /* pg_cmd(c, sql, err, errlen): runs sql (several statements allowed, no
  * parameters), its result discarded; 0, or -1 with one line in err. */

@@ -34,6 +34,7 @@
 	X(int, nfields, (const PGresult *))                                                    \
 	X(char *, fname, (const PGresult *, int))                                              \
 	X(Oid, ftype, (const PGresult *, int))                                                 \
+	X(int, fformat, (const PGresult *, int))                                               \
 	X(char *, getvalue, (const PGresult *, int, int))                                      \
 	X(int, getlength, (const PGresult *, int, int))                                        \
 	X(int, getisnull, (const PGresult *, int, int))                                        \

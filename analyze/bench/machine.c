@@ -171,6 +171,8 @@ int machine_explains(const struct machine_cmp *m, int push, struct interval ci, 
 		return 1;	/* in the way the machine changed, within its band */
 	if (runs && pct && inner <= m->drift)
 		return 2;	/* within the drift the machine may have had, either way */
+	if (runs && m->busy_any && (!pct || inner <= MACHINE_ELASTICITY_LOAD * fmax(m->busy[0], m->busy[1])))
+		return 3;	/* within what the other processes' load may do, either way */
 	return 0;
 }
 

@@ -30,9 +30,10 @@
  * a run: runs of a few ms would otherwise look busy by counting alone): how their work fell
  * on each run then moves the runs, and on two sittings differently, by an
  * amount no indicator measures. A comparison whose runs are its units
- * (one sitting a side) cannot tell that from the kernel's change, and a
- * busy machine withholds its verdicts (machine_busy); with 2 or more
- * sittings a side the sittings' means carry it. The core (machine_compare,
+ * (one sitting a side) cannot tell that from the kernel's change within
+ * twice the share they took (MACHINE_ELASTICITY_LOAD), and a busy machine
+ * withholds such verdicts; with 2 or more sittings a side the sittings'
+ * means carry it. The core (machine_compare,
  * machine_explains) is pure. */
 #ifndef PERFDB_MACHINE_H
 #define PERFDB_MACHINE_H
@@ -105,7 +106,9 @@ void machine_compare(const struct machine_side *a, const struct machine_side *b,
  * change (the machine changed; the change goes the way it pushes and
  * comes within the band of 0), 2 the drift it may have had unseen (with
  * runs: a test on the runs of one sitting a side, whose interval holds no
- * drift between sittings; either way, within drift of 0), 0 neither. push
+ * drift between sittings; either way, within drift of 0), 3 a busy side
+ * (with runs; either way, within MACHINE_ELASTICITY_LOAD times the larger
+ * share other processes and steal took; any change without pct), 0 none. push
  * is how the value moves on a faster machine (+1 up: a rate; -1 down: a
  * time; 0 unknown); ci is in % of the base value when pct, else in the
  * value's unit (no magnitude can then be compared: any change the

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "analyze/callgraph/calltree.h"
 #include "lib/alloc.h"
+#include "lib/search.h"
 #include "lib/symtab.h"
 #include "schema/db.h"
 
@@ -259,19 +260,18 @@ static void keep_add(struct keep *k, int64_t thread, int64_t t0, int64_t t1)
 	k->v[k->n++] = (struct span){ thread, t0, t1 };
 }
 
+/* thread_before(sp, thread): whether span sp is of a thread below *thread. */
+static bool thread_before(const void *sp, const void *thread)
+{
+	return ((const struct span *)sp)->thread < *(const int64_t *)thread;
+}
+
 /* keep_has: whether thread's sample at time tm is selected. */
 static bool keep_has(const struct keep *k, int64_t thread, int64_t tm)
 {
-	size_t lo = 0, hi = k->n;
-	while (lo < hi) {	/* first span of thread */
-		size_t mid = lo + (hi - lo) / 2;
-		if (k->v[mid].thread < thread)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < k->n && k->v[lo].thread == thread; lo++)
-		if (tm >= k->v[lo].t0 && tm < k->v[lo].t1)
+	size_t i = lower_bound(k->v, k->n, sizeof(*k->v), &thread, thread_before);
+	for (; i < k->n && k->v[i].thread == thread; i++)	/* the spans of thread */
+		if (tm >= k->v[i].t0 && tm < k->v[i].t1)
 			return true;
 	return false;
 }

@@ -12,34 +12,6 @@
 #include "lib/strbuf.h"
 #include "schema/db.h"
 
-/* cg_value: see cgdiff_int.h. */
-double cg_value(const struct ct_run *r, enum cg_kind k, int32_t i)
-{
-	return k == V_INCL ? r->incl[i] : k == V_FINCL ? r->fincl[i] : r->fself[i];
-}
-
-/* cg_value_sq: see cgdiff_int.h. */
-double cg_value_sq(const struct ct_run *r, enum cg_kind k, int32_t i)
-{
-	return k == V_INCL ? r->incl_sq[i] : k == V_FINCL ? r->fincl_sq[i] : r->fself_sq[i];
-}
-
-/* cg_row_neff: see cgdiff_int.h. */
-double cg_row_neff(const struct cgdiff *d, enum cg_kind k, int32_t i)
-{
-	double n = 0;
-	for (int s = 0; s < d->nsides; s++) {
-		const struct cg_side *sd = &d->side[s];
-		double w = 0, q = 0;
-		for (int r = sd->first_run; r < sd->first_run + sd->nsessions; r++) {
-			w += cg_value(&d->t->runs[r], k, i);
-			q += cg_value_sq(&d->t->runs[r], k, i);
-		}
-		n += q > 0 ? w * w / q : 0;
-	}
-	return n;
-}
-
 /* run_share: run r's share (a fraction) of i in kind; 0 for an empty run. */
 static double run_share(const struct ct_run *r, enum cg_kind k, int32_t i)
 {
@@ -167,8 +139,7 @@ static void fill_ci(const struct cgdiff *d, struct cg_row *r, enum cg_kind k, in
 		r->ci_abs = cgdiff_per_ci(d, k, i, d->row_conf);
 	r->few |= !per && d->few_side;
 	r->significant = per ? stats_excludes(r->ci_abs, 0) : r->share_significant;
-	if (per && r->significant && (machine_explains(&d->machine, 0, abs_pct(r), r->base_abs > 0, !d->run_level) ||
-				      (d->machine.busy_any && !d->run_level))) {
+	if (per && r->significant && machine_explains(&d->machine, 0, abs_pct(r), r->base_abs > 0, !d->run_level)) {
 		r->machine = true;
 		r->significant = false;
 	}
@@ -193,17 +164,21 @@ static void add_row(struct cgdiff *d, const struct cg_row *r, size_t *cap)
 	d->rows[d->nrows++] = *r;
 }
 
-/* Sorting context for children (qsort has no context argument). */
-static const struct cgdiff *sort_d;
-static const struct cg_row *sort_rows;
+/* What children are sorted by: the diff and every node's row. */
+struct by_share_ctx {
+	const struct cgdiff *d;
+	const struct cg_row *rows;
+};
 
-/* by_share: children order: larger max share first, then by name. */
-static int by_share(const void *a, const void *b)
+/* by_share: children order (node indexes, context a by_share_ctx):
+ * larger max share first, then by name. */
+static int by_share(const void *a, const void *b, void *ctx)
 {
-	const struct cg_row *x = &sort_rows[*(const int32_t *)a], *y = &sort_rows[*(const int32_t *)b];
+	const struct by_share_ctx *c = ctx;
+	const struct cg_row *x = &c->rows[*(const int32_t *)a], *y = &c->rows[*(const int32_t *)b];
 	if (key(x) != key(y))
 		return key(x) > key(y) ? -1 : 1;
-	return strcmp(cgdiff_row_name(sort_d, x), cgdiff_row_name(sort_d, y));
+	return strcmp(cgdiff_row_name(c->d, x), cgdiff_row_name(c->d, y));
 }
 
 /* tree_rows: the visible nodes in caller order (depth-first, children by
@@ -213,9 +188,8 @@ static void tree_rows(struct cgdiff *d, const struct cg_row *all)
 	const struct calltree *t = d->t;
 	int32_t *stack = xcalloc(t->nnodes, sizeof(*stack)), *kids = xcalloc(t->nnodes, sizeof(*kids));
 	size_t sp = 0, cap = 0;
+	struct by_share_ctx ctx = { d, all };
 	stack[sp++] = 0;
-	sort_d = d;
-	sort_rows = all;
 	while (sp) {
 		int32_t n = stack[--sp], nk = 0;
 		if (n > 0)
@@ -223,7 +197,7 @@ static void tree_rows(struct cgdiff *d, const struct cg_row *all)
 		for (int32_t c = t->nodes[n].first_child; c >= 0; c = t->nodes[c].next_sibling)
 			if (key(&all[c]) > 0 && key(&all[c]) >= d->o.limit)
 				kids[nk++] = c;
-		qsort(kids, (size_t)nk, sizeof(*kids), by_share);
+		qsort_r(kids, (size_t)nk, sizeof(*kids), by_share, &ctx);
 		while (nk--)	/* pushed last first, so popped in order */
 			stack[sp++] = kids[nk];
 	}
@@ -328,18 +302,17 @@ static void all_intervals(struct cgdiff *d)
 		fill_ci(d, &d->rows[i], k, d->rows[i].node);
 }
 
-/* Sorting context of flat rows. */
-static int flat_sides;
-
-/* by_change: flat order: the largest |delta| (one side: share) first. */
-static int by_change(const void *a, const void *b)
+/* by_change: flat order of diff d's rows: the largest |delta| (one side:
+ * share) first. */
+static int by_change(const void *a, const void *b, void *d)
 {
+	const struct cgdiff *cd = d;
 	const struct cg_row *x = a, *y = b;
-	double kx = flat_sides > 1 ? fabs(cgdiff_row_delta(sort_d, x)) : x->base_pct;
-	double ky = flat_sides > 1 ? fabs(cgdiff_row_delta(sort_d, y)) : y->base_pct;
+	double kx = cd->nsides > 1 ? fabs(cgdiff_row_delta(cd, x)) : x->base_pct;
+	double ky = cd->nsides > 1 ? fabs(cgdiff_row_delta(cd, y)) : y->base_pct;
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
-	return strcmp(sort_d->t->frames[x->node], sort_d->t->frames[y->node]);
+	return strcmp(cd->t->frames[x->node], cd->t->frames[y->node]);
 }
 
 /* flat_rows: one row per frame with a share at or above the limit, by
@@ -354,10 +327,8 @@ static void flat_rows(struct cgdiff *d)
 		if (key(&r) > 0 && key(&r) >= d->o.limit)
 			add_row(d, &r, &cap);
 	}
-	sort_d = d;
-	flat_sides = d->nsides;
 	if (d->nrows)
-		qsort(d->rows, d->nrows, sizeof(*d->rows), by_change);
+		qsort_r(d->rows, d->nrows, sizeof(*d->rows), by_change, d);
 	all_intervals(d);
 	if (d->nsides > 1) {
 		mark(d, 1, false);

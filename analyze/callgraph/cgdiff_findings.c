@@ -512,7 +512,8 @@ static void machine_findings(const struct cgdiff *d, struct doc *doc)
 	machine_warn(&d->machine, doc, "recordings", b, n);
 	if (d->o.per != CG_PER_SHARE && !d->run_level)
 		machine_warn_busy(&d->machine, doc, "recordings", b, n, "with fewer than 3 runs a side no row "
-				  "is marked (machine_explains 1); record 3 or more runs a side");
+				  "whose change is within twice that share of 0 is marked (machine_explains 1); "
+				  "record 3 or more runs a side");
 	if (d->machine.changed && d->o.per == CG_PER_SHARE)
 		doc_note(doc, "shares are of each side's own samples: a machine that is slower everywhere "
 			 "leaves them as they are, so the machine's change withholds no share's mark (it "

@@ -8,13 +8,11 @@
 #include "analyze/callgraph/cgdiff_findings.h"
 #include "lib/alloc.h"
 
-/* Children order of the flame graph (qsort has no context argument). */
-static const struct calltree *order_tree;
-
-/* by_name: qsort order of tree nodes by frame name. */
-static int by_name(const void *a, const void *b)
+/* by_name: children order of the flame graph: nodes of tree t by frame
+ * name. */
+static int by_name(const void *a, const void *b, void *tree)
 {
-	const struct calltree *t = order_tree;
+	const struct calltree *t = tree;
 	return strcmp(t->frames[t->nodes[*(const int32_t *)a].frame],
 		      t->frames[t->nodes[*(const int32_t *)b].frame]);
 }
@@ -110,7 +108,6 @@ struct table *cgdiff_flame(const struct cgdiff *d)
 	int32_t *stack = xcalloc(t->nnodes, sizeof(*stack)), *kids = xcalloc(t->nnodes, sizeof(*kids));
 	long long *id = xcalloc(t->nnodes, sizeof(*id)), next = 0;
 	size_t sp = 0;
-	order_tree = t;
 	stack[sp++] = 0;
 	while (sp) {
 		int32_t v = stack[--sp], nk = 0;
@@ -121,7 +118,7 @@ struct table *cgdiff_flame(const struct cgdiff *d)
 		for (int32_t c = t->nodes[v].first_child; c >= 0; c = t->nodes[c].next_sibling)
 			if (byn[c].in_new)
 				kids[nk++] = c;
-		qsort(kids, (size_t)nk, sizeof(*kids), by_name);
+		qsort_r(kids, (size_t)nk, sizeof(*kids), by_name, (void *)t);
 		while (nk--)	/* pushed last first, so popped in order */
 			stack[sp++] = kids[nk];
 	}

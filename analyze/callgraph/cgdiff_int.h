@@ -1,5 +1,6 @@
 /* The parts of the call-graph diff shared by analyze/callgraph/cgdiff.c (shares,
- * rows, marks) and analyze/callgraph/cgdiff_per.c (absolute terms); not for other
+ * rows, marks), analyze/callgraph/cgdiff_per.c (absolute terms) and
+ * analyze/callgraph/cgdiff_value.c (the weights both read); not for other
  * modules. */
 #ifndef PERFDB_CGDIFF_INT_H
 #define PERFDB_CGDIFF_INT_H
@@ -9,7 +10,8 @@
  * weight, a frame's (--children) or a frame's self weight (--self). */
 enum cg_kind { V_INCL, V_FINCL, V_FSELF };
 
-/* cg_value(r, k, i): run r's weight of node or frame i in kind k;
+/* A row's weights (cgdiff_value.c).
+ * cg_value(r, k, i): run r's weight of node or frame i in kind k;
  * cg_value_sq: the sum of its samples' squared weights. */
 double cg_value(const struct ct_run *r, enum cg_kind k, int32_t i);
 double cg_value_sq(const struct ct_run *r, enum cg_kind k, int32_t i);

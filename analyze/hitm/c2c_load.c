@@ -10,6 +10,7 @@
 #include "analyze/hitm/c2c_load.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
+#include "lib/search.h"
 #include "schema/db.h"
 
 #define MAP_SHARED_FLAG 0x01
@@ -183,18 +184,16 @@ static void load_maps(sqlite3 *db, struct sess *s)
 	sqlite3_finalize(st);
 }
 
+/* made_by(m, t): whether map m was made at or before time *t. */
+static bool made_by(const void *m, const void *t)
+{
+	return ((const struct lmap *)m)->time <= *(const int64_t *)t;
+}
+
 /* visible(p, t): how many of p's maps (in time order) exist at time t. */
 static size_t visible(const struct lproc *p, int64_t t)
 {
-	size_t lo = 0, hi = p->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->m[mid].time <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound(p->m, p->n, sizeof(*p->m), &t, made_by);
 }
 
 /* find_in(s, pi, addr, t): the latest map of process pi covering addr at

@@ -69,56 +69,6 @@ static void set_cpu(uint64_t *s, int c)
 		s[c / 64] |= 1ULL << (c % 64);
 }
 
-/* hitm_count_sample: see hitm.h. */
-void hitm_count_sample(struct hitm_counts *c, const struct c2c_sample *smp)
-{
-	switch (smp->cls) {
-	case C2C_RMT_HITM:
-		c->rmt_hitm++;
-		c->n_rmt++;
-		c->w_rmt += smp->weight;
-		break;
-	case C2C_LCL_HITM:
-		c->lcl_hitm++;
-		c->n_lcl++;
-		c->w_lcl += smp->weight;
-		break;
-	case C2C_RMT_PEER:
-		c->rmt_peer++;
-		break;
-	case C2C_LCL_PEER:
-		c->lcl_peer++;
-		break;
-	case C2C_LOAD:
-		c->n_load++;
-		c->w_load += smp->weight;
-		break;
-	default:
-		break;
-	}
-	c->loads += smp->cls != C2C_STORE && smp->cls != C2C_NONE;
-	c->stores += smp->cls == C2C_STORE;
-	c->records += smp->cls != C2C_NONE;
-}
-
-/* hitm_counts_add: see hitm.h. */
-void hitm_counts_add(struct hitm_counts *a, const struct hitm_counts *c)
-{
-	a->lcl_hitm += c->lcl_hitm;
-	a->rmt_hitm += c->rmt_hitm;
-	a->lcl_peer += c->lcl_peer;
-	a->rmt_peer += c->rmt_peer;
-	a->loads += c->loads;
-	a->stores += c->stores;
-	a->records += c->records;
-	a->n_lcl += c->n_lcl;
-	a->n_rmt += c->n_rmt;
-	a->n_load += c->n_load;
-	a->w_lcl += c->w_lcl;
-	a->w_rmt += c->w_rmt;
-	a->w_load += c->w_load;
-}
-
 /* typed_key(r, x, o, l, off, k): the field of a typed object at off. */
 static void typed_key(struct hitm_result *r, struct index *x, const struct hobj *o,
 		      const struct layout *l, int64_t off, struct fkey *k)
@@ -314,15 +264,14 @@ struct c2c_sink hitm_sink(struct hitm_result *r)
 	return (struct c2c_sink){ .sample = sink_sample, .ctx = r };
 }
 
-/* The fields being ordered (qsort has no context argument). */
-static const struct hitm_field *order_of;
-
-/* cmp_field_order: field indexes by line, offset in the line, offset in
- * the object, then creation (the line's first sample in each first). */
-static int cmp_field_order(const void *a, const void *b)
+/* cmp_field_order: indexes of the fields at fields by line, offset in
+ * the line, offset in the object, then creation (the line's first sample
+ * in each first). */
+static int cmp_field_order(const void *a, const void *b, void *fields)
 {
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct hitm_field *x = &order_of[i], *y = &order_of[j];
+	const struct hitm_field *x = (const struct hitm_field *)fields + i;
+	const struct hitm_field *y = (const struct hitm_field *)fields + j;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	if (x->line_off != y->line_off)
@@ -340,9 +289,8 @@ static size_t *order_fields(struct hitm_result *r)
 	struct hitm_field *fs = xcalloc(n + 1, sizeof(*fs));
 	for (size_t i = 0; i < n; i++)
 		ord[i] = i;
-	order_of = r->fields;
 	if (n)
-		qsort(ord, n, sizeof(*ord), cmp_field_order);
+		qsort_r(ord, n, sizeof(*ord), cmp_field_order, r->fields);
 	for (size_t i = 0; i < n; i++) {
 		struct hitm_line *hl = &r->lines[r->fields[ord[i]].line];
 		fs[i] = r->fields[ord[i]];

@@ -1,9 +1,10 @@
 /* The rows of each cacheline's offsets table (perf c2c's Pareto table),
- * added up sample by sample while hitm.h attributes them: one row per
- * line, offset in the line and code site, with its counts by class, store
- * levels, distinct CPUs and NUMA nodes, its first pids and its distinct
- * threads. What is kept is per row (and per distinct CPU and thread of a
- * row, 256 threads at most), never per sample.
+ * added up sample by sample while hitm.h attributes them, finished into
+ * its result (hitm_result.h): one row per line, offset in the line and
+ * code site, with its counts by class, store levels, distinct CPUs and
+ * NUMA nodes, its first pids and its distinct threads. What is kept is per
+ * row (and per distinct CPU and thread of a row, 256 threads at most),
+ * never per sample.
  *
  * A row's field is that of its first sample, and its pids text names the
  * first 4 distinct pids in sample order, then "+" when there is a 5th:
@@ -14,7 +15,7 @@
 #include <stdint.h>
 
 #include "analyze/hitm/c2c_load.h"
-#include "analyze/hitm/hitm.h"
+#include "analyze/hitm/hitm_result.h"
 
 struct hitm_rows;
 

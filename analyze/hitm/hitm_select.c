@@ -56,15 +56,14 @@ static bool line_has_type(const struct hitm_view *v, size_t line)
 	return false;
 }
 
-/* The view being sorted (qsort has no context argument). */
-static const struct hitm_view *sort_view;
-
-/* cmp_lines: by the display metric, descending, then address, mode, pid. */
-static int cmp_lines(const void *a, const void *b)
+/* cmp_lines: indexes of view v's lines by the display metric, descending,
+ * then address, mode, pid. */
+static int cmp_lines(const void *a, const void *b, void *v)
 {
-	const struct c2c_line *x = &sort_view->d->lines[*(const size_t *)a];
-	const struct c2c_line *y = &sort_view->d->lines[*(const size_t *)b];
-	uint32_t mx = hitm_metric(&x->st, sort_view->display), my = hitm_metric(&y->st, sort_view->display);
+	const struct hitm_view *view = v;
+	const struct c2c_line *x = &view->d->lines[*(const size_t *)a];
+	const struct c2c_line *y = &view->d->lines[*(const size_t *)b];
+	uint32_t mx = hitm_metric(&x->st, view->display), my = hitm_metric(&y->st, view->display);
 	if (mx != my)
 		return mx > my ? -1 : 1;
 	if (x->session != y->session)
@@ -93,9 +92,8 @@ size_t hitm_select(const struct hitm_view *v, size_t **out)
 			continue;
 		(*out)[n++] = i;
 	}
-	sort_view = v;
 	if (n)
-		qsort(*out, n, sizeof(**out), cmp_lines);
+		qsort_r(*out, n, sizeof(**out), cmp_lines, (void *)v);
 	if (v->limit > 0 && n > (size_t)v->limit)
 		n = (size_t)v->limit;
 	return n;
@@ -109,12 +107,13 @@ const char *hitm_cpumode_name(unsigned m)
 	return m < 6 ? names[m] : "unknown";
 }
 
-/* cmp_tfields: per-type fields by HITMs, stores, loads (descending),
- * then type and offset. */
-static int cmp_tfields(const void *a, const void *b)
+/* cmp_tfields: indexes of result r's per-type fields by HITMs, stores,
+ * loads (descending), then type and offset. */
+static int cmp_tfields(const void *a, const void *b, void *r)
 {
-	const struct hitm_field *x = &sort_view->r->tfields[*(const size_t *)a];
-	const struct hitm_field *y = &sort_view->r->tfields[*(const size_t *)b];
+	const struct hitm_result *res = r;
+	const struct hitm_field *x = &res->tfields[*(const size_t *)a];
+	const struct hitm_field *y = &res->tfields[*(const size_t *)b];
 	uint32_t hx = x->c.lcl_hitm + x->c.rmt_hitm, hy = y->c.lcl_hitm + y->c.rmt_hitm;
 	if (hx != hy)
 		return hx > hy ? -1 : 1;
@@ -122,7 +121,7 @@ static int cmp_tfields(const void *a, const void *b)
 		return x->c.stores > y->c.stores ? -1 : 1;
 	if (x->c.loads != y->c.loads)
 		return x->c.loads > y->c.loads ? -1 : 1;
-	int c = strcmp(sort_view->r->strs[x->type], sort_view->r->strs[y->type]);
+	int c = strcmp(res->strs[x->type], res->strs[y->type]);
 	return c ? c : (x->foff > y->foff) - (x->foff < y->foff);
 }
 
@@ -139,9 +138,8 @@ size_t hitm_type_order(const struct hitm_view *v, size_t **out)
 		if (match)
 			(*out)[n++] = i;
 	}
-	sort_view = v;
 	if (n)
-		qsort(*out, n, sizeof(**out), cmp_tfields);
+		qsort_r(*out, n, sizeof(**out), cmp_tfields, (void *)r);
 	return n;
 }
 

@@ -10,6 +10,7 @@
 #include "analyze/hitm/objects.h"
 #include "lib/alloc.h"
 #include "lib/kallsyms.h"
+#include "lib/search.h"
 #include "schema/db.h"
 #include "schema/session_kallsyms.h"
 
@@ -254,22 +255,26 @@ static bool better(const struct hobj *a, const struct hobj *b)
 	return a->size < b->size;
 }
 
+/* A place looked up: an address of a session. */
+struct place {
+	uint16_t session;
+	uint64_t addr;
+};
+
+/* at_or_below(o, p): whether object o's (session, addr) <= place *p's. */
+static bool at_or_below(const void *o, const void *p)
+{
+	const struct hobj *x = o;
+	const struct place *k = p;
+	return x->session < k->session || (x->session == k->session && x->addr <= k->addr);
+}
+
 /* last_at_or_below(m, session, addr): the last index whose (session,
  * addr) <= (session, addr), or -1. */
 static long last_at_or_below(const struct objmap *m, uint16_t session, uint64_t addr)
 {
-	long lo = 0, hi = (long)m->n - 1, best = -1;
-	while (lo <= hi) {
-		long mid = lo + (hi - lo) / 2;
-		const struct hobj *o = &m->v[mid];
-		if (o->session < session || (o->session == session && o->addr <= addr)) {
-			best = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return best;
+	struct place k = { session, addr };
+	return (long)lower_bound(m->v, m->n, sizeof(*m->v), &k, at_or_below) - 1;
 }
 
 /* objects_find: see objects.h. */

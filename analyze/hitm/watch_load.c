@@ -43,11 +43,12 @@ const char *watch_site_name(char *buf, size_t len, const char *name, uint64_t st
 	return buf;
 }
 
-/* cmp_def_addr: line building order: by watched address. */
-static const struct watch_data *sort_data;
-static int cmp_def_addr(const void *a, const void *b)
+/* cmp_def_addr: line building order: indexes of d's defs by watched
+ * address. */
+static int cmp_def_addr(const void *a, const void *b, void *d)
 {
-	uint64_t x = sort_data->defs[*(const int *)a].addr, y = sort_data->defs[*(const int *)b].addr;
+	const struct watch_data *data = d;
+	uint64_t x = data->defs[*(const int *)a].addr, y = data->defs[*(const int *)b].addr;
 	return x < y ? -1 : x > y;
 }
 
@@ -72,8 +73,7 @@ static void make_lines(const struct watch_data *d, struct watch_result *r, size_
 	r->lines = xcalloc(n + 1, sizeof(*r->lines));
 	for (size_t i = 0; i < n; i++)
 		order[i] = (int)i;
-	sort_data = d;
-	qsort(order, n, sizeof(*order), cmp_def_addr);
+	qsort_r(order, n, sizeof(*order), cmp_def_addr, (void *)d);
 	for (size_t k = 0; k < n; k++)
 		add_to_line(r, d->defs[order[k]].addr & ~(uint64_t)(WATCH_LINE - 1), order[k], n,
 			    line_of);

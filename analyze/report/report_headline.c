@@ -349,12 +349,8 @@ static const char *withheld(const struct rep *r, const struct mrow *row, const s
 {
 	if (!row->significant)
 		return NULL;
-	int why = machine_explains(&r->machine, machine_push(m->better), row->ci, row->pct, row->on == ON_RUNS);
-	if (why)
-		return why == 1 ? "machine changed" : "machine drift";
-	if (r->machine.busy_any && row->on == ON_RUNS)
-		return "machine busy";
-	return NULL;
+	static const char *const why[] = { NULL, "machine changed", "machine drift", "machine busy" };
+	return why[machine_explains(&r->machine, machine_push(m->better), row->ci, row->pct, row->on == ON_RUNS)];
 }
 
 /* Across the rows of every metric: what the notes need to know. */

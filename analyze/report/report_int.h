@@ -52,7 +52,8 @@ void report_evidence(struct rep *r);
 void report_quality(struct rep *r);
 void report_reproduce(struct rep *r);
 
-/* rep_summary(r, score, fmt, ...): a summary line; lines are sorted by
+/* The helpers the sections share (report_cells.c).
+ * rep_summary(r, score, fmt, ...): a summary line; lines are sorted by
  * score (|change|), largest first, when the report is done. */
 void rep_summary(struct rep *r, double score, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

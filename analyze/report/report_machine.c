@@ -41,8 +41,9 @@ void report_machine(struct rep *r)
 	machine_compare(&r->msides[0], &r->msides[1], &r->machine);
 	machine_warn(&r->machine, r->d, what, r->side[0].label, r->side[1].label);
 	machine_warn_busy(&r->machine, r->d, what, r->side[0].label, r->side[1].label,
-			  "a change tested on the runs of one sitting a side gets no kernel verdict (it says "
-			  "\"machine busy\"). Bench on a quiet machine, or each side in 2 or more sittings");
+			  "a change tested on the runs of one sitting a side within twice that share of 0 gets "
+			  "no kernel verdict (it says \"machine busy\"). Bench on a quiet machine, or each side "
+			  "in 2 or more sittings");
 	machine_json(&r->machine, dv_obj(doc_findings(r->d), "machine_verdict"));
 }
 

@@ -3,6 +3,7 @@
 #include "analyze/timeline/ipis.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
+#include "lib/search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -293,21 +294,20 @@ void ipi_set_free(struct ipi_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* ends_before(sp, t): whether lost span sp ends before time *t. */
+static bool ends_before(const void *sp, const void *t)
+{
+	return ((const struct lost_span *)sp)->time < *(const int64_t *)t;
+}
+
 /* lost_near(l, cpu, from, to): whether perf lost records of cpu that
  * may lie in [from, to]: a span of cpu (or of an unknown CPU) overlaps it. */
 static bool lost_near(const struct lost_spans *l, int cpu, int64_t from, int64_t to)
 {
-	size_t lo = 0, hi = l ? l->n : 0;
 	if (!l || l->whole)
 		return l && l->whole;
-	while (lo < hi) {	/* the first span ending at or after from */
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->v[mid].time < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < l->n; i++)
+	/* from the first span ending at or after from */
+	for (size_t i = lower_bound(l->v, l->n, sizeof(*l->v), &from, ends_before); i < l->n; i++)
 		if ((l->v[i].cpu == cpu || l->v[i].cpu < 0) && l->v[i].since < to)
 			return true;
 	return false;

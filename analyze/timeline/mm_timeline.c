@@ -3,6 +3,7 @@
 #include "analyze/timeline/mm_timeline.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
+#include "lib/search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,34 +37,32 @@ void ident_sort(struct ident *id)
 		qsort(id->procs, id->nprocs, sizeof(*id->procs), cmp_proc);
 }
 
+/* tid_before(r, tid): whether thread row r's tid is below *tid;
+ * pid_before(r, pid): whether process row r's pid is below *pid. */
+static bool tid_before(const void *r, const void *tid)
+{
+	return ((const struct ident_thread *)r)->tid < *(const int64_t *)tid;
+}
+
+static bool pid_before(const void *r, const void *pid)
+{
+	return ((const struct ident_proc *)r)->pid < *(const int64_t *)pid;
+}
+
 /* first_thread(id, tid): index of the first thread row of tid, or
  * id->nthreads when there is none. */
 static size_t first_thread(const struct ident *id, int64_t tid)
 {
-	size_t lo = 0, hi = id->nthreads;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (id->threads[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < id->nthreads && id->threads[lo].tid == tid ? lo : id->nthreads;
+	size_t i = lower_bound(id->threads, id->nthreads, sizeof(*id->threads), &tid, tid_before);
+	return i < id->nthreads && id->threads[i].tid == tid ? i : id->nthreads;
 }
 
 /* first_proc(id, pid): index of the first process row of pid, or
  * id->nprocs when there is none. */
 static size_t first_proc(const struct ident *id, int64_t pid)
 {
-	size_t lo = 0, hi = id->nprocs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (id->procs[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < id->nprocs && id->procs[lo].pid == pid ? lo : id->nprocs;
+	size_t i = lower_bound(id->procs, id->nprocs, sizeof(*id->procs), &pid, pid_before);
+	return i < id->nprocs && id->procs[i].pid == pid ? i : id->nprocs;
 }
 
 /* pid_of(id, tid, t): the pid of task tid at time t (its thread row with
@@ -359,19 +358,17 @@ void timeline_free(struct timeline *tl)
 	tl->ncpus = 0;
 }
 
+/* starts_by(seg, t): whether segment seg starts at or before time *t. */
+static bool starts_by(const void *seg, const void *t)
+{
+	return ((const struct tl_seg *)seg)->start <= *(const int64_t *)t;
+}
+
 /* seg_index(c, t): index of the last segment starting at or before t, or
  * -1 when the first starts after t (or there is none). */
 static long seg_index(const struct tl_cpu *c, int64_t t)
 {
-	size_t lo = 0, hi = c->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->segs[mid].start <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (long)lo - 1;
+	return (long)lower_bound(c->segs, c->n, sizeof(*c->segs), &t, starts_by) - 1;
 }
 
 /* timeline_at: see mm_timeline.h. */

@@ -832,7 +832,7 @@ static bool machine_could(const struct machine_cmp *mc, struct interval ci, doub
 {
 	bool pct = mean != 0 && isfinite(mean);
 	double k = pct ? 100 / fabs(mean) : 1;
-	return mc->busy_any || machine_explains(mc, 0, (struct interval){ ci.lo * k, ci.hi * k }, pct, true);
+	return machine_explains(mc, 0, (struct interval){ ci.lo * k, ci.hi * k }, pct, true) != 0;
 }
 
 /* compare_row(t, what, b, nw, w, conf, mc): a row: metric, each side's
@@ -1040,8 +1040,8 @@ static void compare_machine(sqlite3 *db, const struct sched_side *base, const st
 	machine_side_free(&m[0]);
 	machine_side_free(&m[1]);
 	machine_warn(mc, d, "recordings", base->label, new->label);
-	machine_warn_busy(mc, d, "recordings", base->label, new->label, "no change of a rate is marked "
-			  "(machine_explains 1); record on a quiet machine");
+	machine_warn_busy(mc, d, "recordings", base->label, new->label, "no change within twice "
+			  "that share of 0 is marked (machine_explains 1); record on a quiet machine");
 	machine_json(mc, dv_obj(doc_findings(d), "machine_verdict"));
 }
 

@@ -4,6 +4,7 @@
 #include "analyze/timeline/tl_load.h"
 #include "analyze/timeline/tl_scan.h"
 #include "lib/alloc.h"
+#include "lib/search.h"
 #include "schema/db.h"
 
 #include <ctype.h>
@@ -314,21 +315,27 @@ double tl_duration_s(const struct tl_session *s)
 	return s->last_time > s->first_time ? (double)(s->last_time - s->first_time) / 1e9 : 0;
 }
 
-/* tl_proc_by_id: see tl_load.h. */
+/* A row id looked up through by_id: the process rows it indexes. */
+struct id_key {
+	const struct ident_proc *procs;
+	int64_t id;
+};
+
+/* id_before(ix, k): whether the process row at index *ix has a row id
+ * below k's. */
+static bool id_before(const void *ix, const void *k)
+{
+	const struct id_key *key = k;
+	return key->procs[*(const size_t *)ix].id < key->id;
+}
+
+/* tl_proc_by_id: see tl_load.h. Row ids are unique. */
 const struct ident_proc *tl_proc_by_id(const struct tl_session *s, int64_t id)
 {
-	size_t lo = 0, hi = s->by_id ? s->ident.nprocs : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct ident_proc *p = &s->ident.procs[s->by_id[mid]];
-		if (p->id == id)
-			return p;
-		if (p->id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	struct id_key k = { s->ident.procs, id };
+	size_t n = s->by_id ? s->ident.nprocs : 0;
+	size_t i = lower_bound(s->by_id, n, sizeof(*s->by_id), &k, id_before);
+	return i < n && s->ident.procs[s->by_id[i]].id == id ? &s->ident.procs[s->by_id[i]] : NULL;
 }
 
 /* tl_parse_time: see tl_load.h. */

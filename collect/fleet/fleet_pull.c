@@ -1,32 +1,22 @@
 /* Pulling sessions and benches from PostgreSQL: see fleet_pull.h. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/alloc.h"
-#include "lib/bytes.h"
+#include "lib/errf.h"
 #include "lib/strbuf.h"
 #include "schema/batch.h"
 #include "collect/fleet/fleet_pull.h"
+#include "collect/fleet/fleet_rows.h"
 #include "collect/fleet/fleet_xfer.h"
 #include "schema/db.h"
 #include "schema/pg_conn.h"
 #include "schema/pg_schema.h"
 
-/* PostgreSQL type oids (pg_type.h) of the columns perfdb's schema has. */
-enum { OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_TEXT = 25,
-       OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_VARCHAR = 1043 };
-
 /* An id list. */
 struct ids {
 	int64_t *v;
 	size_t n, cap;
-};
-
-/* An event of the session being pulled: which of f1..f7 hold text. */
-struct evtype {
-	int64_t id;
-	bool text[7];
 };
 
 /* One pull. */
@@ -50,16 +40,6 @@ struct table_batch {
 	struct batch *b;
 };
 
-/* fail(p, fmt, ...): the error line; -1. */
-__attribute__((format(printf, 2, 3))) static int fail(struct pull *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->err, p->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* ids_add(l, v): appends v unless l has it. */
 static void ids_add(struct ids *l, int64_t v)
 {
@@ -77,18 +57,32 @@ static int cmp_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* query_ids(p, sql, arg, l): the ids the server query gives, into l;
+/* server_text(b, s): s in its server form (schema/fleet.h), in b. */
+static const char *server_text(struct strbuf *b, const char *s)
+{
+	sb_reset(b);
+	fleet_text_to_server(b, s, strlen(s));
+	return sb_str(b);
+}
+
+/* query_ids(p, sql, arg, l): the ids (positive) the one-column server
+ * query gives, with arg ($1, local text) in its server form, into l;
  * their number, or -1. */
 static int query_ids(struct pull *p, const char *sql, const char *arg, struct ids *l)
 {
-	const char *params[] = { arg };
-	PGresult *r = pg_exec(p->c, sql, arg ? 1 : 0, params, p->err, p->errlen);
-	int n;
-	if (!r)
-		return -1;
-	n = pq.ntuples(r);
-	for (int i = 0; i < n; i++)
-		ids_add(l, strtoll(pq.getvalue(r, i, 0), NULL, 10));
+	struct strbuf a = STRBUF_INIT;
+	const char *params[] = { arg ? server_text(&a, arg) : NULL };
+	PGresult *r = pg_query(p->c, sql, arg ? 1 : 0, params, 1, p->err, p->errlen);
+	int n = r ? pq.ntuples(r) : -1;
+	sb_free(&a);
+	for (int i = 0; i < n; i++) {
+		int64_t id;
+		if (!pg_get_int(r, i, 0, &id) || id < 1) {
+			n = errf(p->err, p->errlen, "the server sent an id that is not one (row %d of: %s)", i, sql);
+			break;
+		}
+		ids_add(l, id);
+	}
 	pq.clear(r);
 	return n;
 }
@@ -108,7 +102,7 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 		if (n < 0 || m < 0)
 			rc = -1;
 		else if (n + m == 0)
-			rc = fail(p, "no session or bench '%s' on the server", sel->specs[i]);
+			rc = errf(p->err, p->errlen, "no session or bench '%s' on the server", sel->specs[i]);
 	}
 	for (size_t i = 0; !rc && i < sel->nlabels; i++) {
 		int n = query_ids(p, "SELECT id FROM session WHERE label = $1", sel->labels[i], s);
@@ -116,7 +110,7 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 		if (n < 0 || m < 0)
 			rc = -1;
 		else if (n + m == 0)
-			rc = fail(p, "no session or bench labelled '%s' on the server", sel->labels[i]);
+			rc = errf(p->err, p->errlen, "no session or bench labelled '%s' on the server", sel->labels[i]);
 	}
 	for (size_t i = 0; !rc && i < sel->nhosts; i++) {
 		int n = query_ids(p, "SELECT id FROM session WHERE hostname = $1", sel->hosts[i], s);
@@ -124,7 +118,7 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 		if (n < 0 || m < 0)
 			rc = -1;
 		else if (n + m == 0)
-			rc = fail(p, "no session or bench of host '%s' on the server", sel->hosts[i]);
+			rc = errf(p->err, p->errlen, "no session or bench of host '%s' on the server", sel->hosts[i]);
 	}
 	for (size_t i = 0; !rc && i < b->n; i++) {
 		char id[32];
@@ -140,30 +134,39 @@ static int select_units(struct pull *p, const struct pull_sel *sel, struct ids *
 	return rc;
 }
 
-/* remote_identity(p, rid, b, label): a server session's identity text
- * and a description of it ("server session 7 (label base, host h)"). */
+/* remote_identity(p, rid, key, what): a server session's identity text
+ * (of its values back from their server form) and a description of it
+ * ("server session 7 (label base, host h)"). */
 static int remote_identity(struct pull *p, int64_t rid, struct strbuf *key, struct strbuf *what)
 {
-	char id[32], *sql = xasprintf("SELECT %s, label FROM session WHERE id = $1", fleet_identity_cols);
+	char id[32], *sql = xasprintf("SELECT %s FROM session WHERE id = $1", fleet_identity_cols);
 	const char *params[] = { id }, *vals[FLEET_IDENTITY_NCOLS];
+	struct strbuf v[FLEET_IDENTITY_NCOLS];
 	PGresult *r;
 	snprintf(id, sizeof(id), "%" PRId64, rid);
-	r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
+	r = pg_query(p->c, sql, 1, params, FLEET_IDENTITY_NCOLS, p->err, p->errlen);
 	free(sql);
 	if (!r)
 		return -1;
-	if (!pq.ntuples(r)) {
+	if (pq.ntuples(r) != 1) {
 		pq.clear(r);
-		return fail(p, "no session %" PRId64 " on the server", rid);
+		return errf(p->err, p->errlen, "no session %" PRId64 " on the server", rid);
 	}
-	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
-		vals[i] = pq.getisnull(r, 0, i) ? NULL : pq.getvalue(r, 0, i);
+	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++) {
+		const char *t = pg_get_text(r, 0, i);
+		v[i] = (struct strbuf)STRBUF_INIT;
+		if (t)
+			fleet_text_from_server(&v[i], t, strlen(t));
+		vals[i] = t ? sb_str(&v[i]) : NULL;
+	}
+	pq.clear(r);
 	fleet_identity(key, vals);
 	sb_printf(what, "server session %" PRId64 " (%s%s, host %s)", rid,
-		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "no label" : "label ",
-		  pq.getisnull(r, 0, FLEET_IDENTITY_NCOLS) ? "" : pq.getvalue(r, 0, FLEET_IDENTITY_NCOLS),
-		  vals[0] ? vals[0] : "unknown");
-	pq.clear(r);
+		  vals[FLEET_IDENTITY_LABEL] ? "label " : "no label",
+		  vals[FLEET_IDENTITY_LABEL] ? vals[FLEET_IDENTITY_LABEL] : "",
+		  vals[FLEET_IDENTITY_HOST] ? vals[FLEET_IDENTITY_HOST] : "unknown");
+	for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
+		sb_free(&v[i]);
 	return 0;
 }
 
@@ -175,12 +178,39 @@ static int64_t local_session(struct pull *p, const char *key)
 	while (st && !found && sqlite3_step(st) == SQLITE_ROW) {
 		struct strbuf b = STRBUF_INIT;
 		int64_t id = sqlite3_column_int64(st, 0);
-		if (!xfer_local_identity(p->db, id, &b) && !strcmp(sb_str(&b), key))
+		if (!xfer_local_identity(p->db, id, &b, NULL) && !strcmp(sb_str(&b), key))
 			found = id;
 		sb_free(&b);
 	}
 	sqlite3_finalize(st);
 	return found;
+}
+
+/* remote_range(p, t, k, params, x): the unit's id range of server table
+ * t (key table k), moved after the local database's largest id. */
+static int remote_range(struct pull *p, const struct fleet_table *t, enum fleet_key k,
+			const char *const *params, struct xfer *x)
+{
+	char *sql = xasprintf("SELECT min(id), max(id) FROM %s WHERE %s", t->name, t->filter);
+	PGresult *r = pg_query(p->c, sql, 1, params, 2, p->err, p->errlen);
+	const char *lo_s, *hi_s;
+	int64_t lo, hi;
+	int rc = 0;
+	free(sql);
+	if (!r)
+		return -1;
+	lo_s = pg_get_text(r, 0, 0);
+	hi_s = pg_get_text(r, 0, 1);
+	if (pq.ntuples(r) != 1)
+		rc = errf(p->err, p->errlen, "%s: the server sent %d rows for the range of ids", t->name, pq.ntuples(r));
+	else if (!lo_s && !hi_s)
+		;	/* the unit has none */
+	else if (!pg_get_int(r, 0, 0, &lo) || !pg_get_int(r, 0, 1, &hi) ||
+		 xfer_set_range(x, k, lo, hi, db_next_id(p->db, t->name)))
+		rc = errf(p->err, p->errlen, "%s: the server's range of ids (%s..%s) is not one perfdb can store "
+			  "after the ids here", t->name, lo_s ? lo_s : "NULL", hi_s ? hi_s : "NULL");
+	pq.clear(r);
+	return rc;
 }
 
 /* remote_ranges(p, tables, nt, rid, x): the unit's id range of each key
@@ -192,24 +222,9 @@ static int remote_ranges(struct pull *p, const struct fleet_table *tables, size_
 	char id[32];
 	const char *params[] = { id };
 	snprintf(id, sizeof(id), "%" PRId64, rid);
-	for (size_t i = 0; i < nt; i++) {
-		enum fleet_key k = tables[i].own;
-		if (k == FK_NONE)
-			continue;
-		char *sql = xasprintf("SELECT min(id), max(id) FROM %s WHERE %s", tables[i].name,
-				      tables[i].filter);
-		PGresult *r = pg_exec(p->c, sql, 1, params, p->err, p->errlen);
-		free(sql);
-		if (!r)
+	for (size_t i = 0; i < nt; i++)
+		if (tables[i].own != FK_NONE && remote_range(p, &tables[i], tables[i].own, params, x))
 			return -1;
-		if (!pq.getisnull(r, 0, 0)) {
-			x->has[k] = true;
-			x->lo[k] = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
-			x->hi[k] = strtoll(pq.getvalue(r, 0, 1), NULL, 10);
-			x->off[k] = db_next_id(p->db, tables[i].name) - x->lo[k];
-		}
-		pq.clear(r);
-	}
 	return 0;
 }
 
@@ -219,17 +234,27 @@ static int event_types(struct pull *p, int64_t rid)
 {
 	char id[32];
 	const char *params[] = { id };
+	struct strbuf view = STRBUF_INIT;
 	PGresult *r;
+	int rc = 0;
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	p->nev = 0;
-	if (!(r = pg_exec(p->c, "SELECT id, tp_table FROM event WHERE session_id = $1", 1, params,
-			  p->err, p->errlen)))
+	if (!(r = pg_query(p->c, "SELECT id, tp_table FROM event WHERE session_id = $1", 1, params,
+			   2, p->err, p->errlen)))
 		return -1;
-	for (int i = 0; i < pq.ntuples(r); i++) {
-		struct evtype e = { .id = strtoll(pq.getvalue(r, i, 0), NULL, 10) };
-		if (!pq.getisnull(r, i, 1)) {
+	for (int i = 0; !rc && i < pq.ntuples(r); i++) {
+		struct evtype e = { 0 };
+		const char *tp = pg_get_text(r, i, 1);
+		if (!pg_get_int(r, i, 0, &e.id)) {
+			rc = errf(p->err, p->errlen, "event: the server sent an id that is not one");
+			break;
+		}
+		if (tp) {
 			char **cols;
-			int n = xfer_columns(p->db, pq.getvalue(r, i, 1), &cols);
+			int n;
+			sb_reset(&view);
+			fleet_text_from_server(&view, tp, strlen(tp));
+			n = xfer_columns(p->db, sb_str(&view), &cols);
 			for (int j = 1; j < n && j <= 7; j++)
 				e.text[j - 1] = pg_view_column_is_text(cols[j]);
 			xfer_columns_free(cols, n);
@@ -238,17 +263,8 @@ static int event_types(struct pull *p, int64_t rid)
 		p->ev[p->nev++] = e;
 	}
 	pq.clear(r);
-	return 0;
-}
-
-/* f_is_text(p, event): the text flags of f1..f7 of a server event. */
-static const bool *f_is_text(const struct pull *p, int64_t event)
-{
-	static const bool none[7];
-	for (size_t i = 0; i < p->nev; i++)
-		if (p->ev[i].id == event)
-			return p->ev[i].text;
-	return none;
+	sb_free(&view);
+	return rc;
 }
 
 /* Rows per FETCH from the server's cursor: a result of rows at a time,
@@ -257,111 +273,33 @@ static const bool *f_is_text(const struct pull *p, int64_t event)
  * one: 2048 was slower, 512 no faster. */
 #define FETCH_ROWS 1024
 
-/* PostgreSQL's binary format is big-endian: lib/bytes.h's loads swap on
- * a little-endian host. */
-static const bool wire_swap = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-
-/* be_int(v, len, out): PostgreSQL's binary int2, int4 or int8 (len 2, 4
- * or 8 bytes at v) into *out; false for another length. */
-static bool be_int(const char *v, int len, int64_t *out)
+/* result_column, result_value: struct rows_in over a libpq result. */
+static void result_column(const void *src, int col, unsigned *oid, int *format)
 {
-	switch (len) {
-	case 2: *out = (int16_t)rd16(v, wire_swap); return true;
-	case 4: *out = (int32_t)rd32(v, wire_swap); return true;
-	case 8: *out = (int64_t)rd64(v, wire_swap); return true;
-	default: return false;
-	}
+	*oid = (unsigned)pq.ftype(src, col);
+	*format = pq.fformat(src, col);
 }
 
-/* be_double(v, len, out): PostgreSQL's binary float4 or float8 at v
- * into *out; false for another length. */
-static bool be_double(const char *v, int len, double *out)
+static const char *result_value(const void *src, int row, int col, int *len)
 {
-	uint32_t u32;
-	uint64_t u64;
-	float f;
-	if (len == 4) {
-		u32 = rd32(v, wire_swap);
-		memcpy(&f, &u32, sizeof(f));
-		*out = f;
-		return true;
-	}
-	if (len != 8)
-		return false;
-	u64 = rd64(v, wire_swap);
-	memcpy(out, &u64, sizeof(*out));
-	return true;
+	if (pq.getisnull(src, row, col))
+		return NULL;
+	*len = pq.getlength(src, row, col);
+	return pq.getvalue(src, row, col);
 }
 
-/* text_int(v, len, out): a decimal integer of exactly len bytes (an f1..f7
- * value the event's view types as an integer) into *out; false else. */
-static bool text_int(const char *v, int len, int64_t *out)
+/* store_rows(p, s, b, r, x): every row of the binary server result r
+ * checked and added to b (inserted as it fills). 0 or -1. */
+static int store_rows(struct pull *p, const struct rows_spec *s, struct batch *b, PGresult *r,
+		      const struct xfer *x)
 {
-	char buf[32], *end;
-	if (len <= 0 || len >= (int)sizeof(buf))
-		return false;
-	memcpy(buf, v, (size_t)len);
-	buf[len] = 0;
-	*out = strtoll(buf, &end, 10);
-	return *end == 0;
-}
-
-/* put_value(b, r, row, i, k, x, ftext): column i of row of the binary
- * server result r as column i of b's current row: k names the key table
- * of an id column (remapped), ftext is 1 (0) for an f column the event's
- * view types as text (integer), -1 for the rest (by the server type).
- * 0, or -1 when the value has a type or length perfdb does not store. */
-static int put_value(struct batch *b, PGresult *r, int row, int i, enum fleet_key k,
-		     const struct xfer *x, int ftext)
-{
-	const char *v = pq.getvalue(r, row, i);
-	int len = pq.getlength(r, row, i), oid = (int)pq.ftype(r, i);
-	int64_t n;
-	double d;
-	if (pq.getisnull(r, row, i))
-		return 0;	/* a row's cells start NULL */
-	if (oid == OID_INT8 || oid == OID_INT4 || oid == OID_INT2) {
-		if (!be_int(v, len, &n))
-			return -1;
-		if (k == FK_NONE || xfer_remap(x, k, n, &n))
-			batch_int(b, i, n);
-		return 0;
-	}
-	if (oid == OID_FLOAT8 || oid == OID_FLOAT4)
-		return be_double(v, len, &d) ? (batch_real(b, i, d), 0) : -1;
-	if (oid == OID_BYTEA)
-		return batch_blob(b, i, v, (size_t)len), 0;
-	if (oid != OID_TEXT && oid != OID_VARCHAR)
-		return -1;
-	if (ftext == 0 && text_int(v, len, &n))
-		batch_int(b, i, n);
-	else
-		batch_text_n(b, i, v, (size_t)len);
-	return 0;
-}
-
-/* store_rows(p, t, b, r, keys, x, evcol, f1): every row of the binary
- * server result r added to b (inserted as it fills). 0 or -1. */
-static int store_rows(struct pull *p, const struct fleet_table *t, struct batch *b, PGresult *r,
-		      const enum fleet_key *keys, const struct xfer *x, int evcol, int f1)
-{
-	int n = pq.nfields(r);
-	for (int row = 0; row < pq.ntuples(r); row++) {
-		const bool *text = NULL;
-		int64_t ev;
-		if (evcol >= 0 && f1 >= 0 && !pq.getisnull(r, row, evcol) &&
-		    be_int(pq.getvalue(r, row, evcol), pq.getlength(r, row, evcol), &ev))
-			text = f_is_text(p, ev);
-		for (int i = 0; i < n; i++)
-			if (put_value(b, r, row, i, keys[i], x,
-				       text && i >= f1 && i < f1 + 7 ? text[i - f1] : -1))
-				return fail(p, "reading %s: column %s: server type %u, %d bytes: "
-					    "not a value perfdb stores", t->name, pq.fname(r, i),
-					    pq.ftype(r, i), pq.getlength(r, row, i));
-		if (batch_row(b))
-			return fail(p, "storing %s: %s", t->name, batch_error(b));
-		p->rows++;
-	}
+	struct rows_in in = { .src = r, .nrows = pq.ntuples(r), .ncols = pq.nfields(r),
+			      .column = result_column, .value = result_value };
+	char why[512];
+	long n = rows_store(s, &in, x, b, why, sizeof(why));
+	if (n < 0)
+		return errf(p->err, p->errlen, "reading %s: %s", s->table, why);
+	p->rows += n;
 	return 0;
 }
 
@@ -391,17 +329,16 @@ static int fetch_failed(struct pull *p, const struct fleet_table *t)
 {
 	char why[512];
 	pg_error_line(p->c, why, sizeof(why));
-	return fail(p, "reading %s: %s", t->name, why);
+	return errf(p->err, p->errlen, "reading %s: %s", t->name, why);
 }
 
-/* fetch_all(p, t, sel, id, b, keys, x, evcol, f1): sel (with $1 = id)
+/* fetch_all(p, t, sel, id, b, s, x): sel (with $1 = id)
  * read through a server cursor, FETCH_ROWS rows a result in binary, each
  * added to b (and b flushed) while the server makes the next (the next FETCH is
  * sent before a result is stored); the cursor's read-only transaction
  * ended. 0 or -1. */
 static int fetch_all(struct pull *p, const struct fleet_table *t, const char *sel, const char *id,
-		     struct batch *b, const enum fleet_key *keys, const struct xfer *x, int evcol,
-		     int f1)
+		     struct batch *b, const struct rows_spec *s, const struct xfer *x)
 {
 	char why[512], fetch[64], *decl = xasprintf("DECLARE perfdb_pull NO SCROLL CURSOR FOR %s", sel);
 	const char *params[] = { id };
@@ -411,7 +348,7 @@ static int fetch_all(struct pull *p, const struct fleet_table *t, const char *se
 	    !(r = pg_exec(p->c, decl, 1, params, why, sizeof(why)))) {
 		free(decl);
 		pg_cmd(p->c, "ROLLBACK", NULL, 0);
-		return fail(p, "reading %s: %s", t->name, why);
+		return errf(p->err, p->errlen, "reading %s: %s", t->name, why);
 	}
 	free(decl);
 	pq.clear(r);
@@ -420,7 +357,7 @@ static int fetch_all(struct pull *p, const struct fleet_table *t, const char *se
 		rc = fetch_failed(p, t);
 	while (!rc) {
 		bool full = pq.ntuples(r) == FETCH_ROWS, sent = full && send_fetch(p, fetch);
-		rc = full && !sent ? fetch_failed(p, t) : store_rows(p, t, b, r, keys, x, evcol, f1);
+		rc = full && !sent ? fetch_failed(p, t) : store_rows(p, s, b, r, x);
 		pq.clear(r);
 		if (!sent)
 			break;
@@ -431,9 +368,9 @@ static int fetch_all(struct pull *p, const struct fleet_table *t, const char *se
 			pq.clear(next);
 	}
 	if (!rc && batch_flush(b))
-		rc = fail(p, "storing %s: %s", t->name, batch_error(b));
+		rc = errf(p->err, p->errlen, "storing %s: %s", t->name, batch_error(b));
 	if (pg_cmd(p->c, rc ? "ROLLBACK" : "COMMIT", rc ? NULL : why, rc ? 0 : sizeof(why)) && !rc)
-		rc = fail(p, "reading %s: %s", t->name, why);
+		rc = errf(p->err, p->errlen, "reading %s: %s", t->name, why);
 	return rc;
 }
 
@@ -466,36 +403,29 @@ static void drop_batches(struct pull *p)
  * local table, through a server cursor and multi-row inserts. */
 static int pull_table(struct pull *p, const struct fleet_table *t, int64_t rid, const struct xfer *x)
 {
-	char **cols, id[32];
-	int n = xfer_columns(p->db, t->name, &cols), rc, evcol = -1, f1 = -1;
+	char id[32];
 	struct strbuf sel = STRBUF_INIT;
-	enum fleet_key *keys;
+	struct rows_spec s;
 	struct batch *b;
-	if (n <= 0)
-		return xfer_columns_free(cols, n), 0;
-	keys = calloc((size_t)n, sizeof(*keys));	/* as many as the table has columns */
-	if (!keys)
-		return xfer_columns_free(cols, n), fail(p, "reading %s: out of memory", t->name);
+	int rc;
+	rows_spec_make(p->db, t->name, &s);
+	if (!s.ncols)
+		return rows_spec_free(&s), 0;
+	s.ev = p->ev;
+	s.nev = p->nev;
 	snprintf(id, sizeof(id), "%" PRId64, rid);
 	sb_puts(&sel, "SELECT ");
-	for (int i = 0; i < n; i++) {
-		keys[i] = fleet_column_key(t->name, cols[i]);
-		sb_printf(&sel, "%s\"%s\"", i ? ", " : "", cols[i]);
-		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "event_id"))
-			evcol = i;
-		if (!strcmp(t->name, "sample") && !strcmp(cols[i], "f1"))
-			f1 = i;
-	}
+	for (int i = 0; i < s.ncols; i++)
+		sb_printf(&sel, "%s\"%s\"", i ? ", " : "", s.cols[i]);
 	sb_printf(&sel, " FROM %s WHERE %s%s", t->name, t->filter,
 		  xfer_has_key(p->db, t->name) ? "" : " ORDER BY ctid");
-	b = table_batch(p, t->name, cols, n);
-	rc = b ? fetch_all(p, t, sb_str(&sel), id, b, keys, x, evcol, f1)
-	       : fail(p, "storing %s: %s", t->name, sqlite3_errmsg(p->db));
+	b = table_batch(p, t->name, s.cols, s.ncols);
+	rc = b ? fetch_all(p, t, sb_str(&sel), id, b, &s, x)
+	       : errf(p->err, p->errlen, "storing %s: %s", t->name, sqlite3_errmsg(p->db));
 	if (rc)
 		drop_batches(p);	/* none may keep rows of a failed unit */
 	sb_free(&sel);
-	free(keys);
-	xfer_columns_free(cols, n);
+	rows_spec_free(&s);
 	return rc;
 }
 
@@ -506,12 +436,15 @@ static int pull_unit(struct pull *p, const struct fleet_table *tables, size_t nt
 {
 	char why[512];
 	if (db_exec(p->db, "BEGIN IMMEDIATE", why, sizeof(why)))
-		return fail(p, "cannot write to the database: %s", why);
+		return errf(p->err, p->errlen, "cannot write to the database: %s", why);
 	int rc = remote_ranges(p, tables, nt, rid, x);
+	enum fleet_key own = tables[0].own;	/* the session or bench row itself */
+	if (!rc && (!x->has[own] || x->lo[own] != rid || x->hi[own] != rid))
+		rc = errf(p->err, p->errlen, "%s: the server's rows of it are not the one asked for", tables[0].name);
 	for (size_t i = 0; !rc && i < nt; i++)
 		rc = pull_table(p, &tables[i], rid, x);
 	if (!rc && db_exec(p->db, "COMMIT", why, sizeof(why)))
-		rc = fail(p, "cannot commit: %s", why);
+		rc = errf(p->err, p->errlen, "cannot commit: %s", why);
 	if (rc)
 		db_exec(p->db, "ROLLBACK", NULL, 0);
 	return rc;
@@ -527,17 +460,17 @@ static int pull_session(struct pull *p, int64_t rid, FILE *out)
 	int rc = remote_identity(p, rid, &key, &what);
 	int64_t local = rc ? 0 : local_session(p, sb_str(&key));
 	if (!rc && local) {
-		fprintf(out, "%s: already here as session %" PRId64 ", not pulled again\n", sb_str(&what),
-			local);
+		xfer_say(out, "%s: already here as session %" PRId64 ", not pulled again", sb_str(&what),
+			 local);
 	} else if (!rc && !(rc = event_types(p, rid)) &&
 		   !(rc = pull_unit(p, fleet_session_tables, fleet_nsession_tables, rid, &x))) {
 		local = rid + x.off[FK_SESSION];
-		fprintf(out, "%s: pulled as session %" PRId64 ", %lld rows\n", sb_str(&what), local,
-			p->rows - rows0);
+		xfer_say(out, "%s: pulled as session %" PRId64 ", %lld rows", sb_str(&what), local,
+			 p->rows - rows0);
 	} else if (rc) {
 		char e[1024];
 		snprintf(e, sizeof(e), "%s", p->err);
-		fail(p, "%s: %s (nothing of it was stored)", sb_str(&what), e);
+		errf(p->err, p->errlen, "%s: %s (nothing of it was stored)", sb_str(&what), e);
 	}
 	if (!rc) {
 		ALLOC_GROW(p->rs.v, p->rs.n + 1, p->rs.cap);
@@ -550,49 +483,75 @@ static int pull_session(struct pull *p, int64_t rid, FILE *out)
 	return rc;
 }
 
+/* bench_key(p, rid, label, boot): the label and boot id of server bench
+ * rid, back from their server form. */
+static int bench_key(struct pull *p, int64_t rid, struct strbuf *label, struct strbuf *boot)
+{
+	char id[32];
+	const char *params[] = { id }, *l, *b;
+	PGresult *r;
+	snprintf(id, sizeof(id), "%" PRId64, rid);
+	if (!(r = pg_query(p->c, "SELECT label, boot_id FROM bench WHERE id = $1", 1, params, 2,
+			   p->err, p->errlen)))
+		return -1;
+	l = pg_get_text(r, 0, 0);
+	b = pg_get_text(r, 0, 1);
+	if (pq.ntuples(r) != 1 || !l || !b) {
+		pq.clear(r);
+		return errf(p->err, p->errlen, "no bench %" PRId64 " on the server with a label and boot", rid);
+	}
+	fleet_text_from_server(label, l, strlen(l));
+	fleet_text_from_server(boot, b, strlen(b));
+	pq.clear(r);
+	return 0;
+}
+
+/* bench_here(p, label, boot): whether the local database has the bench
+ * (label, boot); -1 when it cannot say. */
+static int bench_here(struct pull *p, const struct strbuf *label, const struct strbuf *boot)
+{
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT 1 FROM bench WHERE label = ? AND boot_id = ?");
+	int here;
+	if (!st)
+		return errf(p->err, p->errlen, "cannot read the database: %s", sqlite3_errmsg(p->db));
+	sqlite3_bind_text(st, 1, sb_str(label), (int)label->len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, sb_str(boot), (int)boot->len, SQLITE_STATIC);
+	here = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return here;
+}
+
 /* pull_bench(p, rid, out): one server bench (its sessions pulled
  * before), unless the database has its label on that boot. */
 static int pull_bench(struct pull *p, int64_t rid, FILE *out)
 {
-	char id[32], label[256], boot[64];
-	const char *params[] = { id };
+	struct strbuf label = STRBUF_INIT, boot = STRBUF_INIT;
 	struct xfer x = { 0 };
 	long long rows0 = p->rows;
-	sqlite3_stmt *st;
-	PGresult *r;
-	bool here;
-	snprintf(id, sizeof(id), "%" PRId64, rid);
-	if (!(r = pg_exec(p->c, "SELECT label, boot_id FROM bench WHERE id = $1", 1, params, p->err,
-			  p->errlen)))
-		return -1;
-	if (!pq.ntuples(r)) {
-		pq.clear(r);
-		return fail(p, "no bench %" PRId64 " on the server", rid);
-	}
-	snprintf(label, sizeof(label), "%s", pq.getvalue(r, 0, 0));
-	snprintf(boot, sizeof(boot), "%s", pq.getvalue(r, 0, 1));
-	pq.clear(r);
-	if (!(st = db_prepare(p->db, "SELECT 1 FROM bench WHERE label = ? AND boot_id = ?")))
-		return -1;
-	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, boot, -1, SQLITE_STATIC);
-	here = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
+	int rc = bench_key(p, rid, &label, &boot), here = rc ? -1 : bench_here(p, &label, &boot);
+	if (here > 0)
+		xfer_say(out, "bench %s (boot %s): already here, not pulled again", sb_str(&label),
+			 sb_str(&boot));
 	if (here) {
-		fprintf(out, "bench %s (boot %s): already here, not pulled again\n", label, boot);
-		return 0;
+		rc = here < 0 ? -1 : 0;
+		goto out;
 	}
 	x.from = p->rs.v;
 	x.to = p->ls.v;
 	x.nmap = (int)p->rs.n;
-	if (pull_unit(p, fleet_bench_tables, fleet_nbench_tables, rid, &x)) {
+	if ((rc = pull_unit(p, fleet_bench_tables, fleet_nbench_tables, rid, &x))) {
 		char e[1024];
 		snprintf(e, sizeof(e), "%s", p->err);
-		return fail(p, "bench %s (boot %s): %s (nothing of it was stored)", label, boot, e);
+		errf(p->err, p->errlen, "bench %s (boot %s): %s (nothing of it was stored)", sb_str(&label),
+		     sb_str(&boot), e);
+		goto out;
 	}
-	fprintf(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows\n", label, boot,
-		rid + x.off[FK_BENCH], p->rows - rows0);
-	return 0;
+	xfer_say(out, "bench %s (boot %s): pulled as bench %" PRId64 ", %lld rows", sb_str(&label),
+		 sb_str(&boot), rid + x.off[FK_BENCH], p->rows - rows0);
+out:
+	sb_free(&label);
+	sb_free(&boot);
+	return rc;
 }
 
 /* fleet_pull: see fleet_pull.h. */
@@ -603,7 +562,7 @@ int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, ch
 	struct ids s = { 0 }, b = { 0 };
 	int rc = pg_ensure_schema(c, false, NULL, err, errlen) || select_units(&p, sel, &s, &b) ? -1 : 0;
 	if (!rc && !s.n && !b.n)
-		rc = fail(&p, "the server has no sessions or benches");
+		rc = errf(p.err, p.errlen, "the server has no sessions or benches");
 	for (size_t i = 0; !rc && i < s.n; i++)
 		rc = pull_session(&p, s.v[i], out);
 	for (size_t i = 0; !rc && i < b.n; i++)

@@ -20,8 +20,12 @@ struct pull_sel {
 
 /* fleet_pull(c, db, sel, out, err, errlen): pulls what sel names (and
  * the sessions of the recorded runs of the benches it names), one line
- * per unit on out. 0, or -1 with one line in err at the first failure
- * (units pulled before it stay; that one left nothing). */
+ * per unit on out (what it names escaped, fleet_xfer.h's xfer_say). Text
+ * comes back from its server form (schema/fleet.h); what the server sends
+ * is checked before it is stored (fleet_rows.h). 0, or -1 with one line in
+ * err at the first failure or the first thing the server sent that is not
+ * what perfdb stores (units pulled before it stay; that one left
+ * nothing). */
 int fleet_pull(PGconn *c, sqlite3 *db, const struct pull_sel *sel, FILE *out, char *err,
 	       size_t errlen);
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "lib/alloc.h"
+#include "lib/errf.h"
 #include "lib/strbuf.h"
 #include "collect/fleet/fleet_push.h"
 #include "collect/fleet/fleet_xfer.h"
@@ -35,16 +36,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* fail(p, fmt, ...): the error line; -1. */
-__attribute__((format(printf, 2, 3))) static int fail(struct push *p, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(p->err, p->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* local_ranges(p, tables, nt, id, x): the unit's id range of each key
  * table in the local database. */
 static void local_ranges(struct push *p, const struct fleet_table *tables, size_t nt, int64_t id,
@@ -73,12 +64,12 @@ static void local_ranges(struct push *p, const struct fleet_table *tables, size_
 /* pg_int(p, sql, v): the integer the one-row query sql gives; -1 on error. */
 static int pg_int(struct push *p, const char *sql, int64_t *v)
 {
-	PGresult *r = pg_exec(p->c, sql, 0, NULL, p->err, p->errlen);
-	if (!r)
-		return -1;
-	*v = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
+	PGresult *r = pg_query(p->c, sql, 0, NULL, 1, p->err, p->errlen);
+	bool ok = r && pq.ntuples(r) == 1 && pg_get_int(r, 0, 0, v);
+	if (r && !ok)
+		errf(p->err, p->errlen, "the server sent no integer for: %s", sql);
 	pq.clear(r);
-	return 0;
+	return ok ? 0 : -1;
 }
 
 /* reserve(p, x): a block of server ids for each key range of x (under an
@@ -116,6 +107,20 @@ static void put_text(struct strbuf *b, const unsigned char *s, int n)
 		case '\r': sb_puts(b, "\\r"); break;
 		default: sb_putc(b, (char)s[i]);
 		}
+}
+
+/* put_server_text(b, s, n): text in its server form (schema/fleet.h:
+ * bytes that are not UTF-8 escaped), in COPY text form. */
+static void put_server_text(struct strbuf *b, const char *s, int n)
+{
+	struct strbuf t = STRBUF_INIT;
+	if (fleet_text_plain(s, (size_t)n)) {
+		put_text(b, (const unsigned char *)s, n);
+		return;
+	}
+	fleet_text_to_server(&t, s, (size_t)n);
+	put_text(b, (const unsigned char *)sb_str(&t), (int)t.len);
+	sb_free(&t);
 }
 
 /* put_int(b, v): v in decimal (a sample row is mostly integers: this is
@@ -170,7 +175,7 @@ static void put_value(struct strbuf *b, sqlite3_stmt *st, int i, enum fleet_key 
 		break;
 	}
 	default:
-		put_text(b, sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));
+		put_server_text(b, (const char *)sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));
 	}
 }
 
@@ -182,7 +187,7 @@ static int send(struct push *p, struct strbuf *b, bool force)
 	if (pq.putCopyData(p->c, b->p, (int)b->len) != 1) {
 		char line[512];
 		pg_error_line(p->c, line, sizeof(line));
-		return fail(p, "sending rows: %s", line);
+		return errf(p->err, p->errlen, "sending rows: %s", line);
 	}
 	sb_reset(b);
 	return 0;
@@ -200,7 +205,7 @@ static int copy_end(struct push *p, const char *table, bool ok)
 			char line[512];
 			snprintf(line, sizeof(line), "%s", pq.resultErrorMessage(r));
 			line[strcspn(line, "\n")] = 0;
-			fail(p, "copying %s: %s", table, line);
+			errf(p->err, p->errlen, "copying %s: %s", table, line);
 			rc = -1;
 		}
 		pq.clear(r);
@@ -219,7 +224,7 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 	struct strbuf b = STRBUF_INIT, q = STRBUF_INIT;
 	sqlite3_stmt *st;
 	if (n <= 0 || n > 64)
-		return xfer_columns_free(cols, n), n ? fail(p, "table %s: too many columns", t->name) : 0;
+		return xfer_columns_free(cols, n), n ? errf(p->err, p->errlen, "table %s: too many columns", t->name) : 0;
 	sb_printf(&q, "COPY %s (", target);
 	for (int i = 0; i < n; i++) {
 		keys[i] = fleet_column_key(t->name, cols[i]);
@@ -236,7 +241,7 @@ static int copy_table(struct push *p, const struct fleet_table *t, const char *t
 		pq.clear(r);
 		sb_free(&q);
 		xfer_columns_free(cols, n);
-		return fail(p, "copying %s: %s", t->name, line);
+		return errf(p->err, p->errlen, "copying %s: %s", t->name, line);
 	}
 	pq.clear(r);
 	sb_reset(&q);
@@ -361,33 +366,71 @@ static int copy_unit(struct push *p, const struct fleet_table *tables, size_t nt
 	return 0;
 }
 
-/* uid_of(p, key, sid): the server's session id of identity key into
- * *sid (0: not there); -1 on error. */
+/* uid_of(p, key, sid): the server's session id of identity key (in its
+ * server form: the server keeps md5 of that) into *sid (0: not there);
+ * -1 on error. */
 static int uid_of(struct push *p, const char *key, int64_t *sid)
 {
 	const char *params[] = { key };
-	PGresult *r = pg_exec(p->c, "SELECT session_id FROM perfdb_pushed WHERE uid = md5($1)", 1,
-			      params, p->err, p->errlen);
-	if (!r)
-		return -1;
-	*sid = pq.ntuples(r) ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : 0;
+	PGresult *r = pg_query(p->c, "SELECT session_id FROM perfdb_pushed WHERE uid = md5($1)", 1,
+			       params, 1, p->err, p->errlen);
+	int rc = r ? 0 : -1;
+	*sid = 0;
+	if (r && pq.ntuples(r) && (!pg_get_int(r, 0, 0, sid) || *sid < 1))
+		rc = errf(p->err, p->errlen, "the server's perfdb_pushed has a session id that is not one");
 	pq.clear(r);
-	return 0;
+	return rc;
 }
 
-/* session_line(p, id, b): "session N (label L, host H)" of a local
- * session into b. */
-static void session_line(struct push *p, int64_t id, struct strbuf *b)
+/* pushed_before(p, v1, label, sid): the server's session id, into *sid
+ * (0: none), of a session an earlier perfdb pushed (perfdb_pushed keeps
+ * md5 of its identity without the label, fleet_identity_v1) with this
+ * label; -1 on error. That perfdb pushed only valid UTF-8: other text
+ * was never there. */
+static int pushed_before(struct push *p, const char *v1, const struct strbuf *label, bool has_label,
+			 int64_t *sid)
+{
+	struct strbuf l = STRBUF_INIT;
+	const char *params[2] = { v1, NULL };
+	PGresult *r;
+	int rc = 0;
+	*sid = 0;
+	if (!fleet_text_plain(v1, strlen(v1)))
+		return 0;
+	if (has_label) {
+		fleet_text_to_server(&l, sb_str(label), label->len);
+		params[1] = sb_str(&l);
+	}
+	r = pg_query(p->c, "SELECT p.session_id FROM perfdb_pushed p JOIN session s ON "
+		     "s.id = p.session_id WHERE p.uid = md5($1) AND s.label IS NOT DISTINCT FROM $2",
+		     2, params, 1, p->err, p->errlen);
+	if (!r)
+		rc = -1;
+	else if (pq.ntuples(r) && (!pg_get_int(r, 0, 0, sid) || *sid < 1))
+		rc = errf(p->err, p->errlen, "the server's perfdb_pushed has a session id that is not one");
+	pq.clear(r);
+	sb_free(&l);
+	return rc;
+}
+
+/* session_line(p, id, b, label, has_label): "session N (label L, host H)"
+ * of a local session into b, its label into label. */
+static void session_line(struct push *p, int64_t id, struct strbuf *b, struct strbuf *label,
+			 bool *has_label)
 {
 	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, hostname FROM session WHERE id = ?");
+	*has_label = false;
 	sb_printf(b, "session %" PRId64, id);
 	if (st) {
 		sqlite3_bind_int64(st, 1, id);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-				sb_printf(b, " (label %s", (const char *)sqlite3_column_text(st, 0));
-			else
+			if ((*has_label = sqlite3_column_type(st, 0) != SQLITE_NULL)) {
+				sb_putn(label, (const char *)sqlite3_column_text(st, 0),
+					(size_t)sqlite3_column_bytes(st, 0));
+				sb_printf(b, " (label %s", sb_str(label));
+			} else {
 				sb_puts(b, " (no label");
+			}
 			sb_printf(b, ", host %s)", sqlite3_column_text(st, 1) ?
 				  (const char *)sqlite3_column_text(st, 1) : "unknown");
 		}
@@ -402,69 +445,117 @@ static int rollback(struct push *p)
 	return -1;
 }
 
-/* push_session(p, id, remote, out): one local session, unless the server
- * has it; its server id into *remote. */
-static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
+/* The identity of a local session being pushed: its text in server form
+ * (md5 of it is perfdb_pushed.uid), the text an earlier perfdb used, its
+ * label, and the line naming it. */
+struct ident {
+	struct strbuf key, v1, label, what;
+	bool has_label;
+};
+
+/* ident_of(p, id, s): the identity of local session id; -1 when there is
+ * no such session. */
+static int ident_of(struct push *p, int64_t id, struct ident *s)
 {
-	struct strbuf key = STRBUF_INIT, what = STRBUF_INIT;
-	struct xfer x = { 0 };
+	struct strbuf key = STRBUF_INIT;
+	session_line(p, id, &s->what, &s->label, &s->has_label);
+	if (xfer_local_identity(p->db, id, &key, &s->v1)) {
+		sb_free(&key);
+		return errf(p->err, p->errlen, "no session %" PRId64, id);
+	}
+	fleet_text_to_server(&s->key, sb_str(&key), key.len);
+	sb_free(&key);
+	return 0;
+}
+
+/* ident_free(s): what ident_of made. */
+static void ident_free(struct ident *s)
+{
+	sb_free(&s->key);
+	sb_free(&s->v1);
+	sb_free(&s->label);
+	sb_free(&s->what);
+}
+
+/* already_there(p, s, remote, out): whether the server has the session
+ * (pushed by this perfdb or, with its label, by an earlier one): 1 after
+ * saying so on out, with its server id in *remote; 0 if not; -1. */
+static int already_there(struct push *p, const struct ident *s, int64_t *remote, FILE *out)
+{
+	bool before = false;
+	if (uid_of(p, sb_str(&s->key), remote))
+		return -1;
+	if (!*remote) {
+		if (pushed_before(p, sb_str(&s->v1), &s->label, s->has_label, remote))
+			return -1;
+		before = *remote != 0;
+	}
+	if (*remote)
+		xfer_say(out, "%s: already on the server as session %" PRId64 "%s, not pushed again",
+			 sb_str(&s->what), *remote, before ? " (pushed by an earlier perfdb, whose "
+			 "identity of a session left out its label)" : "");
+	return *remote ? 1 : 0;
+}
+
+/* send_session(p, id, s, x, remote, out): in one server transaction, the
+ * session's identity row and every table it owns. 0 pushed, 1 when
+ * another push of it committed meanwhile (said on out), -1. */
+static int send_session(struct push *p, int64_t id, const struct ident *s, const struct xfer *x,
+			int64_t *remote, FILE *out)
+{
 	char sid[32];
-	double t0 = now_s();
-	long long rows0 = p->rows;
-	int rc = -1;
-	session_line(p, id, &what);
-	if (xfer_local_identity(p->db, id, &key)) {
-		fail(p, "no session %" PRId64, id);
-		goto out;
-	}
-	if (uid_of(p, sb_str(&key), remote))
-		goto out;
-	if (*remote) {
-		fprintf(out, "%s: already on the server as session %" PRId64 ", not pushed again\n",
-			sb_str(&what), *remote);
-		rc = 0;
-		goto out;
-	}
-	local_ranges(p, fleet_session_tables, fleet_nsession_tables, id, &x);
-	if (reserve(p, &x))
-		goto out;
-	*remote = id + x.off[FK_SESSION];
-	snprintf(sid, sizeof(sid), "%" PRId64, *remote);
-	const char *params[] = { sb_str(&key), sid };
+	const char *params[] = { sb_str(&s->key), sid };
 	PGresult *r;
+	bool raced;
+	snprintf(sid, sizeof(sid), "%" PRId64, *remote);
 	if (pg_cmd(p->c, "BEGIN", p->err, p->errlen))
-		goto out;
+		return -1;
 	if (!(r = pg_exec(p->c, "INSERT INTO perfdb_pushed (uid, session_id) VALUES (md5($1), $2) "
-			  "ON CONFLICT (uid) DO NOTHING", 2, params, p->err, p->errlen))) {
-		rollback(p);
-		goto out;
-	}
-	bool raced = !strcmp(pq.cmdTuples(r), "0");
+			  "ON CONFLICT (uid) DO NOTHING", 2, params, p->err, p->errlen)))
+		return rollback(p);
+	raced = !strcmp(pq.cmdTuples(r), "0");
 	pq.clear(r);
 	if (raced) {	/* another push of the same session committed meanwhile */
 		rollback(p);
-		rc = uid_of(p, sb_str(&key), remote);
-		if (!rc)
-			fprintf(out, "%s: already on the server as session %" PRId64 ", not pushed "
-				"again\n", sb_str(&what), *remote);
-		goto out;
+		return already_there(p, s, remote, out) < 0 ? -1 : 1;
 	}
-	if (copy_unit(p, fleet_session_tables, fleet_nsession_tables, id, *remote, &x) ||
-	    pg_cmd(p->c, "COMMIT", p->err, p->errlen)) {
+	if (copy_unit(p, fleet_session_tables, fleet_nsession_tables, id, *remote, x) ||
+	    pg_cmd(p->c, "COMMIT", p->err, p->errlen))
+		return rollback(p);
+	return 0;
+}
+
+/* push_session(p, id, remote, out): one local session, unless the server
+ * has it; its server id into *remote. A failure names the session. */
+static int push_session(struct push *p, int64_t id, int64_t *remote, FILE *out)
+{
+	struct ident s = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, false };
+	struct xfer x = { 0 };
+	double t0 = now_s(), dt;
+	long long rows0 = p->rows;
+	int rc = ident_of(p, id, &s);
+	if (!rc)
+		rc = already_there(p, &s, remote, out);	/* 1: there */
+	if (rc)
+		goto out;
+	local_ranges(p, fleet_session_tables, fleet_nsession_tables, id, &x);
+	rc = reserve(p, &x) ? -1 : 0;
+	*remote = id + x.off[FK_SESSION];
+	if (rc || (rc = send_session(p, id, &s, &x, remote, out)))
+		goto out;	/* 1: another push of it committed meanwhile */
+	dt = now_s() - t0;
+	xfer_say(out, "%s: pushed as session %" PRId64 ", %lld rows in %.2f s (%.0f rows/s)",
+		 sb_str(&s.what), *remote, p->rows - rows0, dt,
+		 dt > 0 ? (double)(p->rows - rows0) / dt : 0);
+out:
+	if (rc < 0) {
 		char why[1024];
 		snprintf(why, sizeof(why), "%s", p->err);
-		rollback(p);
-		fail(p, "%s: %s (nothing of it is on the server)", sb_str(&what), why);
-		goto out;
+		errf(p->err, p->errlen, "%s: %s (nothing of it is on the server)", s.what.len ? sb_str(&s.what) :
+		     "a session", why);
 	}
-	double dt = now_s() - t0;
-	fprintf(out, "%s: pushed as session %" PRId64 ", %lld rows in %.2f s (%.0f rows/s)\n",
-		sb_str(&what), *remote, p->rows - rows0, dt, dt > 0 ? (double)(p->rows - rows0) / dt : 0);
-	rc = 0;
-out:
-	sb_free(&key);
-	sb_free(&what);
-	return rc;
+	ident_free(&s);
+	return rc < 0 ? -1 : 0;
 }
 
 /* bench_sessions(p, bid, x): pushes the sessions bench bid's runs refer
@@ -482,7 +573,7 @@ static int bench_sessions(struct push *p, int64_t bid, struct xfer *x, int64_t *
 	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
 		int64_t local = sqlite3_column_int64(st, 0), remote = 0;
 		struct strbuf key = STRBUF_INIT;
-		if (xfer_local_identity(p->db, local, &key) == 0) {
+		if (xfer_local_identity(p->db, local, &key, NULL) == 0) {
 			rc = push_session(p, local, &remote, out);
 			ALLOC_GROW(*from, (size_t)x->nmap + 1, cap);
 			ALLOC_GROW(*to, (size_t)x->nmap + 1, cap2);
@@ -497,98 +588,135 @@ static int bench_sessions(struct push *p, int64_t bid, struct xfer *x, int64_t *
 	return rc;
 }
 
-/* bench_there(p, label, boot, runs, out): whether the server has the
- * bench (label, boot) already: 1 after saying so on out, 0 if not, -1 on
- * an error. */
-static int bench_there(struct push *p, const char *label, const char *boot, long long runs,
-		       FILE *out)
+/* A local bench: its label and boot id as stored here and in their server
+ * form, its number of runs. */
+struct bench_key {
+	struct strbuf label, boot, slabel, sboot;
+	long long runs;
+};
+
+/* bench_key_of(p, bid, k): the key of local bench bid; -1 when none. */
+static int bench_key_of(struct push *p, int64_t bid, struct bench_key *k)
 {
-	const char *params[] = { label, boot };
-	PGresult *r = pg_exec(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
-			      "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, p->err,
-			      p->errlen);
-	long long there;
+	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, boot_id, (SELECT count(*) FROM bench_run "
+				      "WHERE bench_id = b.id) FROM bench b WHERE id = ?");
+	int rc = -1;
+	if (!st)
+		return errf(p->err, p->errlen, "cannot read bench %" PRId64 ": %s", bid, sqlite3_errmsg(p->db));
+	sqlite3_bind_int64(st, 1, bid);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		sb_putn(&k->label, (const char *)sqlite3_column_text(st, 0),
+			(size_t)sqlite3_column_bytes(st, 0));
+		sb_putn(&k->boot, (const char *)sqlite3_column_text(st, 1),
+			(size_t)sqlite3_column_bytes(st, 1));
+		fleet_text_to_server(&k->slabel, sb_str(&k->label), k->label.len);
+		fleet_text_to_server(&k->sboot, sb_str(&k->boot), k->boot.len);
+		k->runs = sqlite3_column_int64(st, 2);
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	return rc ? errf(p->err, p->errlen, "no bench %" PRId64, bid) : 0;
+}
+
+/* bench_key_free(k): what bench_key_of made. */
+static void bench_key_free(struct bench_key *k)
+{
+	sb_free(&k->label);
+	sb_free(&k->boot);
+	sb_free(&k->slabel);
+	sb_free(&k->sboot);
+}
+
+/* bench_there(p, k, out): whether the server has the bench (label, boot)
+ * already: 1 after saying so on out, 0 if not, -1 on an error. */
+static int bench_there(struct push *p, const struct bench_key *k, FILE *out)
+{
+	const char *params[] = { sb_str(&k->slabel), sb_str(&k->sboot) };
+	PGresult *r = pg_query(p->c, "SELECT (SELECT count(*) FROM bench_run WHERE bench_id = b.id) "
+			       "FROM bench b WHERE label = $1 AND boot_id = $2", 2, params, 1, p->err,
+			       p->errlen);
+	int64_t there;
+	bool got;
 	if (!r)
 		return -1;
-	if (!pq.ntuples(r)) {
+	got = pq.ntuples(r) > 0 && pg_get_int(r, 0, 0, &there);
+	if (pq.ntuples(r) && !got) {
 		pq.clear(r);
-		return 0;
+		return errf(p->err, p->errlen, "the server sent no count of the bench's runs");
 	}
-	there = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
 	pq.clear(r);
-	if (there == runs)
-		fprintf(out, "bench %s (boot %s): already on the server, not pushed again\n", label,
-			boot);
+	if (!got)
+		return 0;
+	if (there == k->runs)
+		xfer_say(out, "bench %s (boot %s): already on the server, not pushed again",
+			 sb_str(&k->label), sb_str(&k->boot));
 	else
-		fprintf(out, "bench %s (boot %s): on the server with %lld runs, %lld here: left as "
-			"it is on the server (a bench that grew after its push is not merged)\n",
-			label, boot, there, runs);
+		xfer_say(out, "bench %s (boot %s): on the server with %" PRId64 " runs, %lld here: left "
+			 "as it is on the server (a bench that grew after its push is not merged)",
+			 sb_str(&k->label), sb_str(&k->boot), there, k->runs);
 	return 1;
 }
 
-/* lock_bench(p, label, boot): in the open transaction, the lock that
- * serializes pushes of the same bench (the second then finds it there). */
-static int lock_bench(struct push *p, const char *label, const char *boot)
+/* lock_bench(p, k): in the open transaction, the lock that serializes
+ * pushes of the same bench (the second then finds it there). */
+static int lock_bench(struct push *p, const struct bench_key *k)
 {
-	const char *params[] = { label, boot };
+	const char *params[] = { sb_str(&k->slabel), sb_str(&k->sboot) };
 	PGresult *r = pg_exec(p->c, "SELECT pg_advisory_xact_lock(hashtext('perfdb bench ' || $1 || "
 			      "' ' || $2))", 2, params, p->err, p->errlen);
 	pq.clear(r);
 	return r ? 0 : -1;
 }
 
+/* send_bench(p, bid, k, x, out): ids reserved for x, then in one server
+ * transaction the bench's tables: 0 pushed, 1 when another push of it committed meanwhile (said
+ * on out), -1. */
+static int send_bench(struct push *p, int64_t bid, const struct bench_key *k, struct xfer *x,
+		      FILE *out)
+{
+	int rc = 0;
+	if (reserve(p, x) || pg_cmd(p->c, "BEGIN", p->err, p->errlen))
+		return -1;
+	if (lock_bench(p, k) || (rc = bench_there(p, k, out))) {
+		rollback(p);	/* another push of it committed meanwhile (rc 1), or an error */
+		return rc > 0 ? 1 : -1;
+	}
+	if (copy_unit(p, fleet_bench_tables, fleet_nbench_tables, bid, 0, x) ||
+	    pg_cmd(p->c, "COMMIT", p->err, p->errlen))
+		return rollback(p);
+	return 0;
+}
+
 /* push_bench(p, bid, out): one bench (with the sessions of its recorded
  * runs), unless the server has its label on that boot. */
 static int push_bench(struct push *p, int64_t bid, FILE *out)
 {
-	sqlite3_stmt *st = db_prepare(p->db, "SELECT label, boot_id, (SELECT count(*) FROM bench_run "
-				      "WHERE bench_id = b.id) FROM bench b WHERE id = ?");
+	struct bench_key k = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
 	struct xfer x = { 0 };
 	int64_t *from = NULL, *to = NULL;
-	char label[256], boot[64], *e = p->err;
-	long long runs, rows0 = p->rows;
-	int rc = -1;
-	if (!st)
-		return -1;
-	sqlite3_bind_int64(st, 1, bid);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return fail(p, "no bench %" PRId64, bid);
-	}
-	snprintf(label, sizeof(label), "%s", (const char *)sqlite3_column_text(st, 0));
-	snprintf(boot, sizeof(boot), "%s", (const char *)sqlite3_column_text(st, 1));
-	runs = sqlite3_column_int64(st, 2);
-	sqlite3_finalize(st);
-	if ((rc = bench_there(p, label, boot, runs, out)))
-		return rc < 0 ? -1 : 0;
-	rc = -1;
-	if (bench_sessions(p, bid, &x, &from, &to, out))
+	long long rows0 = p->rows;
+	int rc = bench_key_of(p, bid, &k);
+	if (rc || (rc = bench_there(p, &k, out)))
 		goto out;
+	if ((rc = bench_sessions(p, bid, &x, &from, &to, out)))
+		goto out;	/* the failing session's line names it */
 	p->rows = rows0;
 	local_ranges(p, fleet_bench_tables, fleet_nbench_tables, bid, &x);
-	if (reserve(p, &x) || pg_cmd(p->c, "BEGIN", e, p->errlen))
-		goto out;
-	if (lock_bench(p, label, boot) || (rc = bench_there(p, label, boot, runs, out))) {
-		rollback(p);	/* another push of it committed meanwhile (rc 1), or an error */
-		rc = rc > 0 ? 0 : -1;
-		goto out;
-	}
-	rc = -1;
-	if (copy_unit(p, fleet_bench_tables, fleet_nbench_tables, bid, 0, &x) ||
-	    pg_cmd(p->c, "COMMIT", e, p->errlen)) {
+	if ((rc = send_bench(p, bid, &k, &x, out)) < 0) {
 		char why[1024];
-		snprintf(why, sizeof(why), "%s", e);
-		rollback(p);
-		fail(p, "bench %s (boot %s): %s (nothing of it is on the server)", label, boot, why);
-		goto out;
+		snprintf(why, sizeof(why), "%s", p->err);
+		errf(p->err, p->errlen, "bench %s (boot %s): %s (nothing of it is on the server)", sb_str(&k.label),
+		     sb_str(&k.boot), why);
+	} else if (!rc) {
+		xfer_say(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows",
+			 sb_str(&k.label), sb_str(&k.boot), bid + x.off[FK_BENCH], k.runs,
+			 p->rows - rows0);
 	}
-	fprintf(out, "bench %s (boot %s): pushed as bench %" PRId64 ", %lld runs, %lld rows\n", label,
-		boot, bid + x.off[FK_BENCH], runs, p->rows - rows0);
-	rc = 0;
 out:
+	bench_key_free(&k);
 	free(from);
 	free(to);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* fleet_push: see fleet_push.h. */
@@ -602,10 +730,10 @@ int fleet_push(sqlite3 *db, PGconn *c, const int64_t *sids, int ns, const int64_
 	if (pg_ensure_schema(c, true, &created, err, errlen))
 		return -1;
 	if (created && pg_jit_off(c, why, sizeof(why)))
-		fprintf(stderr, "perfdb push: warning: PostgreSQL's JIT stays on for this database "
-			"(%s): a query over many sessions may spend seconds compiling its plan, "
-			"one part per session; the database's owner can turn it off (ALTER "
-			"DATABASE ... SET jit = off)\n", why);
+		xfer_say(stderr, "perfdb push: warning: PostgreSQL's JIT stays on for this database "
+			 "(%s): a query over many sessions may spend seconds compiling its plan, "
+			 "one part per session; the database's owner can turn it off (ALTER "
+			 "DATABASE ... SET jit = off)", why);
 	for (int i = 0; i < ns; i++)
 		if (push_session(&p, sids[i], &remote, out))
 			return -1;

@@ -1,6 +1,8 @@
 /* Shared pieces of perfdb push and pull: see fleet_xfer.h. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include "lib/alloc.h"
+#include "lib/escape.h"
 #include "collect/fleet/fleet_xfer.h"
 #include "schema/db.h"
 
@@ -17,6 +19,36 @@ bool xfer_remap(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out)
 	}
 	*out = v + x->off[k];
 	return true;
+}
+
+/* xfer_remap_in: see fleet_xfer.h. */
+int xfer_remap_in(const struct xfer *x, enum fleet_key k, int64_t v, int64_t *out)
+{
+	if (k == FK_SESSION && !x->has[FK_SESSION]) {
+		for (int i = 0; i < x->nmap; i++)
+			if (x->from[i] == v) {
+				*out = x->to[i];
+				return 1;
+			}
+		return 0;
+	}
+	if (!x->has[k] || v < x->lo[k] || v > x->hi[k])
+		return -1;
+	*out = x->off[k] + v;	/* next + (v - lo): xfer_set_range saw that it fits */
+	return 1;
+}
+
+/* xfer_set_range: see fleet_xfer.h. */
+int xfer_set_range(struct xfer *x, enum fleet_key k, int64_t lo, int64_t hi, int64_t next)
+{
+	int64_t last;
+	if (lo < 1 || hi < lo || next < 1 || __builtin_add_overflow(next, hi - lo, &last))
+		return -1;
+	x->has[k] = true;
+	x->lo[k] = lo;
+	x->hi[k] = hi;
+	x->off[k] = next - lo;
+	return 0;
 }
 
 /* xfer_columns: see fleet_xfer.h. */
@@ -57,7 +89,7 @@ bool xfer_has_key(sqlite3 *db, const char *table)
 }
 
 /* xfer_local_identity: see fleet_xfer.h. */
-int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b)
+int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b, struct strbuf *v1)
 {
 	char *sql = xasprintf("SELECT %s FROM session WHERE id = ?", fleet_identity_cols);
 	sqlite3_stmt *st = db_prepare(db, sql);
@@ -71,8 +103,25 @@ int xfer_local_identity(sqlite3 *db, int64_t id, struct strbuf *b)
 		for (int i = 0; i < FLEET_IDENTITY_NCOLS; i++)
 			vals[i] = (const char *)sqlite3_column_text(st, i);
 		fleet_identity(b, vals);
+		if (v1)
+			fleet_identity_v1(v1, vals);
 		rc = 0;
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* xfer_say: see fleet_xfer.h. */
+void xfer_say(FILE *out, const char *fmt, ...)
+{
+	struct strbuf raw = STRBUF_INIT, line = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(&raw, fmt, ap);
+	va_end(ap);
+	esc_append(&line, sb_str(&raw), ESC_TEXT);
+	sb_putc(&line, '\n');
+	fputs(sb_str(&line), out);
+	sb_free(&raw);
+	sb_free(&line);
 }

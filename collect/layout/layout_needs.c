@@ -11,6 +11,7 @@
 #include "collect/layout/layout_needs.h"
 #include "lib/alloc.h"
 #include "lib/layout.h"
+#include "lib/search.h"
 #include "schema/db.h"
 
 /* type_names_add: see layout_needs.h. */
@@ -117,19 +118,18 @@ static void load_tobjs(sqlite3 *db, int64_t session, struct tobjs *t)
 	t->hit = xcalloc(t->types.n + 1, sizeof(*t->hit));
 }
 
+/* starts_by(o, addr): whether object o starts at or below *addr. */
+static bool starts_by(const void *o, const void *addr)
+{
+	return ((const struct tobj *)o)->addr <= *(const uint64_t *)addr;
+}
+
 /* mark(t, addr, pid): marks the types of the objects holding addr (of
  * process pid; -1 unknown). */
 static void mark(struct tobjs *t, uint64_t addr, int32_t pid)
 {
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {	/* the first object starting after addr */
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->v[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i-- > 0 && t->maxend[i] > addr;) {
+	size_t after = lower_bound(t->v, t->n, sizeof(*t->v), &addr, starts_by);
+	for (size_t i = after; i-- > 0 && t->maxend[i] > addr;) {
 		const struct tobj *o = &t->v[i];
 		if (addr < o->end && (o->pid < 0 || o->pid == pid))
 			t->hit[o->type] = true;

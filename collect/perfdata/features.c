@@ -7,6 +7,7 @@
 #include "collect/perfdata/features.h"
 #include "lib/alloc.h"
 #include "lib/bytes.h"
+#include "lib/errf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,10 +47,8 @@ static int fail(struct fparse *p, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (p->errlen)
-		snprintf(p->err, p->errlen, "%s: %s at offset %zu (section has %zu bytes)",
-			 p->name, msg, at, p->c.len);
-	return -1;
+	return errf(p->err, p->errlen, "%s: %s at offset %zu (section has %zu bytes)", p->name,
+		    msg, at, p->c.len);
 }
 
 /* left: bytes not yet consumed in the section. */

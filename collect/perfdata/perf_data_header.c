@@ -4,7 +4,6 @@
  * included) that follow the data section. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,36 +23,6 @@
 #define MAX_FEATURE	(256u << 20)
 #define FEAT_TRACING_DATA 1
 #define FIFO_WAIT_MS	2000	/* for a writer of a named FIFO */
-
-/* pd_errorf: see perf_data_int.h. */
-int pd_errorf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	if (r->in->err && r->in->errlen)
-		snprintf(r->in->err, r->in->errlen, "%s: offset %llu: %s", r->path,
-			 (unsigned long long)offset, what);
-	return -1;
-}
-
-/* pd_warnf: see perf_data_int.h. */
-void pd_warnf(struct pd_reader *r, uint64_t offset, const char *fmt, ...)
-{
-	char what[512], line[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(line, sizeof(line), "%s: offset %llu: %s", r->path,
-		 (unsigned long long)offset, what);
-	if (r->nr_warnings >= 100)
-		return;
-	r->warnings = xreallocarray(r->warnings, r->nr_warnings + 1, sizeof(*r->warnings));
-	r->warnings[r->nr_warnings++] = xstrdup(line);
-}
 
 /* in_file: 0 when the n bytes at offset off lie inside the file (or its
  * size is unknown), else -1 with an error at field, where the file says

@@ -53,6 +53,14 @@ struct oq_run {
 	uint8_t src;			/* OQ_SRC_FILE or OQ_SRC_SPILL */
 };
 
+struct pd_reader;
+
+/* oq_deliver_fn(r, rec, size, file_offset): where the ordering queue hands
+ * each record on, in time order (the stream's decoding and delivery to the
+ * consumer); 0, or a status that stops the read. */
+typedef int (*oq_deliver_fn)(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+			     uint64_t file_offset);
+
 /* Time ordering (perf_data_order.c): pending runs, a min-heap of them by
  * their heads' (time, arrival), and the FINISHED_ROUND bounds. */
 struct order_queue {
@@ -66,6 +74,7 @@ struct order_queue {
 	uint64_t next_flush;		/* flush bound set at the last round */
 	uint64_t last_flushed;		/* time of the last delivered record */
 	bool capped;			/* the run cap was passed (warned once) */
+	oq_deliver_fn deliver;		/* where records go (oq_start) */
 	struct oq_store store;
 };
 
@@ -132,24 +141,23 @@ int pd_decode(struct pd_reader *r, const uint8_t *rec, size_t size,
 	      struct pd_event *ev, const char **why);
 
 /* Ordering queue (perf_data_order.c). oq_init(q): an empty queue (at
- * pd_open). oq_start(r): before the first record: the input file is read
- * back by offset when it is a regular file the reader opened itself.
+ * pd_open). oq_start(r, deliver): before the first record: records go to
+ * deliver; the input file is read back by offset when it is a regular
+ * file the reader opened itself.
  * oq_push(r, rec, size, time, file_offset, in_file): one kernel record;
  * in_file says its bytes are the input file's at file_offset (else they
  * are spilled); a record without time is delivered at once. oq_round(r):
  * at FINISHED_ROUND, delivers what is not newer than the previous round's
  * newest. oq_flush_all(r): delivers the rest (end of data). oq_free(q):
- * frees it all. Delivery goes through pd_deliver; each returns 0, or the
- * first non-zero status. */
+ * frees it all. Each returns 0, or the first non-zero status deliver
+ * returned. */
 void oq_init(struct order_queue *q);
-void oq_start(struct pd_reader *r);
+void oq_start(struct pd_reader *r, oq_deliver_fn deliver);
 int oq_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	    uint64_t time, uint64_t file_offset, bool in_file);
 int oq_round(struct pd_reader *r);
 int oq_flush_all(struct pd_reader *r);
 void oq_free(struct order_queue *q);
-int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
-	       uint64_t file_offset);
 
 /* Read-back store (perf_data_store.c). os_init(s, fd): an empty store
  * over input fd (-1: none). os_spill(r, rec, size, time, foff): appends a
@@ -171,10 +179,10 @@ void os_release(struct oq_store *s, int32_t owner, int32_t blk);
 void os_trim(struct oq_store *s, uint64_t below);
 void os_free(struct oq_store *s);
 
-/* Stream handling (perf_data_stream.c). */
-int pd_handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
-		     uint64_t file_offset, bool from_compressed);
-int pd_begin(struct pd_reader *r);
+/* pd_set_tracing_data(r, buf, len, offset): the first TRACING_DATA blob
+ * (found at offset) parsed into r->tep, tried in a child first as
+ * pd_set_tracing_vet says; later ones are ignored. 0, or -1 with the
+ * error at offset (perf_data_header.c). */
 int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 			uint64_t offset);
 
@@ -187,10 +195,18 @@ int pd_set_tracing_data(struct pd_reader *r, const uint8_t *buf, size_t len,
 int pd_child_survives(void (*fn)(const uint8_t *, size_t), const uint8_t *buf, size_t len,
 		      char *why, size_t whylen);
 
-/* Zstd (perf_data_zstd.c): feeds one COMPRESSED payload, handing each
- * complete inner record to pd_handle_record. */
+/* pd_inner_fn(r, rec, size, file_offset): where the zstd stream hands
+ * each complete inner record (the stream's record dispatch); 0, or a
+ * status that stops the read. */
+typedef int (*pd_inner_fn)(struct pd_reader *r, const uint8_t *rec, size_t size,
+			   uint64_t file_offset);
+
+/* Zstd (perf_data_zstd.c). pd_decompress(r, payload, len, file_offset,
+ * inner): feeds one COMPRESSED payload, handing each complete inner
+ * record to inner; 0, or -1 (error set), or inner's status.
+ * pd_zstd_free(r): frees the stream and its buffer. */
 int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,
-		  uint64_t file_offset);
+		  uint64_t file_offset, pd_inner_fn inner);
 void pd_zstd_free(struct pd_reader *r);
 
 #endif

@@ -61,8 +61,9 @@ void oq_init(struct order_queue *q)
 }
 
 /* oq_start: see perf_data_int.h. */
-void oq_start(struct pd_reader *r)
+void oq_start(struct pd_reader *r, oq_deliver_fn deliver)
 {
+	r->in->q.deliver = deliver;
 	if (r->file_size && r->fp != stdin)
 		r->in->q.store.fd = fileno(r->fp);
 }
@@ -213,7 +214,7 @@ static int merge_upto(struct pd_reader *r, uint64_t bound)
 		if (!p)
 			return -1;
 		q->last_flushed = q->runs[s].time;
-		if ((rc = pd_deliver(r, p, q->runs[s].size, q->runs[s].foff)))
+		if ((rc = q->deliver(r, p, q->runs[s].size, q->runs[s].foff)))
 			return rc;
 		rc = advance(r, s);
 		if (rc == 1)
@@ -264,7 +265,7 @@ int oq_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		if (src == OQ_SRC_FILE && q->open >= 0 && q->runs[q->open].src == src &&
 		    q->runs[q->open].end == off)
 			q->runs[q->open].end = end;
-		return pd_deliver(r, rec, size, file_offset);
+		return q->deliver(r, rec, size, file_offset);
 	}
 	if (!extends(q, src, off, time) && (rc = at_cap(r, file_offset)))
 		return rc;

@@ -13,9 +13,9 @@
 #define INBUF_SIZE	(1u << 20)	/* > MAX_RECORD */
 #define EVENT_UPDATE_NAME 1
 
-/* pd_begin: names the evsels and tells the consumer reading starts. Runs
+/* begin_read: names the evsels and tells the consumer reading starts. Runs
  * once, before the first kernel record is handled. */
-int pd_begin(struct pd_reader *r)
+static int begin_read(struct pd_reader *r)
 {
 	if (r->in->begun)
 		return 0;
@@ -61,9 +61,10 @@ static int deliver_read(struct pd_reader *r, struct pd_event *ev)
 	return rc;
 }
 
-/* pd_deliver: decodes one record and hands it to the consumer. */
-int pd_deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
-	       uint64_t file_offset)
+/* deliver: decodes one record and hands it to the consumer (the ordering
+ * queue's oq_deliver_fn). */
+static int deliver(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+		   uint64_t file_offset)
 {
 	struct pd_event ev;
 	const char *why = NULL;
@@ -201,12 +202,22 @@ static int kernel_record(struct pd_reader *r, const uint8_t *rec, size_t size,
 {
 	const char *why = NULL;
 	uint64_t t;
-	int rc = pd_begin(r);
+	int rc = begin_read(r);
 	if (rc)
 		return rc;
 	if (pd_sample_time(r, rec, size, &t, &why))
 		return pd_errorf(r, off, "%s", why);
 	return oq_push(r, rec, (uint32_t)size, t, off, !from_compressed);
+}
+
+static int handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
+			 uint64_t off, bool from_compressed);
+
+/* inner_record: a record out of a COMPRESSED one (the zstd stream's
+ * pd_inner_fn). */
+static int inner_record(struct pd_reader *r, const uint8_t *rec, size_t size, uint64_t off)
+{
+	return handle_record(r, rec, size, off, true);
 }
 
 /* compressed: COMPRESSED / COMPRESSED2 payloads go to the zstd stream. */
@@ -215,19 +226,19 @@ static int compressed(struct pd_reader *r, uint32_t type, const uint8_t *rec,
 {
 	uint64_t len;
 	if (type == PD_COMPRESSED)
-		return pd_decompress(r, rec + 8, size - 8, off);
+		return pd_decompress(r, rec + 8, size - 8, off, inner_record);
 	if (size < 16)
 		return pd_errorf(r, off, "COMPRESSED2 record too short");
 	len = rd64(rec + 8, r->swap);
 	if (len > size - 16)
 		return pd_errorf(r, off + 8, "COMPRESSED2 data size %llu exceeds its record",
 				 (unsigned long long)len);
-	return pd_decompress(r, rec + 16, (size_t)len, off);
+	return pd_decompress(r, rec + 16, (size_t)len, off, inner_record);
 }
 
-/* pd_handle_record: dispatches one complete record rec[0..size). */
-int pd_handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
-		     uint64_t off, bool from_compressed)
+/* handle_record: dispatches one complete record rec[0..size). */
+static int handle_record(struct pd_reader *r, const uint8_t *rec, size_t size,
+			 uint64_t off, bool from_compressed)
 {
 	uint32_t type = rd32(rec, r->swap);
 	r->nr_records++;
@@ -451,7 +462,7 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 		r->in->rec = xmalloc(MAX_RECORD);
 	if (!r->in->ibuf)
 		r->in->ibuf = xmalloc(INBUF_SIZE);
-	oq_start(r);
+	oq_start(r, deliver);
 	while (!(rc = next_record(r, &pos, end, &rec, &size))) {
 		uint64_t at = pos;
 		uint32_t type = rd32(rec, r->swap);
@@ -466,7 +477,7 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 		else if (type == PD_AUXTRACE)
 			rc = auxtrace_payload(r, rec, size, at, &pos);
 		if (!rc)
-			rc = pd_handle_record(r, rec, size, at, false);
+			rc = handle_record(r, rec, size, at, false);
 		if (rc)
 			return rc;
 		report_progress(r, pos, &next);
@@ -478,7 +489,7 @@ int pd_read(struct pd_reader *r, const struct pd_ops *ops, char *err, size_t err
 		pd_warnf(r, r->in->zoff, "compressed data ends inside a record: its %zu bytes are "
 			 "left out (as perf does)", r->in->zlen);
 	}
-	if ((rc = pd_begin(r)))
+	if ((rc = begin_read(r)))
 		return rc;
 	return oq_flush_all(r);
 }

@@ -1,7 +1,8 @@
 /* perf.data reader: COMPRESSED records. Their payloads form one zstd stream
  * (flushed per record, never ended), and an inner record may straddle two
  * payloads, so decompressed bytes wait in a buffer until a whole record is
- * there. Inner records are then handled like any other. */
+ * there. Inner records then go to the caller's inner (the stream handles
+ * them like any other). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +13,9 @@
 
 #define ZOUT_CHUNK (256u << 10)
 
-/* drain: hands every complete inner record to pd_handle_record and keeps
- * the incomplete tail at the front of the buffer. */
-static int drain(struct pd_reader *r, uint64_t off)
+/* drain: hands every complete inner record to inner and keeps the
+ * incomplete tail at the front of the buffer. */
+static int drain(struct pd_reader *r, uint64_t off, pd_inner_fn inner)
 {
 	struct pd_internal *in = r->in;
 	size_t pos = 0;
@@ -27,7 +28,7 @@ static int drain(struct pd_reader *r, uint64_t off)
 		}
 		if (sz > in->zlen - pos)
 			break;
-		rc = pd_handle_record(r, in->zout + pos, sz, off, true);
+		rc = inner(r, in->zout + pos, sz, off);
 		if (rc)
 			break;
 		pos += sz;
@@ -39,7 +40,7 @@ static int drain(struct pd_reader *r, uint64_t off)
 
 /* pd_decompress: see perf_data_int.h. */
 int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,
-		  uint64_t off)
+		  uint64_t off, pd_inner_fn inner)
 {
 	struct pd_internal *in = r->in;
 	ZSTD_inBuffer ib = { payload, len, 0 };
@@ -66,7 +67,7 @@ int pd_decompress(struct pd_reader *r, const uint8_t *payload, size_t len,
 			return pd_errorf(r, off, "zstd: %s", ZSTD_getErrorName(ret));
 		in->zlen += ob.pos;
 		full = ob.pos == ob.size;
-		if ((rc = drain(r, off)))
+		if ((rc = drain(r, off, inner)))
 			return rc;
 		if (!ob.pos && ib.pos == before && ib.pos < ib.size)
 			return pd_errorf(r, off, "zstd stream makes no progress");

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "lib/alloc.h"
 #include "lib/bytes.h"
+#include "lib/errf.h"
 
 /* Parser state: the cursor over the blob, the handle being filled, and
  * where error messages go. */
@@ -41,10 +42,7 @@ static int td_fail(struct td *t, size_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (t->err && t->errlen)
-		snprintf(t->err, t->errlen, "tracing data: %s at offset %zu",
-			 what, off);
-	return -1;
+	return errf(t->err, t->errlen, "tracing data: %s at offset %zu", what, off);
 }
 
 /* td_left: how many bytes remain after the cursor. */

@@ -77,6 +77,7 @@
 #include "collect/spawn.h"
 #include "collect/workload.h"
 #include "collect/record/watch_spec.h"
+#include "lib/cpulist.h"
 
 /* The structs whose BTF layout each session keeps. */
 static const char *const layout_structs[] = { "mm_struct" };
@@ -320,14 +321,14 @@ static int check_cpus(struct rec *r)
 	FILE *f;
 	if (!r->in.po.cpus)
 		return 0;
-	if ((n = watch_cpu_list(r->in.po.cpus, want, WATCH_MAX_CPUS)) <= 0)
+	if ((n = cpulist_parse(r->in.po.cpus, want, WATCH_MAX_CPUS)) <= 0)
 		return usage_error("-C: '%s' is not a CPU list (e.g. 0,2-3)", r->in.po.cpus);
 	if ((f = fopen("/sys/devices/system/cpu/online", "re"))) {
 		if (!fgets(buf, sizeof(buf), f))
 			buf[0] = 0;
 		fclose(f);
 	}
-	if ((m = watch_cpu_list(buf, online, WATCH_MAX_CPUS)) <= 0)
+	if ((m = cpulist_parse(buf, online, WATCH_MAX_CPUS)) <= 0)
 		return 0;	/* unknown: perf will say */
 	buf[strcspn(buf, "\n")] = 0;
 	for (int i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "collect/record/watch_spec.h"
+#include "lib/cpulist.h"
 #include "lib/alloc.h"
 
 /* Two candidate canaries on lines of their own: the first whose bytes no
@@ -44,7 +45,7 @@ static int pick_cpu(const char *cpus)
 	if (sched_getaffinity(0, sizeof(mine), &mine))
 		return -2;
 	list = xcalloc(WATCH_MAX_CPUS, sizeof(*list));
-	n = watch_cpu_list(cpus, list, WATCH_MAX_CPUS);
+	n = cpulist_parse(cpus, list, WATCH_MAX_CPUS);
 	for (int i = 0; i < n && cpu == -2; i++)
 		if (list[i] < CPU_SETSIZE && CPU_ISSET(list[i], &mine))
 			cpu = list[i];

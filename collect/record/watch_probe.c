@@ -20,38 +20,12 @@
 #include "collect/symbols/elfsyms.h"
 #include "collect/recipes.h"
 #include "collect/record/watch_spec.h"
+#include "lib/cpulist.h"
 
 #define WATCH_TP_PAGES 64	/* 256 KiB: a fork or an exec locks a few dozen times */
 #define TP_EVENT "mmap_lock/mmap_lock_acquire_returned"
 
 /* ---- pure parsers ---- */
-
-/* watch_cpu_list: see watch.h. */
-int watch_cpu_list(const char *list, int *cpus, int max)
-{
-	int n = 0;
-	while (*list && *list != '\n') {
-		char *end;
-		long a = strtol(list, &end, 10), b = a;
-		if (end == list || a < 0)
-			return -1;
-		if (*end == '-') {
-			list = end + 1;
-			b = strtol(list, &end, 10);
-			if (end == list || b < a)
-				return -1;
-		}
-		for (long c = a; c <= b; c++) {
-			if (n >= max || c > INT_MAX)
-				return -1;
-			cpus[n++] = (int)c;
-		}
-		if (*end && *end != ',' && *end != '\n')
-			return -1;
-		list = *end == ',' ? end + 1 : end;
-	}
-	return n;
-}
 
 /* watch_format_field: see watch.h. */
 int watch_format_field(const char *format, const char *field, int *off, int *size)
@@ -293,7 +267,7 @@ static int cpus_of(const char *list, int *cpus, char *err, size_t errlen)
 	int n;
 	if (!list && read_small("/sys/devices/system/cpu/online", online, sizeof(online)))
 		return snprintf(err, errlen, "/sys/devices/system/cpu/online: %s", strerror(errno)), -1;
-	if ((n = watch_cpu_list(list ? list : online, cpus, WATCH_MAX_CPUS)) <= 0)
+	if ((n = cpulist_parse(list ? list : online, cpus, WATCH_MAX_CPUS)) <= 0)
 		return snprintf(err, errlen, "bad CPU list '%s'", list ? list : online), -1;
 	return n;
 }

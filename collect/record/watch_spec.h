@@ -249,11 +249,6 @@ bool watch_perf_ok(int ws);
 
 #define WATCH_MAX_CPUS 4096
 
-/* watch_cpu_list(list, cpus, max): a CPU list ("0-3,8", as perf -C and
- * /sys/devices/system/cpu/online write it) into cpus[0..max). Returns the
- * count, or -1 when malformed or longer than max. */
-int watch_cpu_list(const char *list, int *cpus, int max);
-
 /* watch_format_field(format, field, off, size): the offset and size of
  * field in a tracefs event format text ("field:struct mm_struct * mm;
  * offset:8; size:8; ..."). 0, or -1 when it has no such field. */

@@ -18,7 +18,9 @@
 
 #include "collect/symbols/elf_plt.h"
 #include "lib/alloc.h"
+#include "lib/errf.h"
 #include "lib/openreg.h"
+#include "lib/strbuf.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -49,17 +51,16 @@ static int fail(struct reader *r, const char *fmt, ...)
 
 static int fail(struct reader *r, const char *fmt, ...)
 {
+	struct strbuf what = STRBUF_INIT;
 	va_list ap;
-	int n;
 
 	if (!r->err || !r->errlen)
 		return -1;
-	n = snprintf(r->err, r->errlen, "elf: %s: ", r->path);
-	if (n >= 0 && (size_t)n < r->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	sb_vprintf(&what, fmt, ap);
+	va_end(ap);
+	errf(r->err, r->errlen, "elf: %s: %s", r->path, sb_str(&what));
+	sb_free(&what);
 	return -1;
 }
 

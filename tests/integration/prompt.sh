@@ -161,7 +161,7 @@ tap_results "$T/required.out"
 NODB=$T/none/x.db
 usage_line "^perfdb sched: --time does not go with --base/--new\$" sched "$NODB" --base a --new b --time 0,1
 usage_line "^perfdb sched: --latency does not go with --base/--new\$" sched "$NODB" --base a --new b --latency
-usage_line "^perfdb report: --new LABEL is required\$" report "$NODB" --base a
+usage_line "^perfdb report: which labels\? give --base LABEL --new LABEL\$" report "$NODB" --base a
 usage_line "^perfdb cgdiff: --base needs --new too\$" cgdiff "$NODB" --base a
 if "$PERFDB" push "$NODB" --to 'host=x nosuchoption=1' 2>&1 | grep -q 'cannot load libpq'; then
 	skip "push --to that libpq cannot read: no libpq here"

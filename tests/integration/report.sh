@@ -11,7 +11,10 @@
 # evidence could not see is carried and listed in Data quality; a base mean of
 # 0 is tested in the metric's unit, rows without spread are not tested,
 # 3 boots a side are tested on (and show) the boots' means; -o never
-# overwrites a database; usage errors.
+# overwrites a database; the pictures are written as safely as the report
+# (a link at a picture's name replaced, never followed; a picture or an
+# --assets that cannot be written fails the command, the old report kept);
+# usage errors.
 # Prints TAP lines. Run from the repository root.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
 B=${PERFDB_BUILD:-build}
@@ -218,6 +221,26 @@ check "-o naming the database (under another name) is refused, the database unto
 cp "$DB" "$T/other.db"
 rep --base packed --new padded -o "$T/other.db"
 check "-o naming another database is refused too" eval 'rc_is 2 && grep -q "holds an SQLite database" "$T/err" && cmp -s "$DB" "$T/other.db"'
+# The pictures go through the same writer as the report (lib/outfile.h):
+# a link at a picture's name is replaced, never followed (issue 28, row 2);
+# a picture that cannot be written, or an --assets that is no directory
+# (row 7), fails the command in one line and replaces nothing.
+chart=chart_falseshare_ops_per_sec.svg
+echo precious >"$T/victim"
+rm -f "$T/ab.assets/$chart" && ln -s ../victim "$T/ab.assets/$chart"
+rep --base packed --new padded -o "$T/ab.md"
+check "a picture's name that is a link to another file: the link is replaced, the file it named left as it was" \
+	eval 'rc_is 0 && [ "$(cat "$T/victim")" = precious ] && [ ! -L "$T/ab.assets/$chart" ] && grep -q "<svg" "$T/ab.assets/$chart"'
+echo "old report" >"$T/ab.md"
+rm -f "$T/ab.assets/$chart" && mkdir "$T/ab.assets/$chart"
+rep --base packed --new padded -o "$T/ab.md"
+check "a picture that cannot be written: exit 2, one line naming it, the old report kept, no temporary file left" \
+	eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "ab.assets/$chart: is a directory" "$T/err" && [ "$(cat "$T/ab.md")" = "old report" ] && [ -z "$(ls "$T" | grep "^ab\.md\.")$(ls "$T/ab.assets" | grep "\.svg\.")" ]'
+rmdir "$T/ab.assets/$chart"
+echo "not a directory" >"$T/plain"
+rep --base packed --new padded -o "$T/r7.md" --assets "$T/plain"
+check "--assets naming a regular file: exit 2, one line, nothing claimed or written" \
+	eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "plain: Not a directory" "$T/err" && ! grep -q wrote "$T/err" && [ ! -e "$T/r7.md" ] && [ "$(cat "$T/plain")" = "not a directory" ]'
 
 # --- rows without a percentage or a spread; boots' means -----------------
 # next.sh DIR CELL prints the next value queued in DIR/CELL as a metric line.

@@ -100,7 +100,9 @@ check "one sitting a side: tested on the runs, and a note says the drift between
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["findings"]["metric_x"][0]
-assert r["tested_on"] == "runs" and r["significant"] == 1 and r["verdict"] == "regression", r
+# (its verdict is the machine's when the machine is busy or its pulse noisy: not the point here)
+assert r["tested_on"] == "runs" and r["significant"] == 1, r
+assert r["verdict"] in ("regression", "machine drift", "machine busy", "machine changed"), r
 assert any("one sitting" in n and "2 or more sittings" in n for n in d["notes"]), d["notes"]
 PY
 

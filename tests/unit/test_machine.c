@@ -182,6 +182,10 @@ static void test_busy(void)
 	side(&b, NULL, NULL, c0, 3);
 	cmp(&a, &b, &m);
 	ok(!m.changed && m.busy_any, "15%% of the CPUs taken on both sides: unchanged, busy");
+	is_int(machine_explains(&m, 1, iv(-28, -20), true, true), 3, "a change within twice the share taken, on runs: busy");
+	is_int(machine_explains(&m, 1, iv(-60, -35), true, true), 0, "one beyond it: the kernel's");
+	is_int(machine_explains(&m, 1, iv(-28, -20), true, false), 0, "tested on sittings: their means carry the load");
+	is_int(machine_explains(&m, 1, iv(-9e9, -1e9), false, true), 3, "no percentage, on runs: busy");
 	side(&a, NULL, NULL, c1, 3);
 	side(&b, NULL, NULL, c1, 3);
 	cmp(&a, &b, &m);

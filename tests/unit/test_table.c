@@ -6,9 +6,9 @@
  * html's entities), NULL cells, empty tables, shortest float forms, the
  * JSON writer; column labels, columns and rows for people or programs
  * only, indentation, captions, sections, document titles, the list,
- * plain and chart styles, table_clone, the main table and --table's
- * selection, warnings and notes, table names, the SVG chart; and that
- * misuse aborts. Python 3 is the oracle for JSON validity, CSV parsing,
+ * plain and chart styles (a chart's file through lib/outfile.h),
+ * table_clone, the main table and --table's selection, warnings and
+ * notes, table names, the SVG chart; and that misuse aborts. Python 3 is the oracle for JSON validity, CSV parsing,
  * UTF-8 replacement, shortest float forms and well-formed XML. */
 #include "lib/doc.h"
 #include "lib/escape.h"
@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1789,13 +1790,16 @@ static void test_chart_in_doc(void)
 	s = render_d(d, FMT_MD, NULL);
 	is_str(s, "### A\n\n|   x |\n| --: |\n", "md without an assets directory leaves a chart out");
 	free(s);
-	char dir[] = "/tmp/test_table.XXXXXX", path[64];
+	char dir[] = "/tmp/test_table.XXXXXX", path[64], err[256];
 	ok(mkdtemp(dir) != NULL, "a temporary assets directory");
-	struct render_opts o = { dir, "assets" };
+	struct outfiles files = { 0 };
+	struct render_opts o = { dir, "assets", NULL, &files, err, sizeof(err) };
 	s = render_o(d, FMT_MD, NULL, &o);
 	is_str(s, "### A\n\n|   x |\n| --: |\n\n![Cycles per op](assets/runs.svg)\n", "md links the chart");
 	free(s);
 	snprintf(path, sizeof(path), "%s/runs.svg", dir);
+	ok(files.n == 1 && access(path, F_OK), "the chart file waits in the files to commit");
+	ok(!outfiles_commit(&files, err, sizeof(err)), "they commit");
 	FILE *f = fopen(path, "r");
 	char file[16384] = "";
 	size_t n = f ? fread(file, 1, sizeof(file) - 1, f) : 0;
@@ -2081,6 +2085,51 @@ static void test_chart_nonfinite(void)
 	table_free(t);
 }
 
+/* test_chart_file_safe(): a chart's file goes through lib/outfile.h: a
+ * symbolic link at its name is replaced (the file it names is left), a
+ * name that cannot be written (a directory) fails the render, naming it,
+ * and the files already written wait uncommitted. */
+static void test_chart_file_safe(void)
+{
+	struct doc *d = doc_new("test");
+	struct table *t = chart(), *t2 = table_clone(t, "runs2");
+	char dir[] = "/tmp/test_table.XXXXXX", path[64], victim[64], err[256], buf[16] = "";
+	struct outfiles files = { 0 };
+	struct render_opts o = { dir, NULL, NULL, &files, err, sizeof(err) };
+	struct stat st;
+	dv_table(doc_findings(d), t);
+	dv_table(doc_findings(d), t2);
+	ok(mkdtemp(dir) != NULL, "a temporary assets directory");
+	snprintf(path, sizeof(path), "%s/runs.svg", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	FILE *f = fopen(victim, "w");
+	fputs("precious", f);
+	fclose(f);
+	ok(!symlink("victim", path), "runs.svg is a link to another file");
+	char *s = render_o(d, FMT_MD, NULL, &o);
+	free(s);
+	ok(!outfiles_commit(&files, err, sizeof(err)), "md renders and its files commit");
+	f = fopen(victim, "r");
+	ok(f && fread(buf, 1, sizeof(buf) - 1, f) == 8 && !strcmp(buf, "precious"), "the linked file is as it was");
+	if (f)
+		fclose(f);
+	ok(!lstat(path, &st) && S_ISREG(st.st_mode), "runs.svg is the chart's own file now");
+	snprintf(path, sizeof(path), "%s/runs2.svg", dir);
+	ok(!unlink(path) && !mkdir(path, 0700), "runs2.svg is a directory now");
+	s = render_o(d, FMT_MD, NULL, &o);
+	is_str(s, "(render_doc_opts failed)", "a picture that cannot be written fails the render");
+	ok(strstr(err, path) && strstr(err, "is a directory"), "naming it: %s", err);
+	ok(files.n == 1, "the picture written before waits uncommitted");
+	outfiles_abort(&files);
+	free(s);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/runs.svg", dir);
+	unlink(path);
+	unlink(victim);
+	rmdir(dir);
+	doc_free(d);
+}
+
 /* test_md_empty_assets(): an empty assets directory is no directory: md
  * leaves the chart out without an extra empty line. */
 static void test_md_empty_assets(void)
@@ -2089,7 +2138,7 @@ static void test_md_empty_assets(void)
 	dv_table(doc_findings(d), one_row("a", "A", 1));
 	dv_table(doc_findings(d), chart());
 	dv_table(doc_findings(d), one_row("b", "B", 2));
-	struct render_opts o = { "", NULL };
+	struct render_opts o = { .assets_dir = "" };
 	char *with = render_o(d, FMT_MD, NULL, &o), *without = render_d(d, FMT_MD, NULL);
 	is_str(with, without, "md with an empty assets directory is md without one");
 	free(with);
@@ -2377,6 +2426,7 @@ int main(void)
 	test_svg_chart();
 	test_chart_ticks();
 	test_chart_in_doc();
+	test_chart_file_safe();
 	test_escape_lib();
 	test_doc_order();
 	test_table_in_array();

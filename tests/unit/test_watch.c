@@ -23,6 +23,7 @@
 #include "analyze/hitm/watch_load.h"
 #include "schema/db.h"
 #include "collect/record/watch_spec.h"
+#include "lib/cpulist.h"
 #include "tests/unit/tap.h"
 
 /* ---- specs ---- */
@@ -121,12 +122,12 @@ static void test_metric(void)
 static void test_cpu_list(void)
 {
 	int c[8];
-	is_int(watch_cpu_list("0-3,6\n", c, 8), 5, "0-3,6: five CPUs");
+	is_int(cpulist_parse("0-3,6\n", c, 8), 5, "0-3,6: five CPUs");
 	ok(c[3] == 3 && c[4] == 6, "in order");
-	is_int(watch_cpu_list("1", c, 8), 1, "one CPU");
-	is_int(watch_cpu_list("3-1", c, 8), -1, "a backwards range refused");
-	is_int(watch_cpu_list("0-9", c, 8), -1, "longer than the array refused");
-	is_int(watch_cpu_list("x", c, 8), -1, "garbage refused");
+	is_int(cpulist_parse("1", c, 8), 1, "one CPU");
+	is_int(cpulist_parse("3-1", c, 8), -1, "a backwards range refused");
+	is_int(cpulist_parse("0-9", c, 8), -1, "longer than the array refused");
+	is_int(cpulist_parse("x", c, 8), -1, "garbage refused");
 }
 
 static const char format_text[] =

@@ -1,0 +1,77 @@
+/* The cells and words the report's sections share: a summary line, a
+ * bench cell's text and its match on the other side, a parameter's values,
+ * shell quoting (see report_int.h). Sections call these; none calls back
+ * into report.c, which orders the sections. */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include "analyze/report/report_int.h"
+#include "lib/strbuf.h"
+
+/* rep_summary: see report_int.h. */
+void rep_summary(struct rep *r, double score, const char *fmt, ...)
+{
+	struct strbuf b = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vprintf(&b, fmt, ap);
+	va_end(ap);
+	table_add_row(r->summary);
+	table_set_str(r->summary, 0, sb_str(&b));
+	table_set_real(r->summary, 1, fabs(score));
+	r->nsignificant++;
+	sb_free(&b);
+}
+
+/* rep_cell_text: see report_int.h. */
+char *rep_cell_text(const struct bench_data *b, size_t cell)
+{
+	struct strbuf s = STRBUF_INIT;
+	for (size_t i = 0; i < b->nparams; i++)
+		sb_printf(&s, "%s%s=%s", i ? " " : "", b->params[i], bd_cell_value(b, cell, i));
+	return sb_take(&s);
+}
+
+/* rep_same_cell: see report_int.h. */
+bool rep_same_cell(const struct bench_data *a, size_t ca, const struct bench_data *b, size_t cb)
+{
+	if (a->nparams != b->nparams)
+		return false;
+	for (size_t i = 0; i < a->nparams; i++) {
+		size_t k = 0;
+		while (k < b->nparams && strcmp(a->params[i], b->params[k]))
+			k++;
+		if (k == b->nparams || strcmp(bd_cell_value(a, ca, i), bd_cell_value(b, cb, k)))
+			return false;
+	}
+	return true;
+}
+
+/* rep_quote: see report_int.h. */
+void rep_quote(const char *w, struct strbuf *b)
+{
+	if (*w && !w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=,:+@%{}")]) {
+		sb_puts(b, w);
+		return;
+	}
+	sb_putc(b, '\'');
+	for (; *w; w++)
+		if (*w == '\'')
+			sb_puts(b, "'\\''");
+		else
+			sb_putc(b, *w);
+	sb_putc(b, '\'');
+}
+
+/* rep_param_values: see report_int.h. */
+void rep_param_values(const struct bench_data *b, size_t i, struct strbuf *out)
+{
+	for (size_t c = 0, k = 0; c < b->ncells; c++) {
+		const char *v = bd_cell_value(b, c, i);
+		bool seen = false;
+		for (size_t e = 0; e < c && !seen; e++)
+			seen = !strcmp(bd_cell_value(b, e, i), v);
+		if (!seen)
+			sb_printf(out, "%s%s", k++ ? "," : "", v);
+	}
+}
