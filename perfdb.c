@@ -7,6 +7,7 @@
 #include "builtin/builtin.h"
 #include "builtin/completion.h"
 #include "builtin/manpage.h"
+#include "lib/similar.h"
 #include "lib/version.h"
 
 /* A verb and what it needs (builtin.h's RUN_* flags). */
@@ -63,6 +64,29 @@ static const struct perfdb_about about = {
 		"stderr.\n\n"
 		"perfdb help VERB and perfdb VERB --help print a verb's options, from the table this "
 		"page and the verb's own page come from.\n",
+	.files = (const struct verb_item[]){
+		{ "./" PERFDB_DEFAULT_DB, "the database, unless -o DB (the verbs that write) or the "
+		  "operand DB (those that read) names another" },
+		{ ".perfdb-record-PID-XXXXXX/", "beside the database: a recording while perfdb record "
+		  "(or bench -r) runs perf, removed at the end" },
+		{ "FILE.assets/", "the pictures of perfdb report -o FILE in md" },
+		{ "~/.debug/", "perf's build-id cache, where the import finds the recorded kernel's "
+		  "symbols and binaries" },
+		{ "PREFIX/libexec/perfdb/", "the built-in workloads: yield, tlbflush, falseshare" },
+		{ NULL, NULL },
+	},
+	.examples = (const struct verb_item[]){
+		{ "perfdb doctor", "What perf and this kernel can record, and why not" },
+		{ "perfdb bench -l base --runs 5 -p cpus=1,2 -p mm=shared,private -r sched --record-every 5\n"
+		  "-- yield --cpus {cpus} --{mm}-mm --seconds 1", "A kernel developer's day: a bench on "
+		  "the base kernel" },
+		{ "perfdb bench -l patched --runs 5 -p cpus=1,2 -p mm=shared,private -r sched --record-every 5\n"
+		  "-- yield --cpus {cpus} --{mm}-mm --seconds 1", "The same bench after booting the "
+		  "patched kernel" },
+		{ "perfdb report --base base --new patched -o report.md", "The changelog-ready A/B "
+		  "report of the two, its pictures in report.assets/" },
+		{ NULL, NULL },
+	},
 };
 
 /* verb_list(out): the verbs of the table into out (NVERBS entries). */
@@ -98,10 +122,28 @@ static int version(void)
 	return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 }
 
-/* unknown(name): the one line for a verb that does not exist. */
+/* unknown(name): the one line for a word that is no verb, or an option
+ * perfdb does not take, with the verbs or options nearest to it
+ * (lib/similar.h); EXIT_USAGE. */
 static int unknown(const char *name)
 {
-	fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", name);
+	static const char *const words[] = { "help", "version", "--help", "--version" };
+	struct strbuf b = STRBUF_INIT;
+	struct similar s;
+	similar_init(&s, name, strlen(name));
+	for (size_t i = 0; i < NVERBS; i++)
+		similar_offer(&s, verbs[i].v->name);
+	for (size_t i = name[0] == '-' ? 2 : 0; i < (name[0] == '-' ? 4 : 2); i++)
+		similar_offer(&s, words[i]);
+	if (similar_text(&s, "", &b))
+		fprintf(stderr, "perfdb: %s%s%s: %s\n", name[0] == '-' ? "unknown option '" : "'", name,
+			name[0] == '-' ? "'" : "' is not a perfdb verb", sb_str(&b));
+	else if (name[0] == '-')
+		fprintf(stderr, "perfdb: unknown option '%s' (perfdb takes a verb, --help or --version: "
+			"perfdb --help lists the verbs)\n", name);
+	else
+		fprintf(stderr, "perfdb: '%s' is not a perfdb verb (perfdb --help lists them)\n", name);
+	sb_free(&b);
 	return EXIT_USAGE;
 }
 

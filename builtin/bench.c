@@ -127,6 +127,42 @@ const struct verb verb_bench = {
 	.name = "bench",
 	.summary = "run a workload many times over a parameter matrix, on this kernel and boot",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb bench -l base --runs 5 -p cpus=1,2 -p mm=shared,private -r sched --record-every 5\n"
+		  "-- yield --cpus {cpus} --{mm}-mm --seconds 1",
+		  "Five runs of each of the four cells on the base kernel, one of each cell recorded "
+		  "with the sched recipe; boot the patched kernel and run it again with -l patched" },
+		{ "perfdb bench --resume -l base",
+		  "Finish a bench that Ctrl-C, a crash or a reboot stopped, from the plan the database "
+		  "keeps" },
+		{ "perfdb bench --resume -l base --again",
+		  "The whole plan once more, as a new sitting of this boot: the report then tests the "
+		  "sittings' means" },
+		{ "perfdb bench -o order.db -l x --order random --seed 7 --timeout 30 -- ./mybench",
+		  "A random order that can be repeated, each run stopped after 30 s" },
+		{ NULL, NULL },
+	},
+	.exits = (const struct verb_item[]){
+		{ "0", "every run ended well" },
+		{ "1", "a usage error: one line, before anything runs" },
+		{ "2", "a run failed (it is stored as failed and the bench went on), or the bench could "
+		  "not run: the database, the command, a plan the label already has otherwise" },
+		{ "130", "stopped by Ctrl-C, SIGTERM or SIGHUP: every finished run is kept, and the "
+		  "line on stderr gives the command that resumes" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_WRITE("the runs are stored in"),
+		{ ".perfdb-record-PID-XXXXXX/", "with -r: each recorded run's recording, as perfdb "
+		  "record makes it beside the database" },
+		{ "/proc/stat", "the CPU time other processes and the hypervisor took during each run" },
+		{ "/sys/kernel/notes", "the running kernel's build id" },
+		{ "/proc/sys/kernel/random/boot_id", "the boot the runs belong to" },
+		{ "PREFIX/libexec/perfdb/", "the built-in workloads, found by name when CMD is none in PATH" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PATH", "PERFDB_PERF", "PERFDB_EXTRA_EVENTS",
+		"PERF_BUILDID_DIR", "HOME", "PERFDB_SYNC_WRITES", NULL },
 	.description =
 		"Runs CMD (an argv, never a shell string) for every cell of the matrix the -p lists "
 		"make, --runs times each, interleaved by default so that the machine's drift spreads "
@@ -145,9 +181,7 @@ const struct verb verb_bench = {
 		"sitting of this boot. Before every round of runs bench measures the machine's pulse "
 		"(a few tens of ms of integer and memory loops, outside the runs), and over each run "
 		"the CPU time other processes and the hypervisor took; results shows them per "
-		"sitting, and report withholds a verdict the machine's own change could explain.\n\n"
-		"Exit status: 0 when every run ended well, 2 when one failed, 130 when stopped, 1 on "
-		"a usage error.\n",
+		"sitting, and report withholds a verdict the machine's own change could explain.\n",
 	.options = options,
 	.run = run,
 };

@@ -46,6 +46,25 @@ struct verb_side {
 
 struct verb;
 
+/* A tagged paragraph of a verb's page (builtin/verb_doc.h): an example's
+ * command line and what it does, an exit status and when, a file and
+ * what the verb does with it, an environment variable and what it sets.
+ * A tag may hold '\n': an example's command continued on the next line.
+ * Lists of them end with { NULL }. */
+struct verb_item {
+	const char *tag;
+	const char *text;
+};
+
+/* The FILES entries of the database, for the verbs that read the [DB]
+ * operand and those that write -o DB. */
+#define VERB_FILE_DB_READ \
+	{ "./" PERFDB_DEFAULT_DB, "the database, unless the operand DB names another: opened " \
+	  "read-only, never created or changed (it may lie on a read-only file system)" }
+#define VERB_FILE_DB_WRITE(what) \
+	{ "./" PERFDB_DEFAULT_DB, "the database " what ", unless -o DB names another; made when " \
+	  "missing, mode 0600 whatever the umask (it holds kernel addresses)" }
+
 /* What a verb's run function gets. */
 struct verb_ctx {
 	const struct verb *verb;
@@ -78,6 +97,22 @@ struct verb {
 	 * parsing (NULL: static initializers are the defaults). */
 	void (*init)(void);
 	int (*run)(struct verb_ctx *ctx);
+	/* Usage errors come before anything is opened (builtin/run.c):
+	 * required: the long names of the options the verb cannot run without
+	 * (string or string-list options), NULL-terminated; a missing one is
+	 * one line, EXIT_USAGE. check(ctx): the verb's own checks of how the
+	 * options go together (or of what they name, that needs no database),
+	 * after --base/--new are known (ctx->compare); 0, or an exit status
+	 * (EXIT_USAGE for a usage error) after one line. NULL: none. */
+	const char *const *required;
+	int (*check)(struct verb_ctx *ctx);
+	/* The sections of the man page past the options (builtin/manpage.c;
+	 * --help prints all but the files: builtin/verb_doc.h): EXAMPLES,
+	 * EXIT STATUS (NULL: the statuses every verb has, builtin.h's), FILES
+	 * it reads or writes, and the names of the ENVIRONMENT variables it
+	 * reads, each described once in builtin/verb_doc.c. NULL: none. */
+	const struct verb_item *examples, *exits, *files;
+	const char *const *environment;
 };
 
 /* The options shared by verbs, filled by the parser (builtin/run.c). */
@@ -100,8 +135,13 @@ extern struct common_opts common;
 		   "the sessions before the change: a label or session id"), \
 	OPT_STRING(0, "new", &common.new, "LABEL", \
 		   "the sessions after the change: a label or session id")
-#define OPT_ROWS(what) \
-	OPT_INT('n', "rows", &common.rows, "ROWS", 0, (double)LLONG_MAX, what)
+/* OPT_ROWS(def, tables): -n ROWS, the same in every verb that has long
+ * tables: at most ROWS rows in each of them (tables: their names, and
+ * which rows are kept), 0 for all; def the default ("20", "all"), which
+ * the verb gives verb_rows. */
+#define OPT_ROWS(def, tables) \
+	OPT_INT('n', "rows", &common.rows, "ROWS", 0, (double)LLONG_MAX, \
+		"at most ROWS rows in each long table (" tables "), 0 for all (default " def ")")
 #define OPT_FORMAT() \
 	OPT_CHOICE('f', "format", &common.format, NULL, out_format_names, \
 		   "output format (default text)"), \

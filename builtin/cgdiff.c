@@ -15,9 +15,9 @@
 #include "reports/svg_flame.h"
 
 static const char *const usage[] = {
-	"perfdb cgdiff [DB] --base LABEL --new LABEL [--comm C] [--pid P] [--tid T] [--event E] "
-	"[--percent-limit PCT] [--self | --children] [--per run|second|op [--metric M]] [--format F] "
-	"[--svg FILE]",
+	"perfdb cgdiff [DB] --base LABEL --new LABEL [--comm C] [--pid P] [--tid T] [--event E]",
+	"              [--percent-limit PCT] [--self | --children] [--per share|run|second|op [--metric M]]",
+	"              [-n ROWS] [--format F] [--svg FILE]",
 	"perfdb cgdiff [DB] BASE NEW [OPTIONS]",
 	NULL,
 };
@@ -42,6 +42,7 @@ static const struct opt options[] = {
 	OPT_STRING(0, "metric", &o.metric, "M",
 		   "with --per op: the metric whose operations divide (default: a count metric every "
 		   "session printed, else a rate in .../s times the recording's length)"),
+	OPT_ROWS("all", "nodes: the first, in the tree's order; the flame graph keeps every node"),
 	OPT_FORMAT(),
 	OPT_STRING(0, "svg", &svg, "FILE",
 		   "also write a differential flame graph to FILE (plain SVG; width from NEW)"),
@@ -125,6 +126,7 @@ static int run(struct verb_ctx *ctx)
 		return EXIT_FAIL;
 	}
 	cgdiff_findings(d, ctx->doc);
+	doc_limit_rows(ctx->doc, "nodes", verb_rows(0));
 	lost_note_sides(ctx->db, ctx->base.ids, ctx->base.n, ctx->new.ids, ctx->new.n, INT64_MIN,
 			INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	rc = svg ? write_svg(ctx, d) : EXIT_OK;
@@ -136,6 +138,21 @@ const struct verb verb_cgdiff = {
 	.name = "cgdiff",
 	.summary = "call-graph diff of two sessions or labels, with intervals",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb cgdiff --base base --new patched --svg flame.svg", "The call-graph diff of two "
+		  "labels, and its differential flame graph" },
+		{ "perfdb cgdiff --base base --new patched --comm kswapd0 --self -n 20", "The 20 first "
+		  "symbols by self share of kswapd0's samples" },
+		{ "perfdb cgdiff --base base --new patched --per op", "Samples through each node per "
+		  "operation of the workload's metric, with intervals" },
+		{ "perfdb cgdiff lab.db 3 4", "Session 3 against session 4 (the operand form)" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_READ,
+		{ "FILE", "--svg's flame graph, written whole or not at all (never over the database)" },
+		{ NULL, NULL },
+	},
 	.description =
 		"The caller-order call tree of what each side's samples were doing, side by side: per "
 		"node (with --self or --children, per symbol) each side's share of its selected "

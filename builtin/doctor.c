@@ -28,6 +28,25 @@ const struct verb verb_doctor = {
 	.name = "doctor",
 	.summary = "what perf and this kernel can record, and why not",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb doctor", "What works here, and the apt-get line for the missing packages" },
+		{ "perfdb doctor --format json", "The same checks, for a script" },
+		{ NULL, NULL },
+	},
+	.exits = (const struct verb_item[]){
+		{ "0", "the checks ran, whatever they found" },
+		{ "1", "a usage error (one line)" },
+		{ "2", "the output could not be written" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		{ "/proc/sys/kernel/perf_event_paranoid", "what perf may record" },
+		{ "/sys/kernel/tracing", "tracefs, and the recipes' tracepoints in it" },
+		{ "/sys/kernel/btf/vmlinux", "the running kernel's BTF" },
+		{ "/proc/kallsyms", "whether kernel addresses can be read" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PERFDB_PERF", "PATH", NULL },
 	.description =
 		"One row per check, with status ok, partial or no and what was seen: perf and its "
 		"version, kernel.perf_event_paranoid, tracefs, each recipe's events, whether "
@@ -37,8 +56,7 @@ const struct verb verb_doctor = {
 		"on a variable of perfdb's, 1000 writes, and the recipe is ok only when it caught "
 		"them all), BTF and kallsyms; "
 		"then the Debian packages perfdb uses to run, build and test (dpkg-query), the "
-		"missing ones named, with the apt-get line that installs them all in a note. "
-		"The exit status is 0 whatever the checks find.\n",
+		"missing ones named, with the apt-get line that installs them all in a note.\n",
 	.options = options,
 	.run = run,
 };

@@ -9,8 +9,8 @@
 #include "builtin/callgraph_opts.h"
 
 static const char *const usage[] = {
-	"perfdb folded [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] [--period] "
-	"[--format F]",
+	"perfdb folded [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] [--period]",
+	"              [-n ROWS] [--format F]",
 	"perfdb folded DB SESSION [OPTIONS]",
 	NULL,
 };
@@ -22,6 +22,7 @@ static const struct opt options[] = {
 	OPT_SESSION(),
 	OPT_CG_FILTER(o.filter),
 	OPT_BOOL_F(0, "period", &period, "count sample periods instead of samples", PO_NONEG),
+	OPT_ROWS("all", "stacks: the heaviest, still in text order"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -38,7 +39,7 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
 		return EXIT_FAIL;
 	}
-	cgdiff_folded_findings(d, period, ctx->doc);
+	cgdiff_folded_findings(d, period, verb_rows(0), ctx->doc);
 	lost_note(ctx->db, ctx->sessions.ids, ctx->sessions.n, INT64_MIN, INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	cgdiff_free(d);
 	return EXIT_OK;
@@ -48,6 +49,14 @@ const struct verb verb_folded = {
 	.name = "folded",
 	.summary = "a session's call stacks as folded lines for flame graphs",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb folded -s base | flamegraph.pl > base.svg", "A flame graph of the sessions "
+		  "labelled base" },
+		{ "perfdb folded -s 3 --period --comm kswapd0 > kswapd0.folded", "kswapd0's stacks "
+		  "weighted by period, for speedscope or inferno" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"One line per distinct call path with samples ending there, \"a;b;c COUNT\" with the "
 		"outermost caller first, sorted: the input of flamegraph.pl, speedscope and inferno. "

@@ -28,7 +28,7 @@ static const struct opt options[] = {
 		   "only cachelines and fields of objects of struct TYPE (e.g. mm_struct)"),
 	OPT_BOOL_F(0, "show-all", &show_all,
 		   "every cacheline, not only those with >= 0.1% of the HITMs (peer snoops)", PO_NONEG),
-	OPT_ROWS("cachelines at most (default 0: all)"),
+	OPT_ROWS("all", "cachelines: the first in the -d order, with their fields"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -73,6 +73,15 @@ const struct verb verb_hitm = {
 	.name = "hitm",
 	.summary = "cacheline HITMs (perf c2c) attributed to struct fields, false sharing",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb hitm -s c2c", "The contended cachelines of the session labelled c2c, by "
+		  "struct field" },
+		{ "perfdb hitm -s c2c -d rmt -t mm_struct -n 5", "The five lines of mm_structs with the "
+		  "most remote HITMs" },
+		{ "perfdb hitm -s c2c --format csv --table fields", "Every line's fields, as csv" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Reads a session's memory samples (perf c2c record, perf mem record, perfdb record "
 		"-r c2c) and groups them into cachelines as perf c2c report does: per line the "

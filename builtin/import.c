@@ -51,6 +51,42 @@ const struct verb verb_import = {
 	.name = "import",
 	.summary = "import perf.data files as sessions",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb import -l base perf.data",
+		  "perf's recording as a session labelled base in ./perfdb.db" },
+		{ "perf record -o - -a -e sched:sched_switch -- sleep 5 | perfdb import -l live -",
+		  "A pipe-mode recording, straight from perf" },
+		{ "perfdb import -o lab.db --kallsyms box7.kallsyms -l box7 box7.data",
+		  "A recording made on another machine, with the /proc/kallsyms saved there" },
+		{ "perfdb import --btf vmlinux-6.8.btf -t task_struct old.data",
+		  "A recording of another kernel, with that kernel's struct layouts for perfdb hitm "
+		  "and perfdb watch" },
+		{ NULL, NULL },
+	},
+	.exits = (const struct verb_item[]){
+		{ "0", "every file was imported" },
+		{ "1", "a usage error: one line, before anything is read" },
+		{ "2", "a file is truncated, corrupt or unreadable: one line naming it and the file "
+		  "offset of what is wrong; nothing of it is stored (the files before it stay), a "
+		  "database made for nothing is removed" },
+		{ "128+N", "signal N (Ctrl-C, SIGTERM, SIGHUP) stopped the import: the file being "
+		  "imported leaves nothing, those before it stay, and perfdb dies of the signal" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_WRITE("the sessions are added to"),
+		{ "FILE.data", "the perf.data recordings, read only; - is standard input" },
+		{ "~/.debug/", "perf's build-id cache ($PERF_BUILDID_DIR): the recorded kernel's "
+		  "kallsyms and the recorded binaries, by build id" },
+		{ "/proc/kallsyms", "kernel symbols, for a recording of the running kernel that "
+		  "brings none" },
+		{ "/sys/kernel/btf/vmlinux", "struct layouts, for a recording of this kernel's release" },
+		{ "$TMPDIR/", "a file without a name where the records of a pipe or a compressed "
+		  "recording are put in time order" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PERF_BUILDID_DIR", "HOME", "TMPDIR",
+		"PERFDB_SYNC_WRITES", NULL },
 	.description =
 		"Each file becomes one session, in its own transaction: a file that is truncated "
 		"or corrupt gives exit status 2 and one line naming the file offset of what is "

@@ -33,7 +33,7 @@ static const struct opt options[] = {
 	OPT_CALLBACK('w', "window", NULL, "US", parse_window,
 		     "window of switched_near_send in microseconds (default 20): IPIs whose target's "
 		     "class for the flushed mm changed in the US before the send (a count, not a class)"),
-	OPT_ROWS("rows of the per-process and per-CPU-pair tables (default 20, 0: all)"),
+	OPT_ROWS("20", "processes, pairs: the busiest"),
 	OPT_BOOL_F(0, "timeline", &o.timeline, "add every CPU's loaded-mm timeline (table timeline)",
 		   PO_NONEG),
 	OPT_FORMAT(),
@@ -61,6 +61,14 @@ const struct verb verb_ipis = {
 	.name = "ipis",
 	.summary = "TLB-flush IPIs and whether their targets still ran the mm",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb ipis -s patched", "The TLB-flush IPIs of the sessions labelled patched, "
+		  "classed by what their targets ran" },
+		{ "perfdb ipis -s 4 -w 50 --timeline --format json", "With a 50 us window and every "
+		  "CPU's loaded-mm history, as json" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Each flush IPI is one request to one remote CPU: a csd:csd_queue_cpu of "
 		"flush_tlb_func, or, in recordings without csd events, an ipi_send_cpu/cpumask at a "

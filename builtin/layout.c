@@ -67,6 +67,22 @@ const struct verb verb_layout = {
 	.name = "layout",
 	.summary = "store the objects and struct layouts field attribution needs (for hitm, watch)",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb layout -s 3 -t task_struct",
+		  "Store struct task_struct's layout, from the running kernel's BTF, in session 3" },
+		{ "perfdb layout -s w --dwarf ./falseshare",
+		  "The struct layouts and global variables of a binary built with -g, for the "
+		  "watchpoint session w" },
+		{ "perfdb layout lab.db -s c2c --btf vmlinux --object mm_struct@0xffff888100a40000",
+		  "An mm_struct at a known address, its layout from another kernel's BTF" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		{ "./" PERFDB_DEFAULT_DB, "the database, unless the operand DB names another: opened "
+		  "for writing" },
+		{ "/sys/kernel/btf/vmlinux", "the running kernel's BTF, after the --dwarf and --btf files" },
+		{ NULL, NULL },
+	},
 	.description =
 		"Stores in the sessions (default: the latest; one transaction for all) the objects "
 		"given with --object and the variables of the --dwarf binaries, and the struct "

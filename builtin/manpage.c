@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <string.h>
 #include "builtin/manpage.h"
+#include "builtin/verb_doc.h"
 #include "lib/version.h"
 
 /* roff_text(out, s, n): n bytes of s as roff text on the current line:
@@ -131,12 +132,72 @@ static void options(FILE *out, const struct opt *opts)
 	fputs(".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nprint this help and exit\n", out);
 }
 
-/* exit_status(out): the EXIT STATUS section (builtin.h's statuses). */
-static void exit_status(FILE *out)
+/* tagged(out, font, items): each item as a .TP paragraph, its tag in
+ * font ('B' bold, 'I' italic, 'R' roman). */
+static void tagged(FILE *out, char font, const struct verb_item *items)
 {
-	fputs(".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\na usage error (one line on stderr saying what "
-	      "was wrong)\n.TP\n2\nbad input, missing events or a failed run (one line on stderr saying "
-	      "what and where)\n", out);
+	for (const struct verb_item *i = items; i && i->tag; i++) {
+		fprintf(out, ".TP\n\\f%c", font);
+		roff_text(out, i->tag, strlen(i->tag));
+		fputs("\\fR\n", out);
+		roff_line(out, i->text);
+	}
+}
+
+/* section(out, name, font, items): a section of tagged paragraphs, none
+ * when items is NULL or empty. */
+static void section(FILE *out, const char *name, char font, const struct verb_item *items)
+{
+	if (!items || !items->tag)
+		return;
+	fprintf(out, ".SH %s\n", name);
+	tagged(out, font, items);
+}
+
+/* examples(out, items): the EXAMPLES section: what each does, then its
+ * command as typed (a '\n' in it continued with " \\" on the next line). */
+static void examples(FILE *out, const struct verb_item *items)
+{
+	if (!items || !items->tag)
+		return;
+	fputs(".SH EXAMPLES\n", out);
+	for (const struct verb_item *i = items; i->tag; i++) {
+		const char *p = i->tag, *nl;
+		fputs(".PP\n", out);
+		roff_text(out, i->text, strlen(i->text));
+		fputs(":\n.PP\n.RS 4\n.nf\n", out);
+		while ((nl = strchr(p, '\n'))) {
+			roff_text(out, p, (size_t)(nl - p));
+			fputs(" \\e\n    ", out);
+			p = nl + 1;
+		}
+		roff_line(out, p);
+		fputs(".fi\n.RE\n", out);
+	}
+}
+
+/* variable(out, e): the .TP paragraph of environment variable e, left
+ * open (a caller may add to its text). */
+static void variable(FILE *out, const struct verb_item *e)
+{
+	fputs(".TP\n\\fB", out);
+	roff_text(out, e->tag, strlen(e->tag));
+	fputs("\\fR\n", out);
+	roff_text(out, e->text, strlen(e->text));
+}
+
+/* environment(out, names): the ENVIRONMENT section of the variables
+ * names (verb_doc.c describes each; a name it does not is left out). */
+static void environment(FILE *out, const char *const *names)
+{
+	for (size_t i = 0; names && names[i]; i++) {
+		if (!i)
+			fputs(".SH ENVIRONMENT\n", out);
+		if (verb_env(names[i])) {
+			variable(out, verb_env(names[i]));
+			fputc('\n', out);
+		}
+	}
 }
 
 /* man_verb: see manpage.h. */
@@ -157,8 +218,48 @@ void man_verb(FILE *out, const struct verb *v)
 	fputs(".\n", out);
 	paragraphs(out, v->description);
 	options(out, v->options);
-	exit_status(out);
+	section(out, "EXIT STATUS", 'B', verb_exits(v));
+	environment(out, v->environment);
+	section(out, "FILES", 'I', v->files);
+	examples(out, v->examples);
 	fputs(".SH SEE ALSO\n.BR perfdb (1)\n", out);
+}
+
+/* own_statuses(out, verbs, n): a paragraph naming the verbs whose exit
+ * statuses are their own (their pages say which). */
+static void own_statuses(FILE *out, const struct verb *const *verbs, size_t n)
+{
+	size_t k = 0, own = 0;
+	for (size_t i = 0; i < n; i++)
+		own += verbs[i]->exits != NULL;
+	if (!own)
+		return;
+	fputs(".PP\nEvery verb exits so, but for\n", out);
+	for (size_t i = 0; i < n; i++) {
+		if (!verbs[i]->exits)
+			continue;
+		k++;
+		fprintf(out, ".BR perfdb\\-%s (1)%s\n", verbs[i]->name, k + 1 < own ? "," : k == own ? ":" : "");
+		if (k + 1 == own)
+			fputs("and\n", out);
+	}
+	fputs("their pages say how they exit.\n", out);
+}
+
+/* environment_all(out, verbs, n): the ENVIRONMENT section of perfdb(1):
+ * every variable perfdb reads, once, with the verbs that read it. */
+static void environment_all(FILE *out, const struct verb *const *verbs, size_t n)
+{
+	fputs(".SH ENVIRONMENT\n", out);
+	for (const struct verb_item *e = verb_environment; e->tag; e++) {
+		size_t k = 0;
+		variable(out, e);
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; verbs[i]->environment && verbs[i]->environment[j]; j++)
+				if (!strcmp(verbs[i]->environment[j], e->tag))
+					fprintf(out, "%s%s", !k++ ? "; read by " : ", ", verbs[i]->name);
+		fputc('\n', out);
+	}
 }
 
 /* man_perfdb: see manpage.h. */
@@ -178,7 +279,11 @@ void man_perfdb(FILE *out, const struct perfdb_about *about, const struct verb *
 		roff_text(out, verbs[i]->summary, strlen(verbs[i]->summary));
 		fprintf(out, "; see\n.BR perfdb\\-%s (1).\n", verbs[i]->name);
 	}
-	exit_status(out);
+	section(out, "EXIT STATUS", 'B', verb_exits_default);
+	own_statuses(out, verbs, n);
+	environment_all(out, verbs, n);
+	section(out, "FILES", 'I', about->files);
+	examples(out, about->examples);
 	fputs(".SH SEE ALSO\n", out);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, ".BR perfdb\\-%s (1)%s\n", verbs[i]->name, i + 1 < n ? "," : "");

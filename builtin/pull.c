@@ -61,10 +61,6 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: unexpected operand '%s' (the database is -o DB)\n", ctx->prog,
 			ctx->ops[0]);
 		rc = EXIT_USAGE;
-	} else if (!from) {
-		fprintf(stderr, "%s: from where? give --from CONNINFO (a libpq connection string or "
-			"URI)\n", ctx->prog);
-		rc = EXIT_USAGE;
 	} else if (pg_lib_load(err, sizeof(err))) {
 		say_err(ctx, "", err);
 		rc = EXIT_FAIL;
@@ -94,6 +90,19 @@ const struct verb verb_pull = {
 	.name = "pull",
 	.summary = "bring sessions and benches back from a PostgreSQL server",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb pull --from 'service=perf' -l patched --host box7 -o box7.db", "The sessions "
+		  "and benches labelled patched that box7 recorded, into box7.db" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_WRITE("they are added to"),
+		{ "~/.pgpass", "the password, as libpq reads it (PGPASSFILE names another file)" },
+		{ "~/.pg_service.conf", "the services service=NAME names (PGSERVICEFILE names another)" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PERFDB_LIBPQ", "PG*", NULL },
+	.required = (const char *const[]){ "from", NULL },
 	.description =
 		"Copies sessions and benches perfdb push left on a PostgreSQL server into the "
 		"database -o names (made when missing), each in one transaction, with new local "

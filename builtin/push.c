@@ -90,6 +90,22 @@ static int pick(struct verb_ctx *ctx, int64_t **sids, int *ns, int64_t **bids, i
 	return rc;
 }
 
+/* check: libpq, and --to as libpq reads it, before the database opens;
+ * 0, EXIT_FAIL (no libpq) or EXIT_USAGE after one line. */
+static int check(struct verb_ctx *ctx)
+{
+	char err[2048];
+	if (pg_lib_load(err, sizeof(err))) {
+		say_err(ctx, "", err);
+		return EXIT_FAIL;
+	}
+	if (pg_check_conninfo(to, err, sizeof(err))) {
+		say_err(ctx, "--to: ", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* run: connects, then pushes what -s names. */
 static int run(struct verb_ctx *ctx)
 {
@@ -97,17 +113,7 @@ static int run(struct verb_ctx *ctx)
 	int ns = 0, nb = 0, rc;
 	char err[2048];
 	PGconn *c = NULL;
-	if (!to) {
-		fprintf(stderr, "%s: where to? give --to CONNINFO (a libpq connection string or URI)\n",
-			ctx->prog);
-		rc = EXIT_USAGE;
-	} else if (pg_lib_load(err, sizeof(err))) {
-		say_err(ctx, "", err);
-		rc = EXIT_FAIL;
-	} else if (pg_check_conninfo(to, err, sizeof(err))) {
-		say_err(ctx, "--to: ", err);
-		rc = EXIT_USAGE;
-	} else if ((rc = pick(ctx, &sids, &ns, &bids, &nb))) {
+	if ((rc = pick(ctx, &sids, &ns, &bids, &nb))) {
 		;
 	} else if (!ns && !nb) {
 		fprintf(stderr, "%s: %s: no sessions or benches to push\n", ctx->prog, ctx->dbpath);
@@ -133,6 +139,21 @@ const struct verb verb_push = {
 	.name = "push",
 	.summary = "copy sessions and benches to a PostgreSQL server",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb push -s base -s patched --to 'host=db.example dbname=perf'", "Two labels' "
+		  "sessions and benches to a server (the password from ~/.pgpass)" },
+		{ "perfdb push lab.db --to postgresql://db.example/perf", "Every session and bench of "
+		  "lab.db" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_READ,
+		{ "~/.pgpass", "the password, as libpq reads it (PGPASSFILE names another file)" },
+		{ "~/.pg_service.conf", "the services service=NAME names (PGSERVICEFILE names another)" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PERFDB_LIBPQ", "PG*", NULL },
+	.required = (const char *const[]){ "to", NULL },
 	.description =
 		"Copies the sessions -s names (default: every session and bench of the database) "
 		"with every table a session owns into a PostgreSQL database (made there on the "
@@ -155,4 +176,5 @@ const struct verb verb_push = {
 		"and the line names it.\n",
 	.options = options,
 	.run = run,
+	.check = check,
 };

@@ -120,6 +120,47 @@ const struct verb verb_record = {
 	.name = "record",
 	.summary = "run a workload under perf record, import it as a session",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb record -l base -r sched -- yield --seconds 1",
+		  "The scheduler's tracepoints around the built-in yield workload, as a session "
+		  "labelled base in ./perfdb.db" },
+		{ "perfdb record -o tlb.db -l patched -r sched,tlb -C 0-1 -- tlbflush --seconds 1",
+		  "Context switches and TLB-flush IPIs on CPUs 0 and 1 alone, into tlb.db" },
+		{ "perfdb record -r watch --watch mm_struct.mm_count --watch-baseline -- yield --seconds 1",
+		  "Where machines have no memory sampling: a hardware watchpoint on a field of the "
+		  "workload's mm_struct, after one unwatched run for the workload's own rate" },
+		{ "perfdb record --call-graph dwarf --perf-data run.data -- ./mybench --quick",
+		  "A profile with DWARF call graphs, keeping perf's recording as run.data" },
+		{ NULL, NULL },
+	},
+	.exits = (const struct verb_item[]){
+		{ "0-255", "the workload's exit status, also when a signal stopped the recording (what "
+		  "was recorded is then imported, marked interrupted); 1 and 2 may be the workload's "
+		  "too: the session line on stderr, and perfdb sessions, say" },
+		{ "128+N", "the workload died of signal N; or perfdb itself did, during the import "
+		  "(then nothing is stored)" },
+		{ "1", "a usage error: one line, before anything runs" },
+		{ "2", "perf or the workload could not start, perf failed, the import failed, or -r "
+		  "watch's canary showed the watchpoints do not fire: one line, and no session is added" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_WRITE("the session is added to"),
+		{ ".perfdb-record-PID-XXXXXX/", "beside the database: perf's recording while it runs "
+		  "(mode 0700), removed at the end; those left by perfdbs that were killed are removed "
+		  "by the next record into the same directory, which says so" },
+		{ "perfdb-record-PID.data", "beside the database: a recording that could not be "
+		  "imported, kept" },
+		{ "/proc/kallsyms", "the kernel's symbols, saved with the session before the recording" },
+		{ "/sys/kernel/btf/vmlinux", "the running kernel's BTF: struct mm_struct's layout, and "
+		  "those -t names" },
+		{ "/sys/kernel/tracing", "tracefs, mounted there when missing (as root), as perf does" },
+		{ "PREFIX/libexec/perfdb/", "the built-in workloads yield, tlbflush and falseshare, "
+		  "found by name when CMD is none in PATH" },
+		{ NULL, NULL },
+	},
+	.environment = (const char *const[]){ "PERFDB_PERF", "PERFDB_EXTRA_EVENTS", "PATH",
+		"PERF_BUILDID_DIR", "HOME", "PERFDB_SYNC_WRITES", NULL },
 	.description =
 		"Runs CMD (an argv, never a shell string) under perf record with the events of the "
 		"chosen recipes and imports the recording as a new session. Tracepoints the running "
@@ -132,10 +173,7 @@ const struct verb verb_record = {
 		"the watchpoints are armed (recorded beside the watches, or counted apart when they "
 		"take every debug register): when fewer of its writes are caught than made (less "
 		"what perf lost), the watchpoints do not fire, and the recording stops with one "
-		"line saying what was caught, storing nothing.\n\n"
-		"Exit status: the workload's (128+N when signal N killed it); 2 when perf, the "
-		"workload's start or the import failed, or the watch canary fell short (no session "
-		"is added); 1 on a usage error.\n",
+		"line saying what was caught, storing nothing.\n",
 	.options = options,
 	.init = init,
 	.run = run,

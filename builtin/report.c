@@ -7,7 +7,7 @@
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {
-	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json]",
+	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json|text|csv]",
 	"              [--assets DIR] [--comm C] [--metric NAME]...",
 	NULL,
 };
@@ -48,6 +48,22 @@ const struct verb verb_report = {
 	.name = "report",
 	.summary = "the changelog-ready A/B write-up of two labels, with significance and pictures",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb report --base base --new patched -o report.md",
+		  "The A/B report in markdown, its pictures in report.assets/" },
+		{ "perfdb report --base base --new patched --format html -o report.html",
+		  "One self-contained page, the pictures inline" },
+		{ "perfdb report lab.db --base base --new patched --format json",
+		  "Every number, with its interval and significance, on standard output" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){
+		VERB_FILE_DB_READ,
+		{ "FILE", "-o's report, written whole or not at all (never over the database)" },
+		{ "FILE.assets/", "md: the pictures (SVG) of -o FILE, unless --assets names another "
+		  "directory" },
+		{ NULL, NULL },
+	},
 	.description =
 		"Compares two labels (for example the base and the patched kernel): their benches "
 		"(perfdb bench) and their sessions (perfdb record, and the recorded runs of a bench). "

@@ -4,7 +4,7 @@
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {
-	"perfdb results [DB] [-l LABEL]... [--metric NAME]... [--format F]",
+	"perfdb results [DB] [-l LABEL]... [--metric NAME]... [-n ROWS] [--format F]",
 	NULL,
 };
 
@@ -13,11 +13,15 @@ static struct string_list labels, metrics;
 static const struct opt options[] = {
 	OPT_STRING_LIST('l', "label", &labels, "LABEL", "only this label's benches (default: every label)"),
 	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric (default: every metric)"),
+	OPT_ROWS("all", "results, boots, sittings, perturbation, failures: the first"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
 
-/* run: the findings. */
+/* The tables -n limits. */
+static const char *const long_tables[] = { "results", "boots", "sittings", "perturbation", "failures" };
+
+/* run: the findings, their long tables limited to -n rows. */
 static int run(struct verb_ctx *ctx)
 {
 	char err[512];
@@ -29,6 +33,8 @@ static int run(struct verb_ctx *ctx)
 		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
 		return EXIT_FAIL;
 	}
+	for (size_t i = 0; i < sizeof(long_tables) / sizeof(*long_tables); i++)
+		doc_limit_rows(ctx->doc, long_tables[i], verb_rows(0));
 	return EXIT_OK;
 }
 
@@ -36,6 +42,14 @@ const struct verb verb_results = {
 	.name = "results",
 	.summary = "the runs of benches summarized per label, cell and metric",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb results -l base -l patched", "Every cell of two labels' benches" },
+		{ "perfdb results --table sittings", "The machine during each sitting" },
+		{ "perfdb results --metric ctxsw_per_sec_per_cpu --format csv",
+		  "One metric, as csv for a spreadsheet" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Per label and cell (parameters as the leading columns), for each metric: the boots, "
 		"sittings and runs, the median (of each boot's runs, averaged over the boots: \"median of 5 "

@@ -9,8 +9,10 @@
 #include <unistd.h>
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
+#include "builtin/verb_doc.h"
 #include "lib/alloc.h"
 #include "lib/outfile.h"
+#include "lib/prog.h"
 #include "lib/strbuf.h"
 #include "reports/render.h"
 #include "schema/db.h"
@@ -53,6 +55,7 @@ void verb_help(const struct verb *v, FILE *out)
 		fprintf(out, "\noptions:\n");
 		options_help(out, v->options);
 	}
+	verb_help_more(v, out);
 }
 
 /* verb_rows: see builtin.h. */
@@ -111,6 +114,21 @@ static int check_modes(struct verb_ctx *ctx)
 	ctx->base.spec = common.base;
 	ctx->new.spec = common.new;
 	return 0;
+}
+
+/* check_usage(ctx): the options the verb requires, then its own check
+ * (builtin.h): usage errors before the database is opened. */
+static int check_usage(struct verb_ctx *ctx)
+{
+	struct strbuf b = STRBUF_INIT;
+	const struct verb *v = ctx->verb;
+	int n = v->required ? options_missing(v->options, v->required, &b) : 0;
+	if (n)
+		usage_err(ctx, "%s %s required", sb_str(&b), n > 1 ? "are" : "is");
+	sb_free(&b);
+	if (n)
+		return EXIT_USAGE;
+	return v->check ? v->check(ctx) : 0;
 }
 
 /* pick(ctx, s): the sessions of side s; 0 or EXIT_FAIL after one line. */
@@ -304,6 +322,7 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 	common = (struct common_opts){ .rows = -1, .format = (int)v->default_format };
 	if (v->init)
 		v->init();
+	prog_set_name(prog);	/* what collect/'s messages start with */
 	n = parse_options(argc, argv, prog, v->options,
 			  needs & RUN_STOP_AT_OPERAND ? PO_STOP_AT_NON_OPTION : 0, &ops);
 	if (n == PO_HELP) {
@@ -315,6 +334,8 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv)
 	rc = take_operands(&ctx, n, ops);
 	if (!rc)
 		rc = check_modes(&ctx);
+	if (!rc)
+		rc = check_usage(&ctx);
 	if (!rc)
 		rc = setup(&ctx);
 	if (!rc)

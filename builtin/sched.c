@@ -49,7 +49,8 @@ static const struct opt options[] = {
 		   "latency, latency_processes; csv prints latency): count, mean and max from runnable "
 		   "to switch-in, as perf sched latency -p", PO_NONEG),
 	OPT_BASE_NEW(),
-	OPT_ROWS("process rows (default 20, 0: all); with --base/--new: processes compared"),
+	OPT_ROWS("20", "processes, latency, latency_processes: the busiest; with --base/--new the "
+		 "busiest processes in compare"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -60,20 +61,23 @@ static const struct opt options[] = {
 
 static const char *const need[] = { "sched:sched_switch", NULL };
 
+/* check: what does not go with --base/--new, before the database opens. */
+static int check(struct verb_ctx *ctx)
+{
+	if (ctx->compare && (timed || o.latency)) {
+		fprintf(stderr, "%s: %s does not go with --base/--new\n", ctx->prog,
+			timed ? "--time" : "--latency");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* run: one mode or the other. */
 static int run(struct verb_ctx *ctx)
 {
 	char err[512];
 	int rc;
 	o.rows = verb_rows(20);
-	if (ctx->compare && timed) {
-		fprintf(stderr, "%s: --time does not go with --base/--new\n", ctx->prog);
-		return EXIT_USAGE;
-	}
-	if (ctx->compare && o.latency) {
-		fprintf(stderr, "%s: --latency does not go with --base/--new\n", ctx->prog);
-		return EXIT_USAGE;
-	}
 	if (ctx->compare) {
 		struct sched_side b = { ctx->base.spec, ctx->base.ids, ctx->base.n };
 		struct sched_side n = { ctx->new.spec, ctx->new.ids, ctx->new.n };
@@ -100,6 +104,18 @@ const struct verb verb_sched = {
 	.name = "sched",
 	.summary = "context switches per second per CPU and per process",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb sched -s base", "Context switches per CPU and per process of the sessions "
+		  "labelled base, added up" },
+		{ "perfdb sched -s 3 --latency -n 10", "The wakeup latency of the ten busiest tasks and "
+		  "processes of session 3" },
+		{ "perfdb sched -s 3 --time 1217.36,1218", "Only what happened in that window of the "
+		  "perf clock" },
+		{ "perfdb sched box7.db --base base --new patched", "Two labels' medians side by side, "
+		  "with their change and its interval" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Per CPU: switches per second split by the address spaces on both sides (same mm, "
 		"other mm, idle or kernel thread, unknown task), migrations in and out, idle time, "
@@ -122,4 +138,5 @@ const struct verb verb_sched = {
 		"array unseen.\n",
 	.options = options,
 	.run = run,
+	.check = check,
 };

@@ -9,8 +9,8 @@
 #include "builtin/callgraph_opts.h"
 
 static const char *const usage[] = {
-	"perfdb tree [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E] "
-	"[--percent-limit PCT] [--self | --children] [--format F]",
+	"perfdb tree [DB] [-s SESSION] [--comm C] [--pid P] [--tid T] [--event E]",
+	"            [--percent-limit PCT] [--self | --children] [-n ROWS] [--format F]",
 	"perfdb tree DB SESSION [OPTIONS]",
 	NULL,
 };
@@ -27,6 +27,7 @@ static const struct opt options[] = {
 	OPT_BOOL_F(0, "self", &self, "rows by symbol: self shares (the innermost frame)", PO_NONEG),
 	OPT_BOOL_F(0, "children", &children,
 		   "rows by symbol: children shares (anywhere on the path, once per sample)", PO_NONEG),
+	OPT_ROWS("all", "nodes: the first, in the tree's order"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -51,6 +52,7 @@ static int run(struct verb_ctx *ctx)
 		return EXIT_FAIL;
 	}
 	cgdiff_findings(d, ctx->doc);
+	doc_limit_rows(ctx->doc, "nodes", verb_rows(0));
 	lost_note(ctx->db, ctx->sessions.ids, ctx->sessions.n, INT64_MIN, INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);
 	cgdiff_free(d);
 	return EXIT_OK;
@@ -60,6 +62,13 @@ const struct verb verb_tree = {
 	.name = "tree",
 	.summary = "a session's call tree with inclusive shares",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb tree -s base", "The call tree of the sessions labelled base, pooled" },
+		{ "perfdb tree -s 3 --comm kswapd0 --children -n 30", "The 30 first symbols by children "
+		  "share of kswapd0's samples" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"The caller-order call tree of the selected samples (default: every sample of the "
 		"event) with each node's share, weighted by period, as perfdb cgdiff shows one side; "

@@ -9,17 +9,19 @@
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {
-	"perfdb watch [DB] [-s SESSION] [--min-transfers N] [-n ROWS] [--format F]",
+	"perfdb watch [DB] [-s SESSION] [--min-transfers N] [--sites N] [-n ROWS] [--format F]",
 	NULL,
 };
 
-static long long min_transfers = WATCH_MIN_TRANSFERS;
+static long long min_transfers = WATCH_MIN_TRANSFERS, sites = 5;
 
 static const struct opt options[] = {
 	OPT_SESSION(),
 	OPT_INT(0, "min-transfers", &min_transfers, "N", 1, (double)LLONG_MAX,
 		"ownership transfers a line needs for a sharing verdict (default 10)"),
-	OPT_ROWS("store-site rows per field in the table sites (default 5, 0: all)"),
+	OPT_INT(0, "sites", &sites, "N", 0, (double)LLONG_MAX,
+		"store sites per field in the table sites, the most writing first (default 5, 0: all)"),
+	OPT_ROWS("all", "cachelines: in address order, with their fields"),
 	OPT_FORMAT(),
 	OPT_END(),
 };
@@ -42,7 +44,7 @@ static bool need_watched(const struct verb_ctx *ctx)
 /* run: the sessions' watched fields as one document. */
 static int run(struct verb_ctx *ctx)
 {
-	struct hitm_watch_opts o = { .min_transfers = min_transfers, .site_rows = verb_rows(5) };
+	struct hitm_watch_opts o = { .min_transfers = min_transfers, .site_rows = sites, .rows = verb_rows(0) };
 	char err[512];
 	if (!need_watched(ctx))
 		return EXIT_FAIL;
@@ -58,6 +60,14 @@ const struct verb verb_watch = {
 	.name = "watch",
 	.summary = "writes hardware watchpoints saw: per field, CPU and code site; sharing",
 	.usage = usage,
+	.examples = (const struct verb_item[]){
+		{ "perfdb watch -s w", "What the watchpoints of the session labelled w saw, per field "
+		  "and line" },
+		{ "perfdb watch -s w --min-transfers 100 --sites 0 --format json", "A stricter verdict "
+		  "and every store site, as json" },
+		{ NULL, NULL },
+	},
+	.files = (const struct verb_item[]){ VERB_FILE_DB_READ, { NULL, NULL } },
 	.description =
 		"Per watched field: its writes, writes per second, the CPUs that wrote it and its "
 		"ownership transfers (consecutive writes by different CPUs: a lower bound on how "

@@ -6,12 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/alloc.h"
+#include "lib/prog.h"
 
 /* die_oom: see alloc.h. */
 _Noreturn void die_oom(size_t n)
 {
-	char msg[80];
-	int len = snprintf(msg, sizeof(msg), "perfdb: out of memory (%zu bytes)\n", n);
+	char msg[128];
+	int len = snprintf(msg, sizeof(msg), "%s: out of memory (%zu bytes)\n", prog_name(), n);
 	if (len > 0 && write(2, msg, (size_t)len) < 0)
 		len = 0;
 	_exit(2);

@@ -3,12 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "lib/bug.h"
+#include "lib/prog.h"
 
 /* bug: see bug.h. */
 _Noreturn void bug(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("perfdb: internal error: ", stderr);
+	fprintf(stderr, "%s: internal error: ", prog_name());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -3,8 +3,8 @@
 #ifndef PERFDB_BUG_H
 #define PERFDB_BUG_H
 
-/* bug(fmt, ...): prints "perfdb: internal error: " and the printf-style
- * message as one line on stderr, then aborts. */
+/* bug(fmt, ...): prints "PROG: internal error: " (PROG: lib/prog.h) and
+ * the printf-style message as one line on stderr, then aborts. */
 _Noreturn void bug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -203,6 +203,32 @@ const struct table *doc_table(const struct doc *d, const char *name)
 	return NULL;
 }
 
+/* find_table(v, name): the table called name under v, or NULL. */
+static struct table *find_table(struct dval *v, const char *name)
+{
+	struct table *t = NULL;
+	if (v->kind == DV_TABLE)
+		return strcmp(table_name(v->u.t), name) ? NULL : v->u.t;
+	if (v->kind == DV_OBJ || v->kind == DV_ARR)
+		for (size_t i = 0; i < v->u.kids.n && !t; i++)
+			t = find_table(v->u.kids.v[i], name);
+	return t;
+}
+
+/* doc_limit_rows: see doc.h. */
+bool doc_limit_rows(struct doc *d, const char *name, long long n)
+{
+	struct table *t = find_table(d->findings, name);
+	size_t had;
+	if (!t)
+		t = find_table(d->sessions, name);
+	if (!t)
+		return false;
+	if (n > 0 && (had = table_truncate(t, (size_t)n)) > (size_t)n)
+		table_caption(t, "the first %lld of %zu rows (-n 0: all)", n, had);
+	return true;
+}
+
 /* attach(parent, key, v): adds v under parent with key (see doc.h). */
 static struct dval *attach(struct dval *parent, const char *key, struct dval *v)
 {

@@ -70,6 +70,11 @@ size_t doc_ntables(const struct doc *d);
 const struct table *doc_table_at(const struct doc *d, size_t i);
 const struct table *doc_table(const struct doc *d, const char *name);
 
+/* doc_limit_rows(d, name, n): keeps the first n rows of the table called
+ * name (n <= 0: all of them), with a caption "the first N of M rows (-n
+ * 0: all)" when some were left out; false when d has no such table. */
+bool doc_limit_rows(struct doc *d, const char *name, long long n);
+
 /* Building under parent (an object: key required and new; an array: key
  * NULL). dv_obj and dv_arr return the new container. dv_str with s NULL
  * adds null. dv_table adds t (owned by the document from then on) under

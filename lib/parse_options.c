@@ -6,6 +6,7 @@
 #include <string.h>
 #include "lib/alloc.h"
 #include "lib/parse_options.h"
+#include "lib/similar.h"
 
 /* string_list_clear: see parse_options.h. */
 void string_list_clear(struct string_list *l)
@@ -153,6 +154,25 @@ static bool match_long(const struct opt *o, const char *name, size_t n, bool exa
 	return exact ? strlen(l) == n && !strncmp(l, name, n) : !strncmp(l, name, n);
 }
 
+/* suggest(opts, name, n, err): ": did you mean '--x'?" after err, x the
+ * shown long names (or --no- forms, or help) nearest to the unknown n
+ * bytes of name (lib/similar.h); nothing when none is near. */
+static void suggest(const struct opt *opts, const char *name, size_t n, struct strbuf *err)
+{
+	bool neg = n > 3 && !strncmp(name, "no-", 3);
+	struct strbuf b = STRBUF_INIT;
+	struct similar s;
+	similar_init(&s, name + (neg ? 3 : 0), n - (neg ? 3 : 0));
+	for (const struct opt *o = opts; o->type != OPT_T_END; o++)
+		if (opt_is_option(o) && o->long_name && !(o->flags & PO_HIDDEN) && (!neg || opt_negatable(o)))
+			similar_offer(&s, o->long_name);
+	if (!neg)
+		similar_offer(&s, "help");
+	if (similar_text(&s, neg ? "--no-" : "--", &b))
+		sb_printf(err, ": %s", sb_str(&b));
+	sb_free(&b);
+}
+
 /* find_long(opts, name, n, f, err): the option the n bytes name name:
  * an exact name first, else the one option it is a prefix of. 0, or -1
  * with err set (unknown or ambiguous). */
@@ -183,6 +203,7 @@ static int find_long(const struct opt *opts, const char *name, size_t n, struct 
 		}
 	}
 	sb_printf(err, "unknown option '--%.*s'", (int)n, name);
+	suggest(opts, name, n, err);
 	return -1;
 }
 
@@ -306,6 +327,31 @@ int parse_options(int argc, char **argv, const char *prog, const struct opt *opt
 		*ops = NULL;
 		return rc;
 	}
+	return n;
+}
+
+/* given(o): whether o (a string or a string list) has a value. */
+static bool given(const struct opt *o)
+{
+	if (o->type == OPT_T_STRING)
+		return *(const char *const *)o->value != NULL;
+	if (o->type == OPT_T_STRING_LIST)
+		return ((const struct string_list *)o->value)->n > 0;
+	return true;
+}
+
+/* options_missing: see parse_options.h. */
+int options_missing(const struct opt *opts, const char *const *names, struct strbuf *b)
+{
+	const struct opt *miss[16];
+	int n = 0;
+	for (int i = 0; names[i]; i++)
+		for (const struct opt *o = opts; o->type != OPT_T_END && n < 16; o++)
+			if (opt_is_option(o) && o->long_name && !strcmp(o->long_name, names[i]) && !given(o))
+				miss[n++] = o;
+	for (int i = 0; i < n; i++)
+		sb_printf(b, "%s--%s %s", !i ? "" : i + 1 < n ? ", " : " and ", miss[i]->long_name,
+			  miss[i]->argh ? miss[i]->argh : "VALUE");
 	return n;
 }
 

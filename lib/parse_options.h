@@ -12,7 +12,9 @@
  * of perf record). "-h" and "--help" ask for help.
  *
  * A usage error is one line on stderr, "PROG: what was wrong", e.g.
- * "perfdb sched: --format: 'xml' is not one of text, md, csv, json". */
+ * "perfdb sched: --format: 'xml' is not one of text, md, csv, json"; an
+ * unknown long option names the nearest shown ones (lib/similar.h):
+ * "perfdb sched: unknown option '--formt': did you mean '--format'?". */
 #ifndef PERFDB_PARSE_OPTIONS_H
 #define PERFDB_PARSE_OPTIONS_H
 #include <stdbool.h>
@@ -106,6 +108,13 @@ enum { PO_STOP_AT_NON_OPTION = 1 };
  * "prog: ..." on stderr. Options are applied in the order given. */
 int parse_options(int argc, char **argv, const char *prog, const struct opt *opts,
 		  unsigned flags, char ***ops);
+
+/* options_missing(opts, names, b): the options of opts named in names
+ * (long names, NULL-terminated) that were not given: an OPT_T_STRING
+ * still NULL, an OPT_T_STRING_LIST still empty (the other types cannot
+ * tell). They are written into b as "--base LABEL", "--base LABEL and
+ * --new LABEL", "--a A, --b B and --c C"; returns how many. */
+int options_missing(const struct opt *opts, const char *const *names, struct strbuf *b);
 
 /* options_help(out, opts): the options part of --help: one entry per
  * shown option ("  -s, --session SESSION  help..."), help wrapped at 79

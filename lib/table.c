@@ -207,6 +207,18 @@ struct table *table_clone(const struct table *t, const char *name)
 	return c;
 }
 
+/* table_truncate: see table.h. */
+size_t table_truncate(struct table *t, size_t n)
+{
+	size_t had = t->nrows;
+	if (n >= had)
+		return had;
+	for (size_t i = n * (size_t)t->ncols; i < had * (size_t)t->ncols; i++)
+		cell_clear(&t->cells[i]);
+	t->nrows = n;
+	return had;
+}
+
 /* table_add_row: see table.h. */
 void table_add_row(struct table *t)
 {

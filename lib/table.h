@@ -102,6 +102,10 @@ void table_set_title(struct table *t, const char *title);
  * section) named name. */
 struct table *table_clone(const struct table *t, const char *name);
 
+/* table_truncate(t, n): keeps the first n rows of t (every row when it
+ * has no more); returns how many rows it had. */
+size_t table_truncate(struct table *t, size_t n);
+
 /* table_add_row(t): appends a row whose cells are all NULL; the setters
  * below fill cells of this last row. table_row_show(t, show): where the
  * last row appears (SHOW_*). */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
+#include "lib/prog.h"
 #include "lib/strbuf.h"
 #include "schema/db.h"
 #include "schema/db_check.h"
@@ -250,7 +251,7 @@ static void warn_readable(const char *path)
 	struct stat st;
 	if (stat(path, &st) || !(st.st_mode & (S_IRGRP | S_IROTH)))
 		return;
-	fprintf(stderr, "perfdb: warning: %s is readable by %s (mode %04o); it holds kernel "
+	eprintf("warning: %s is readable by %s (mode %04o); it holds kernel "
 		"addresses (each session's kallsyms snapshot, i.e. the recording boot's KASLR "
 		"base, and kernel pointers in samples): chmod 600 %s\n", path,
 		st.st_mode & S_IROTH ? "other users" : "its group", (unsigned)(st.st_mode & 07777), path);

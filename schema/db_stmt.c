@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "lib/errf.h"
+#include "lib/prog.h"
 #include "schema/db.h"
 
 /* db_exec: see db.h. */
@@ -23,7 +24,7 @@ sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "perfdb: internal error: %s in: %s\n",
+		eprintf("internal error: %s in: %s\n",
 			sqlite3_errmsg(db), sql);
 		return NULL;
 	}

@@ -59,13 +59,14 @@ void cgdiff_selection_findings(struct dval *f, const struct cgdiff *d);
  * run"). The caller frees it (table_free). */
 struct table *cgdiff_flame(const struct cgdiff *d);
 
-/* cgdiff_folded_findings(d, period, doc): the call stacks of d (one side,
+/* cgdiff_folded_findings(d, period, rows, doc): the call stacks of d (one side,
  * loaded by cgdiff_load) as the main table "stacks" of doc (TABLE_PLAIN:
  * "a;b;c COUNT" lines in text, outermost caller first, as flamegraph.pl
  * reads them): one row per distinct path with samples ending there,
  * sorted by line; columns stack (frames joined by ';', a ';' in a frame
  * name written ':' and a line break ' ') and count (samples, or the sum
- * of their periods when period is true). Scalars event, comm, pid, tid,
- * weight ("samples" or "period"), samples. */
-void cgdiff_folded_findings(const struct cgdiff *d, bool period, struct doc *doc);
+ * of their periods when period is true); with rows > 0 only the rows
+ * heaviest lines (a caption says how many were left out). Scalars event,
+ * comm, pid, tid, weight ("samples" or "period"), samples. */
+void cgdiff_folded_findings(const struct cgdiff *d, bool period, long long rows, struct doc *doc);
 #endif

@@ -43,6 +43,21 @@ static struct line make_line(const struct calltree *t, int32_t n, long long coun
 	return (struct line){ sb_take(&b), stack_len, count };
 }
 
+/* A node with samples ending there, before its line is made. */
+struct weight {
+	int32_t node;
+	long long count;
+};
+
+/* by_count: heaviest first, then the lower node (a stable order). */
+static int by_count(const void *a, const void *b)
+{
+	const struct weight *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
 /* by_text: strcmp order of two lines. */
 static int by_text(const void *a, const void *b)
 {
@@ -59,11 +74,23 @@ static long long self_count(const struct calltree *t, size_t n, bool period)
 	return llround(sum);
 }
 
-/* stacks_table(d, period): the sorted lines as the table "stacks". */
-static struct table *stacks_table(const struct cgdiff *d, bool period)
+/* heaviest(v, n, rows, tb): the rows heaviest of the n weights in v put
+ * first, the rest left out with a caption of tb's; how many are kept. */
+static size_t heaviest(struct weight *v, size_t n, long long rows, struct table *tb)
+{
+	if (rows <= 0 || (size_t)rows >= n)
+		return n;
+	qsort(v, n, sizeof(*v), by_count);
+	table_caption(tb, "the %lld heaviest of %zu stacks (-n 0: all)", rows, n);
+	return (size_t)rows;
+}
+
+/* stacks_table(d, period, rows): the sorted lines as the table "stacks". */
+static struct table *stacks_table(const struct cgdiff *d, bool period, long long rows)
 {
 	const struct calltree *t = d->t;
-	struct line *v = xcalloc(t->nnodes, sizeof(*v));
+	struct weight *w = xcalloc(t->nnodes, sizeof(*w));
+	struct line *v;
 	size_t n = 0;
 	char sel[512], a[512];
 	char *title = xasprintf("Folded call stacks: %s (%s), %s", cgdiff_selection(d, sel, sizeof(sel)),
@@ -76,8 +103,13 @@ static struct table *stacks_table(const struct cgdiff *d, bool period)
 	for (size_t i = 1; i < t->nnodes; i++) {
 		long long c = self_count(t, i, period);
 		if (c > 0)
-			v[n++] = make_line(t, (int32_t)i, c);
+			w[n++] = (struct weight){ (int32_t)i, c };
 	}
+	n = heaviest(w, n, rows, tb);
+	v = xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = make_line(t, w[i].node, w[i].count);
+	free(w);
 	if (n)
 		qsort(v, n, sizeof(*v), by_text);
 	for (size_t i = 0; i < n; i++) {
@@ -92,12 +124,12 @@ static struct table *stacks_table(const struct cgdiff *d, bool period)
 }
 
 /* cgdiff_folded_findings: see cgdiff_findings.h. */
-void cgdiff_folded_findings(const struct cgdiff *d, bool period, struct doc *doc)
+void cgdiff_folded_findings(const struct cgdiff *d, bool period, long long rows, struct doc *doc)
 {
 	struct dval *f = doc_findings(doc);
 	cgdiff_selection_findings(f, d);
 	dv_str(f, "weight", period ? "period" : "samples");
 	dv_int(f, "samples", d->side[0].samples);
-	dv_table(f, stacks_table(d, period));
+	dv_table(f, stacks_table(d, period, rows));
 	doc_set_main(doc, "stacks");
 }

@@ -5,6 +5,7 @@
 #include "collect/import/import.h"
 #include "collect/spawn.h"
 #include "lib/exit.h"
+#include "lib/prog.h"
 #include "schema/db.h"
 
 /* describe(db, dbpath, id, dsc, quiet): the layouts and objects of a new
@@ -14,16 +15,16 @@ static int describe(sqlite3 *db, const char *dbpath, int64_t id, const struct de
 	struct describe_result *r;
 	char err[4400];
 	if (describe_sessions(db, &id, 1, dsc, &r, err, sizeof(err))) {
-		fprintf(stderr, "perfdb: session %lld imported, but its layouts and objects were not "
+		eprintf("session %lld imported, but its layouts and objects were not "
 			"stored: %s (perfdb layout %s -s %lld stores them)\n", (long long)id, err, dbpath,
 			(long long)id);
 		return EXIT_FAIL;
 	}
 	if (r->warning)
-		fprintf(stderr, "perfdb: warning: %s\n", r->warning);
+		eprintf("warning: %s\n", r->warning);
 	if (!quiet && (r->objects || *r->stored || *r->missing)) {
 		char *line = describe_result_line(r);
-		fprintf(stderr, "perfdb: %s\n", line);
+		eprintf("%s\n", line);
 		free(line);
 	}
 	describe_results_free(r, 1);
@@ -56,7 +57,7 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 	o->stop = &stop_signal;
 	proc_on_signals(on_stop);
 	if (!(db = db_open(dbpath, true, err, sizeof(err)))) {
-		fprintf(stderr, "perfdb: %s\n", err);
+		eprintf("%s\n", err);
 		proc_on_signals(SIG_DFL);
 		return EXIT_FAIL;
 	}
@@ -70,15 +71,15 @@ int import_files(const char *dbpath, char *const *files, int n, struct ingest_op
 		int64_t id;
 		if (ingest_file(db, files[i], o, &id, err, sizeof(err))) {
 			if (stop_signal)
-				fprintf(stderr, "perfdb: %s: %s: nothing of it imported\n", files[i], err);
+				eprintf("%s: %s: nothing of it imported\n", files[i], err);
 			else
-				fprintf(stderr, "perfdb: %s\n", err);
+				eprintf("%s\n", err);
 			rc = EXIT_FAIL;
 			break;
 		}
 		imported++;
 		if (!quiet)
-			fprintf(stderr, "perfdb: %s: session %lld in %s\n", files[i], (long long)id, dbpath);
+			eprintf("%s: session %lld in %s\n", files[i], (long long)id, dbpath);
 		if ((rc = describe(db, dbpath, id, dsc, quiet)))
 			break;
 	}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "lib/alloc.h"
+#include "lib/prog.h"
 #include "schema/batch.h"
 #include "schema/db.h"
 #include "collect/import/ingest.h"
@@ -507,11 +508,11 @@ static void on_progress(void *ctx, const struct pd_reader *r)
 	if (!g->tty)
 		return;
 	if (r->file_size)
-		fprintf(stderr, "\rperfdb: importing %s: %3.0f%% (%llu samples)", r->path,
+		fprintf(stderr, "\r%s: importing %s: %3.0f%% (%llu samples)", prog_name(), r->path,
 			100.0 * (double)r->bytes_done / (double)r->file_size,
 			(unsigned long long)r->nr_samples);
 	else
-		fprintf(stderr, "\rperfdb: importing %s: %llu MiB (%llu samples)", r->path,
+		fprintf(stderr, "\r%s: importing %s: %llu MiB (%llu samples)", prog_name(), r->path,
 			(unsigned long long)(r->bytes_done >> 20), (unsigned long long)r->nr_samples);
 }
 
@@ -655,7 +656,7 @@ int ingest_file(sqlite3 *db, const char *path, struct ingest_opts *o,
 	else if (session)
 		*session = g.session;
 	for (size_t i = 0; !rc && i < r->nr_warnings; i++)
-		fprintf(stderr, "perfdb: warning: %s\n", r->warnings[i]);
+		eprintf("warning: %s\n", r->warnings[i]);
 	o->reader = NULL;
 	pd_close(r);
 	return rc;

@@ -65,6 +65,7 @@
 #include <unistd.h>
 #include "lib/alloc.h"
 #include "lib/exit.h"
+#include "lib/prog.h"
 #include "collect/layout/btf_layout.h"
 #include "schema/db.h"
 #include "collect/import/ingest.h"
@@ -197,12 +198,12 @@ static void on_early_stop(int sig)
 /* ---- planning: nothing has run yet ---- */
 
 /* usage_error(fmt, ...): arguments that do not go together: one line
- * "perfdb record: ..." on stderr; EXIT_USAGE. */
+ * "PROG: ..." on stderr (lib/prog.h); EXIT_USAGE. */
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("perfdb record: ", stderr);
+	fprintf(stderr, "%s: ", prog_name());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -213,7 +214,7 @@ static int usage_error(const char *fmt, ...)
 /* warn_missing: one line naming every event left out. */
 static void warn_missing(const struct recipe_plan *p)
 {
-	fprintf(stderr, "perfdb: warning: this kernel lacks %zu event%s, recording without %s:",
+	eprintf("warning: this kernel lacks %zu event%s, recording without %s:",
 		p->nmissing, p->nmissing == 1 ? "" : "s", p->nmissing == 1 ? "it" : "them");
 	for (size_t i = 0; i < p->nmissing; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", p->missing[i]);
@@ -235,14 +236,14 @@ static int check_events(struct rec *r)
 	char tracefs[PATH_MAX], why[256];
 	if (has_tracepoints(&r->plan)) {
 		if (!tracefs_mount_if_needed(tracefs, sizeof(tracefs), why, sizeof(why)))
-			fprintf(stderr, "perfdb: warning: %s; tracepoints not checked\n", why);
+			eprintf("warning: %s; tracepoints not checked\n", why);
 		else
 			recipe_plan_drop_missing(&r->plan, tracefs);
 	}
 	if (r->plan.nmissing)
 		warn_missing(&r->plan);
 	if (!r->plan.nevents && !(r->plan.recipes & (RECIPE_C2C | RECIPE_WATCH))) {
-		fprintf(stderr, "perfdb: none of the recipes' events exists on this kernel\n");
+		eprintf("none of the recipes' events exists on this kernel\n");
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -256,7 +257,7 @@ static int check_c2c(struct rec *r)
 	if (!(r->plan.recipes & RECIPE_C2C) || mem_events_probe(r->perf, why, sizeof(why)) == 1)
 		return 0;
 	mem_events_sysfs(sysfs, sizeof(sysfs));
-	fprintf(stderr, "perfdb: recipe c2c needs memory-sampling events (Intel PEBS mem-loads/"
+	eprintf("recipe c2c needs memory-sampling events (Intel PEBS mem-loads/"
 		"mem-stores, AMD IBS, Arm SPE), which perf cannot open on the running kernel and CPU "
 		"(perf: \"%s\"; sysfs: %s); nothing was run. Use -r watch (hardware watchpoints) "
 		"instead.\n",
@@ -271,11 +272,11 @@ static int check_programs(struct rec *r)
 	char path[PATH_MAX];
 	int e;
 	if ((e = find_program(perf_program(), r->perf, sizeof(r->perf)))) {
-		fprintf(stderr, "perfdb: cannot run perf (%s): %s\n", perf_program(), strerror(e));
+		eprintf("cannot run perf (%s): %s\n", perf_program(), strerror(e));
 		return EXIT_FAIL;
 	}
 	if ((e = workload_find(r->in.workload[0], r->builtin, sizeof(r->builtin)))) {
-		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->in.workload[0],
+		eprintf("cannot run '%s': %s\n", r->in.workload[0],
 			e == ENOENT && !strchr(r->in.workload[0], '/') ? "command not found" : strerror(e));
 		return EXIT_FAIL;
 	}
@@ -302,7 +303,7 @@ static int plan_watch(struct rec *r)
 	if (find_program(r->in.workload[0], path, sizeof(path)))
 		snprintf(path, sizeof(path), "%s", r->in.workload[0]);
 	if ((rc = watch_resolve_static(&r->in.watch, path, err, sizeof(err)))) {
-		fprintf(stderr, "perfdb record: %s\n", err);
+		eprintf("%s\n", err);
 		return rc > 0 ? EXIT_USAGE : EXIT_FAIL;
 	}
 	if (r->in.po.callgraph == CG_NONE)
@@ -335,7 +336,7 @@ static int check_cpus(struct rec *r)
 		for (int j = 0; j < m && !found; j++)
 			found = online[j] == want[i];
 		if (!found) {
-			fprintf(stderr, "perfdb record: -C %s: CPU %d is not online (online CPUs: %s)\n",
+			eprintf("-C %s: CPU %d is not online (online CPUs: %s)\n",
 				r->in.po.cpus, want[i], buf);
 			return EXIT_FAIL;
 		}
@@ -372,7 +373,7 @@ static int make_tmpdir(struct rec *r)
 	int dirlen = slash ? (int)(slash - r->in.db_path) : 1;
 	char dir[PATH_MAX - 128];
 	if (dirlen + 40 >= (int)sizeof(dir)) {
-		fprintf(stderr, "perfdb: %s: path too long\n", r->in.db_path);
+		eprintf("%s: path too long\n", r->in.db_path);
 		r->tmpdir[0] = 0;
 		return EXIT_FAIL;
 	}
@@ -381,13 +382,13 @@ static int make_tmpdir(struct rec *r)
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s%s" RECORD_TMP_PREFIX "%d-XXXXXX", dir,
 		 strcmp(dir, "/") ? "/" : "", (int)getpid());
 	if (!mkdtemp(r->tmpdir)) {
-		fprintf(stderr, "perfdb: %s: %s\n", r->tmpdir, strerror(errno));
+		eprintf("%s: %s\n", r->tmpdir, strerror(errno));
 		r->tmpdir[0] = 0;
 		return EXIT_FAIL;
 	}
 	if ((r->tmpdir_fd = open(r->tmpdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
 	    flock(r->tmpdir_fd, LOCK_EX) || fchmod(r->tmpdir_fd, 0700)) {
-		fprintf(stderr, "perfdb: %s: %s\n", r->tmpdir, strerror(errno));
+		eprintf("%s: %s\n", r->tmpdir, strerror(errno));
 		return EXIT_FAIL;
 	}
 	snprintf(r->status, sizeof(r->status), "%s/status", r->tmpdir);
@@ -434,9 +435,9 @@ static void snapshot_kallsyms(struct rec *r)
 	if (!r->in.snapshot)
 		return;
 	if ((n = copy_kallsyms(r->ksyms)) < 0)
-		fprintf(stderr, "perfdb: warning: cannot save /proc/kallsyms: %s\n", strerror(errno));
+		eprintf("warning: cannot save /proc/kallsyms: %s\n", strerror(errno));
 	else if (!n)
-		fprintf(stderr, "perfdb: warning: /proc/kallsyms shows no addresses "
+		eprintf("warning: /proc/kallsyms shows no addresses "
 			"(kernel.kptr_restrict); kernel symbols will not resolve\n");
 	r->have_ksyms = n > 0;
 	if (!r->have_ksyms)
@@ -451,9 +452,9 @@ static void read_layouts(struct rec *r)
 	struct btf *btf = btf_layout_open(NULL, err, sizeof(err));
 	for (size_t i = 0; btf && i < NLAYOUTS; i++)
 		if (btf_layout_of(btf, layout_structs[i], &r->layouts[i], err, sizeof(err)))
-			fprintf(stderr, "perfdb: warning: no layout of %s: %s\n", layout_structs[i], err);
+			eprintf("warning: no layout of %s: %s\n", layout_structs[i], err);
 	if (!btf)
-		fprintf(stderr, "perfdb: warning: no struct layouts: %s\n", err);
+		eprintf("warning: no struct layouts: %s\n", err);
 	btf_layout_close(btf);
 }
 
@@ -464,7 +465,7 @@ static int build_argv(struct rec *r)
 	char **wl;
 	ssize_t len = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
 	if (len <= 0) {
-		fprintf(stderr, "perfdb: /proc/self/exe: %s\n", strerror(errno));
+		eprintf("/proc/self/exe: %s\n", strerror(errno));
 		return EXIT_FAIL;
 	}
 	r->self[len] = 0;
@@ -498,7 +499,7 @@ static int prepare(struct rec *r)
 	char err[1024];
 	int rc;
 	if (!(r->db = db_open(r->in.db_path, true, err, sizeof(err)))) {
-		fprintf(stderr, "perfdb: %s\n", err);
+		eprintf("%s\n", err);
 		return EXIT_FAIL;
 	}
 	if ((rc = make_tmpdir(r)) || (rc = build_argv(r)))
@@ -550,14 +551,14 @@ static int run_perf(struct rec *r)
 		return run_watch(r);
 	if (!r->in.quiet) {
 		char *cmd = argv_join(r->perf_argv);
-		fprintf(stderr, "perfdb: %s\n", cmd ? cmd : r->perf_argv[0]);
+		eprintf("%s\n", cmd ? cmd : r->perf_argv[0]);
 		free(cmd);
 	}
 	snprintf(status_path, sizeof(status_path), "%s", r->status);
 	proc_on_stop_signals(on_stop);
 	t0 = proc_now_ns();
 	if ((e = proc_spawn(r->perf_argv, &perf_pid, perf_child_setup))) {
-		fprintf(stderr, "perfdb: cannot run %s: %s\n", r->perf, strerror(e));
+		eprintf("cannot run %s: %s\n", r->perf, strerror(e));
 		if (perf_pid > 0)
 			proc_wait(perf_pid);
 		return EXIT_FAIL;
@@ -602,31 +603,31 @@ static int judge(struct rec *r)
 	char buf[96];
 	wrapper_status_read(r->status, &r->st);
 	if (r->st.kind == WL_EXEC) {
-		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->in.workload[0], strerror(r->st.value));
+		eprintf("cannot run '%s': %s\n", r->in.workload[0], strerror(r->st.value));
 		return EXIT_FAIL;
 	}
 	if (r->st.kind == WL_NONE) {
 		if (got_signal && !r->in.stop_handler)
 			die_of = got_signal;	/* as one before perf started */
 		if (got_signal)
-			fprintf(stderr, "perfdb: interrupted before the workload started; nothing recorded\n");
+			eprintf("interrupted before the workload started; nothing recorded\n");
 		else
-			fprintf(stderr, "perfdb: perf failed before the workload started (%s); "
+			eprintf("perf failed before the workload started (%s); "
 				"nothing recorded\n", describe(r->perf_ws, buf, sizeof(buf)));
 		return EXIT_FAIL;
 	}
 	if (r->st.kind == WL_STARTED) {
-		fprintf(stderr, "perfdb: the workload's end was not seen (perf: %s)\n",
+		eprintf("the workload's end was not seen (perf: %s)\n",
 			describe(r->perf_ws, buf, sizeof(buf)));
 		return EXIT_FAIL;
 	}
 	if (!got_signal && !perf_mirrors(r)) {
-		fprintf(stderr, "perfdb: perf failed while recording (%s); not imported\n",
+		eprintf("perf failed while recording (%s); not imported\n",
 			describe(r->perf_ws, buf, sizeof(buf)));
 		return EXIT_FAIL;
 	}
 	if (access(r->data, R_OK)) {
-		fprintf(stderr, "perfdb: %s: %s\n", r->data, strerror(errno));
+		eprintf("%s: %s\n", r->data, strerror(errno));
 		return EXIT_FAIL;
 	}
 	return 0;
@@ -712,7 +713,7 @@ static int store_metrics(struct rec *r, int64_t id, char *err, size_t errlen)
 static int store_layouts(struct rec *r, int64_t id, char *err, size_t errlen)
 {
 	if (!db_has_table(r->db, "struct_layout")) {
-		fprintf(stderr, "perfdb: warning: %s predates the struct_layout table; "
+		eprintf("warning: %s predates the struct_layout table; "
 			"layouts not kept\n", r->in.db_path);
 		return 0;
 	}
@@ -747,16 +748,16 @@ static int describe_new(struct rec *r, int64_t id)
 	struct describe_result *d;
 	char err[4400];
 	if (describe_sessions(r->db, &id, 1, r->in.describe, &d, err, sizeof(err))) {
-		fprintf(stderr, "perfdb: session %lld recorded, but its layouts and objects were not "
+		eprintf("session %lld recorded, but its layouts and objects were not "
 			"stored: %s (perfdb layout %s -s %lld stores them)\n", (long long)id, err,
 			r->in.db_path, (long long)id);
 		return EXIT_FAIL;
 	}
 	if (d->warning)
-		fprintf(stderr, "perfdb: warning: %s\n", d->warning);
+		eprintf("warning: %s\n", d->warning);
 	if (!r->in.quiet) {
 		char *line = describe_result_line(d);
-		fprintf(stderr, "perfdb: %s\n", line);
+		eprintf("%s\n", line);
 		free(line);
 	}
 	describe_results_free(d, 1);
@@ -793,7 +794,7 @@ static void keep_recording(struct rec *r)
 	if (rename(r->data, kept) == 0)
 		snprintf(r->data, sizeof(r->data), "%s", kept);
 	chmod(r->data, 0600);
-	fprintf(stderr, "perfdb: the recording is kept in %s\n", r->data);
+	eprintf("the recording is kept in %s\n", r->data);
 }
 
 /* import: the recording into the database as a new session. */
@@ -810,16 +811,16 @@ static int import(struct rec *r)
 		o.stop = &die_of;
 	if (ingest_file(r->db, r->data, &o, &id, err, sizeof(err))) {
 		if (r->canary_short[0]) {
-			fprintf(stderr, "perfdb: watch: hardware watchpoints do not fire here: %s "
+			eprintf("watch: hardware watchpoints do not fire here: %s "
 				"(perfdb's canary, recorded beside the watches); the recording is not "
 				"stored\n", r->canary_short);
 			return EXIT_FAIL;
 		}
 		if (die_of) {
-			fprintf(stderr, "perfdb: %s during the import: nothing imported\n", err);
+			eprintf("%s during the import: nothing imported\n", err);
 			return EXIT_FAIL;
 		}
-		fprintf(stderr, "perfdb: import failed: %s\n", err);
+		eprintf("import failed: %s\n", err);
 		keep_recording(r);
 		return EXIT_FAIL;
 	}
@@ -827,12 +828,12 @@ static int import(struct rec *r)
 	if (r->in.describe && (rc = describe_new(r, id)))
 		return rc;
 	if (!r->in.quiet)
-		fprintf(stderr, "perfdb: session %lld in %s%s: workload %s %d, %.3f s\n",
+		eprintf("session %lld in %s%s: workload %s %d, %.3f s\n",
 			(long long)id, r->in.db_path, got_signal ? " (interrupted)" : "",
 			r->st.kind == WL_EXIT ? "exit status" : "killed by signal", r->st.value,
 			(double)r->wall_ns / 1e9);
 	if ((r->plan.recipes & RECIPE_WATCH) && r->st.kind == WL_SIGNAL && r->st.value == SIGTRAP)
-		fprintf(stderr, "perfdb: watch: the workload died of SIGTRAP while the write "
+		eprintf("watch: the workload died of SIGTRAP while the write "
 			"watchpoints were armed. A debug exception that no perf watchpoint claims "
 			"reaches the process as SIGTRAP (some kernels and hypervisors deliver such "
 			"exceptions now and then); the writes recorded until then are in session %lld. "
@@ -898,7 +899,7 @@ static void place_data(struct rec *r)
 	if (!r->in.perf_data)
 		return;
 	if (record_data_place(r->data, r->in.perf_data, err, sizeof(err))) {
-		fprintf(stderr, "perfdb: %s\n", err);
+		eprintf("%s\n", err);
 		keep_recording(r);
 		return;
 	}
@@ -913,11 +914,11 @@ static int record(struct rec *r)
 	char err[PATH_MAX + 128];
 	int rc;
 	if (r->in.perf_data && record_data_check(r->in.perf_data, r->in.db_path, err, sizeof(err)))
-		return fprintf(stderr, "perfdb: %s\n", err), EXIT_FAIL;
+		return eprintf("%s\n", err), EXIT_FAIL;
 	if ((rc = plan(r)) || (rc = prepare(r)))
 		return rc;
 	if (die_of)
-		return fprintf(stderr, "perfdb: interrupted before the workload started; nothing "
+		return eprintf("interrupted before the workload started; nothing "
 			       "recorded\n"), EXIT_FAIL;
 	measure_machine(r, &c0);
 	rc = run_perf(r);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "collect/record/record_sweep.h"
+#include "lib/prog.h"
 
 /* pid_alive(pid): whether a process pid exists. */
 static bool pid_alive(long pid)
@@ -119,14 +120,14 @@ static void sweep_one(int dfd, const char *dir, const char *name, bool quiet)
 	}
 	if (!only_files(fd)) {
 		if (!quiet)
-			fprintf(stderr, "perfdb: left %s/%s, left by a recording that did not end: it holds "
+			eprintf("left %s/%s, left by a recording that did not end: it holds "
 				"more than files, which perfdb never puts there\n", dir, name);
 	} else if (remove_files(fd, dfd, name)) {
 		if (!quiet)
-			fprintf(stderr, "perfdb: cannot remove %s/%s, left by a recording that did not end: "
+			eprintf("cannot remove %s/%s, left by a recording that did not end: "
 				"%s\n", dir, name, strerror(errno));
 	} else if (!quiet) {
-		fprintf(stderr, "perfdb: removed %s/%s, left by a recording that did not end\n", dir, name);
+		eprintf("removed %s/%s, left by a recording that did not end\n", dir, name);
 	}
 	close(fd);	/* its lock goes with it */
 }

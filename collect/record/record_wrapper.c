@@ -13,6 +13,7 @@
 #include "collect/record/record_wrapper.h"
 #include "collect/spawn.h"
 #include "lib/alloc.h"
+#include "lib/prog.h"
 
 static volatile pid_t workload_pid;
 static volatile sig_atomic_t passed;	/* the workload was given a stop signal */
@@ -103,11 +104,11 @@ int record_exec_wrapper(int argc, char **argv)
 		argc--;
 	}
 	if (argc < 4 || strcmp(argv[2], "--")) {
-		fprintf(stderr, "usage: perfdb record __exec STATUSFILE -- CMD [ARG...]\n");
+		eprintf("usage: perfdb record __exec STATUSFILE -- CMD [ARG...]\n");
 		return 127;
 	}
 	if ((fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0) {
-		fprintf(stderr, "perfdb: %s: %s\n", argv[1], strerror(errno));
+		eprintf("%s: %s\n", argv[1], strerror(errno));
 		return 127;
 	}
 	handlers();

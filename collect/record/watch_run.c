@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "lib/alloc.h"
 #include "lib/exit.h"
+#include "lib/prog.h"
 #include "collect/recipes.h"
 #include "collect/record/watch_spec.h"
 
@@ -241,21 +242,21 @@ static int run_baseline(struct run *r)
 {
 	int e;
 	if (!r->a->quiet)
-		fprintf(stderr, "perfdb: watch: unwatched baseline run of the workload first\n");
+		eprintf("watch: unwatched baseline run of the workload first\n");
 	if ((e = spawn_plain(r, r->a->workload, false))) {
-		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->a->workload[0], strerror(e));
+		eprintf("cannot run '%s': %s\n", r->a->workload[0], strerror(e));
 		return EXIT_FAIL;
 	}
 	r->watched = false;
 	wait_workload(r);
 	if ((e = exec_errno(r)))
-		return fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->a->workload[0],
+		return eprintf("cannot run '%s': %s\n", r->a->workload[0],
 			       strerror(e)), EXIT_FAIL;
 	if (wsig)
-		return fprintf(stderr, "perfdb: interrupted during the baseline run; nothing "
+		return eprintf("interrupted during the baseline run; nothing "
 			       "recorded\n"), EXIT_FAIL;
 	if (!WIFEXITED(r->wl_status) || WEXITSTATUS(r->wl_status))
-		fprintf(stderr, "perfdb: warning: the baseline run did not exit 0\n");
+		eprintf("warning: the baseline run did not exit 0\n");
 	r->watched = true;
 	return 0;
 }
@@ -296,12 +297,12 @@ static int start_held(struct run *r)
 	if (r->ws->mm_mode == WATCH_MM_FORK)
 		opts |= PTRACE_O_TRACEFORK;
 	if ((e = spawn_plain(r, r->a->workload, true)))
-		return fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->a->workload[0],
+		return eprintf("cannot run '%s': %s\n", r->a->workload[0],
 			       strerror(e)), EXIT_FAIL;
 	r->traced = true;
 	if (wait_any(r->wl, &st, __WALL) != r->wl || !WIFSTOPPED(st) ||
 	    ptrace(PTRACE_SETOPTIONS, r->wl, NULL, (void *)opts))
-		return fprintf(stderr, "perfdb: cannot hold the workload before its exec "
+		return eprintf("cannot hold the workload before its exec "
 			       "(ptrace: %s)\n", strerror(errno)), EXIT_FAIL;
 	return 0;
 }
@@ -314,11 +315,11 @@ static int ended_early(struct run *r, int rc, const char *before)
 	if (rc == -1)
 		r->wl = 0;
 	if (e)
-		fprintf(stderr, "perfdb: cannot run '%s': %s\n", r->a->workload[0], strerror(e));
+		eprintf("cannot run '%s': %s\n", r->a->workload[0], strerror(e));
 	else if (rc == -2)
-		fprintf(stderr, "perfdb: interrupted before the workload started; nothing recorded\n");
+		eprintf("interrupted before the workload started; nothing recorded\n");
 	else
-		fprintf(stderr, "perfdb: the workload ended before %s; nothing recorded\n", before);
+		eprintf("the workload ended before %s; nothing recorded\n", before);
 	return EXIT_FAIL;
 }
 
@@ -339,13 +340,13 @@ static int to_exec(struct run *r, uint64_t *mm)
 	int rc;
 	*mm = 0;
 	if (needs_mm(r->ws) && watch_tp_open(&r->tp, r->wl, 0, err, sizeof(err)))
-		return fprintf(stderr, "perfdb: watch: %s\n", err), EXIT_FAIL;
+		return eprintf("watch: %s\n", err), EXIT_FAIL;
 	ptrace(PTRACE_CONT, r->wl, NULL, NULL);
 	if ((rc = wait_event(r, r->wl, PTRACE_EVENT_EXEC)))
 		return ended_early(r, rc, "its exec");
 	close_fd(&r->err_r);
 	if (r->tp.fd >= 0 && !(*mm = watch_tp_last_mm(&r->tp)))
-		return fprintf(stderr, "perfdb: watch: no mm_struct seen in %s during the exec\n",
+		return eprintf("watch: no mm_struct seen in %s during the exec\n",
 			       "mmap_lock_acquire_returned"), EXIT_FAIL;
 	watch_tp_close(&r->tp);
 	return 0;
@@ -359,17 +360,17 @@ static int to_fork(struct run *r, uint64_t exec_mm)
 	unsigned long child;
 	int rc, st;
 	if (exec_mm && watch_tp_open(&r->tp, r->wl, exec_mm, err, sizeof(err)))
-		return fprintf(stderr, "perfdb: watch: %s\n", err), EXIT_FAIL;
+		return eprintf("watch: %s\n", err), EXIT_FAIL;
 	ptrace(PTRACE_CONT, r->wl, NULL, NULL);
 	if ((rc = wait_event(r, r->wl, PTRACE_EVENT_FORK)))
 		return ended_early(r, rc, "it forked (--watch-mm fork)");
 	if (ptrace(PTRACE_GETEVENTMSG, r->wl, NULL, &child) ||
 	    wait_any((pid_t)child, &st, __WALL) != (pid_t)child)
-		return fprintf(stderr, "perfdb: watch: cannot hold the workload's child: %s\n",
+		return eprintf("watch: cannot hold the workload's child: %s\n",
 			       strerror(errno)), EXIT_FAIL;
 	r->forked = (pid_t)child;
 	if (exec_mm && !(r->ws->mm = watch_tp_last_mm(&r->tp)))
-		return fprintf(stderr, "perfdb: watch: no new mm_struct seen in the fork\n"),
+		return eprintf("watch: no new mm_struct seen in the fork\n"),
 		       EXIT_FAIL;
 	watch_tp_close(&r->tp);
 	return 0;
@@ -381,12 +382,12 @@ static void say_target(const struct run *r)
 	const struct watch_set *ws = r->ws;
 	char buf[768];
 	if (!r->a->quiet && ws->mm)
-		fprintf(stderr, "perfdb: watch: pid %d, mm_struct at 0x%" PRIx64 " (%s)\n",
+		eprintf("watch: pid %d, mm_struct at 0x%" PRIx64 " (%s)\n",
 			(int)ws->pid, ws->mm, ws->mm_mode == WATCH_MM_FORK ?
 			"the mm of the workload's first fork" : "the workload's mm after its exec");
 	for (size_t i = 0; i < ws->n; i++)
 		if (!r->a->quiet || (ws->w[i].flags & WATCH_PARTIAL))
-			fprintf(stderr, "perfdb: watch: %s\n", watch_describe(&ws->w[i], buf, sizeof(buf)));
+			eprintf("watch: %s\n", watch_describe(&ws->w[i], buf, sizeof(buf)));
 }
 
 /* say_canary: how the canary is watched (stderr, unless quiet). */
@@ -398,11 +399,11 @@ static void say_canary(const struct run *r)
 		return;
 	watch_canary_event(c, ev, sizeof(ev));
 	if (c->how == WATCH_CANARY_RECORDED)
-		fprintf(stderr, "perfdb: watch: canary %s, a variable of perfdb (pid %d), written %d "
+		eprintf("watch: canary %s, a variable of perfdb (pid %d), written %d "
 			"times once perf has armed the watchpoints\n", ev, (int)c->pid,
 			WATCH_CANARY_WRITES);
 	else
-		fprintf(stderr, "perfdb: watch: canary %s, a variable of perfdb, counted apart before "
+		eprintf("watch: canary %s, a variable of perfdb, counted apart before "
 			"perf starts (%s)\n", ev, r->ws->n >= WATCH_MAX ? "the watches take every debug "
 			"register" : "no debug register or recorded CPU left for it");
 }
@@ -421,7 +422,7 @@ static int check_watchpoints(struct run *r)
 		if (!watch_check_breakpoints(ws, r->a->cpus, err, sizeof(err)))
 			return 0;
 	}
-	return fprintf(stderr, "perfdb: watch: %s; nothing recorded\n", err), EXIT_FAIL;
+	return eprintf("watch: %s; nothing recorded\n", err), EXIT_FAIL;
 }
 
 /* learn_target: the held workload to the point where it is watched from,
@@ -443,7 +444,7 @@ static int learn_target(struct run *r)
 	}
 	for (size_t i = 0; i < ws->n; i++)
 		if (ws->w[i].kind == WATCH_SYMBOL && watch_load_bias(r->wl, &bias, err, sizeof(err)))
-			return fprintf(stderr, "perfdb: watch: %s\n", err), EXIT_FAIL;
+			return eprintf("watch: %s\n", err), EXIT_FAIL;
 	watch_place(ws, bias);
 	watch_canary_init(&ws->canary, ws, r->a->cpus);
 	say_target(r);
@@ -462,10 +463,10 @@ static int probe_canary(struct run *r)
 	if (c->how != WATCH_CANARY_PROBE)
 		return 0;
 	if (watch_canary_probe(c, err, sizeof(err)))
-		return fprintf(stderr, "perfdb: watch: the canary: %s; nothing recorded\n", err),
+		return eprintf("watch: the canary: %s; nothing recorded\n", err),
 		       EXIT_FAIL;
 	if (watch_canary_short(c))
-		return fprintf(stderr, "perfdb: watch: hardware watchpoints do not fire here: %s "
+		return eprintf("watch: hardware watchpoints do not fire here: %s "
 			       "(perfdb's canary, counted apart); nothing recorded\n",
 			       watch_canary_said(c, err, sizeof(err))), EXIT_FAIL;
 	return 0;
@@ -513,7 +514,7 @@ static void perf_child(char **argv, int ctl, int ack)
 	fcntl(ctl, F_SETFD, 0);
 	fcntl(ack, F_SETFD, 0);
 	execvp(argv[0], argv);
-	fprintf(stderr, "perfdb: cannot run %s: %s\n", argv[0], strerror(errno));
+	eprintf("cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -523,18 +524,18 @@ static int start_perf(struct run *r)
 	int ctl[2], ack[2];
 	pid_t pid;
 	if (pipe2(ctl, O_CLOEXEC))
-		return fprintf(stderr, "perfdb: pipe: %s\n", strerror(errno)), EXIT_FAIL;
+		return eprintf("pipe: %s\n", strerror(errno)), EXIT_FAIL;
 	if (pipe2(ack, O_CLOEXEC)) {
 		close(ctl[0]);
 		close(ctl[1]);
-		return fprintf(stderr, "perfdb: pipe: %s\n", strerror(errno)), EXIT_FAIL;
+		return eprintf("pipe: %s\n", strerror(errno)), EXIT_FAIL;
 	}
 	r->ctl_w = ctl[1];
 	r->ack_r = ack[0];
 	r->argv = perf_argv(r, ctl[0], ack[1]);
 	if (!r->a->quiet) {
 		char *cmd = argv_join(r->argv);
-		fprintf(stderr, "perfdb: %s\n", cmd);
+		eprintf("%s\n", cmd);
 		free(cmd);
 	}
 	fflush(NULL);
@@ -543,7 +544,7 @@ static int start_perf(struct run *r)
 	close(ctl[0]);
 	close(ack[1]);
 	if (pid < 0)
-		return fprintf(stderr, "perfdb: fork: %s\n", strerror(errno)), EXIT_FAIL;
+		return eprintf("fork: %s\n", strerror(errno)), EXIT_FAIL;
 	r->perf = pid;
 	return 0;
 }
@@ -585,10 +586,10 @@ static int write_canary(struct run *r)
 	if (c->how != WATCH_CANARY_RECORDED)
 		return 0;
 	if (watch_canary_write(c))
-		return fprintf(stderr, "perfdb: watch: cannot run on CPU %d to write the canary: %s; "
+		return eprintf("watch: cannot run on CPU %d to write the canary: %s; "
 			       "nothing recorded\n", c->cpu, strerror(errno)), EXIT_FAIL;
 	if (!r->a->quiet)
-		fprintf(stderr, "perfdb: watch: canary written %lld times in %.3f ms\n", c->writes,
+		eprintf("watch: canary written %lld times in %.3f ms\n", c->writes,
 			(double)c->write_ns / 1e6);
 	return 0;
 }
@@ -606,14 +607,14 @@ static int arm(struct run *r)
 	if (rc == 1)
 		return write_canary(r);
 	if (rc == -2)
-		return fprintf(stderr, "perfdb: interrupted before the workload started; nothing "
+		return eprintf("interrupted before the workload started; nothing "
 			       "recorded\n"), EXIT_FAIL;
 	if (rc == -1)
-		return fprintf(stderr, "perfdb: watch: perf did not acknowledge 'enable' within "
+		return eprintf("watch: perf did not acknowledge 'enable' within "
 			       "%d s; nothing recorded\n", ACK_TIMEOUT_MS / 1000), EXIT_FAIL;
 	if (wait_any(r->perf, &st, 0) == r->perf)
 		r->perf = 0;
-	fprintf(stderr, "perfdb: watch: perf ended before arming the watchpoints (%s %d; its "
+	eprintf("watch: perf ended before arming the watchpoints (%s %d; its "
 		"message is above); nothing recorded\n", WIFEXITED(st) ? "exit status" : "signal",
 		WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	return EXIT_FAIL;
@@ -712,7 +713,7 @@ int watch_run(struct watch_set *ws, const struct watch_run_args *a, struct watch
 	wsig = 0;
 	ws->nmetrics = 0;
 	if ((r.status_fd = open(a->status, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
-		return fprintf(stderr, "perfdb: %s: %s\n", a->status, strerror(errno)), EXIT_FAIL;
+		return eprintf("%s: %s\n", a->status, strerror(errno)), EXIT_FAIL;
 	set_handlers(old, false);
 	if ((rc = steps(&r, out)))
 		abandon(&r);

@@ -13,6 +13,7 @@
 #include "collect/symbols/elfsyms.h"
 #include "collect/record/watch_spec.h"
 #include "lib/alloc.h"
+#include "lib/prog.h"
 #include "lib/layout.h"
 #include "schema/db.h"
 
@@ -599,7 +600,7 @@ int watch_store(sqlite3 *db, int64_t session, struct watch_set *ws, char *err, s
 	if (c->how != WATCH_CANARY_NONE && watch_canary_short(c))
 		return watch_canary_said(c, err, errlen), 1;
 	if (!db_has_table(db, "watch") || !db_has_table(db, "workload_metric")) {
-		fprintf(stderr, "perfdb: warning: this database predates the watch tables; "
+		eprintf("warning: this database predates the watch tables; "
 			"what was watched is not stored (use a new database)\n");
 		return 0;
 	}

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/alloc.h"
+#include "lib/prog.h"
 #include "schema/batch.h"
 #include "collect/symbols/buildid_cache.h"
 #include "collect/symbols/demangle.h"
@@ -325,7 +326,7 @@ static void find_kernel_symbols(struct resolver *res, const struct pd_reader *r)
 	bool here = recorded_here(r);
 	if (res->kallsyms_path) {
 		if (!try_kallsyms(res, res->kallsyms_path, false, true))
-			fprintf(stderr, "perfdb: warning: %s: no usable kernel symbols\n",
+			eprintf("warning: %s: no usable kernel symbols\n",
 				res->kallsyms_path);
 		return;
 	}

@@ -28,7 +28,7 @@
 # Each import goes into a database that already holds one good session. A
 # case passes when perfdb exits 0 or 2 (no signal, no other status, no hang,
 # no "runtime error"/AddressSanitizer text); on 2: exactly one stderr line
-# "perfdb: FILE: offset N: what", and the database file byte-for-byte as
+# "perfdb import: FILE: offset N: what", and the database file byte-for-byte as
 # before (its sqlite3 .dump too), with no journal left; on 0: a new session
 # for the file exists. Damage that makes a file certainly invalid (a file
 # cut short of a section its header names, sizes below a record header, ...)
@@ -710,7 +710,7 @@ wlock = threading.Lock()
 BASE_DB = os.path.join(TMP, "base.db")
 BASE_SHA = BASE_DUMP = None
 WORKERS = []
-LINE = re.compile(r"^perfdb: (.*): offset (\d+): (.+)$")
+LINE = re.compile(r"^perfdb import: (.*): offset (\d+): (.+)$")
 
 
 def worker():
@@ -779,7 +779,7 @@ def run_case(name, kind, case):
             problem = "exit 2 with %d lines on stderr, not 1: first %r, last %r" % (
                 len(lines), lines[0][:120], lines[-1][:160])
         elif not m or m.group(1) != arg:
-            problem = "exit 2 but stderr is not 'perfdb: %s: offset N: what': %r" % (
+            problem = "exit 2 but stderr is not 'perfdb import: %s: offset N: what': %r" % (
                 "FILE" if not case.stdin else "-", err[:200])
         elif case.expect in ("ok", "same", "partial"):
             problem = "intact input refused: " + lines[0] if case.expect != "partial" else \

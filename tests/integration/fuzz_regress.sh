@@ -7,7 +7,7 @@
 # passes when perfdb exits 0 or 2 within 120 s, prints no sanitizer report
 # (make asan runs this with the ASan+UBSan build: a crash, a leak or UB in
 # perfdb or the libraries it calls fails the case), and on 2 prints
-# exactly one line "perfdb: FILE: offset N: what" and leaves the database
+# exactly one line "perfdb import: FILE: offset N: what" and leaves the database
 # byte for byte as it was (no journal); on 0 the database has one session
 # more. The BTF and DWARF inputs (regress/btf/, regress/dwarf/) go to
 # perfdb layout --btf/--dwarf the same way. Generated BTF (tests/tools/
@@ -54,8 +54,8 @@ for f in "$@"; do
 	if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$T/err"; then
 		why="sanitizer report: $(grep -m1 -E 'ERROR|runtime error' "$T/err")"
 	elif [ $rc -eq 2 ]; then
-		if [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -qE "^perfdb: $f: offset [0-9]+: " "$T/err"; then
-			why="exit 2 without exactly one line 'perfdb: FILE: offset N: ...': $(head -3 "$T/err" | tr '\n' '|')"
+		if [ "$(wc -l <"$T/err")" -ne 1 ] || ! grep -qE "^perfdb import: $f: offset [0-9]+: " "$T/err"; then
+			why="exit 2 without exactly one line 'perfdb import: FILE: offset N: ...': $(head -3 "$T/err" | tr '\n' '|')"
 		elif ! cmp -s "$T/db" "$T/base.db" || [ -e "$T/db-journal" ]; then
 			why="exit 2 but the database changed"
 		fi
@@ -67,7 +67,7 @@ for f in "$@"; do
 	if [ -n "$why" ]; then
 		not_ok "$name: $why"
 	else
-		ok "$name: exit $rc$( [ $rc -eq 2 ] && printf ' (%s)' "$(sed 's/^perfdb: [^:]*: //' "$T/err" | cut -c1-100)")"
+		ok "$name: exit $rc$( [ $rc -eq 2 ] && printf ' (%s)' "$(sed 's/^perfdb import: [^:]*: //' "$T/err" | cut -c1-100)")"
 	fi
 	rm -f "$T/db" "$T/db-journal"
 done

@@ -222,7 +222,7 @@ mkdir "$T/pipe"
 P=$T/pipe/p.db
 ("$PERFDB" record -o "$P" -r sched -- "$W/yield" --seconds 0.3 2>&1; echo $? >"$T/pipe/rc") | head -1 >"$T/pipe/out"
 check "record ... 2>&1 | head -1: perfdb exits 0 (the workload's), head got perf's command line" \
-	eval '[ "$(cat "$T/pipe/rc")" = 0 ] && grep -q "^perfdb: .*perf record" "$T/pipe/out"'
+	eval '[ "$(cat "$T/pipe/rc")" = 0 ] && grep -q "^perfdb record: .*perf record" "$T/pipe/out"'
 check "... one complete session (exit_status 0, not interrupted), no temporary directory" \
 	eval '[ "$(q "$P" "SELECT count(*), exit_status, interrupted, nr_samples > 0 FROM session")" = "1|0|0|1" ] && no_tmp_left "$T/pipe"'
 (timeout 60 "$PERFDB" record -q -o "$P" -r sched -l yes -- sh -c 'while :; do echo y; done'; echo $? >"$T/pipe/rc") | head -1 >/dev/null

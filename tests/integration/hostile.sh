@@ -33,7 +33,7 @@
 # Each import runs under timeout, with its peak RSS measured (/usr/bin/time)
 # and, outside ASan, its address space capped (prlimit), into a database that
 # holds one good session. Refused files: exit 2, the one line
-# "perfdb: FILE: offset N: what" with the offset expected, and the database
+# "perfdb import: FILE: offset N: what" with the offset expected, and the database
 # byte-for-byte as before. Accepted ones: exit 0 within the bounds.
 # Prints TAP lines. Run from the repository root.
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
@@ -106,9 +106,9 @@ refused() {
 	within "$1" "$3" "$4"
 	_lines=$(wc -l <"$T/$1.err")
 	case "$err" in
-	"perfdb: $2: offset $5: "*"$6"*)
+	"perfdb import: $2: offset $5: "*"$6"*)
 		if [ "$rc" -eq 2 ] && [ "$_lines" -eq 1 ]; then
-			ok "$1: exit 2, one line: ${err#perfdb: "$2": }"
+			ok "$1: exit 2, one line: ${err#perfdb import: "$2": }"
 		else
 			not_ok "$1: exit $rc, $_lines lines: $err"
 		fi ;;
@@ -192,7 +192,7 @@ cp "$DB" "$T/before.db"
 run fifo-input "$T/fifo" 64 20
 within fifo-input 64 20
 case "$err" in
-"perfdb: $T/fifo: a FIFO with no writer"*) check "fifo-input: exit 2, one line: $err" test "$rc" -eq 2 ;;
+"perfdb import: $T/fifo: a FIFO with no writer"*) check "fifo-input: exit 2, one line: $err" test "$rc" -eq 2 ;;
 *) not_ok "fifo-input: exit $rc: $err" ;;
 esac
 check "fifo-input: the database is as it was" cmp -s "$DB" "$T/before.db"

@@ -33,6 +33,9 @@
 #  - The empty-analysis rule: an analyzer on sessions without its events
 #    exits 2, prints nothing on stdout and one line naming the session, the
 #    missing events and the recipe (perfdb record -r ...).
+#  - -n ROWS means rows everywhere: for each analyzer, the long tables its
+#    --help names for -n hold at most 1 row with -n 1 in json, and with -n
+#    0 (all) at least as many as by default.
 #  - perfdb --version and perfdb version print "perfdb X.Y.Z COMMIT": X.Y.Z
 #    from VERSION, COMMIT a commit of this checkout.
 # Prints TAP lines. Run from the repository root: sh tests/integration/verbs.sh
@@ -476,6 +479,30 @@ def error(argv):
            ['exit %d, %d bytes on stdout' % (rc, len(out))] + el + ['wanted: %s' % rx])
 
 
+def rows(argv):
+    """rows VERB ARGS...: the tables --help names for -n hold at most one
+    row with -n 1, and with -n 0 at least as many as without -n."""
+    verb, args = argv[0], argv[1:]
+    m = re.search(r'-n, --rows ROWS\s+at most ROWS rows in each long table \(([^:;)]*)',
+                  ' '.join(run([verb, '--help'])[1].split()))
+    if not result(m is not None, '%s --help: -n names its long tables' % verb):
+        return
+    names = [x.strip() for x in m.group(1).split(',')]
+    counts = {}
+    for n in (None, '1', '0'):
+        rc, out, err = run([verb] + args + (['-n', n] if n else []) + ['--format', 'json'])
+        try:
+            found = tables_in(json.loads(out).get('findings'), {}) if rc == 0 else {}
+        except ValueError:
+            found = {}
+        counts[n] = {k: len(found[k]) for k in names if k in found}
+    bad = [] if counts[None] else ['none of %s in the json without -n' % names]
+    bad += ['-n 1: %s has %d rows' % (k, c) for k, c in counts['1'].items() if c > 1]
+    bad += ['-n 0: %s' % counts['0']] if any(counts['0'].get(k, -1) < c for k, c in counts[None].items()) else []
+    result(not bad, '%s -n 1: at most 1 row in %s (without -n: %s)' % (verb, ', '.join(names),
+           ', '.join('%s %d' % kv for kv in sorted(counts[None].items()))), bad)
+
+
 def version(argv):
     """version VERSION_FILE REPO: perfdb --version and perfdb version."""
     want = open(argv[0]).read().strip()
@@ -497,7 +524,8 @@ def version(argv):
 
 
 if __name__ == '__main__':
-    {'formats': formats, 'options': options, 'error': error, 'version': version}[sys.argv[1]](sys.argv[2:])
+    {'formats': formats, 'options': options, 'error': error, 'rows': rows,
+     'version': version}[sys.argv[1]](sys.argv[2:])
 EOF
 
 # py SUBCOMMAND ARGS...: the checker above, its lines numbered.
@@ -594,7 +622,7 @@ for f in notes.txt:"not an SQLite database" adir:"is a directory, not a perfdb d
 	rec.data:"a perf.data recording, not a perfdb database; import it with: perfdb import -o perfdb.db $T/rec.data"; do
 	file=$T/${f%%:*} why=${f#*:}
 	py error "sessions on ${f%%:*}" 2 "^perfdb sessions: $file: $why\$" sessions "$file"
-	py error "import -o ${f%%:*}" 2 "^perfdb: $file: $why\$" import -o "$file" /dev/null
+	py error "import -o ${f%%:*}" 2 "^perfdb import: $file: $why\$" import -o "$file" /dev/null
 	py error "bench -o ${f%%:*}" 2 "^perfdb bench: $file: $why\$" bench -o "$file" -l x -- true
 done
 check "the perf.data file is as it was" cmp -s "$PD" "$T/rec.data"
@@ -627,6 +655,17 @@ py error "tree on a sched-only session" 2 \
 py error "folded on a sched-only session" 2 \
 	"^perfdb folded: $DB: session [0-9]+ has no [a-z_:]+ samples with callchains \(record them with perfdb record -r profile\)\$" \
 	folded "$DB" -s s2
+
+# --- -n ROWS: rows of the long tables, everywhere ---------------------------------------
+py rows sessions "$DB"
+py rows results "$DB"
+py rows sched "$DB" -s s1
+py rows ipis "$DB" -s s1
+py rows hitm "$DB" -s c2c
+py rows watch "$DB" -s w
+py rows cgdiff "$DB" --base p1 --new p2
+py rows tree "$DB" -s p1
+py rows folded "$DB" -s p1
 
 # --- the version --------------------------------------------------------------------------
 py version VERSION "$SRC"

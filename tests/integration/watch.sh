@@ -163,14 +163,14 @@ deaf_rec() {
 	env LD_PRELOAD="$DEAF" ASAN_OPTIONS="$DEAF_ASAN" "$PERFDB" record -o "$DB" "$@" >"$T/out" 2>"$T/err"
 	echo $? >"$T/rc"
 }
-# one_line TEXT: TEXT is on stderr once, and no other line says "perfdb: watch: hardware"
-one_line() { [ "$(grep -c "perfdb: watch: hardware watchpoints do not fire" "$T/err")" = 1 ] && grep -qF "$1" "$T/err"; }
+# one_line TEXT: TEXT is on stderr once, and no other line says "perfdb record: watch: hardware"
+one_line() { [ "$(grep -c "perfdb record: watch: hardware watchpoints do not fire" "$T/err")" = 1 ] && grep -qF "$1" "$T/err"; }
 dump() { sqlite3 "$DB" .dump 2>/dev/null | cksum; }
 deaf_rec -r watch --watch fs_shared.packed.bitmap_a,fs_shared.packed.bitmap_b \
 	-- "$FS" --threads 2 --layout packed --seconds 0.3
 grep "do not fire" "$T/err" | sed 's/^/# /'
 check "deaf watchpoints, two watches: exit 2, one line: 0 of 1000 writes to the canary were caught" \
-	eval 'rc_is 2 && one_line "perfdb: watch: hardware watchpoints do not fire here: 0 of 1000 writes to a watched variable were caught (perfdb'"'"'s canary, recorded beside the watches); the recording is not stored"'
+	eval 'rc_is 2 && one_line "perfdb record: watch: hardware watchpoints do not fire here: 0 of 1000 writes to a watched variable were caught (perfdb'"'"'s canary, recorded beside the watches); the recording is not stored"'
 check "... the workload ran, and nothing is stored: no database left, no temporary directory" \
 	eval 'grep -q "^metric=" "$T/out" && [ ! -e "$DB" ] && no_tmp_left'
 "$PERFDB" record -q -o "$DB" -- true >/dev/null 2>&1	# a database holding a session
@@ -178,7 +178,7 @@ was=$(dump)
 deaf_rec -r watch --watch fs_shared.packed.bitmap_a,fs_shared.packed.bitmap_b,fs_shared.padded.bitmap_a,fs_shared.bitmap \
 	-- "$FS" --threads 2 --layout packed --seconds 0.3
 check "deaf watchpoints, four watches (the canary a probe): exit 2, one line, the workload never ran" \
-	eval 'rc_is 2 && one_line "perfdb: watch: hardware watchpoints do not fire here: 0 of 1000 writes to a watched variable were caught (perfdb'"'"'s canary, counted apart); nothing recorded" && ! grep -q "^metric=" "$T/out"'
+	eval 'rc_is 2 && one_line "perfdb record: watch: hardware watchpoints do not fire here: 0 of 1000 writes to a watched variable were caught (perfdb'"'"'s canary, counted apart); nothing recorded" && ! grep -q "^metric=" "$T/out"'
 check "... and the database is as it was" eval '[ "$(nsessions)" = 1 ] && [ "$(dump)" = "$was" ] && no_tmp_left'
 rm -f "$DB"
 env LD_PRELOAD="$DEAF" ASAN_OPTIONS="$DEAF_ASAN" "$PERFDB" doctor >"$T/doctor" 2>"$T/err"

@@ -720,9 +720,9 @@ static void test_forms(void)
 	cgdiff_free(d);
 }
 
-/* folded(spec, period): the text form of perfdb folded on spec's sessions,
- * malloc'ed, or NULL. */
-static char *folded(const char *spec, bool period)
+/* folded_rows(spec, period, rows): the text form of perfdb folded -n rows
+ * on spec's sessions, malloc'ed, or NULL. */
+static char *folded_rows(const char *spec, bool period, long long rows)
 {
 	struct picked p = { 0 };
 	struct cgdiff *d = NULL;
@@ -735,9 +735,15 @@ static char *folded(const char *spec, bool period)
 	}
 	free(p.ids);
 	doc = doc_new("folded");
-	cgdiff_folded_findings(d, period, doc);
+	cgdiff_folded_findings(d, period, rows, doc);
 	cgdiff_free(d);
 	return render_findings(doc, FMT_TEXT);
+}
+
+/* folded(spec, period): every folded line of spec's sessions. */
+static char *folded(const char *spec, bool period)
+{
+	return folded_rows(spec, period, 0);
 }
 
 /* test_folded: folded lines, sorted, with counts or periods. */
@@ -753,6 +759,10 @@ static void test_folded(void)
 	ok(text && !strcmp(text, "main;heavy 30\nmain;late 20\nmain;light 10\nmain;other 20\n"
 			   "nochain 10\n"),
 	   "folded --period: sums of periods (heavy: 10 x 3), every thread's samples");
+	free(text);
+	text = folded_rows("base", false, 2);
+	ok(text && !strcmp(text, "main;c1;c2;c3;c4;c5 400\nmain;f;g 300\n"),
+	   "folded -n 2: the two heaviest lines, still in text order");
 	free(text);
 }
 
