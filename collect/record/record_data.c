@@ -2,12 +2,35 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "collect/record/record_data.h"
 #include "lib/outfile.h"
+
+/* canonical(path, out, len): path with its folder resolved (realpath)
+ * and its last name as given; 0, or -1 when the folder does not resolve. */
+static int canonical(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+		 slash ? path : ".");
+	if (!realpath(dir, real))
+		return -1;
+	snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path);
+	return 0;
+}
+
+/* same_path(a, b): whether a and b name one file, existing or not. */
+static bool same_path(const char *a, const char *b)
+{
+	char ca[PATH_MAX + 256], cb[PATH_MAX + 256];
+	return !canonical(a, ca, sizeof(ca)) && !canonical(b, cb, sizeof(cb)) && !strcmp(ca, cb);
+}
 
 /* record_data_check: see record_data.h. */
 int record_data_check(const char *path, const char *db_path, char *err, size_t errlen)
@@ -17,6 +40,10 @@ int record_data_check(const char *path, const char *db_path, char *err, size_t e
 	const char *slash = strrchr(path, '/'), *kind;
 	if (!*path) {
 		snprintf(err, errlen, "--perf-data: an empty file name");
+		return -1;
+	}
+	if (same_path(path, db_path)) {
+		snprintf(err, errlen, "--perf-data %s: is the database the session goes into", path);
 		return -1;
 	}
 	if (!lstat(path, &st)) {

@@ -374,6 +374,10 @@ check "record --perf-data NEW: exit 0, the recording there (0600), the session's
 	eval '[ "$(stat -c %a "$T/pd/v5")" = 600 ] && [ "$(q "$T/pd/r.db" "SELECT source FROM session")" = "$T/pd/v5" ] &&
 		[ "$(cat "$T/pd/v5.old")" = old ]'
 sum=$(sha "$T/pd/v5")
+"$PERFDB" record -q -o "$T/pd/new.db" --perf-data "$T/pd/./new.db" -r sched -- true >/dev/null 2>"$T/pd/err"
+rc=$?
+check "record --perf-data naming the database yet to be made: exit 2, one line, nothing made" \
+	eval '[ $rc = 2 ] && [ "$(lines "$T/pd/err")" = 1 ] && [ ! -e "$T/pd/new.db" ] && ! ls "$T/pd" | grep -q "^perfdb-record-"'
 for target in v5 r.db .; do
 	"$PERFDB" record -q -o "$T/pd/r.db" --perf-data "$T/pd/$target" -r sched -- true >/dev/null 2>"$T/pd/err"
 	rc=$?
