@@ -169,6 +169,10 @@ int run_verb(const struct verb *v, unsigned needs, int argc, char **argv);
 /* verb_help(v, out): the whole --help text of v. */
 void verb_help(const struct verb *v, FILE *out);
 
+/* verb_fail(ctx, err): the one line of a failure that err describes,
+ * "perfdb VERB: DB: err" on stderr; returns EXIT_FAIL. */
+int verb_fail(const struct verb_ctx *ctx, const char *err);
+
 /* verb_rows(def): -n's value, or def when it was not given. */
 long long verb_rows(long long def);
 

@@ -22,8 +22,7 @@ int cg_pick_event(const struct verb_ctx *ctx, const struct cg_pick *sides, int n
 {
 	char err[1024];
 	if (cgdiff_event(ctx->db, sides, n, f->event, event, len, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	f->event = event;
 	return 0;

@@ -122,8 +122,7 @@ static int run(struct verb_ctx *ctx)
 	if (cg_pick_event(ctx, sides, 2, &o.filter, event, sizeof(event)))
 		return EXIT_FAIL;
 	if ((rc = cgdiff_run(ctx->db, &sides[0], &sides[1], &o, &d, err, sizeof(err)))) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	cgdiff_findings(d, ctx->doc);
 	doc_limit_rows(ctx->doc, "nodes", verb_rows(0));

@@ -36,8 +36,7 @@ static int run(struct verb_ctx *ctx)
 	if (cg_pick_event(ctx, &side, 1, &o.filter, event, sizeof(event)))
 		return EXIT_FAIL;
 	if (cgdiff_load(ctx->db, &side, NULL, &o, &d, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	cgdiff_folded_findings(d, period, verb_rows(0), ctx->doc);
 	lost_note(ctx->db, ctx->sessions.ids, ctx->sessions.n, INT64_MIN, INT64_MAX, CG_LOST_DOUBTFUL, ctx->doc);

@@ -34,7 +34,7 @@ static int describe(struct verb_ctx *ctx, sqlite3 *db)
 		rc = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 		describe_results_free(r, n);
 	} else {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+		rc = verb_fail(ctx, err);
 	}
 	free(ids);
 	return rc;

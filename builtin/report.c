@@ -36,10 +36,8 @@ static int run(struct verb_ctx *ctx)
 	struct report_opts o = { common.base, common.new, comm, metrics.v, metrics.n, ctx->dbpath };
 	char err[1200];
 	int rc = EXIT_OK;
-	if (report_findings(ctx->db, &o, ctx->doc, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		rc = EXIT_FAIL;
-	}
+	if (report_findings(ctx->db, &o, ctx->doc, err, sizeof(err)))
+		rc = verb_fail(ctx, err);
 	string_list_clear(&metrics);
 	return rc;
 }

@@ -30,8 +30,7 @@ static int run(struct verb_ctx *ctx)
 	string_list_clear(&labels);
 	string_list_clear(&metrics);
 	if (rc) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	for (size_t i = 0; i < sizeof(long_tables) / sizeof(*long_tables); i++)
 		doc_limit_rows(ctx->doc, long_tables[i], verb_rows(0));

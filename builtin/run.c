@@ -131,6 +131,13 @@ static int check_usage(struct verb_ctx *ctx)
 	return v->check ? v->check(ctx) : 0;
 }
 
+/* verb_fail: see builtin.h. */
+int verb_fail(const struct verb_ctx *ctx, const char *err)
+{
+	fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
+	return EXIT_FAIL;
+}
+
 /* pick(ctx, s): the sessions of side s; 0 or EXIT_FAIL after one line. */
 static int pick(struct verb_ctx *ctx, struct verb_side *s)
 {
@@ -138,8 +145,7 @@ static int pick(struct verb_ctx *ctx, struct verb_side *s)
 	s->n = db_pick_sessions(ctx->db, s->spec, &s->ids, err, sizeof(err));
 	if (s->n > 0)
 		return 0;
-	fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-	return EXIT_FAIL;
+	return verb_fail(ctx, err);
 }
 
 /* setup(ctx): opens the database and picks the sessions. */

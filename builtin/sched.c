@@ -94,8 +94,7 @@ static int run(struct verb_ctx *ctx)
 				    sizeof(err));
 	}
 	if (rc) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	return EXIT_OK;
 }

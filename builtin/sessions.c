@@ -30,8 +30,7 @@ static int run(struct verb_ctx *ctx)
 	long long rows = verb_rows(0);
 	int skip = rows > 0 && n > rows ? n - (int)rows : 0;	/* ids in id order: the oldest */
 	if (n < 0) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	if (skip)
 		doc_note(ctx->doc, "the latest %d of %d sessions (-n 0: all)", n - skip, n);

@@ -48,8 +48,7 @@ static int run(struct verb_ctx *ctx)
 	if (cg_pick_event(ctx, &side, 1, &o.filter, event, sizeof(event)))
 		return EXIT_FAIL;
 	if (cgdiff_run(ctx->db, &side, NULL, &o, &d, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	cgdiff_findings(d, ctx->doc);
 	doc_limit_rows(ctx->doc, "nodes", verb_rows(0));

@@ -50,8 +50,7 @@ static int run(struct verb_ctx *ctx)
 		return EXIT_FAIL;
 	if (watch_findings(ctx->db, ctx->sessions.ids, ctx->sessions.n, &o, ctx->doc, err,
 			   sizeof(err))) {
-		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->dbpath, err);
-		return EXIT_FAIL;
+		return verb_fail(ctx, err);
 	}
 	return EXIT_OK;
 }
