@@ -655,6 +655,26 @@ static void bind_machine(sqlite3_stmt *st, int i, const struct rec *r)
 		sqlite3_bind_int64(st, i + 3, r->load.steal_ns);
 }
 
+/* stored_cmdline(r): perf's command line as run, except that -o names
+ * the file where the recording was kept (--perf-data), not the
+ * temporary directory it was written in and which is gone; malloc'd. */
+static char *stored_cmdline(const struct rec *r)
+{
+	size_t n = 0;
+	while (r->perf_argv[n])
+		n++;
+	char **v = calloc(n + 1, sizeof(*v));
+	char *cmd;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		v[i] = r->placed && i > 0 && !strcmp(r->perf_argv[i - 1], "-o") ? (char *)r->data
+										  : r->perf_argv[i];
+	cmd = argv_join(v);
+	free(v);
+	return cmd;
+}
+
 /* update_session: the record-only columns of the session row. */
 static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 {
@@ -663,7 +683,7 @@ static int update_session(struct rec *r, int64_t id, char *err, size_t errlen)
 		"CASE WHEN kallsyms_source = ? THEN '/proc/kallsyms (snapshot at record time)' "
 		"ELSE kallsyms_source END, pulse_int = ?, pulse_mem = ?, others_cpu_ns = ?, steal_ns = ? "
 		"WHERE id = ?");
-	char *wl = argv_join(r->in.workload), *cmd = argv_join(r->perf_argv);
+	char *wl = argv_join(r->in.workload), *cmd = stored_cmdline(r);
 	int rc = -1;
 	if (st) {
 		sqlite3_bind_text(st, 1, wl, -1, SQLITE_STATIC);
