@@ -93,9 +93,12 @@ check "folded --help: exit 0" eval 'rc_is 0 && grep -q "^usage: perfdb folded" "
 run cgdiff "$T/none.db" 1 2
 check "cgdiff on a missing database: exit 2" eval 'rc_is 2 && one_line'
 for v in tree folded; do
-	run $v "$T/nosuch"
-	check "$v with a lone operand that is no file (the old SESSION): exit 1, one line giving the form" \
+	run $v 5
+	check "$v with a lone number that is no file (the old SESSION): exit 1, one line giving the form" \
 		eval 'rc_is 1 && one_line && grep -q "perfdb $v \[DB\] -s SESSION" "$T/err"'
+	run $v "$T/nosuch.db"
+	check "$v on a missing database: exit 2, one line naming it" \
+		eval 'rc_is 2 && one_line && grep -q "nosuch.db: No such file or directory" "$T/err"'
 	run $v "$DB" 1 2
 	check "$v with three operands: exit 1" eval 'rc_is 1 && one_line && grep -q "too many operands" "$T/err"'
 done
