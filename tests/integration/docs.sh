@@ -14,11 +14,7 @@
 #    comments neither. (perfdb doctor describing the machine it runs on,
 #    "on this kernel and boot" of bench, are about where perfdb runs.)
 set -u
-LIB=$(dirname "$0")/lib
-. "$LIB/tap.sh"
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/setup.sh"
 ROOT=$(pwd -P)
 DOCS="README.md $(ls docs/*.md)"
 
