@@ -12,10 +12,14 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \
 LDLIBS  += $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -liberty -lm -lpthread
 BUILD   ?= build
 
-LIB_SRCS := $(sort $(wildcard lib/*.c schema/*.c collect/*.c collect/*/*.c analyze/*.c analyze/*/*.c \
-            reports/*.c builtin/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/schema_sql.o $(BUILD)/version.o \
-            $(BUILD)/packages.o
+# The library's sources are found at any depth below the layers' folders
+# (the rooms, collect/*/ and analyze/*/, and whatever folder comes next),
+# so a new file or room needs no edit here;
+LIB_DIRS := lib schema collect analyze reports builtin
+LIB_SRCS := $(sort $(shell find $(LIB_DIRS) -name '*.c' -type f))
+# and the generated sources: the schema, the version, the packages list.
+GEN_OBJS := $(BUILD)/schema_sql.o $(BUILD)/version.o $(BUILD)/packages.o
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_OBJS)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TESTLIB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard tests/lib/*.c)))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -31,8 +35,27 @@ COMPDIR   := $(PREFIX)/share/bash-completion/completions
 SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/bench.sql \
              schema/bench_views.sql schema/lost.sql schema/pulse.sql
 
+# Quiet unless V=1, which shows every command.
+ifneq ($(V),1)
 .SILENT:
+endif
+# A recipe that fails leaves no half-written target that looks up to date.
+.DELETE_ON_ERROR:
+# make -j clean all: clean must be done before anything is built.
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
 .PHONY: all test asan bench deps install uninstall clean run fuzz fuzz-build fuzz-harnesses FORCE
+
+# Each compiler run writes the headers it read into BUILD/deps/OUTPUT.d
+# (-MMD: the project's headers, not the system's; -MP: an empty rule for
+# each, so a header that goes away is no error), a tree of their own so
+# that nothing listing BUILD/tests or BUILD/fuzz finds them; they are
+# included at the end of this file, so a changed header rebuilds only what
+# includes it. OUTDIRS makes the output's folder and its .d's.
+DEPFILE  = $(patsubst $(BUILD)/%,$(BUILD)/deps/%.d,$@)
+DEPFLAGS = -MMD -MP -MF $(DEPFILE) -MT $@
+OUTDIRS  = mkdir -p $(dir $@) $(dir $(DEPFILE))
 all: $(BUILD)/perfdb $(UNIT_BINS) $(WORKLOADS) $(TOOLS) $(QUIRK) $(MAN_PAGES) $(COMPLETION)
 	@ln -sf $(BUILD)/perfdb perfdb
 
@@ -42,11 +65,9 @@ $(BUILD)/perfdb: $(BUILD)/perfdb.o $(BUILD)/libperfdb.a
 $(BUILD)/libperfdb.a: $(LIB_OBJS)
 	rm -f $@; ar rcs $@ $^
 
-HEADERS := $(wildcard lib/*.h schema/*.h collect/*.h collect/*/*.h analyze/*.h analyze/*/*.h reports/*.h \
-           builtin/*.h tests/lib/*.h *.h)
-$(BUILD)/%.o: %.c $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+$(BUILD)/%.o: %.c
+	@$(OUTDIRS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Man pages and bash completion come from the verbs' option tables, the
 # same ones --help prints (perfdb's hidden --man and --bash-completion).
@@ -65,25 +86,25 @@ $(COMPLETION): $(BUILD)/perfdb
 # a database is made, and the indexes, built after each bulk load.
 $(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/migrate5.sql schema/migrate5_as_v5.sql schema/migrate6.sql schema/migrate7.sql schema/migrate8.sql schema/embed.sh
 	@mkdir -p $(BUILD)
-	{ sh schema/embed.sh perfdb_schema_sql $(SCHEMA); \
-	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql; \
-	  sh schema/embed.sh perfdb_pg_views_sql schema/pg_views.sql; \
+	{ sh schema/embed.sh perfdb_schema_sql $(SCHEMA) && \
+	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql && \
+	  sh schema/embed.sh perfdb_pg_views_sql schema/pg_views.sql && \
 	  sh schema/embed.sh perfdb_migrate5_sql schema/migrate5.sql schema/bench.sql \
-		  schema/migrate5_as_v5.sql; \
-	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql; \
-	  sh schema/embed.sh perfdb_migrate7_sql schema/migrate7.sql schema/lost.sql; \
-	  sh schema/embed.sh perfdb_migrate8_sql schema/migrate8.sql schema/pulse.sql; } > $@
+		  schema/migrate5_as_v5.sql && \
+	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql && \
+	  sh schema/embed.sh perfdb_migrate7_sql schema/migrate7.sql schema/lost.sql && \
+	  sh schema/embed.sh perfdb_migrate8_sql schema/migrate8.sql schema/pulse.sql; } > $@.tmp && \
+	mv $@.tmp $@
 
-$(BUILD)/schema_sql.o: $(BUILD)/schema_sql.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+# The generated sources are compiled where they are made.
+$(GEN_OBJS): $(BUILD)/%.o: $(BUILD)/%.c
+	@$(OUTDIRS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # The Debian packages list (.ci/deps.sh's), for perfdb doctor.
 $(BUILD)/packages.c: .ci/packages schema/embed.sh
 	@mkdir -p $(BUILD)
-	sh schema/embed.sh perfdb_debian_packages .ci/packages > $@
-
-$(BUILD)/packages.o: $(BUILD)/packages.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	sh schema/embed.sh perfdb_debian_packages .ci/packages > $@.tmp && mv $@.tmp $@
 
 # The version and git commit, rewritten only when they change.
 $(BUILD)/version.c: FORCE
@@ -91,24 +112,21 @@ $(BUILD)/version.c: FORCE
 	sh lib/version.sh . > $@.tmp
 	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/version.o: $(BUILD)/version.c
-	$(CC) $(CFLAGS) -c -o $@ $<
-
 # Helpers shared by unit tests (fixture writers), when there are any.
 TESTLIB := $(if $(TESTLIB_OBJS),$(BUILD)/libtest.a)
 $(BUILD)/libtest.a: $(TESTLIB_OBJS)
 	rm -f $@; ar rcs $@ $^
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(TESTLIB) $(BUILD)/libperfdb.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB) $(BUILD)/libperfdb.a $(LDLIBS)
+$(BUILD)/tests/%: tests/unit/%.c $(TESTLIB) $(BUILD)/libperfdb.a
+	@$(OUTDIRS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB) $(BUILD)/libperfdb.a $(LDLIBS)
 
 # Workloads are what is measured, not perfdb: the same code in every build
 # (no sanitizers, whatever CFLAGS says), with frame pointers and -g.
 WORKLOAD_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -O1 -g -fno-omit-frame-pointer
-$(BUILD)/workloads/%: workloads/%.c workloads/harness.h
-	@mkdir -p $(dir $@)
-	$(CC) $(WORKLOAD_CFLAGS) -o $@ $< -lpthread
+$(BUILD)/workloads/%: workloads/%.c
+	@$(OUTDIRS)
+	$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -o $@ $< -lpthread
 
 # A machine's quirk for tests (tests/quirk/): hardware watchpoints that are
 # accepted and never fire (a preloaded library), and the program an oracle
@@ -116,16 +134,16 @@ $(BUILD)/workloads/%: workloads/%.c workloads/harness.h
 # first in a process; the library is preloaded before it), and no PIE for
 # the oracle, so that nm gives its variable's address.
 $(BUILD)/tests/quirk/deafbp.so: tests/quirk/deafbp.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WORKLOAD_CFLAGS) -shared -fPIC -o $@ $< -ldl
+	@$(OUTDIRS)
+	$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -shared -fPIC -o $@ $< -ldl
 
 $(BUILD)/tests/quirk/bpwrite: tests/quirk/bpwrite.c
-	@mkdir -p $(dir $@)
-	$(CC) $(WORKLOAD_CFLAGS) -no-pie -o $@ $<
+	@$(OUTDIRS)
+	$(CC) $(WORKLOAD_CFLAGS) $(DEPFLAGS) -no-pie -o $@ $<
 
 $(BUILD)/tests/tools/%: tests/tools/%.c $(TESTLIB) $(BUILD)/libperfdb.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB) $(BUILD)/libperfdb.a $(LDLIBS)
+	@$(OUTDIRS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< $(TESTLIB) $(BUILD)/libperfdb.a $(LDLIBS)
 
 # test and run install what is missing first (a fresh machine); CI runs
 # make deps itself.
@@ -153,11 +171,15 @@ fuzz-build:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang CFLAGS="$(FUZZ_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
 	  fuzz-harnesses
 
-fuzz-harnesses: $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+FUZZ_HARNESSES := $(FUZZ_NAMES:%=$(BUILD)/fuzz/%)
+FUZZ_MEMFILE   := $(BUILD)/tests/fuzz/memfile.o
+fuzz-harnesses: $(FUZZ_HARNESSES)
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/memfile.c tests/fuzz/memfile.h $(BUILD)/libperfdb.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< tests/fuzz/memfile.c $(BUILD)/libperfdb.a $(LDLIBS)
+# (memfile.o is kept: make removes what only a pattern rule names.)
+.SECONDARY: $(FUZZ_MEMFILE)
+$(FUZZ_HARNESSES): $(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_MEMFILE) $(BUILD)/libperfdb.a
+	@$(OUTDIRS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_MEMFILE) $(BUILD)/libperfdb.a $(LDLIBS)
 
 fuzz: fuzz-build
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
@@ -167,8 +189,8 @@ fuzz: fuzz-build
 BENCH_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g
 BENCH_PROGS  := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(sort $(wildcard tests/bench/*.c)))
 $(BUILD)/bench/%: tests/bench/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BENCH_CFLAGS) $(shell pkg-config --cflags sqlite3 2>/dev/null) -o $@ $< \
+	@$(OUTDIRS)
+	$(CC) $(BENCH_CFLAGS) $(DEPFLAGS) $(shell pkg-config --cflags sqlite3 2>/dev/null) -o $@ $< \
 	  $(shell pkg-config --libs sqlite3 2>/dev/null)
 
 bench: all $(BENCH_PROGS)
@@ -203,3 +225,12 @@ uninstall:
 
 clean:
 	rm -rf build build-asan build-fuzz perfdb
+
+# The headers each output was built from (DEPFLAGS above). An output that
+# has no .d (built by a Makefile before the .d files, or its .d lost)
+# cannot say what it read: it is rebuilt once.
+DEP_OUTPUTS := $(BUILD)/perfdb.o $(LIB_OBJS) $(TESTLIB_OBJS) $(UNIT_BINS) $(TOOLS) $(WORKLOADS) \
+               $(QUIRK) $(BENCH_PROGS) $(FUZZ_HARNESSES) $(FUZZ_MEMFILE)
+DEP_FILES   := $(wildcard $(DEP_OUTPUTS:$(BUILD)/%=$(BUILD)/deps/%.d))
+-include $(DEP_FILES)
+$(filter-out $(DEP_FILES:$(BUILD)/deps/%.d=$(BUILD)/%),$(wildcard $(DEP_OUTPUTS))): FORCE

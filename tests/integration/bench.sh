@@ -12,15 +12,10 @@
 # against a computation here. Prints TAP lines.
 # Run from the repository root: sh tests/integration/bench.sh
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-. "$LIB/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 WORK=$(pwd)/tests/programs/bench_work.sh
 # A private copy: perf starts perfdb again for recorded runs.
-cp "$PERFDB" "$T/perfdb" && cp -r "$B/workloads" "$T/workloads" && PERFDB=$T/perfdb
+private_perfdb workloads
 DB=$T/b.db LOG=$T/log
 
 q() { sqlite3 "$DB" "$1"; }

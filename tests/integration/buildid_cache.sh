@@ -15,15 +15,9 @@
 #    before this boot, is not used: /proc/kallsyms is.
 # Prints TAP lines. Run from the repository root.
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
+. "$(dirname "$0")/lib/setup.sh"
 PROG=tests/programs/cgdiff_work.c
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-cp "$PERFDB" "$T/perfdb" 2>/dev/null && PERFDB=$T/perfdb
-# shellcheck source=tests/integration/lib/tap.sh
-. "$LIB/tap.sh"
+private_perfdb
 finish() { echo "1..${n:?}"; [ "${failed:?}" -eq 0 ]; exit $?; }
 
 for tool in perf cc sqlite3 python3; do

@@ -26,18 +26,12 @@
 # Run from the repository root: sh tests/integration/cgdiff.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2317 # eval'd checks expand their variables late
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
+. "$(dirname "$0")/lib/setup.sh"
 PROG=tests/programs/cgdiff_work.c
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 DB=$T/cg.db
 # A private copy, so that a rebuild of $PERFDB during the run cannot pull it away.
-cp "$PERFDB" "$T/perfdb" 2>/dev/null && PERFDB=$T/perfdb
+private_perfdb
 SECONDS_PER_RUN=1.2
-# shellcheck source=tests/integration/lib/tap.sh
-. "$LIB/tap.sh"
 
 # run ARGS...: perfdb ARGS; stdout, stderr, status in $T/{out,err,rc}
 run() {

@@ -42,11 +42,8 @@
 # PERFDB_FUZZ_SEED (other flip positions; default 0, the fixed set),
 # PERFDB_FUZZ_VERBOSE=1 (time and accepted count per line).
 # Run from the repository root: sh tests/integration/corrupt_input.sh
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 SHARED=${PERFDB_SHARED:-$(pwd)/../shared}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 trap 'exit 2' HUP INT TERM
 export PERFDB
 

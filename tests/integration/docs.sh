@@ -24,11 +24,7 @@
 #    --help put before its workload); groff reads every page without a
 #    warning.
 set -u
-LIB=$(dirname "$0")/lib
-. "$LIB/tap.sh"
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/setup.sh"
 ROOT=$(pwd -P)
 DOCS="README.md $(ls docs/*.md)"
 

@@ -17,12 +17,8 @@
 # refused; structs past
 # the layout walk's bounds (anonymous nesting, members walked) refused, as
 # are members of a type without an alignment (void, a prototype ...).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 R=$(cd "$(dirname "$0")/../fuzz" && pwd)
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 
 if [ ! -x "$PERFDB" ]; then
 	echo "not ok 1 - perfdb binary $PERFDB is missing (run make first)"

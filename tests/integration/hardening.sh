@@ -24,16 +24,11 @@
 # Prints TAP lines. Run from the repository root: sh tests/integration/hardening.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 W=$(cd "$B/workloads" 2>/dev/null && pwd)
-LIB=$(dirname "$0")/lib
-T=$(mktemp -d) || exit 2
-trap '[ -n "$KEEP" ] || rm -rf "$T"' EXIT
-. "$LIB/tap.sh"
-[ -z "$KEEP" ] || echo "# kept: $T"
+[ -z "$KEEP" ] || keep_tmp
 # A private copy: perf starts perfdb again (the workload's wrapper).
-cp "$PERFDB" "$T/perfdb" && PERFDB=$T/perfdb
+private_perfdb
 
 mode() { stat -c %a "$1"; }
 sha() { sha256sum "$1" | cut -d' ' -f1; }

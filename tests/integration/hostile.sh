@@ -37,14 +37,8 @@
 # byte-for-byte as before. Accepted ones: exit 0 within the bounds.
 # Prints TAP lines. Run from the repository root.
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 H=$(pwd)/$B/tests/tools/hostile
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-# shellcheck source=tests/integration/lib/tap.sh
-. "$LIB/tap.sh"
 finish() { echo "1..${n:?}"; [ "${failed:?}" -eq 0 ]; exit $?; }
 
 [ -x "$H" ] || make -s BUILD="$B" "$B/tests/tools/hostile" >&2

@@ -29,15 +29,9 @@
 # Env: PERFDB (default ./build/perfdb), PERFDB_BUILD (default build);
 # for debugging: IMPORT_ORACLE_PARTS (default "a b c d e f g") picks recordings,
 # IMPORT_ORACLE_KEEP=DIR keeps their perf.data files there.
-LIB=$(cd "$(dirname "$0")" && pwd)/lib
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 W=$(cd "$B" 2>/dev/null && pwd)/workloads
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=tests/integration/lib/tap.sh
-. "$LIB/tap.sh"
 PARTS=${IMPORT_ORACLE_PARTS:-a b c d e f g}
 KEEP=${IMPORT_ORACLE_KEEP:-}
 want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }

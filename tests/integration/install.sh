@@ -7,11 +7,7 @@
 # (checked against --help); `man -M` finds perfdb-record by name; uninstall
 # leaves no file behind.
 set -u
-LIB=$(dirname "$0")/lib
-. "$LIB/tap.sh"
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/setup.sh"
 D=$T/root
 
 if ! make -s BUILD="$B" install DESTDIR="$D" PREFIX=/usr >"$T/install.out" 2>&1; then

@@ -13,13 +13,8 @@
 # and perfdb doctor's flush-IPI row against the oracle on a recording made
 # here (either machine kind). Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds tests/tools/).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 FX=$(pwd)/$B/tests/tools/ipis_fixture
-LIB=$(dirname "$0")/lib
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-. "$LIB/tap.sh"
 . "$LIB/flush_ipis.sh"
 [ -x "$FX" ] || make -s BUILD="$B" "$B/tests/tools/ipis_fixture" >&2
 command -v python3 >/dev/null 2>&1 || { skip "no python3"; tap_end; }

@@ -7,11 +7,7 @@
 # file, while the other verbs work; the libpq of the system is found
 # by default (push then gets as far as connecting).
 # Run from the repository root. Env: PERFDB, PERFDB_BUILD.
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-. tests/integration/lib/tap.sh
+. "$(dirname "$0")/lib/setup.sh"
 TAP_ERR=$T/err
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 

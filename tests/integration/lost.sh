@@ -14,12 +14,7 @@
 # switched 0 times; a session that kept no sample of an event says perf
 # lost them. Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds workloads/).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-. "$LIB/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 W=$B/workloads
 
 if ! command -v perf >/dev/null 2>&1 || ! perf record -q -e sched:sched_switch -o "$T/probe.data" -- true >/dev/null 2>&1; then

@@ -11,12 +11,7 @@
 # newer version than this perfdb's is refused. Prints TAP lines.
 # Run from the repository root: sh tests/integration/migrate.sh
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-. "$LIB/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 WORK=$(pwd)/tests/programs/bench_work.sh
 cur=$(sed -n 's/^#define PERFDB_SCHEMA_VERSION \([0-9]*\).*/\1/p' schema/db.h)
 

@@ -11,13 +11,11 @@
 # through it. And pull -s of what the server lacks: exit 2, one line, no
 # new database left behind. No perf needed (synthetic recordings).
 # Run from the repository root. Env: PERFDB, PERFDB_BUILD.
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 . tests/integration/lib/pgcluster.sh
-T=$(mktemp -d) || exit 2
 proxy=
-trap '[ -n "$proxy" ] && kill "$proxy" 2>/dev/null; pg_stop; rm -rf "$T"' EXIT
-. tests/integration/lib/tap.sh
+at_exit pg_stop
+at_exit '[ -z "$proxy" ] || kill "$proxy" 2>/dev/null'
 TAP_ERR=$T/err
 for tool in sqlite3 psql python3; do
 	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }

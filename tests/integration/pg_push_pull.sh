@@ -19,14 +19,11 @@
 # listed by session) is refused; three pushes of the same database at once
 # store each session once.
 # Run from the repository root. Env: PERFDB, PERFDB_BUILD, PERFDB_SHARED.
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 W=$(cd "$B/workloads" 2>/dev/null && pwd)
 SHARED=${PERFDB_SHARED:-$(pwd)/../shared}/perfdata
 . tests/integration/lib/pgcluster.sh
-T=$(mktemp -d) || exit 2
-trap 'pg_stop; rm -rf "$T"' EXIT
-. tests/integration/lib/tap.sh
+at_exit pg_stop
 TAP_ERR=$T/err
 for tool in perf sqlite3 psql; do
 	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }

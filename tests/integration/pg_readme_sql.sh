@@ -12,36 +12,34 @@
 # flush IPIs has no row on either engine, and perfdb ipis's rate is null:
 # those checks say so instead. Run from the repository root.
 set -u
-PERFDB=${PERFDB:-$(pwd)/build/perfdb}
-B=${PERFDB_BUILD:-build}
+. "$(dirname "$0")/lib/setup.sh"
 . tests/integration/lib/pgcluster.sh
 . tests/integration/lib/flush_ipis.sh
-tmp=$(mktemp -d); trap 'pg_stop; rm -rf "$tmp"' EXIT
-. tests/integration/lib/tap.sh
+at_exit pg_stop
 for tool in perf sqlite3 psql; do
 	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }
 done
-pg_start_or_end "$tmp/pg"
+pg_start_or_end "$T/pg"
 ev=sched:sched_switch,sched:sched_wakeup,tlb:tlb_flush,csd:csd_queue_cpu
-if ! perf record -q -a -m 1024 -e "$ev" -o "$tmp/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
+if ! perf record -q -a -m 1024 -e "$ev" -o "$T/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
 	skip "perf record failed"; tap_end
 fi
-"$PERFDB" import -q -o "$tmp/r.db" "$tmp/r.data" || { not_ok "import"; tap_end; }
-seen=$(flush_ipis_of "$tmp/r.data")
-csdq=$(perf script -i "$tmp/r.data" -F event 2>/dev/null | grep -c 'csd:csd_queue_cpu')
+"$PERFDB" import -q -o "$T/r.db" "$T/r.data" || { not_ok "import"; tap_end; }
+seen=$(flush_ipis_of "$T/r.data")
+csdq=$(perf script -i "$T/r.data" -F event 2>/dev/null | grep -c 'csd:csd_queue_cpu')
 [ "${seen%% *}" = unseen ] && echo "# no flush IPI in perf script's text of the recording ($seen): this kernel flushes without IPIs"
-"$PERFDB" bench -q -o "$tmp/r.db" -l readme --runs 2 -p cpus=1,2 -- "$B/workloads/yield" --cpus '{cpus}' --seconds 0.05 \
+"$PERFDB" bench -q -o "$T/r.db" -l readme --runs 2 -p cpus=1,2 -- "$B/workloads/yield" --cpus '{cpus}' --seconds 0.05 \
 	>/dev/null 2>&1 || { not_ok "bench"; tap_end; }
-"$PERFDB" push "$tmp/r.db" --to "$PGCONN" >/dev/null || { not_ok "push"; tap_end; }
-awk -v dir="$tmp" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
+"$PERFDB" push "$T/r.db" --to "$PGCONN" >/dev/null || { not_ok "push"; tap_end; }
+awk -v dir="$T" '/^```sql/ { n++; f = dir "/q" n ".sql"; on = 1; next }
 	/^```/ { on = 0 } on { print > f }' README.md
 norm() { sed -E ':a; s/(^|\|)(-?[0-9]+)\.0+(\||$)/\1\2\3/; ta; :b; s/(^|\|)(-?[0-9]+\.[0-9]*[1-9])0+(\||$)/\1\2\3/; tb' | sort; }
 count=0
-for q in "$tmp"/q*.sql; do
+for q in "$T"/q*.sql; do
 	[ -e "$q" ] || continue
 	count=$((count + 1))
 	title=$(head -1 "$q" | sed 's/^-- //')
-	lite=$(sqlite3 -bail "$tmp/r.db" < "$q" 2>&1); lrc=$?
+	lite=$(sqlite3 -bail "$T/r.db" < "$q" 2>&1); lrc=$?
 	pg=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$PGCONN" -f "$q" 2>&1); prc=$?
 	if [ $prc -eq 0 ] && [ $lrc -eq 0 ] && [ -z "$pg" ] && [ -z "$lite" ] && [ "${seen%% *}" = unseen ] &&
 		echo "$title" | grep -q '^Fleet: TLB-flush IPIs'; then
@@ -70,16 +68,16 @@ for q in "$tmp"/q*.sql; do
 	fi
 done
 # the first fleet query's IPI rate against perfdb ipis on the same session
-fq=$(grep -l -- '-- Fleet: TLB-flush IPIs' "$tmp"/q*.sql | head -1)
+fq=$(grep -l -- '-- Fleet: TLB-flush IPIs' "$T"/q*.sql | head -1)
 if [ -n "$fq" ] && [ "${seen%% *}" = unseen ]; then
-	"$PERFDB" ipis "$tmp/r.db" --format json >"$tmp/ipis.json" 2>/dev/null
+	"$PERFDB" ipis "$T/r.db" --format json >"$T/ipis.json" 2>/dev/null
 	python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["findings"]
-sys.exit(not (f["flush_ipis_visible"] is False and f["ipis_per_sec"] is None))' "$tmp/ipis.json" &&
+sys.exit(not (f["flush_ipis_visible"] is False and f["ipis_per_sec"] is None))' "$T/ipis.json" &&
 		ok "no flush IPI here ($seen): perfdb ipis says they cannot be seen, its rate null, as the fleet query has no row" ||
 		not_ok "no flush IPI here ($seen): perfdb ipis says they cannot be seen, its rate null, as the fleet query has no row"
 elif [ -n "$fq" ]; then
 	fleet=$(psql -X -q -A -t -v ON_ERROR_STOP=1 "$PGCONN" -f "$fq" | cut -d'|' -f4)
-	ipis=$("$PERFDB" ipis "$tmp/r.db" --format json 2>/dev/null | python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["findings"]["ipis_per_sec"])')
+	ipis=$("$PERFDB" ipis "$T/r.db" --format json 2>/dev/null | python3 -c 'import json, sys; print("%.1f" % json.load(sys.stdin)["findings"]["ipis_per_sec"])')
 	[ -n "$fleet" ] && [ "$fleet" = "$ipis" ] && ok "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)" ||
 		not_ok "the fleet query's flush IPIs per second ($fleet) are perfdb ipis's ($ipis)"
 fi

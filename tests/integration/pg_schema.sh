@@ -9,13 +9,10 @@
 # view's column type on the server (text or bigint, pg_schema.c's rule)
 # is the type the importer stored in that column of a real recording.
 # Run from the repository root. Env: PERFDB, PERFDB_BUILD.
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 W=$(cd "$B/workloads" 2>/dev/null && pwd)
 . tests/integration/lib/pgcluster.sh
-T=$(mktemp -d) || exit 2
-trap 'pg_stop; rm -rf "$T"' EXIT
-. tests/integration/lib/tap.sh
+at_exit pg_stop
 for tool in perf sqlite3 psql python3; do
 	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }
 done

@@ -16,11 +16,9 @@
 # not pushed again, another label of it is; a push that fails names the
 # session.
 # Run from the repository root. Env: PERFDB, PERFDB_BUILD.
-PERFDB=${PERFDB:-$(pwd)/${PERFDB_BUILD:-build}/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 . tests/integration/lib/pgcluster.sh
-T=$(mktemp -d) || exit 2
-trap 'pg_stop; rm -rf "$T"' EXIT
-. tests/integration/lib/tap.sh
+at_exit pg_stop
 TAP_ERR=$T/err
 for tool in perf sqlite3 psql; do
 	command -v $tool >/dev/null 2>&1 || { skip "no $tool here"; tap_end; }

@@ -23,18 +23,13 @@
 # 300000000, about 2 s: a count, not a duration), PLT_PERIOD (cpu-clock
 # period in ns, default 100000), PLT_MIN (default 25) and PLT_LIBC_MIN
 # (default 10).
-LIB=$(cd "$(dirname "$0")" && pwd)/lib
-PERFDB=${PERFDB:-$(pwd)/build/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 SRC=$(pwd)/tests/programs/plt_work.c
 ITER=${PLT_ITERATIONS:-300000000}
 PERIOD=${PLT_PERIOD:-100000}
 MIN=${PLT_MIN:-25}
 LIBC_MIN=${PLT_LIBC_MIN:-10}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=tests/integration/lib/tap.sh
-. "$LIB/tap.sh"
 
 for c in perf python3 gcc readelf; do
 	if ! command -v $c >/dev/null 2>&1; then

@@ -32,13 +32,8 @@
 # Prints TAP lines. Run from the repository root: sh tests/integration/prompt.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-LIB=$(dirname "$0")/lib
+. "$(dirname "$0")/lib/setup.sh"
 W=$(pwd)/$B/workloads
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-. "$LIB/tap.sh"
 
 # --- every line on stderr names its verb -----------------------------------------
 hits=$(grep -rnE '"(\\r)?perfdb: ' --include='*.c' collect analyze schema reports lib builtin)

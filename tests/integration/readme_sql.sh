@@ -14,12 +14,8 @@
 # on the recording), the fleet query of flush IPIs has no row to give:
 # that check is skipped, saying why, and perfdb ipis must say so instead.
 set -u
-LIB=$(dirname "$0")/lib
-. "$LIB/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 . "$LIB/flush_ipis.sh"
-PERFDB=${PERFDB:-$(pwd)/build/perfdb}
-B=${PERFDB_BUILD:-build}
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 ev=sched:sched_switch,sched:sched_wakeup,tlb:tlb_flush,csd:csd_queue_cpu
 if ! perf record -q -a -m 1024 -e "$ev" -o "$T/r.data" -- "$B/workloads/tlbflush" --seconds 0.3 >/dev/null 2>&1; then
 	skip "perf record failed"; exit 0

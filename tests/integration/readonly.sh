@@ -20,19 +20,11 @@
 # Prints TAP lines. Run from the repository root: sh tests/integration/readonly.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016,SC2154 # eval'd checks expand late; n, failed: lib/tap.sh
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-LIB=$(dirname "$0")/lib
-T=$(mktemp -d) || exit 2
+. "$(dirname "$0")/lib/setup.sh"
 RO=$T/ro
 mounted=
-cleanup() {
-	[ -n "$mounted" ] && umount "$RO" 2>/dev/null
-	rm -rf "$T"
-}
-trap cleanup EXIT
+at_exit '[ -z "$mounted" ] || umount "$RO" 2>/dev/null'
 trap 'exit 2' INT TERM HUP
-. "$LIB/tap.sh"
 DB=$T/orig/v.db
 mkdir "$T/orig" "$T/fx" "$T/out" "$RO" "$T/w"
 

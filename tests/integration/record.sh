@@ -9,18 +9,18 @@
 # Run from the repository root: sh tests/integration/record.sh
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 W=$(cd "$B/workloads" 2>/dev/null && pwd)
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 DB=$T/rec.db
 n=0
 # A private copy: perf starts perfdb again (as the workload's wrapper), and
 # a rebuild of $PERFDB in the middle of a run must not pull it away.
 ORIG=$PERFDB
-cp "$PERFDB" "$T/perfdb" 2>/dev/null && PERFDB=$T/perfdb
+private_perfdb
 
+# This test's own TAP helpers, in place of tap.sh's (setup.sh): a failed
+# check shows the last lines of $T/err, the verb's stderr, and failures
+# are counted by tests/run.sh from the "not ok" lines, not by the exit status.
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }

@@ -17,13 +17,8 @@
 # usage errors.
 # Prints TAP lines. Run from the repository root.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-. "$LIB/tap.sh"
-cp "$PERFDB" "$T/perfdb" && cp -r "$B/workloads" "$T/workloads" && PERFDB=$T/perfdb
+. "$(dirname "$0")/lib/setup.sh"
+private_perfdb workloads
 DB=$T/r.db
 rep() { "$PERFDB" report "$DB" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
 rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }

@@ -6,10 +6,8 @@
 # is exactly "N passed, N failed, N skipped" with a non-zero exit status
 # when something failed.
 set -u
-LIB=$(dirname "$0")/lib
-. "$LIB/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 RUN=$(pwd)/tests/run.sh
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/tests/integration" "$T/b/tests"
 printf '#!/bin/sh\necho "ok 1 - # SKIP no such hardware"\n' >"$T/tests/integration/a_allskip.sh"
 printf '#!/bin/sh\necho "ok 1 - one"\necho "ok 2 - # SKIP not here"\necho "ok 3 - two"\n' \

@@ -15,12 +15,7 @@
 # perfdb ipis says instead (its warning, the counts null) is checked, and
 # the checks of IPI figures are skipped with that reason. Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds workloads/).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-LIB=$(dirname "$0")/lib
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-. "$LIB/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 . "$LIB/flush_ipis.sh"
 
 NCPU=$(getconf _NPROCESSORS_ONLN)

@@ -19,12 +19,7 @@
 #    exactly where it excludes 0, and no row is 0 in every run of both
 #    sides. Prints TAP lines.
 # Env: PERFDB (the perfdb binary), PERFDB_BUILD (holds workloads/).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-. "$LIB/tap.sh"
+. "$(dirname "$0")/lib/setup.sh"
 W=$B/workloads
 EV=sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_migrate_task,sched:sched_process_fork,sched:sched_process_exec,sched:sched_process_exit
 

@@ -23,16 +23,10 @@
 # Prints TAP lines. Run from the repository root: sh tests/integration/shared_perfdata.sh
 # Env: PERFDB (default ./build/perfdb), PERFDB_BUILD (default build),
 # PERFDB_SHARED (default ../shared).
-LIB=$(cd "$(dirname "$0")" && pwd)/lib
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 SHARED=${PERFDB_SHARED:-$(pwd)/../shared}
 D=$SHARED/perfdata
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 trap 'exit 130' INT TERM
-# shellcheck source=tests/integration/lib/tap.sh
-. "$LIB/tap.sh"
 
 if [ ! -x "$PERFDB" ]; then
 	not_ok "perfdb binary $PERFDB exists (make -s first)"

@@ -14,13 +14,9 @@
 # made 1.25 times as costly) between two quiet sittings is still marked.
 # Prints TAP lines. Run from the repository root.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
-T=$(mktemp -d) || exit 2
+. "$(dirname "$0")/lib/setup.sh"
 HOGS=
-trap 'for p in $HOGS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-. "$LIB/tap.sh"
+at_exit 'for p in $HOGS; do kill $p 2>/dev/null; done'
 py() { python3 - "$@"; }
 cc -O2 -std=c11 -o "$T/spin_work" tests/programs/spin_work.c || { not_ok "cc spin_work.c"; tap_end; }
 

@@ -10,14 +10,8 @@
 # after the header imports as an empty session. (perf script itself reads
 # none of these.) Prints TAP lines. Run from the repository root.
 # Env: PERFDB (default $PWD/build/perfdb), PERFDB_BUILD (default build).
-B=${PERFDB_BUILD:-build}
-PERFDB=${PERFDB:-$(pwd)/$B/perfdb}
+. "$(dirname "$0")/lib/setup.sh"
 W=$(pwd)/$B/workloads
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-# shellcheck source=tests/integration/lib/tap.sh
-. "$LIB/tap.sh"
 finish() { echo "1..${n:?}"; [ "${failed:?}" -eq 0 ]; exit $?; }
 
 for tool in perf python3 sqlite3; do

@@ -6,13 +6,13 @@
 # Run from the repository root: sh tests/integration/workloads.sh
 # Env: PERFDB_BUILD (default build) holds workloads/NAME; missing ones are made.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
-B=${PERFDB_BUILD:-build}
+. "$(dirname "$0")/lib/setup.sh"
 W=$B/workloads
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
 n=0
 NCPU=$(getconf _NPROCESSORS_ONLN)
 
+# This test's own TAP helpers, in place of tap.sh's (setup.sh): failures
+# are counted by tests/run.sh from the "not ok" lines, not by the exit status.
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
 skip() { n=$((n + 1)); echo "ok $n - # SKIP $*"; }
