@@ -44,18 +44,20 @@ static int parse_value(const char *s, struct metric *m, char *err, size_t errlen
 static int parse_words(const char *p, struct metric *m, char *err, size_t errlen)
 {
 	char buf[64];
-	bool have_value = false;
+	int have_value = 0;
 	for (; *p; p += strcspn(p, " \t\r\n")) {
 		p += strspn(p, " \t\r\n");
 		if (!*p)
 			break;
 		int v = word(p, "value", buf, sizeof(buf)), u, b;
+		if (!v && (v = word(p, "sample", buf, sizeof(buf))) != 0)
+			m->sample = true;
 		if (v < 0 || (v > 0 && parse_value(buf, m, err, errlen))) {
 			if (v < 0)
 				snprintf(err, errlen, "metric %s: value too long", m->name);
 			return -1;
 		}
-		have_value |= v > 0;
+		have_value += v > 0;
 		if ((u = word(p, "unit", m->unit, sizeof(m->unit))) < 0) {
 			snprintf(err, errlen, "metric %s: unit longer than %zu bytes", m->name,
 				 sizeof(m->unit) - 1);
@@ -67,9 +69,10 @@ static int parse_words(const char *p, struct metric *m, char *err, size_t errlen
 			return -1;
 		}
 	}
-	if (!have_value)
-		snprintf(err, errlen, "metric %s: no value=", m->name);
-	return have_value ? 0 : -1;
+	if (have_value != 1)
+		snprintf(err, errlen, have_value ? "metric %s: more than one value= or sample="
+				      : "metric %s: no value= (or sample=)", m->name);
+	return have_value == 1 ? 0 : -1;
 }
 
 /* metric_parse: see metric_line.h. */

@@ -1,5 +1,7 @@
 /* The workloads' result lines. A workload prints on stdout, per result,
  *   metric=NAME value=V [unit=U] [better=higher|lower] [KEY=VALUE ...]
+ * or, for one sample of a distribution (many in one run: one a fault),
+ *   metric=NAME sample=V [unit=U] [better=higher|lower] [KEY=VALUE ...]
  * NAME is [A-Za-z0-9_.:-]+ (at most 63 bytes), V a finite decimal number;
  * words are separated by blanks; other keys are kept in the line only.
  * Every other stdout line is the workload's own and passes through. */
@@ -15,13 +17,15 @@ struct metric {
 	double value;
 	char unit[32];		/* "" when not given */
 	enum metric_better better;
+	bool sample;		/* sample=V: one of many values of NAME in the run */
 	char line[512];		/* the line as printed (cut at 511 bytes, no newline) */
 };
 
 /* metric_parse(line, m, err, errlen): whether line (a stdout line, with or
  * without its newline) is a metric line: 0 when it does not start with
  * "metric=", 1 with *m filled, -1 with what is wrong in err when it
- * starts so but is malformed (no or an empty name, no value=, a value
+ * starts so but is malformed (no or an empty name, neither or both of
+ * value= and sample=, a value
  * that is not a finite number, better= other than higher or lower, a
  * unit longer than 31 bytes). */
 int metric_parse(const char *line, struct metric *m, char *err, size_t errlen);
