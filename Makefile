@@ -33,7 +33,7 @@ COMPLETION := $(BUILD)/perfdb.bash
 MANDIR    := $(PREFIX)/share/man/man1
 COMPDIR   := $(PREFIX)/share/bash-completion/completions
 SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/bench.sql \
-             schema/bench_views.sql schema/lost.sql schema/pulse.sql
+             schema/bench_views.sql schema/lost.sql schema/pulse.sql schema/dist.sql
 
 # Quiet unless V=1, which shows every command.
 ifneq ($(V),1)
@@ -84,7 +84,7 @@ $(COMPLETION): $(BUILD)/perfdb
 
 # The schema files become two C strings: the tables and views, created when
 # a database is made, and the indexes, built after each bulk load.
-$(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/migrate5.sql schema/migrate5_as_v5.sql schema/migrate6.sql schema/migrate7.sql schema/migrate8.sql schema/embed.sh
+$(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/migrate5.sql schema/migrate5_as_v5.sql schema/migrate6.sql schema/migrate7.sql schema/migrate8.sql schema/migrate9.sql schema/embed.sh
 	@mkdir -p $(BUILD)
 	{ sh schema/embed.sh perfdb_schema_sql $(SCHEMA) && \
 	  sh schema/embed.sh perfdb_index_sql schema/indexes.sql && \
@@ -93,7 +93,8 @@ $(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/m
 		  schema/migrate5_as_v5.sql && \
 	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql && \
 	  sh schema/embed.sh perfdb_migrate7_sql schema/migrate7.sql schema/lost.sql && \
-	  sh schema/embed.sh perfdb_migrate8_sql schema/migrate8.sql schema/pulse.sql; } > $@.tmp && \
+	  sh schema/embed.sh perfdb_migrate8_sql schema/migrate8.sql schema/pulse.sql && \
+	  sh schema/embed.sh perfdb_migrate9_sql schema/migrate9.sql schema/dist.sql; } > $@.tmp && \
 	mv $@.tmp $@
 
 # The generated sources are compiled where they are made.

@@ -6,13 +6,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "builtin/builtin.h"
+#include "builtin/parse_arg.h"
 #include "collect/bench/bench.h"
 #include "lib/alloc.h"
 
 static const char *const usage[] = {
 	"perfdb bench [-o DB] -l LABEL [--runs N] [--warmup N] [-p NAME=V1,V2,...]...",
 	"             [--order interleave|random|sequential] [--seed N] [-r RECIPES [--record-every K]]",
-	"             [--timeout S] [-q] -- CMD [ARG|{NAME}]...",
+	"             [--timeout S] [--parse FORMAT] [-q] -- CMD [ARG|{NAME}]...",
 	"perfdb bench [-o DB] --resume -l LABEL [--again] [-q]",
 	NULL,
 };
@@ -20,7 +21,7 @@ static const char *const usage[] = {
 static struct bench_args a;
 static long long runs, warmup = -1, every, seed = -1;
 static int order = -1;
-static const char *recipes;
+static const char *recipes, *parse;
 static double timeout_s = -1;
 
 /* add_param(o, arg, err): one -p NAME=V1,V2,... */
@@ -54,6 +55,7 @@ static const struct opt options[] = {
 	OPT_INT(0, "record-every", &every, "K", 1, 100000,
 		"with -r: one recorded run per K counted runs of a cell (default 1)"),
 	OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e9, "stop a run after S seconds (stored as a timeout)"),
+	OPT_STRING(0, "parse", &parse, "FORMAT", PARSE_ARG_HELP),
 	OPT_BOOL_F(0, "again", &a.again, "run the whole plan once more on this boot as a new sitting "
 		   "(its runs numbered on after the stored ones): a report whose sides have 2 or more "
 		   "sittings tests their means, so the machine's drift between sittings is inside its "
@@ -77,14 +79,17 @@ static uint64_t random_seed(void)
 static int finish(struct verb_ctx *ctx)
 {
 	struct bench_plan *p = &a.plan;
+	int rc = parse_arg_check(ctx->prog, parse);
+	if (rc)
+		return rc;
 	if (!a.label || !*a.label) {
 		fprintf(stderr, "%s: a bench needs a label (-l LABEL)\n", ctx->prog);
 		return EXIT_USAGE;
 	}
 	if (a.resume && (ctx->nops || p->nparams || runs > 0 || warmup >= 0 || every > 0 || seed >= 0 ||
-			 order >= 0 || recipes || timeout_s >= 0)) {
+			 order >= 0 || recipes || timeout_s >= 0 || parse)) {
 		fprintf(stderr, "%s: --resume takes the plan from the database: give no command, -p, "
-			"--runs, --warmup, --order, --seed, -r, --record-every or --timeout, or give the "
+			"--runs, --warmup, --order, --seed, -r, --record-every, --timeout or --parse, or give the "
 			"same command and options without --resume\n", ctx->prog);
 		return EXIT_USAGE;
 	}
@@ -109,6 +114,7 @@ static int finish(struct verb_ctx *ctx)
 	p->recipes = recipes ? xstrdup(*recipes ? recipes : "profile") : NULL;	/* as record -r "" */
 	p->record_every = every > 0 ? (int)every : 1;
 	p->timeout_s = timeout_s > 0 ? timeout_s : 0;
+	p->parse = parse && strcmp(parse, "metric") ? xstrdup(parse) : NULL;	/* the default stays NULL */
 	return 0;
 }
 
@@ -118,7 +124,7 @@ static int run(struct verb_ctx *ctx)
 	int rc = finish(ctx);
 	if (rc) {
 		bench_plan_free(&a.plan);
-		return rc;
+		return rc == PARSE_HELP ? EXIT_OK : rc;
 	}
 	return bench_main(&a);
 }

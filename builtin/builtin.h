@@ -142,6 +142,11 @@ extern struct common_opts common;
 #define OPT_ROWS(def, tables) \
 	OPT_INT('n', "rows", &common.rows, "ROWS", 0, (double)LLONG_MAX, \
 		"at most ROWS rows in each long table (" tables "), 0 for all (default " def ")")
+/* --stat STAT of results and report: *v the index in bd_stats. */
+#define OPT_STAT(v) \
+	OPT_CHOICE(0, "stat", v, NULL, bd_stats, \
+		   "compare distributions (metrics with sample= lines) on each run's STAT: mean " \
+		   "(default), p50, p90, p99, min, max, stddev, bamean95, bamean99 or count")
 #define OPT_FORMAT() \
 	OPT_CHOICE('f', "format", &common.format, NULL, out_format_names, \
 		   "output format (default text)"), \

@@ -3,11 +3,12 @@
 #include <string.h>
 #include "builtin/builtin.h"
 #include "builtin/describe_args.h"
+#include "builtin/parse_arg.h"
 #include "collect/record/record.h"
 
 static const char *const usage[] = {
 	"perfdb record [-o DB] [-l LABEL] [-r RECIPES] [-C CPUS] [-F FREQ] [-g | --call-graph fp|dwarf]",
-	"              [-m PAGES] [--perf-data FILE] [--no-kallsyms-snapshot] [-q]",
+	"              [-m PAGES] [--perf-data FILE] [--no-kallsyms-snapshot] [--parse FORMAT] [-q]",
 	"              [--watch SPEC[,SPEC]... [--watch-mm exec|fork] [--watch-baseline]]",
 	"              [--btf FILE] [--dwarf FILE]... [--object TYPE@ADDR]... [-t TYPE]... -- CMD [ARG...]",
 	NULL,
@@ -50,6 +51,7 @@ static const struct opt options[] = {
 	OPT_STRING(0, "perf-data", &a.perf_data, "FILE", "keep perf's recording in FILE (default: a temporary file)"),
 	OPT_BOOL(0, "kallsyms-snapshot", &a.snapshot,
 		 "save /proc/kallsyms before recording, so kernel symbols resolve elsewhere (default on)"),
+	OPT_STRING(0, "parse", &a.parse, "FORMAT", PARSE_ARG_HELP),
 	OPT_BOOL('q', "quiet", &a.quiet, "no progress and no summary on stderr"),
 	OPT_GROUP("the watch recipe:"),
 	OPT_CALLBACK(0, "watch", NULL, "SPEC[,SPEC]", add_watch,
@@ -69,6 +71,14 @@ static int finish_args(struct verb_ctx *ctx)
 {
 	if (pages > 0 && (pages & (pages - 1))) {
 		fprintf(stderr, "%s: --mmap-pages: '%lld' is not a power of 2\n", ctx->prog, pages);
+		return EXIT_USAGE;
+	}
+	int rc = parse_arg_check(ctx->prog, a.parse);
+	if (rc)
+		return rc;
+	if (a.parse && a.spec && strstr(a.spec, "watch") && strcmp(a.parse, "metric")) {
+		fprintf(stderr, "%s: -r watch reads metric lines only (its own runs keep them); "
+			"--parse %s goes with the other recipes\n", ctx->prog, a.parse);
 		return EXIT_USAGE;
 	}
 	if (ctx->nops < 1) {
@@ -100,12 +110,12 @@ static int run(struct verb_ctx *ctx)
 	if ((rc = finish_args(ctx)) || (rc = describe_args_check(ctx->prog))) {
 		watch_set_free(&a.watch);
 		describe_args_free();
-		return rc;
+		return rc == PARSE_HELP ? EXIT_OK : rc;
 	}
 	struct describe_opts dsc = describe_opts_of(false);
 	a.describe = describe_given() ? &dsc : NULL;
 	rc = record_run(&a);
-	wrapper_status_free(&a.status);
+	parse_result_free(&a.result);
 	describe_args_free();
 	return rc;
 }

@@ -3,17 +3,19 @@
  * it, md by default, to -o's file with its pictures as SVG files next to
  * it, or inline in html). */
 #include <stdio.h>
+#include "analyze/bench/bench_data.h"
 #include "analyze/report/report.h"
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {
 	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json|text|csv]",
-	"              [--assets DIR] [--comm C] [--metric NAME]...",
+	"              [--assets DIR] [--comm C] [--metric NAME]... [--stat STAT]",
 	NULL,
 };
 
 static const char *comm;
 static struct string_list metrics;
+static int stat = -1;
 
 static const struct opt options[] = {
 	OPT_STRING(0, "base", &common.base, "LABEL", "the sessions and benches before the change"),
@@ -26,6 +28,7 @@ static const struct opt options[] = {
 		   "to it; none when the report goes to standard output)"),
 	OPT_STRING(0, "comm", &comm, "C", "the call graph of threads named C (default: the workload's)"),
 	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric in the results (default: all)"),
+	OPT_STAT(&stat),
 	OPT_END(),
 };
 
@@ -33,7 +36,8 @@ static const struct opt options[] = {
  * opened before this runs, with md's pictures). */
 static int run(struct verb_ctx *ctx)
 {
-	struct report_opts o = { common.base, common.new, comm, metrics.v, metrics.n, ctx->dbpath };
+	struct report_opts o = { common.base, common.new, comm, metrics.v, metrics.n, ctx->dbpath,
+				 stat >= 0 ? bd_stats[stat] : NULL };
 	char err[1200];
 	int rc = EXIT_OK;
 	if (report_findings(ctx->db, &o, ctx->doc, err, sizeof(err)))

@@ -1,18 +1,21 @@
 /* perfdb results: the runs of benches summarized per label, cell and
  * metric (analyze/bench/results.h). */
+#include "analyze/bench/bench_data.h"
 #include "analyze/bench/results.h"
 #include "builtin/builtin.h"
 
 static const char *const usage[] = {
-	"perfdb results [DB] [-l LABEL]... [--metric NAME]... [-n ROWS] [--format F]",
+	"perfdb results [DB] [-l LABEL]... [--metric NAME]... [--stat STAT] [-n ROWS] [--format F]",
 	NULL,
 };
 
 static struct string_list labels, metrics;
+static int stat = -1;
 
 static const struct opt options[] = {
 	OPT_STRING_LIST('l', "label", &labels, "LABEL", "only this label's benches (default: every label)"),
 	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric (default: every metric)"),
+	OPT_STAT(&stat),
 	OPT_ROWS("all", "results, boots, sittings, perturbation, failures: the first"),
 	OPT_FORMAT(),
 	OPT_END(),
@@ -25,8 +28,8 @@ static const char *const long_tables[] = { "results", "boots", "sittings", "pert
 static int run(struct verb_ctx *ctx)
 {
 	char err[512];
-	int rc = results_findings(ctx->db, labels.v, labels.n, metrics.v, metrics.n, ctx->doc, err,
-				  sizeof(err));
+	int rc = results_findings(ctx->db, labels.v, labels.n, metrics.v, metrics.n,
+				  stat >= 0 ? bd_stats[stat] : NULL, ctx->doc, err, sizeof(err));
 	string_list_clear(&labels);
 	string_list_clear(&metrics);
 	if (rc) {

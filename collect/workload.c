@@ -88,45 +88,18 @@ static void copy_out(const struct wl_opts *o, struct stream *s, int fd, const ch
 		s->gone = true;
 }
 
-/* add_metric(o, r, m): a metric line seen; a second one of a name is an
- * error of the run. */
-static void add_metric(const struct wl_opts *o, struct wl_result *r, const struct metric *m)
+/* out_line(o, s): one complete (or cut) stdout line in s->line: to the
+ * hook, and on to out_fd unless it is a result line kept off it. */
+static void out_line(const struct wl_opts *o, struct stream *s)
 {
-	for (size_t i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i].name, m->name)) {
-			if (!r->metric_error[0])
-				snprintf(r->metric_error, sizeof(r->metric_error),
-					 "metric %s printed twice (%g and %g)", m->name,
-					 r->metrics[i].value, m->value);
-			return;
-		}
-	ALLOC_GROW(r->metrics, r->nmetrics + 1, r->cap);
-	r->metrics[r->nmetrics++] = *m;
-	if (o->on_metric)
-		o->on_metric(m, o->arg);
-}
-
-/* out_line(o, r, s): one complete (or cut) stdout line in s->line. */
-static void out_line(const struct wl_opts *o, struct wl_result *r, struct stream *s)
-{
-	struct metric m;
-	char err[256];
 	s->line[s->len] = 0;
-	int k = metric_parse(s->line, &m, err, sizeof(err));
-	if (k > 0) {
-		add_metric(o, r, &m);
-		if (o->echo_metrics)
-			copy_out(o, s, o->out_fd, s->line, s->len);
-	} else {
-		if (k < 0 && !r->metric_error[0])
-			snprintf(r->metric_error, sizeof(r->metric_error), "%s", err);
-		copy_out(o, s, o->out_fd, s->line, s->len);	/* a malformed metric line shows as it was */
-	}
+	if (!(o->on_line && o->on_line(s->line, o->arg) > 0) || o->echo_results)
+		copy_out(o, s, o->out_fd, s->line, s->len);
 	s->len = 0;
 }
 
-/* take(o, r, s, p, n): bytes read from stream s. */
-static void take(const struct wl_opts *o, struct wl_result *r, struct stream *s, const char *p, size_t n)
+/* take(o, s, p, n): bytes read from stream s. */
+static void take(const struct wl_opts *o, struct stream *s, const char *p, size_t n)
 {
 	keep_tail(s, p, n);
 	if (!s->is_out) {
@@ -136,12 +109,12 @@ static void take(const struct wl_opts *o, struct wl_result *r, struct stream *s,
 	for (size_t i = 0; i < n; i++) {
 		s->line[s->len++] = p[i];
 		if (p[i] == '\n' || s->len == sizeof(s->line) - 1)
-			out_line(o, r, s);
+			out_line(o, s);
 	}
 }
 
-/* drain(o, r, s): reads what s has now; false at its end. */
-static bool drain(const struct wl_opts *o, struct wl_result *r, struct stream *s)
+/* drain(o, s): reads what s has now; false at its end. */
+static bool drain(const struct wl_opts *o, struct stream *s)
 {
 	char buf[8192];
 	ssize_t n = read(s->fd, buf, sizeof(buf));
@@ -149,7 +122,7 @@ static bool drain(const struct wl_opts *o, struct wl_result *r, struct stream *s
 		return true;
 	if (n <= 0)
 		return false;
-	take(o, r, s, buf, (size_t)n);
+	take(o, s, buf, (size_t)n);
 	if (s->gone) {	/* as a pipe whose reader exited: its next write gets SIGPIPE */
 		close(s->fd);
 		s->fd = -1;
@@ -240,17 +213,17 @@ static void reap(const struct wl_opts *o, struct wl_result *r, struct watch *w, 
 		;
 }
 
-/* drain_ready(o, r, s, open): reads what the open streams hold now, until
+/* drain_ready(o, s, open): reads what the open streams hold now, until
  * nothing is left without waiting (at most 64 reads: a descendant that
  * keeps writing does not hold the run up). */
-static void drain_ready(const struct wl_opts *o, struct wl_result *r, struct stream *s, bool open[2])
+static void drain_ready(const struct wl_opts *o, struct stream *s, bool open[2])
 {
 	for (int round = 0; round < 64; round++) {
 		struct pollfd p[2] = { { open[0] ? s[0].fd : -1, POLLIN, 0 }, { open[1] ? s[1].fd : -1, POLLIN, 0 } };
 		if (poll(p, 2, 0) <= 0)
 			return;
 		for (int i = 0; i < 2; i++)
-			if (p[i].revents && !drain(o, r, &s[i]))
+			if (p[i].revents && !drain(o, &s[i]))
 				open[i] = false;
 	}
 }
@@ -271,10 +244,10 @@ static void pump(const struct wl_opts *o, struct wl_result *r, struct stream *s,
 				       { open[1] ? s[1].fd : -1, POLLIN, 0 }, { pfd, POLLIN, 0 } };
 		int n = poll(p, 3, 100);
 		for (int i = 0; n > 0 && i < 2; i++)
-			if (p[i].revents && !drain(o, r, &s[i]))
+			if (p[i].revents && !drain(o, &s[i]))
 				open[i] = false;
 		if (ended(pid)) {
-			drain_ready(o, r, s, open);
+			drain_ready(o, s, open);
 			reap(o, r, &w, pid, open[0] || open[1]);
 		}
 		police(o, r, &w, pid);
@@ -282,7 +255,7 @@ static void pump(const struct wl_opts *o, struct wl_result *r, struct stream *s,
 	if (pfd >= 0)
 		close(pfd);
 	if (s[0].len)
-		out_line(o, r, &s[0]);
+		out_line(o, &s[0]);
 }
 
 /* workload_run: see workload.h. */
@@ -326,14 +299,6 @@ int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *
 		if (s[i].fd >= 0)
 			close(s[i].fd);
 	return e ? -1 : 0;
-}
-
-/* wl_result_free: see workload.h. */
-void wl_result_free(struct wl_result *r)
-{
-	free(r->metrics);
-	r->metrics = NULL;
-	r->nmetrics = r->cap = 0;
 }
 
 /* wl_exit_code: see workload.h. */

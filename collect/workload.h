@@ -1,6 +1,6 @@
 /* Running a workload once and keeping what it said: its stdout lines are
- * scanned for metric lines (collect/metric_line.h) while the other lines
- * pass through, its stderr passes through, the last bytes of both are
+ * handed to the caller's hook line by line (which tells the result
+ * lines from the others) and pass through, its stderr passes through, the last bytes of both are
  * kept, and its process tree's resource usage, wall time and end are
  * measured. Used by perfdb bench for each run and by perfdb record's
  * wrapper around the recorded workload. */
@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
-#include "collect/metric_line.h"
 
 #define WL_TAIL 2048	/* bytes of stdout and stderr kept */
 
@@ -21,14 +20,17 @@ struct wl_opts {
 				 * reaches only perfdb), stdin from /dev/null; signals
 				 * go to the whole group, and what is left in it when
 				 * the workload exits is killed */
-	int out_fd;		/* where its non-metric stdout lines go; -1: nowhere */
+	int out_fd;		/* where its stdout lines go (but result lines); -1: nowhere */
 	int err_fd;		/* where its stderr goes; -1: nowhere */
-	bool echo_metrics;	/* metric lines go to out_fd too */
+	bool echo_results;	/* result lines go to out_fd too */
 	bool pass_epipe;	/* once out_fd's (err_fd's) reader is gone (EPIPE), the
 				 * run's own stdout (stderr) is closed too, so that it
 				 * gets SIGPIPE as if it wrote to that pipe itself */
-	/* on_metric(m, arg): called for each metric line as it comes (may be NULL) */
-	void (*on_metric)(const struct metric *m, void *arg);
+	/* on_line(line, arg): each stdout line as it comes (NUL-terminated,
+	 * with its newline; a line longer than 4 KiB comes in pieces); 1
+	 * when it is a result line (kept off out_fd unless echo_results),
+	 * else 0. May be NULL. */
+	int (*on_line)(const char *line, void *arg);
 	void *arg;
 	volatile pid_t *pidp;	/* holds the child's pid while it runs (for handlers); may be NULL */
 	volatile sig_atomic_t *stop;	/* becoming non-zero stops the run (SIGINT to it, as
@@ -44,9 +46,6 @@ struct wl_result {
 	int64_t start_ns;	/* CLOCK_REALTIME when it started */
 	int64_t wall_ns;	/* CLOCK_MONOTONIC from start to end */
 	struct rusage ru;	/* of the workload and its waited-for descendants */
-	struct metric *metrics;	/* in the order printed */
-	size_t nmetrics, cap;
-	char metric_error[256];	/* the first malformed or repeated metric line; "" none */
 	char out_tail[WL_TAIL + 1], err_tail[WL_TAIL + 1];	/* NUL-terminated */
 };
 
@@ -71,9 +70,6 @@ int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *
  * (BUILD/workloads/ in a build tree, PREFIX/libexec/perfdb/ installed),
  * into buf. 0, or the errno of the PATH search when neither exists. */
 int workload_find(const char *name, char *buf, size_t len);
-
-/* wl_result_free(r): frees r's metrics. */
-void wl_result_free(struct wl_result *r);
 
 /* wl_exit_code(status): a wait status as a shell shows it: the exit code,
  * or 128 + N for signal N. */

@@ -27,6 +27,7 @@ CREATE TABLE bench (
   mem_total_kb    INTEGER,
   perf_version    TEXT,             -- with -r
   perfdb_version  TEXT,
+  parse           TEXT,             -- --parse: the runs' output format, NULL for metric lines
   UNIQUE (label, boot_id)
 );
 

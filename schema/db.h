@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 /* Schema version kept in PRAGMA user_version. */
-#define PERFDB_SCHEMA_VERSION 8
+#define PERFDB_SCHEMA_VERSION 9
 
 extern const char perfdb_schema_sql[];
 extern const char perfdb_index_sql[];

@@ -4,11 +4,11 @@
 #include "schema/migrate.h"
 
 extern const char perfdb_migrate5_sql[], perfdb_migrate6_sql[], perfdb_migrate7_sql[],
-	perfdb_migrate8_sql[];
+	perfdb_migrate8_sql[], perfdb_migrate9_sql[];
 
 /* The SQL that takes version i + PERFDB_MIGRATE_FROM to the next. */
 static const char *const steps[] = { perfdb_migrate5_sql, perfdb_migrate6_sql,
-	perfdb_migrate7_sql, perfdb_migrate8_sql };
+	perfdb_migrate7_sql, perfdb_migrate8_sql, perfdb_migrate9_sql };
 
 /* current_version(db): PRAGMA user_version, or -1. */
 static int current_version(sqlite3 *db)

@@ -6,6 +6,7 @@
 #include "analyze/bench/bench_data.h"
 #include "lib/alloc.h"
 #include "lib/stats.h"
+#include "lib/strbuf.h"
 #include "schema/db.h"
 
 /* col_str(st, i): column i as a malloc'd string ("" for NULL). */
@@ -160,7 +161,7 @@ static int metric_of(struct bench_data *b, const char *name, const char *unit, c
 		return i;
 	b->metrics = xreallocarray(b->metrics, b->nmetrics + 1, sizeof(*b->metrics));
 	b->metrics[b->nmetrics] = (struct bd_metric){ xstrdup(name), xstrdup(unit ? unit : ""),
-		better && !strcmp(better, "higher") ? 1 : better && !strcmp(better, "lower") ? -1 : 0 };
+		better && !strcmp(better, "higher") ? 1 : better && !strcmp(better, "lower") ? -1 : 0, false };
 	return (int)b->nmetrics++;
 }
 
@@ -179,15 +180,23 @@ static enum run_kind kind_of(const char *s)
 	return !strcmp(s, "recorded") ? RUN_RECORDED : !strcmp(s, "warmup") ? RUN_WARMUP : RUN_BARE;
 }
 
-/* load_runs(db, b): every run and its metric values, in bench and run
- * order. */
+const char *const bd_stats[] = { "mean", "p50", "p90", "p99", "min", "max", "stddev", "bamean95",
+				  "bamean99", "count", NULL };
+
+/* load_runs(db, b): every run and its metric values (a distribution's
+ * its stat column of run_dist, one of bd_stats: no user text reaches the
+ * SQL), in bench and run order. */
 static void load_runs(sqlite3 *db, struct bench_data *b)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT r.id, r.bench_id, r.cell, r.run, r.kind, r.status, "
-		"r.error, r.wall_ns, r.user_ns, r.sys_ns, coalesce(r.session_id, 0), m.name, m.value, "
+	char sql[1024];
+	snprintf(sql, sizeof(sql), "SELECT r.id, r.bench_id, r.cell, r.run, r.kind, r.status, "
+		"r.error, r.wall_ns, r.user_ns, r.sys_ns, coalesce(r.session_id, 0), m.name, "
+		"CASE WHEN d.run_id IS NULL THEN m.value ELSE d.%s END, "
 		"m.unit, m.better, coalesce(r.sitting, 0), r.pulse_int, r.pulse_mem, r.others_cpu_ns, "
-		"r.steal_ns FROM bench_run r JOIN bench b ON b.id = r.bench_id LEFT JOIN "
-		"run_metric m ON m.run_id = r.id WHERE b.label = ? ORDER BY r.bench_id, r.seq, r.id, m.rowid");
+		"r.steal_ns, d.run_id IS NOT NULL FROM bench_run r JOIN bench b ON b.id = r.bench_id LEFT JOIN "
+		"run_metric m ON m.run_id = r.id LEFT JOIN run_dist d ON d.run_id = m.run_id AND d.name = m.name "
+		"WHERE b.label = ? ORDER BY r.bench_id, r.seq, r.id, m.rowid", b->stat);
+	sqlite3_stmt *st = db_prepare(db, sql);
 	size_t rcap = 0, vcap = 0;
 	sqlite3_bind_text(st, 1, b->label, -1, SQLITE_STATIC);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
@@ -207,18 +216,29 @@ static void load_runs(sqlite3 *db, struct bench_data *b)
 		if (sqlite3_column_type(st, 11) == SQLITE_NULL)
 			continue;
 		ALLOC_GROW(b->values, b->nvalues + 1, vcap);
-		b->values[b->nvalues++] = (struct bd_value){
-			metric_of(b, (const char *)sqlite3_column_text(st, 11), (const char *)sqlite3_column_text(st, 13),
-				  (const char *)sqlite3_column_text(st, 14)), sqlite3_column_double(st, 12) };
+		int k = metric_of(b, (const char *)sqlite3_column_text(st, 11), (const char *)sqlite3_column_text(st, 13),
+				  (const char *)sqlite3_column_text(st, 14));
+		b->metrics[k].dist |= sqlite3_column_int(st, 20) != 0;
+		b->values[b->nvalues++] = (struct bd_value){ k, sqlite3_column_double(st, 12) };
 		b->runs_v[b->nruns - 1].nvalues++;
 	}
 	sqlite3_finalize(st);
 }
 
 /* bench_data_load: see bench_data.h. */
-int bench_data_load(sqlite3 *db, const char *label, struct bench_data *b, char *err, size_t errlen)
+int bench_data_load(sqlite3 *db, const char *label, const char *stat, struct bench_data *b, char *err,
+		    size_t errlen)
 {
 	memset(b, 0, sizeof(*b));
+	b->stat = bd_stats[0];
+	for (size_t i = 0; stat && bd_stats[i]; i++)
+		if (!strcmp(stat, bd_stats[i]))
+			b->stat = bd_stats[i];
+	if (stat && strcmp(stat, b->stat)) {
+		snprintf(err, errlen, "--stat: no statistic '%s' (mean, p50, p90, p99, min, max, stddev, "
+			 "bamean95, bamean99, count)", stat);
+		return -1;
+	}
 	b->label = xstrdup(label);
 	load_boots(db, b);
 	if (!b->nboots) {
@@ -230,6 +250,27 @@ int bench_data_load(sqlite3 *db, const char *label, struct bench_data *b, char *
 	load_runs(db, b);
 	mark_rest_probes(b);
 	return 0;
+}
+
+/* bd_stat_note: see bench_data.h. */
+void bd_stat_note(const struct bench_data *b, size_t n, struct doc *d)
+{
+	struct strbuf names = STRBUF_INIT;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t m = 0; m < b[i].nmetrics; m++) {
+			const char *name = b[i].metrics[m].name;
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = bd_metric_index(&b[j], name) >= 0 && b[j].metrics[bd_metric_index(&b[j], name)].dist;
+			if (b[i].metrics[m].dist && !seen && k++ < 8)
+				sb_printf(&names, "%s%s", k > 1 ? ", " : "", name);
+		}
+	if (k)
+		doc_note(d, "distributions (%s%s: many samples a run) are compared on each run's %s "
+			 "(--stat; run_dist holds every run's count, mean, percentiles and BAmean, "
+			 "run_sample the samples)", sb_str(&names), k > 8 ? ", ..." : "", b[0].stat);
+	sb_free(&names);
 }
 
 /* bench_data_free: see bench_data.h. */

@@ -4,6 +4,7 @@
 #ifndef PERFDB_BENCH_DATA_H
 #define PERFDB_BENCH_DATA_H
 #include <sqlite3.h>
+#include "lib/doc.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,7 +54,12 @@ struct bd_value {
 struct bd_metric {
 	char *name, *unit;	/* unit "" when none */
 	int better;		/* +1 higher, -1 lower, 0 unknown (metric_line.h's words) */
+	bool dist;		/* a distribution in some run: its values are each run's stat */
 };
+
+/* The per-run statistics a distribution's runs can be compared on
+ * (run_dist's columns), NULL-terminated; "mean" first, the default. */
+extern const char *const bd_stats[];
 
 struct bench_data {
 	char *label;
@@ -74,12 +80,20 @@ struct bench_data {
 	size_t nruns;
 	struct bd_value *values;
 	size_t nvalues;
+	const char *stat;	/* the distributions' per-run statistic (a bd_stats word) */
 };
 
-/* bench_data_load(db, label, b, err, errlen): label's benches into *b
- * (from empty). Returns 0, 1 when the label has no bench (err says so),
- * or -1 with err set. */
-int bench_data_load(sqlite3 *db, const char *label, struct bench_data *b, char *err, size_t errlen);
+/* bench_data_load(db, label, stat, b, err, errlen): label's benches into
+ * *b (from empty); a distribution's value in a run is that run's stat
+ * (a bd_stats word; NULL: the mean). Returns 0, 1 when the label has no
+ * bench (err says so), or -1 with err set (an unknown stat). */
+int bench_data_load(sqlite3 *db, const char *label, const char *stat, struct bench_data *b, char *err,
+		    size_t errlen);
+
+/* bd_stat_note(b, n, d): when a metric of b[0..n) is a distribution, a
+ * note in d naming those metrics and the per-run statistic they are
+ * compared on (b[0].stat). */
+void bd_stat_note(const struct bench_data *b, size_t n, struct doc *d);
 
 /* bench_data_free(b): frees what b holds. */
 void bench_data_free(struct bench_data *b);

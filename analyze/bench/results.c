@@ -372,7 +372,8 @@ static void few_runs_warning(const struct res *r, struct doc *d)
 
 /* results_findings: see results.h. */
 int results_findings(sqlite3 *db, const char *const *labels, size_t nlabels,
-		     const char *const *metrics, size_t nmetrics, struct doc *d, char *err, size_t errlen)
+		     const char *const *metrics, size_t nmetrics, const char *stat, struct doc *d, char *err,
+		     size_t errlen)
 {
 	struct res r = { .metrics = metrics, .nmetrics = nmetrics };
 	char **all = NULL;
@@ -386,7 +387,7 @@ int results_findings(sqlite3 *db, const char *const *labels, size_t nlabels,
 		rc = -1;
 	}
 	for (size_t i = 0; !rc && i < r.n; i++)
-		rc = bench_data_load(db, use[i], &r.b[i], err, errlen) ? -1 : 0;
+		rc = bench_data_load(db, use[i], stat, &r.b[i], err, errlen) ? -1 : 0;
 	if (!rc && !(rc = check_metrics(&r, err, errlen))) {
 		param_union(&r);
 		results_table(&r, d);
@@ -395,6 +396,7 @@ int results_findings(sqlite3 *db, const char *const *labels, size_t nlabels,
 		perturbation_table(&r, d);
 		failures_table(&r, d);
 		few_runs_warning(&r, d);
+		bd_stat_note(r.b, r.n, d);
 	}
 	for (size_t i = 0; i < r.n; i++)
 		bench_data_free(&r.b[i]);

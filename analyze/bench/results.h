@@ -12,13 +12,16 @@
 #include <stddef.h>
 #include "lib/doc.h"
 
-/* results_findings(db, labels, nlabels, metrics, nmetrics, d, err,
+/* results_findings(db, labels, nlabels, metrics, nmetrics, stat, d, err,
  * errlen): the tables "results" (main), "boots", "perturbation" (when
  * there are recorded runs) and "failures" (when a run failed) of the
  * labels' benches (every label with a bench when nlabels is 0), only the
- * metrics named (all when nmetrics is 0); warnings for failed runs and
+ * metrics named (all when nmetrics is 0), a distribution's runs taken by
+ * their stat (a bd_stats word, NULL: the mean; a note says which);
+ * warnings for failed runs and
  * cells with fewer than 3 runs. Returns 0, or -1 with one line in err (a
  * label without a bench, a metric no run printed). */
 int results_findings(sqlite3 *db, const char *const *labels, size_t nlabels,
-		     const char *const *metrics, size_t nmetrics, struct doc *d, char *err, size_t errlen);
+		     const char *const *metrics, size_t nmetrics, const char *stat, struct doc *d, char *err,
+		     size_t errlen);
 #endif

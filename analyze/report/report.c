@@ -14,7 +14,7 @@ static int load_side(struct rep *r, struct rside *s, const char *name, const cha
 	char why[512];
 	s->name = name;
 	s->label = label;
-	s->have_bench = !bench_data_load(r->db, label, &s->b, why, sizeof(why));
+	s->have_bench = !bench_data_load(r->db, label, r->o->stat, &s->b, why, sizeof(why));
 	if (!s->have_bench)
 		bench_data_free(&s->b);
 	s->nsessions = db_resolve_sessions(r->db, label, &s->sessions);
@@ -103,6 +103,12 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 		rc = report_headline(&r, err, errlen);
 	}
 	if (!rc) {
+		struct bench_data both[2];	/* shallow copies, for the note */
+		size_t nb = 0;
+		for (int i = 0; i < 2; i++)
+			if (r.side[i].have_bench)
+				both[nb++] = r.side[i].b;
+		bd_stat_note(both, nb, d);
 		report_durations(&r);
 		report_evidence(&r);
 		report_quality(&r);

@@ -32,6 +32,7 @@ struct report_opts {
 	const char *const *metrics;	/* only these (nmetrics 0: all) */
 	size_t nmetrics;
 	const char *db_path;		/* as the user gave it, for the commands */
+	const char *stat;		/* distributions' per-run statistic (bd_stats); NULL: mean */
 };
 
 /* report_findings(db, o, d, err, errlen): the report into d. Returns 0,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "collect/bench/bench.h"
 #include "collect/bench/bench_store.h"
+#include "collect/parse/parse.h"
 #include "collect/pulse.h"
 #include "collect/recipes.h"
 #include "collect/record/record.h"
@@ -55,6 +56,7 @@ struct bench {
 	size_t probe_every, since_probe;	/* a probe before every probe_every-th run */
 	size_t nprobes;
 	int64_t probe_ns;		/* their time in all */
+	char tail_out[WL_TAIL + 1], tail_err[WL_TAIL + 1];	/* the last bare run's output's ends */
 };
 
 /* describe_end(w, buf, len): how a run ended, in words. */
@@ -67,19 +69,16 @@ static const char *describe_end(int status, char *buf, size_t len)
 	return buf;
 }
 
-/* judge(status, ok_exit, nmetrics, metric_error, row, why, len): the
- * run's status and error from how it ended and what it printed. */
-static void judge(int status, const char *metric_error, size_t nmetrics, struct run_row *row,
-		  char *why, size_t len)
+/* judge(status, res, row, why, len): the run's status and error from
+ * how it ended and what its output said (res: parser_end's). */
+static void judge(int status, const struct parse_result *res, struct run_row *row, char *why, size_t len)
 {
 	row->status = "ok";
 	row->error = NULL;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		describe_end(status, why, len);
-	} else if (metric_error && *metric_error) {
-		snprintf(why, len, "%s", metric_error);
-	} else if (!nmetrics) {
-		snprintf(why, len, "printed no metric line (metric=NAME value=V ...) on stdout");
+	} else if (res->error[0]) {
+		snprintf(why, len, "%s", res->error);
 	} else {
 		return;
 	}
@@ -87,13 +86,32 @@ static void judge(int status, const char *metric_error, size_t nmetrics, struct 
 	row->error = why;
 }
 
-/* run_bare(b, row, why, len, r): a bare run (or warm-up) of row->argv;
- * 0, or 1 when a second stop signal stopped it (nothing to store). */
-static int run_bare(struct bench *b, struct run_row *row, char *why, size_t len, struct wl_result *r)
+/* on_line(line, p): a stdout line of a bare run, to its parser. */
+static int on_line(const char *line, void *p)
 {
+	return parser_line(p, line);
+}
+
+/* run_bare(b, row, why, len, res): a bare run (or warm-up) of row->argv,
+ * its output read into *res; 0, or 1 when a second stop signal stopped
+ * it (nothing to store). */
+static int run_bare(struct bench *b, struct run_row *row, char *why, size_t len, struct parse_result *res)
+{
+	struct wl_result wr = { 0 }, *r = &wr;
+	struct parser *p = parser_new(b->a->plan.parse, row->argv, why, len);
+	if (!p) {	/* checked before the bench began: only memory or a temporary file */
+		row->status = "failed";
+		row->error = why;
+		return 0;
+	}
 	struct wl_opts o = { .timeout_s = b->a->plan.timeout_s, .own_pgroup = true, .out_fd = 1,
-		.err_fd = b->a->quiet ? -1 : 2, .pidp = &run_pid, .stop = &stop_now };
-	if (workload_run(row->argv, &o, r)) {
+		.err_fd = b->a->quiet ? -1 : 2, .pidp = &run_pid, .stop = &stop_now,
+		.on_line = on_line, .arg = p };
+	int rc = workload_run(parser_argv(p, row->argv), &o, r);
+	struct wl_usage u = wl_usage_of(r);
+	parser_end(p, &(struct parse_usage){ u.wall_ns, u.user_ns, u.sys_ns }, res);
+	parser_free(p);
+	if (rc) {
 		snprintf(why, len, "cannot run '%s': %s", row->argv[0], strerror(r->exec_errno ? r->exec_errno : errno));
 		row->status = "failed";
 		row->error = why;
@@ -108,11 +126,12 @@ static int run_bare(struct bench *b, struct run_row *row, char *why, size_t len,
 	row->started_ns = r->start_ns;
 	row->usage = wl_usage_of(r);
 	row->exit_status = wl_exit_code(r->status);
-	row->metrics = r->metrics;
-	row->nmetrics = r->nmetrics;
-	row->out_tail = r->out_tail;
-	row->err_tail = r->err_tail;
-	judge(r->status, r->metric_error, r->nmetrics, row, why, len);
+	row->result = res;
+	row->out_tail = b->tail_out;
+	row->err_tail = b->tail_err;
+	memcpy(b->tail_out, r->out_tail, sizeof(b->tail_out));	/* both WL_TAIL + 1 */
+	memcpy(b->tail_err, r->err_tail, sizeof(b->tail_err));
+	judge(r->status, res, row, why, len);
 	if (r->timed_out) {
 		snprintf(why, len, "timed out after %g s", b->a->plan.timeout_s);
 		row->status = "timeout";
@@ -143,6 +162,7 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 	ra->workload = wl;
 	ra->stop_handler = on_stop;
 	ra->pulse = &b->pulse;
+	ra->parse = b->a->plan.parse;
 	rc = record_run(ra);
 	free(wl);
 	proc_on_signals(on_stop);
@@ -151,8 +171,7 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 	row->out_tail = st->out_tail;
 	row->err_tail = st->err_tail;
 	row->usage = st->usage;
-	row->metrics = st->metrics;
-	row->nmetrics = st->nmetrics;
+	row->result = &ra->result;
 	row->exit_status = st->kind == WL_EXIT ? st->value : st->kind == WL_SIGNAL ? 128 + st->value : -1;
 	if (ra->interrupted && !ra->timed_out) {
 		stops = 2;	/* Ctrl-C reached perf and the workload: stop here */
@@ -166,7 +185,7 @@ static int run_recorded(struct bench *b, struct run_row *row, char *why, size_t 
 		return 0;
 	}
 	judge(st->kind == WL_EXIT ? W_EXITCODE(st->value, 0) : W_EXITCODE(0, st->value),
-	      st->metric_error, st->nmetrics, row, why, len);
+	      &ra->result, row, why, len);
 	if (ra->timed_out) {
 		snprintf(why, len, "timed out after %g s (recorded until then)", b->a->plan.timeout_s);
 		row->status = "timeout";
@@ -192,6 +211,17 @@ static const char *fmt_duration(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* first_result(res): the run's first metric (or its first distribution's
+ * sample count), for the progress line. */
+static void first_result(const struct parse_result *res)
+{
+	if (res->nmetrics)
+		fprintf(stderr, "%s %g%s%s", res->metrics[0].name, res->metrics[0].value,
+			res->metrics[0].unit[0] ? " " : "", res->metrics[0].unit);
+	else
+		fprintf(stderr, "%s: %zu samples", res->dists[0].name, res->dists[0].n);
+}
+
 /* progress(b, sl, row): one line per run at a terminal. */
 static void progress(const struct bench *b, const struct slot *sl, const struct run_row *row)
 {
@@ -203,9 +233,8 @@ static void progress(const struct bench *b, const struct slot *sl, const struct 
 	int64_t left = b->ran ? b->spent_ns / (int64_t)b->ran * (int64_t)(b->todo - b->ran) : 0;
 	fprintf(stderr, "perfdb bench: [%zu/%zu] %s%s%s run %d: ", b->ran, b->todo, cell, *cell ? " " : "",
 		slot_kind_names[sl->kind], sl->run);
-	if (!strcmp(row->status, "ok") && row->nmetrics)
-		fprintf(stderr, "%s %g%s%s", row->metrics[0].name, row->metrics[0].value,
-			row->metrics[0].unit[0] ? " " : "", row->metrics[0].unit);
+	if (!strcmp(row->status, "ok") && row->result && (row->result->nmetrics || row->result->ndists))
+		first_result(row->result);
 	else
 		fprintf(stderr, "%s: %s", row->status, row->error ? row->error : "");
 	fprintf(stderr, ", %s; about %s left\n", fmt_duration(row->usage.wall_ns, took, sizeof(took)),
@@ -256,7 +285,7 @@ static int one_run(struct bench *b, size_t i)
 		argv[0] = xstrdup(path);
 	}
 	struct run_row row = { .slot = sl, .seq = (long)i, .argv = argv, .exit_status = -1 };
-	struct wl_result r = { 0 };
+	struct parse_result res = { 0 };
 	struct record_args ra = { 0 };
 	struct cpu_clock c0, c1;
 	int64_t t;
@@ -267,7 +296,7 @@ static int one_run(struct bench *b, size_t i)
 	t = proc_now_ns();
 	cpu_clock_read(&c0);
 	rc = sl->kind == SLOT_RECORDED ? run_recorded(b, &row, why, sizeof(why), &ra)
-				       : run_bare(b, &row, why, sizeof(why), &r);
+				       : run_bare(b, &row, why, sizeof(why), &res);
 	cpu_clock_read(&c1);
 	run_load_between(&c0, &c1, &row.load);
 	if (!rc) {
@@ -281,8 +310,8 @@ static int one_run(struct bench *b, size_t i)
 			progress(b, sl, &row);
 		}
 	}
-	wl_result_free(&r);
-	wrapper_status_free(&ra.status);
+	parse_result_free(&res);
+	parse_result_free(&ra.result);
 	bench_argv_free(argv);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "collect/bench/bench_plan.h"
+#include "collect/parse/parse.h"
 #include "collect/recipes.h"
 #include "lib/alloc.h"
 #include "lib/escape.h"
@@ -170,7 +171,7 @@ static bool utf8_ok(const unsigned char *s)
 }
 
 /* check_text(p, err, errlen): the template and values are UTF-8; the
- * recipes are known. 0 or -1. */
+ * recipes and the format are known. 0 or -1. */
 static int check_text(const struct bench_plan *p, char *err, size_t errlen)
 {
 	struct recipe_env env = { false };
@@ -191,6 +192,8 @@ static int check_text(const struct bench_plan *p, char *err, size_t errlen)
 		return -1;
 	if (p->recipes)
 		recipe_plan_free(&rp);
+	if (p->parse && parse_check(p->parse, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -378,7 +381,12 @@ char *bench_plan_json(const struct bench_plan *p)
 		json_str(&b, p->recipes);
 	else
 		sb_puts(&b, "null");
-	sb_printf(&b, ",\"record_every\":%d,\"timeout_s\":%g}", p->record_every, p->timeout_s);
+	sb_printf(&b, ",\"record_every\":%d,\"timeout_s\":%g", p->record_every, p->timeout_s);
+	if (p->parse) {	/* only when given: the plans stored before stay equal */
+		sb_puts(&b, ",\"parse\":");
+		json_str(&b, p->parse);
+	}
+	sb_putc(&b, '}');
 	return sb_take(&b);
 }
 
@@ -394,5 +402,6 @@ void bench_plan_free(struct bench_plan *p)
 	}
 	free(p->params);
 	free(p->recipes);
+	free(p->parse);
 	memset(p, 0, sizeof(*p));
 }

@@ -44,6 +44,7 @@ struct bench_plan {
 	enum bench_order order;
 	uint64_t seed;
 	char *recipes;		/* NULL: bare runs only */
+	char *parse;		/* the runs' output format (--parse); NULL: metric lines */
 	int record_every;	/* >= 1 */
 	double timeout_s;	/* 0: none */
 };
@@ -67,7 +68,7 @@ void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc);
 /* bench_plan_check(p, err, errlen): every {NAME} of the template names a
  * parameter and every parameter appears in it; the template and values
  * are UTF-8 (they are stored as text and must come back the same); the
- * recipes are known ones. 0 or -1 with err set. */
+ * recipes and the output format are known ones. 0 or -1 with err set. */
 int bench_plan_check(const struct bench_plan *p, char *err, size_t errlen);
 
 /* bench_ncells(p): the number of cells (1 without parameters). */

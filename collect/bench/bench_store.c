@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "collect/bench/bench_store.h"
+#include "collect/parse/parse_store.h"
 #include "lib/alloc.h"
 #include "lib/version.h"
 #include "schema/db.h"
@@ -91,7 +92,7 @@ static int64_t insert_bench(sqlite3 *db, const char *label, const struct bench_p
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO bench (label, plan, argv, runs, warmup, run_order, "
 		"seed, recipes, record_every, timeout_s, started_at, hostname, os_release, os_version, "
 		"kernel_build_id, boot_id, arch, cpu_model, cpus_online, mem_total_kb, perf_version, "
-		"perfdb_version) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		"perfdb_version, parse) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	char when[32], *argv = bench_argv_json(p->argv, p->argc);
 	int64_t id = -1;
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
@@ -114,6 +115,7 @@ static int64_t insert_bench(sqlite3 *db, const char *label, const struct bench_p
 	sqlite3_bind_int64(st, 20, f->mem_total_kb);
 	bind_or_null(st, 21, perf);
 	sqlite3_bind_text(st, 22, perfdb_version, -1, SQLITE_STATIC);
+	bind_or_null(st, 23, p->parse);
 	if (!db_step_done(st, err, errlen))
 		id = sqlite3_last_insert_rowid(db);
 	sqlite3_finalize(st);
@@ -219,7 +221,7 @@ int bench_store_load_plan(sqlite3 *db, const char *label, struct bench_plan *p, 
 			  size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id, runs, warmup, run_order, seed, recipes, "
-		"record_every, timeout_s FROM bench WHERE label = ? ORDER BY id DESC LIMIT 1");
+		"record_every, timeout_s, parse FROM bench WHERE label = ? ORDER BY id DESC LIMIT 1");
 	int64_t id = -1;
 	bench_plan_free(p);	/* whatever it held is replaced */
 	sqlite3_bind_text(st, 1, label, -1, SQLITE_STATIC);
@@ -235,6 +237,8 @@ int bench_store_load_plan(sqlite3 *db, const char *label, struct bench_plan *p, 
 		p->recipes = xstrdup((const char *)sqlite3_column_text(st, 5));
 		p->record_every = sqlite3_column_int(st, 6);
 		p->timeout_s = sqlite3_column_double(st, 7);
+		if (sqlite3_column_type(st, 8) != SQLITE_NULL)
+			p->parse = xstrdup((const char *)sqlite3_column_text(st, 8));
 	}
 	sqlite3_finalize(st);
 	if (id < 0) {
@@ -345,13 +349,18 @@ static void bind_run(sqlite3_stmt *st, int64_t id, const struct run_row *r, cons
 		sqlite3_bind_int64(st, 24, r->load.steal_ns);
 }
 
-/* insert_metrics(db, run, r, err, errlen): the run's metric rows. */
+/* insert_metrics(db, run, r, err, errlen): the run's metric rows and
+ * distributions. */
 static int insert_metrics(sqlite3 *db, int64_t run, const struct run_row *r, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO run_metric VALUES (?, ?, ?, ?, ?, ?)");
 	int rc = st ? 0 : -1;
-	for (size_t i = 0; !rc && i < r->nmetrics; i++) {
-		const struct metric *m = &r->metrics[i];
+	if (!r->result) {
+		sqlite3_finalize(st);
+		return rc;
+	}
+	for (size_t i = 0; !rc && i < r->result->nmetrics; i++) {
+		const struct metric *m = &r->result->metrics[i];
 		sqlite3_bind_int64(st, 1, run);
 		sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
 		sqlite3_bind_double(st, 3, m->value);
@@ -361,7 +370,7 @@ static int insert_metrics(sqlite3 *db, int64_t run, const struct run_row *r, cha
 		rc = db_step_done(st, err, errlen);
 	}
 	sqlite3_finalize(st);
-	return rc;
+	return rc ? rc : parse_store_dists(db, PARSE_RUN, run, r->result, err, errlen);
 }
 
 /* bench_store_run: see bench_store.h. */

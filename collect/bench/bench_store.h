@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "collect/bench/bench_plan.h"
-#include "collect/metric_line.h"
+#include "collect/parse/parse.h"
 #include "collect/pulse.h"
 #include "collect/bench/sysinfo.h"
 #include "collect/workload.h"
@@ -55,8 +55,7 @@ struct run_row {
 	int exit_status;
 	int64_t started_ns;
 	struct wl_usage usage;
-	const struct metric *metrics;
-	size_t nmetrics;
+	const struct parse_result *result;	/* what its output said; NULL: nothing */
 	int64_t session;	/* its recording, 0 for none */
 	const char *out_tail, *err_tail;
 	int sitting;		/* bench_sitting's number */

@@ -22,9 +22,19 @@ static int line(void *state, const char *s, struct parse_result *out)
 	return 1;
 }
 
+/* end: a run that printed no metric line fails, saying what is asked. */
+static void end(void *state, const struct parse_usage *u, struct parse_result *out)
+{
+	(void)state;
+	(void)u;
+	if (!out->nmetrics && !out->ndists)
+		parse_fail(out, "printed no metric line (metric=NAME value=V ...) on stdout");
+}
+
 const struct parse_format parse_fmt_metric = {
 	.name = "metric",
 	.summary = "perfdb's own lines: metric=NAME value=V (or sample=V) [unit=U] [better=higher|lower]",
 	.metrics = "as printed; sample= lines make a distribution per run",
 	.line = line,
+	.end = end,
 };

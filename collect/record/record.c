@@ -69,6 +69,7 @@
 #include "collect/layout/btf_layout.h"
 #include "schema/db.h"
 #include "collect/import/ingest.h"
+#include "collect/parse/parse_store.h"
 #include "collect/recipes.h"
 #include "collect/record/record.h"
 #include "collect/record/record_data.h"
@@ -89,7 +90,7 @@ struct rec {
 	bool have_ksyms;
 	struct recipe_plan plan;
 	char perf[PATH_MAX], self[PATH_MAX], tmpdir[PATH_MAX - 64];
-	char data[PATH_MAX], status[PATH_MAX], ksyms[PATH_MAX];
+	char data[PATH_MAX], status[PATH_MAX], ksyms[PATH_MAX], out[PATH_MAX];
 	char builtin[PATH_MAX];	/* the built-in workload found for workload[0] */
 	char **perf_argv;
 	sqlite3 *db;
@@ -99,6 +100,8 @@ struct rec {
 	struct pulse pulse;	/* the machine's before the recording */
 	struct run_load load;	/* other processes' during it */
 	struct wrapper_status st;	/* what the wrapper said */
+	struct parser *parser;		/* reads the workload's stdout (--parse) */
+	struct parse_result result;	/* what it read */
 	bool keep_data;		/* leave data behind (kept, or import failed) */
 	bool placed;		/* data is at --perf-data's path */
 	int tmpdir_fd;		/* tmpdir, flock'ed while it is in use; -1 */
@@ -111,7 +114,7 @@ struct rec {
 static volatile sig_atomic_t got_signal;
 static volatile pid_t perf_pid;
 /* Files removed by a signal during the import (async-signal-safe). */
-static char cleanup_files[3][PATH_MAX], cleanup_dir[PATH_MAX];
+static char cleanup_files[4][PATH_MAX], cleanup_dir[PATH_MAX];
 /* The status file, where the handler finds the wrapper's pid (while the
  * file records no end: after it, the pid may be another process's). */
 static char status_path[PATH_MAX];
@@ -165,7 +168,7 @@ static volatile sig_atomic_t die_of;
 /* cleanup_and_die: removes the temporary files, then dies of sig. */
 static void cleanup_and_die(int sig)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (cleanup_files[i][0])
 			unlink(cleanup_files[i]);
 	if (cleanup_dir[0])
@@ -392,6 +395,7 @@ static int make_tmpdir(struct rec *r)
 		return EXIT_FAIL;
 	}
 	snprintf(r->status, sizeof(r->status), "%s/status", r->tmpdir);
+	wrapper_out_path(r->status, r->out, sizeof(r->out));
 	snprintf(r->ksyms, sizeof(r->ksyms), "%s/kallsyms", r->tmpdir);
 	snprintf(r->data, sizeof(r->data), "%s/perf.data", r->tmpdir);	/* --perf-data: placed after */
 	return 0;
@@ -477,7 +481,11 @@ static int build_argv(struct rec *r)
 		r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, (char *[]){ NULL });
 		return 0;
 	}
-	while (r->in.workload[n])
+	char err[512];
+	if (!(r->parser = parser_new(r->in.parse, r->in.workload, err, sizeof(err))))
+		return eprintf("%s\n", err), EXIT_USAGE;
+	char *const *cmd = parser_argv(r->parser, r->in.workload);
+	while (cmd[n])
 		n++;
 	wl = xcalloc(n + 7, sizeof(*wl));
 	wl[0] = r->self;
@@ -487,7 +495,7 @@ static int build_argv(struct rec *r)
 	bool quiet = r->in.hide_metrics || r->in.hide_stderr;
 	wl[4] = r->in.hide_stderr ? "quiet-output" : quiet ? "quiet-metrics" : "--";
 	wl[5] = "--";
-	memcpy(wl + (quiet ? 6 : 5), r->in.workload, n * sizeof(*wl));
+	memcpy(wl + (quiet ? 6 : 5), cmd, n * sizeof(*wl));
 	r->perf_argv = recipe_perf_argv(&r->plan, &r->in.po, wl);
 	free(wl);
 	return 0;
@@ -633,6 +641,27 @@ static int judge(struct rec *r)
 	return 0;
 }
 
+/* parse_output(r): the workload's stdout (the wrapper's copy) through
+ * the parser into r->result; output that does not parse is said in one
+ * line and leaves no metric (the recording is imported all the same). */
+static void parse_output(struct rec *r)
+{
+	FILE *f = fopen(r->out, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	struct parse_usage u = { r->st.usage.wall_ns, r->st.usage.user_ns, r->st.usage.sys_ns };
+	if (!r->parser)
+		return;
+	while (f && getline(&line, &cap, f) > 0)
+		parser_line(r->parser, line);
+	free(line);
+	if (f)
+		fclose(f);
+	if (parser_end(r->parser, r->st.have_usage ? &u : NULL, &r->result) && !r->in.quiet &&
+	    (r->in.parse || strncmp(r->result.error, "printed no metric line", 22)))
+		eprintf("the workload's output: %s; no metric stored\n", r->result.error);
+}
+
 /* ---- importing ---- */
 
 /* workload_status: the workload's exit status as a shell shows it. */
@@ -711,12 +740,12 @@ static int store_metrics(struct rec *r, int64_t id, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	int rc = 0;
-	if (r->plan.recipes & RECIPE_WATCH || !r->st.nmetrics)
+	if (r->plan.recipes & RECIPE_WATCH || !r->result.nmetrics)
 		return 0;
 	st = db_prepare(r->db, "INSERT INTO workload_metric (session_id, name, value, watched, "
 			"line, unit, better) VALUES (?, ?, ?, 1, ?, ?, ?)");
-	for (size_t i = 0; st && !rc && i < r->st.nmetrics; i++) {
-		const struct metric *m = &r->st.metrics[i];
+	for (size_t i = 0; st && !rc && i < r->result.nmetrics; i++) {
+		const struct metric *m = &r->result.metrics[i];
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
 		sqlite3_bind_double(st, 3, m->value);
@@ -751,7 +780,9 @@ static int finish_session(sqlite3 *db, int64_t id, void *arg, char *err, size_t 
 	int rc;
 	(void)db;
 	if (update_session(r, id, err, errlen) || store_layouts(r, id, err, errlen) ||
-	    store_metrics(r, id, err, errlen))
+	    store_metrics(r, id, err, errlen) ||
+	    (!(r->plan.recipes & RECIPE_WATCH) &&
+	     parse_store_dists(r->db, PARSE_SESSION, id, &r->result, err, errlen)))
 		return -1;
 	if (r->in.watch.n && (rc = watch_store(r->db, id, &r->in.watch, err, errlen))) {
 		if (rc == 1)	/* the watchpoints do not fire: nothing is stored */
@@ -795,6 +826,7 @@ static void arm_cleanup(struct rec *r)
 	snprintf(cleanup_files[0], PATH_MAX, "%s", r->status);
 	snprintf(cleanup_files[1], PATH_MAX, "%s", r->ksyms);
 	snprintf(cleanup_files[2], PATH_MAX, "%s", r->data);	/* in the temporary directory until placed */
+	snprintf(cleanup_files[3], PATH_MAX, "%s", r->out);
 	snprintf(cleanup_dir, PATH_MAX, "%s", r->tmpdir);
 	proc_on_signals(on_import_stop);
 }
@@ -870,6 +902,7 @@ static void remove_tmp(struct rec *r)
 	if (!r->tmpdir[0])
 		return;
 	unlink(r->status);
+	unlink(r->out);
 	unlink(r->ksyms);
 	if (!r->placed && !r->keep_data)
 		unlink(r->data);
@@ -887,7 +920,8 @@ static void rec_free(struct rec *r)
 	for (size_t i = 0; i < NLAYOUTS; i++)
 		btf_layout_free(&r->layouts[i]);
 	watch_set_free(&r->in.watch);
-	wrapper_status_free(&r->st);
+	parser_free(r->parser);
+	parse_result_free(&r->result);
 	if (r->db) {
 		bool created = db_created(r->db);
 		db_close(r->db);
@@ -949,6 +983,7 @@ static int record(struct rec *r)
 	arm_cleanup(r);
 	if ((rc = judge(r)))
 		return rc;
+	parse_output(r);
 	place_data(r);
 	if ((rc = import(r)))
 		return rc;
@@ -979,8 +1014,9 @@ int record_run(struct record_args *a)
 	a->session = r.in.session;
 	a->interrupted = got_signal != 0;
 	a->timed_out = timed_out != 0;
-	a->status = r.st;	/* handed over: rec_free must not free it */
-	r.st = (struct wrapper_status){ 0 };
+	a->status = r.st;
+	a->result = r.result;	/* handed over: rec_free must not free it */
+	r.result = (struct parse_result){ 0 };
 	rec_free(&r);
 	if (!a->stop_handler)
 		proc_on_signals(SIG_DFL);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include "collect/layout/describe.h"
 #include "collect/pulse.h"
+#include "collect/parse/parse.h"
 #include "collect/recipes.h"
 #include "collect/record/record_wrapper.h"
 #include "collect/record/watch_spec.h"
@@ -23,6 +24,7 @@ struct record_args {
 	bool hide_stderr;	/* nor its stderr (and its metric lines) */
 	double timeout_s;	/* stop the recording after this long (0: never) */
 	char **workload;	/* the command, NULL-terminated */
+	const char *parse;	/* its output's format (collect/parse/parse.h); NULL: metric */
 	struct watch_set watch;	/* -r watch: the fields watched */
 	const struct describe_opts *describe;	/* objects and layouts to store in the
 						 * session (collect/layout/describe.h), or NULL */
@@ -35,8 +37,10 @@ struct record_args {
 	int64_t session;	/* the new session, 0 when none */
 	bool interrupted;	/* a signal or the timeout stopped the recording */
 	bool timed_out;
-	struct wrapper_status status;	/* the workload's end, usage and metric
-					 * lines (free with wrapper_status_free) */
+	struct wrapper_status status;	/* the workload's end and usage */
+	struct parse_result result;	/* what its output said (free with
+					 * parse_result_free); result.error says
+					 * why it did not parse */
 };
 
 /* record_args_init(a): the defaults: ./perfdb.db, a kallsyms snapshot. */

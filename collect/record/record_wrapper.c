@@ -57,10 +57,26 @@ static void handlers(void)
 			sigaction(sigs[i], &sa, NULL);
 }
 
-/* note_metric(m, arg): a metric line, into the status file (*arg). */
-static void note_metric(const struct metric *m, void *arg)
+/* The wrapper's two files. */
+struct wrapper_files {
+	int status, out;
+};
+
+/* tee_line(line, arg): a stdout line of CMD, copied to the .out file;
+ * a metric= line is a result line (kept off stdout when quiet). */
+static int tee_line(const char *line, void *arg)
 {
-	dprintf(*(int *)arg, "metric %s\n", m->line);
+	const struct wrapper_files *f = arg;
+	size_t n = strlen(line);
+	if (f->out >= 0 && write(f->out, line, n) != (ssize_t)n)
+		dprintf(f->status, "out-error %s\n", strerror(errno));
+	return !strncmp(line, "metric=", 7);
+}
+
+/* wrapper_out_path: see record_wrapper.h. */
+int wrapper_out_path(const char *status, char *buf, size_t len)
+{
+	return (size_t)snprintf(buf, len, "%s.out", status) < len ? 0 : -1;
 }
 
 /* write_hex(fd, key, s): "KEY HEX" of the string s (a line whatever s holds). */
@@ -81,8 +97,6 @@ static void write_end(int fd, const struct wl_result *r)
 	dprintf(fd, "start %lld\n", (long long)r->start_ns);
 	write_hex(fd, "out-tail", r->out_tail);
 	write_hex(fd, "err-tail", r->err_tail);
-	if (r->metric_error[0])
-		dprintf(fd, "metric-error %s\n", r->metric_error);
 	dprintf(fd, "usage %lld %lld %lld %lld %lld %lld\n", (long long)u.user_ns,
 		(long long)u.sys_ns, (long long)u.wall_ns, u.max_rss_kb, u.nvcsw, u.nivcsw);
 	if (WIFEXITED(r->status))
@@ -95,6 +109,8 @@ static void write_end(int fd, const struct wl_result *r)
 int record_exec_wrapper(int argc, char **argv)
 {
 	struct wl_result r;
+	struct wrapper_files f;
+	char out[PATH_MAX];
 	int fd;
 	bool mute = argc > 2 && !strcmp(argv[2], "quiet-output");
 	bool quiet = mute || (argc > 2 && !strcmp(argv[2], "quiet-metrics"));
@@ -111,30 +127,25 @@ int record_exec_wrapper(int argc, char **argv)
 		eprintf("%s: %s\n", argv[1], strerror(errno));
 		return 127;
 	}
+	f.status = fd;
+	f.out = wrapper_out_path(argv[1], out, sizeof(out)) ? -1 :
+		open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	handlers();
 	dprintf(fd, "started %d\n", (int)getpid());
-	struct wl_opts o = { .out_fd = 1, .err_fd = mute ? -1 : 2, .echo_metrics = !quiet, .on_metric = note_metric,
-			     .arg = &fd, .pidp = &workload_pid, .pass_epipe = true };
+	struct wl_opts o = { .out_fd = 1, .err_fd = mute ? -1 : 2, .echo_results = !quiet, .on_line = tee_line,
+			     .arg = &f, .pidp = &workload_pid, .pass_epipe = true };
 	if (workload_run(argv + 3, &o, &r)) {
 		dprintf(fd, "exec %d\n", r.exec_errno ? r.exec_errno : errno);
 		close(fd);
+		if (f.out >= 0)
+			close(f.out);
 		return 127;
 	}
+	if (f.out >= 0)
+		close(f.out);
 	write_end(fd, &r);
 	close(fd);
-	wl_result_free(&r);
 	return proc_end_like(r.status);
-}
-
-/* add_metric(s, line): a "metric LINE" of the file. */
-static void add_metric(struct wrapper_status *s, const char *line)
-{
-	struct metric m;
-	char err[256];
-	if (metric_parse(line, &m, err, sizeof(err)) <= 0)
-		return;
-	ALLOC_GROW(s->metrics, s->nmetrics + 1, s->cap);
-	s->metrics[s->nmetrics++] = m;
 }
 
 /* read_hex(hex, out, cap): decodes the hex digits at hex into out (at most
@@ -160,16 +171,12 @@ static void one_line(struct wrapper_status *s, char *line)
 	line[strcspn(line, "\n")] = 0;
 	if (!strncmp(line, "started", 7) && (!line[7] || line[7] == ' '))
 		s->kind = WL_STARTED;
-	else if (!strncmp(line, "metric ", 7))
-		add_metric(s, line + 7);
 	else if (!strncmp(line, "out-tail ", 9))
 		read_hex(line + 9, s->out_tail, sizeof(s->out_tail));
 	else if (!strncmp(line, "err-tail ", 9))
 		read_hex(line + 9, s->err_tail, sizeof(s->err_tail));
 	else if (sscanf(line, "start %lld", &v[0]) == 1)
 		s->start_ns = v[0];
-	else if (!strncmp(line, "metric-error ", 13))
-		snprintf(s->metric_error, sizeof(s->metric_error), "%s", line + 13);
 	else if (sscanf(line, "usage %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
 			&v[4], &v[5]) == 6) {
 		*u = (struct wl_usage){ v[0], v[1], v[2], v[3], v[4], v[5] };
@@ -232,12 +239,4 @@ pid_t wrapper_status_live_pid(const char *path)
 		}
 	close(fd);
 	return line > 0 && pid > 0 ? (pid_t)pid : 0;
-}
-
-/* wrapper_status_free: see record_wrapper.h. */
-void wrapper_status_free(struct wrapper_status *s)
-{
-	free(s->metrics);
-	s->metrics = NULL;
-	s->nmetrics = s->cap = 0;
 }

@@ -4,12 +4,12 @@
  * workload's exit code through but fails with 255 too and ends by the
  * signal when interrupted, so its own status cannot tell a workload's 255
  * or death from a failed or interrupted perf; the file can. The wrapper
- * runs CMD (collect/workload.h: stdout and stderr pass through, metric
- * lines are noted; quiet-metrics keeps the metric lines off stdout,
- * quiet-output also its stderr), then ends the way CMD ended. The file's lines:
+ * runs CMD (collect/workload.h: stdout and stderr pass through, and
+ * every stdout line is copied to STATUSFILE.out for perfdb record to
+ * parse (collect/parse/parse.h); quiet-metrics keeps the metric= lines
+ * off stdout, quiet-output also its stderr), then ends the way CMD
+ * ended. The file's lines:
  *   started PID                 the wrapper's pid (perfdb passes stop signals to it)
- *   metric LINE                 each metric line CMD printed
- *   metric-error TEXT           a malformed or repeated metric line
  *   usage USER SYS WALL MAXRSS NVCSW NIVCSW   (ns, ns, ns, KiB, counts)
  *   exit N | signal N | exec ERRNO */
 #ifndef PERFDB_RECORD_WRAPPER_H
@@ -27,9 +27,6 @@ struct wrapper_status {
 	int value;		/* exit code, signal or errno */
 	bool have_usage;
 	struct wl_usage usage;
-	struct metric *metrics;
-	size_t nmetrics, cap;
-	char metric_error[256];
 	int64_t start_ns;	/* CLOCK_REALTIME when the workload started; 0 unknown */
 	char out_tail[WL_TAIL + 1], err_tail[WL_TAIL + 1];	/* the ends of its output */
 };
@@ -50,6 +47,8 @@ void wrapper_status_read(const char *path, struct wrapper_status *s);
  * Async-signal-safe (a signal handler's, to pass a stop on). */
 pid_t wrapper_status_live_pid(const char *path);
 
-/* wrapper_status_free(s): frees s's metrics. */
-void wrapper_status_free(struct wrapper_status *s);
+/* wrapper_out_path(status, buf, len): where the wrapper of that status
+ * file copies CMD's stdout (STATUSFILE.out), into buf. 0, or -1 when it
+ * does not fit. */
+int wrapper_out_path(const char *status, char *buf, size_t len);
 #endif

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Upgrading older databases (schema/migrate.c): a database of schema
+# version 8 (no distributions: run_dist and the like, bench.parse), one of
 # version 7 (no sittings, pulse or watch canary), one of version 6 (no lost table: what perf lost only as two totals), one of schema
 # version 4 (no bench tables; made here from a current one the way version
 # 4 was: the bench tables, views and workload_metric's unit and better
@@ -26,8 +27,15 @@ DB=$T/cur.db
 sqlite3 "$DB" "SELECT params FROM bench_metrics ORDER BY run_id" >"$T/params.cur"
 check "the current schema lists a cell's parameters in -p order" eval '[ "$(head -1 "$T/params.cur")" = "z=1 a=x" ]'
 
+# Version 8: no distributions, no bench.parse.
+cp "$DB" "$T/v8.db"
+sqlite3 "$T/v8.db" <<'SQL'
+DROP TABLE run_dist; DROP TABLE run_sample; DROP TABLE workload_dist; DROP TABLE workload_sample;
+ALTER TABLE bench DROP COLUMN parse;
+PRAGMA user_version = 8;
+SQL
 # Version 7: no sittings, no pulse, no watch canary.
-cp "$DB" "$T/v7.db"
+cp "$T/v8.db" "$T/v7.db"
 sqlite3 "$T/v7.db" <<'SQL'
 DROP TABLE bench_sitting; DROP TABLE watch_canary;
 ALTER TABLE bench_run DROP COLUMN sitting; ALTER TABLE bench_run DROP COLUMN pulse_int;
@@ -68,7 +76,7 @@ ALTER TABLE workload_metric DROP COLUMN better;
 PRAGMA user_version = 4;
 SQL
 
-for v in 4 5 6 7; do
+for v in 4 5 6 7 8; do
 	f=$T/v$v.db
 	"$PERFDB" sched "$f" --format json >"$T/out" 2>"$T/err"; rc=$?
 	check "v$v: an analyzer refuses it with one line naming the verbs that upgrade it" \

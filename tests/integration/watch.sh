@@ -220,7 +220,7 @@ cev=$(q "SELECT printf('mem:0x%x', addr) || '|' || pid FROM watch_canary WHERE s
 cmdline=$(q "SELECT perf_cmdline FROM session WHERE id = $S")
 echo "# perf_cmdline: $cmdline"
 check "perf ran system-wide, started disabled, enabled through its control fds, monotonic clock" \
-	eval 'case "$cmdline" in *"record -o "*"/perf.data -a -m 1024 -g -e mem:0x"*"/8:w -e mem:0x"*"/8:w -D -1 --control fd:"*" -k monotonic") true ;; *) false ;; esac'
+	eval 'case "$cmdline" in *"record -o $T/p.data -a -m 1024 -g -e mem:0x"*"/8:w -e mem:0x"*"/8:w -D -1 --control fd:"*" -k monotonic") true ;; *) false ;; esac'
 perf script -F event -i "$T/p.data" 2>/dev/null | awk '{ sub(/:$/, "", $1); c[$1]++ }
 	END { for (e in c) print e "|" c[e] }' | sort >"$T/script"
 q "SELECT name || '|' || nr_samples FROM event WHERE session_id = $S AND nr_samples > 0" | sort >"$T/db"

@@ -1,0 +1,4 @@
+-- From schema version 8 to 9: the format a bench's runs print (--parse),
+-- and the distributions of a run or recording (schema/dist.sql follows
+-- this file with the new tables). Benches stored before read metric lines.
+ALTER TABLE bench ADD COLUMN parse TEXT;
