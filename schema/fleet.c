@@ -45,6 +45,8 @@ const struct fleet_table fleet_session_tables[] = {
 	{ "watch", "session_id = $1", FK_NONE },
 	{ "watch_canary", "session_id = $1", FK_NONE },
 	{ "workload_metric", "session_id = $1", FK_NONE },
+	{ "workload_dist", "session_id = $1", FK_NONE },
+	{ "workload_sample", "session_id = $1", FK_NONE },
 	{ "lost", "session_id = $1", FK_NONE },
 };
 const size_t fleet_nsession_tables = sizeof(fleet_session_tables) / sizeof(*fleet_session_tables);
@@ -56,6 +58,8 @@ const struct fleet_table fleet_bench_tables[] = {
 	{ "bench_sitting", "bench_id = $1", FK_NONE },
 	{ "bench_run", "bench_id = $1", FK_BENCH_RUN },
 	{ "run_metric", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
+	{ "run_dist", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
+	{ "run_sample", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
 };
 const size_t fleet_nbench_tables = sizeof(fleet_bench_tables) / sizeof(*fleet_bench_tables);
 

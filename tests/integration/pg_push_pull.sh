@@ -3,7 +3,8 @@
 # here (tests/integration/lib/pgcluster.sh: initdb and pg_ctl in a
 # temporary directory, unix socket only, as an unprivileged user). A
 # database of real recordings (tracepoints with callchains and cpumask
-# IPIs, a watch session, a bench with a recorded run, and the shared
+# IPIs, a watch session, a bench with a recorded run, one of
+# distributions (sample= lines, its recorded run's too), and the shared
 # files: AMD IBS c2c, mem-loads, zstd+dwarf sched_switch, callchains +
 # branch stacks) is pushed and pulled into a new file, which must be the
 # same database (sqlite3's .dump of both, byte for byte) and give every
@@ -45,6 +46,11 @@ check "a watch session" [ "$(sqlite3 "$A" "SELECT count(*) FROM watch")" -ge 1 ]
 "$PERFDB" bench -q -o "$A" -l benchy --runs 2 -p cpus=1,2 -r sched --record-every 2 \
 	-- "$W/yield" --cpus '{cpus}' --seconds 0.05 >/dev/null 2>"$T/err"
 check "a bench with recorded runs" [ "$(sqlite3 "$A" "SELECT count(session_id) FROM bench_run")" -ge 1 ]
+printf '%s\n' 'for v in 3 1 4 1 5 9 2 6; do echo "metric=lat sample=$v.5 unit=us better=lower"; done' \
+	'echo metric=ops value=7' >"$T/samples.sh"
+"$PERFDB" bench -q -o "$A" -l dists --runs 2 -r sched --record-every 2 -- sh "$T/samples.sh" >/dev/null 2>"$T/err"
+check "a bench of distributions, its recorded run's too" \
+	[ "$(sqlite3 "$A" "SELECT (SELECT count(*) FROM run_sample) || ' ' || (SELECT count(*) FROM workload_sample)")" = "24 8" ]
 nshared=0
 for f in x86_64-perf6.8-c2c-amd_ibs_op-datasrc x86_64-perf4.4-mem-loads-datasrc \
 	 x86_64-perf5.18-zstd-dwarf-cycles-sched_switch x86_64-perf3.4-cycles-callchain-branchstack; do
@@ -156,7 +162,7 @@ check "... but the resolved symbols do" [ "$(psql -X -A -t "$NOK" -c "SELECT cou
 check "-s a bench label: the bench with its recorded runs' sessions" \
 	[ "$(psql -X -A -t "$NOK" -c "SELECT count(*) FROM bench_run WHERE session_id IS NOT NULL AND session_id NOT IN (SELECT id FROM session)")" = 0 ]
 check "... each recorded run points at its session on the server" \
-	[ "$(psql -X -A -t "$NOK" -c "SELECT count(session_id) FROM bench_run")" = "$(sqlite3 "$A" "SELECT count(session_id) FROM bench_run")" ]
+	[ "$(psql -X -A -t "$NOK" -c "SELECT count(session_id) FROM bench_run")" = "$(sqlite3 "$A" "SELECT count(r.session_id) FROM bench_run r JOIN bench b ON b.id = r.bench_id WHERE b.label = 'benchy'")" ]
 
 # --- kill -9 during a push -----------------------------------------------------
 perf record -q -a -m 1024 -e sched:sched_switch -o "$T/big.data" -- "$W/yield" --cpus 2 --seconds 0.5 >/dev/null 2>&1
