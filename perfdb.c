@@ -72,7 +72,7 @@ static const struct perfdb_about about = {
 		{ "FILE.assets/", "the pictures of perfdb report -o FILE in md" },
 		{ "~/.debug/", "perf's build-id cache, where the import finds the recorded kernel's "
 		  "symbols and binaries" },
-		{ "PREFIX/libexec/perfdb/", "the built-in workloads: yield, tlbflush, falseshare" },
+		{ "PREFIX/libexec/perfdb/", "the built-in workloads: yield, tlbflush, falseshare, faults" },
 		{ NULL, NULL },
 	},
 	.examples = (const struct verb_item[]){

@@ -165,7 +165,7 @@ const struct verb verb_record = {
 		{ "/sys/kernel/btf/vmlinux", "the running kernel's BTF: struct mm_struct's layout, and "
 		  "those -t names" },
 		{ "/sys/kernel/tracing", "tracefs, mounted there when missing (as root), as perf does" },
-		{ "PREFIX/libexec/perfdb/", "the built-in workloads yield, tlbflush and falseshare, "
+		{ "PREFIX/libexec/perfdb/", "the built-in workloads yield, tlbflush, falseshare and faults, "
 		  "found by name when CMD is none in PATH" },
 		{ NULL, NULL },
 	},
@@ -178,7 +178,7 @@ const struct verb verb_record = {
 		"-r c2c stops before anything runs. Ctrl-C (SIGINT, SIGTERM, SIGHUP, SIGPIPE) stops perf "
 		"and the workload, which gets the same signal; what was recorded is imported and marked "
 		"interrupted. The built-in workloads (yield, "
-		"tlbflush, falseshare) are found by name.\n\n"
+		"tlbflush, falseshare, faults) are found by name.\n\n"
 		"-r watch also watches a canary, a variable of perfdb's own written 1000 times while "
 		"the watchpoints are armed (recorded beside the watches, or counted apart when they "
 		"take every debug register): when fewer of its writes are caught than made (less "

@@ -22,7 +22,7 @@ const struct verb_item verb_environment[] = {
 	{ "TMPDIR", "where the import puts a recording it must put in time order on disk (one read "
 	  "from a pipe, or compressed), as a file without a name (default /tmp)" },
 	{ "PATH", "where record and bench find CMD (then among the built-in workloads beside perfdb: "
-	  "yield, tlbflush, falseshare), and record, bench and doctor find perf" },
+	  "yield, tlbflush, falseshare, faults), and record, bench and doctor find perf" },
 	{ "PG*", "libpq's own variables, as libpq reads them: PGPASSFILE (the password file, "
 	  "default ~/.pgpass), PGSERVICEFILE (the service file of service=NAME, default "
 	  "~/.pg_service.conf) and the defaults of a connection string (PGHOST, PGDATABASE, "

@@ -320,9 +320,9 @@ struct wl_usage wl_usage_of(const struct wl_result *r)
 		r->ru.ru_maxrss, r->ru.ru_nvcsw, r->ru.ru_nivcsw };
 }
 
-/* find_builtin: the built-in workload (yield, tlbflush, falseshare) called
- * name, next to this perfdb: BUILD/workloads/NAME in a build tree, or
- * PREFIX/libexec/perfdb/NAME when installed. 0 with the path in buf. */
+/* find_builtin: the built-in workload (yield, tlbflush, falseshare,
+ * faults) called name, next to this perfdb: BUILD/workloads/NAME in a
+ * build tree, or PREFIX/libexec/perfdb/NAME when installed. 0 with the path in buf. */
 static int find_builtin(const char *name, char *buf, size_t len)
 {
 	static const char *const dirs[] = { "workloads", "../libexec/perfdb" };

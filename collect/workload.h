@@ -66,9 +66,10 @@ int workload_run(char *const argv[], const struct wl_opts *o, struct wl_result *
 
 /* workload_find(name, buf, len): what to exec for a workload name: name
  * itself when it is in PATH (or a path to a program), else the built-in
- * workload (yield, tlbflush, falseshare) of that name next to this perfdb
- * (BUILD/workloads/ in a build tree, PREFIX/libexec/perfdb/ installed),
- * into buf. 0, or the errno of the PATH search when neither exists. */
+ * workload (yield, tlbflush, falseshare, faults) of that name next to this
+ * perfdb (BUILD/workloads/ in a build tree, PREFIX/libexec/perfdb/
+ * installed), into buf. 0, or the errno of the PATH search when neither
+ * exists. */
 int workload_find(const char *name, char *buf, size_t len);
 
 /* wl_exit_code(status): a wait status as a shell shows it: the exit code,

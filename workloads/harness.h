@@ -1,6 +1,6 @@
 /*
  * harness: the coordinator/worker scaffolding shared by the reproducer
- * programs in workloads/ (yield, tlbflush, falseshare).
+ * programs in workloads/ (yield, tlbflush, falseshare, faults).
  *
  * Each program is a single .c file compiled on its own. Before including
  * this header it defines PROG, its name as a string literal (the prefix of

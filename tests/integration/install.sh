@@ -16,7 +16,7 @@ if ! make -s BUILD="$B" install DESTDIR="$D" PREFIX=/usr >"$T/install.out" 2>&1;
 fi
 ok "make install DESTDIR PREFIX=/usr"
 check "the binary is installed and runs" "$D/usr/bin/perfdb" --version
-for w in yield tlbflush falseshare; do
+for w in yield tlbflush falseshare faults; do
 	check "workload $w installed" test -x "$D/usr/libexec/perfdb/$w"
 done
 

@@ -2,7 +2,8 @@
 # Integration test of the reproducer programs in workloads/ (yield, tlbflush,
 # falseshare): option handling and exit codes, a short run of each mode
 # printing one well-formed metric line with a positive value, and yield's
-# switch count against perf stat's context-switches. Prints TAP lines.
+# switch count against perf stat's context-switches (faults, which prints
+# a distribution and has no --seconds, has faults.sh). Prints TAP lines.
 # Run from the repository root: sh tests/integration/workloads.sh
 # Env: PERFDB_BUILD (default build) holds workloads/NAME; missing ones are made.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
