@@ -200,21 +200,24 @@ static void header(struct wis_state *w, const char *s, struct parse_result *out)
 	w->csv = true;
 }
 
-/* split(s, col, ncol): s's comma-separated fields into col (the first
- * ncol of them, each NUL-terminated); how many there are, or -1 when one
- * of those is longer than 31 bytes or the line goes on after a '\r'. */
+/* split(s, col, ncol): s's comma-separated fields (to its newline, a
+ * CR before it dropped) into col, the first ncol of them, each
+ * NUL-terminated; how many there are, -1 when one of those is longer
+ * than 31 bytes. */
 static int split(const char *s, char col[][32], int ncol)
 {
 	for (int k = 0;; k++) {
-		size_t n = strcspn(s, ",\r\n");
+		size_t n = strcspn(s, ",\n");
+		bool last = s[n] != ',';
+		n -= last && n && s[n - 1] == '\r';
 		if (k < ncol && n >= 32)
 			return -1;
 		if (k < ncol) {
 			memcpy(col[k], s, n);
 			col[k][n] = 0;
 		}
-		if (s[n] != ',')
-			return at_end(s + n) ? k + 1 : -1;
+		if (last)
+			return k + 1;
 		s += n + 1;
 	}
 }
