@@ -270,27 +270,33 @@ static void add_row(struct wis_state *w, uint64_t n, const double v[4], const ch
 	w->rows++;
 }
 
+/* take_row(col, n, v): a row's columns as runtest.py writes them into
+ * *n (tasks) and v (processes, processes_idle, threads, threads_idle; -1
+ * for a run that printed no average); false when they are not. */
+static bool take_row(char col[][32], uint64_t *n, double v[4])
+{
+	const char *p = take_u64(col[0], n);
+	double linear;
+	return p && !*p && *n <= MAX_TASKS && ops_col(col[1], &v[0]) && idle_col(col[2], &v[1]) &&
+	       ops_col(col[3], &v[2]) && idle_col(col[4], &v[3]) && ops_col(col[5], &linear) && linear >= 0;
+}
+
 /* row(w, s, out): one CSV row. The row of 0 tasks, and a row where both
  * runs made 0 ops (0-day's bad sample), count for nothing; a run that
  * printed no average (-1) fails out. */
 static void row(struct wis_state *w, const char *s, struct parse_result *out)
 {
 	char col[NCOLS][32], b[64];
-	double v[4], linear;
+	double v[4];
 	uint64_t n;
-	const char *p;
 	int k = split(s, col, NCOLS);
-	if (k < 0) {
+	if (k < 0)
 		parse_fail(out, "will-it-scale: CSV row '%s': a column longer than 31 bytes", shown(b, sizeof(b), s));
-		return;
-	}
-	if (k != NCOLS) {
+	else if (k != NCOLS)
 		parse_fail(out, "will-it-scale: CSV row '%s' has %d columns, not %d", shown(b, sizeof(b), s), k, NCOLS);
+	if (k != NCOLS)
 		return;
-	}
-	if (!(p = take_u64(col[0], &n)) || *p || n > MAX_TASKS || !ops_col(col[1], &v[0]) ||
-	    !idle_col(col[2], &v[1]) || !ops_col(col[3], &v[2]) || !idle_col(col[4], &v[3]) ||
-	    !ops_col(col[5], &linear) || linear < 0) {
+	if (!take_row(col, &n, v)) {
 		parse_fail(out, "will-it-scale: CSV row '%s': not tasks (0..%d), ops, idle %%, ops, idle %%, ops",
 			   shown(b, sizeof(b), s), MAX_TASKS);
 		return;
