@@ -53,4 +53,5 @@ char *parse_name(char *out, size_t len, const char *s);
 
 /* The formats (one per fmt_*.c; parse.c's table lists them). */
 extern const struct parse_format parse_fmt_metric, parse_fmt_time, parse_fmt_regex;
+extern const struct parse_format parse_fmt_will_it_scale, parse_fmt_thpscale;
 #endif
