@@ -132,6 +132,8 @@ static int run(struct verb_ctx *ctx)
 const struct verb verb_bench = {
 	.name = "bench",
 	.summary = "run a workload many times over a parameter matrix, on this kernel and boot",
+	.more_name = PARSE_ARG_MAN,
+	.more = parse_arg_formats,
 	.usage = usage,
 	.examples = (const struct verb_item[]){
 		{ "perfdb bench -l base --runs 5 -p cpus=1,2 -p mm=shared,private -r sched --record-every 5\n"

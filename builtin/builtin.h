@@ -113,6 +113,12 @@ struct verb {
 	 * reads, each described once in builtin/verb_doc.c. NULL: none. */
 	const struct verb_item *examples, *exits, *files;
 	const char *const *environment;
+	/* more(): a section of the man page of the verb's own, after the
+	 * options (bench and record: OUTPUT FORMATS), named more_name: its
+	 * tagged paragraphs, ending with a NULL tag, made when the page is
+	 * (the list lives in the code it documents). NULL: none. */
+	const char *more_name;
+	const struct verb_item *(*more)(void);
 };
 
 /* The options shared by verbs, filled by the parser (builtin/run.c). */

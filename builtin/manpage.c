@@ -218,6 +218,8 @@ void man_verb(FILE *out, const struct verb *v)
 	fputs(".\n", out);
 	paragraphs(out, v->description);
 	options(out, v->options);
+	if (v->more)
+		section(out, v->more_name, 'B', v->more());
 	section(out, "EXIT STATUS", 'B', verb_exits(v));
 	environment(out, v->environment);
 	section(out, "FILES", 'I', v->files);

@@ -129,6 +129,8 @@ static void init(void)
 const struct verb verb_record = {
 	.name = "record",
 	.summary = "run a workload under perf record, import it as a session",
+	.more_name = PARSE_ARG_MAN,
+	.more = parse_arg_formats,
 	.usage = usage,
 	.examples = (const struct verb_item[]){
 		{ "perfdb record -l base -r sched -- yield --seconds 1",
