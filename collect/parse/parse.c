@@ -1,6 +1,7 @@
 /* The parse room's core: the table of formats, a parser's life (see
  * parse.h), and the helpers modules add what they read with (see
  * parse_int.h). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include "lib/alloc.h"
 
 static const struct parse_format *const formats[] = {
-	&parse_fmt_metric, &parse_fmt_time, &parse_fmt_regex,
+	&parse_fmt_metric, &parse_fmt_perf_bench, &parse_fmt_time, &parse_fmt_regex,
 };
 
 struct parser {
@@ -245,4 +246,38 @@ char *parse_name(char *out, size_t len, const char *s)
 	}
 	out[n] = 0;
 	return out;
+}
+
+/* digits(p): p past the decimal digits it starts with. */
+static const char *digits(const char *p)
+{
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+/* parse_number: see parse_int.h. */
+int parse_number(const char *s, const char **end, double *v)
+{
+	char buf[512];
+	const char *p, *q;
+	s += strspn(s, " \t");
+	p = s + (*s == '-');
+	q = digits(p);
+	if (*q == '.')
+		q = digits(q + 1);
+	if (q == p || (q == p + 1 && *p == '.'))
+		return -1;
+	if (*q == 'e' || *q == 'E') {
+		const char *e = q + 1 + (q[1] == '+' || q[1] == '-');
+		if (digits(e) > e)
+			q = digits(e);
+	}
+	if (q - s > 500)
+		return -1;
+	memcpy(buf, s, (size_t)(q - s));
+	buf[q - s] = 0;
+	*v = strtod(buf, NULL);
+	*end = q;
+	return isfinite(*v) ? 0 : -1;
 }

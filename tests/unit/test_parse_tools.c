@@ -1,0 +1,336 @@
+/* Tests for the parse room's formats of benchmark tools (collect/parse/
+ * fmt_perf_bench.c) and parse_number, their helper: each fixture of
+ * tests/fixtures/parse/FORMAT/ (real outputs, see each SOURCES) through
+ * parser_new, parser_argv, parser_line and parser_end, with the values
+ * expected worked out by hand from the fixture's text; then malformed,
+ * truncated and hostile outputs, which must fail with the reason naming
+ * what is wrong, and never crash. Run from the repository's root. */
+#include <math.h>
+#include <stdlib.h>
+#include "collect/parse/parse_int.h"
+#include "tap.h"
+
+#define FIX "tests/fixtures/parse/"
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+#define GIB 1073741824.0	/* 1024^3: perf's GB */
+#define MIB 1048576.0		/* 1024^2: perf's MB */
+
+/* feed(p, text): text's lines to p, one parser_line each (each with its
+ * newline, the last one's when it has one). How many returned 1. */
+static int feed(struct parser *p, const char *text)
+{
+	int shown = 0;
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		char *line = malloc(n + 2);
+		memcpy(line, text, n + (text[n] == '\n'));
+		line[n + (text[n] == '\n')] = 0;
+		shown += parser_line(p, line);
+		free(line);
+		text += n + (text[n] == '\n');
+	}
+	return shown;
+}
+
+/* slurp(path): the file's text, malloc'd ("" when it cannot be read,
+ * which fails a check). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+	size_t n = f ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+	ok(f && n > 0, "fixture %s read (%zu bytes)", path, n);
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/* run_text(fmt, text, argv, r): a parser of fmt for argv over text; 0,
+ * or -1 with why in r->error (parser_new's reason too). */
+static int run_text(const char *fmt, const char *text, char *const argv[], struct parse_result *r)
+{
+	char err[256];
+	struct parser *p = parser_new(fmt, argv, err, sizeof(err));
+	int rc, shown;
+	memset(r, 0, sizeof(*r));
+	if (!p) {
+		snprintf(r->error, sizeof(r->error), "parser_new: %.200s", err);
+		return -1;
+	}
+	parser_argv(p, argv);
+	shown = feed(p, text);
+	rc = parser_end(p, NULL, r);
+	parser_free(p);
+	if (shown)
+		printf("# %s: %d lines were taken as result lines (none should)\n", fmt, shown);
+	return shown ? -1 : rc;
+}
+
+/* run_file(fmt, path, argv, r): run_text over the file at path. */
+static int run_file(const char *fmt, const char *path, char *const argv[], struct parse_result *r)
+{
+	char *text = slurp(path);
+	int rc = run_text(fmt, text, argv, r);
+	free(text);
+	return rc;
+}
+
+/* metric(r, name): r's metric of that name, or NULL. */
+static const struct metric *metric(const struct parse_result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return &r->metrics[i];
+	return NULL;
+}
+
+/* is_metric(r, name, want, unit, better): r has the metric, of exactly
+ * that value, unit and better=. */
+static void is_metric(const struct parse_result *r, const char *name, double want, const char *unit,
+		      enum metric_better better)
+{
+	const struct metric *m = metric(r, name);
+	if (!ok(m && m->value == want && !strcmp(m->unit, unit) && m->better == better,
+		"%s = %.17g %s %s", name, want, unit, metric_better_name(better)))
+		printf("#   got %s\n", m ? "another value, unit or better" : "no such metric");
+	if (m && m->value != want)
+		printf("#   got %.17g\n", m->value);
+}
+
+/* fails(rc, r, why, what): the run failed with a reason containing why. */
+static void fails(int rc, struct parse_result *r, const char *why, const char *what)
+{
+	if (!ok(rc == -1 && strstr(r->error, why) && !r->nmetrics, "%s fails: %s", what, why))
+		printf("#   got rc %d, '%s'\n", rc, r->error);
+	parse_result_free(r);
+}
+
+/* ---- parse_number ---- */
+
+static void test_number(void)
+{
+	const char *end;
+	double v;
+	ok(!parse_number(" 12.5e2x", &end, &v) && v == 1250 && *end == 'x', "' 12.5e2x' is 1250, x after");
+	ok(!parse_number(".5", &end, &v) && v == 0.5 && !*end, "'.5' is 0.5");
+	ok(!parse_number("-3.", &end, &v) && v == -3 && !*end, "'-3.' is -3");
+	ok(!parse_number("1e", &end, &v) && v == 1 && *end == 'e', "'1e' is 1, the e not taken");
+	ok(!parse_number("0x10", &end, &v) && v == 0 && *end == 'x', "'0x10' is 0 then x: no hex");
+	ok(parse_number("1e999", &end, &v) == -1, "'1e999' is not finite");
+	ok(parse_number("inf", &end, &v) == -1 && parse_number("nan", &end, &v) == -1, "inf and nan are none");
+	ok(parse_number(".", &end, &v) == -1 && parse_number("-", &end, &v) == -1 &&
+	   parse_number("", &end, &v) == -1, "'.', '-' and '' are none");
+	char *big = malloc(4097);
+	memset(big, '1', 4096);
+	big[4096] = 0;
+	ok(parse_number(big, &end, &v) == -1, "4096 digits are refused, not read");
+	free(big);
+}
+
+/* ---- perf-bench ---- */
+
+static void test_perf_bench_sched(void)
+{
+	struct parse_result r;
+	/* "Total time: 0.138 [sec]", "6.934250 usecs/op", "144211 ops/sec" */
+	ok(!run_file("perf-bench", FIX "perf-bench/sched_pipe.txt",
+		     ARGV("perf", "bench", "sched", "pipe", "-l", "20000"), &r), "sched pipe: %s", r.error);
+	is_int(r.nmetrics, 3, "sched pipe: three metrics");
+	is_metric(&r, "seconds", 0.138, "s", BETTER_LOWER);
+	is_metric(&r, "usecs_per_op", 6.934250, "us", BETTER_LOWER);
+	is_metric(&r, "ops_per_sec", 144211, "ops/s", BETTER_HIGHER);
+	ok(r.nmetrics && strstr(r.metrics[0].line, "Total time: 0.138 [sec]"), "seconds' line is perf's");
+	parse_result_free(&r);
+	/* the same from the header alone, the command being a script */
+	ok(!run_file("perf-bench", FIX "perf-bench/sched_pipe.txt", ARGV("./pipe.sh"), &r) && r.nmetrics == 3 &&
+	   metric(&r, "ops_per_sec") && metric(&r, "ops_per_sec")->value == 144211,
+	   "sched pipe read by its header when the command is not perf bench: %s", r.error);
+	parse_result_free(&r);
+	/* --format=simple: "0.040", the seconds */
+	ok(!run_file("perf-bench", FIX "perf-bench/sched_pipe_simple.txt",
+		     ARGV("/usr/bin/perf", "bench", "--format=simple", "sched", "pipe", "-l", "20000"), &r),
+	   "sched pipe --format=simple: %s", r.error);
+	is_int(r.nmetrics, 1, "simple sched pipe: one metric");
+	is_metric(&r, "seconds", 0.040, "s", BETTER_LOWER);
+	parse_result_free(&r);
+	fails(run_file("perf-bench", FIX "perf-bench/sched_pipe_simple.txt", ARGV("sh", "pipe.sh"), &r), &r,
+	      "perf-bench: no \"# Running", "a bare number with no perf bench command");
+	/* "Total time: 0.057 [sec]"; simple "0.061" */
+	ok(!run_file("perf-bench", FIX "perf-bench/sched_messaging.txt", ARGV("perf", "bench", "sched",
+		     "messaging", "-g", "2", "-l", "50"), &r), "sched messaging: %s", r.error);
+	is_int(r.nmetrics, 1, "sched messaging: one metric");
+	is_metric(&r, "seconds", 0.057, "s", BETTER_LOWER);
+	parse_result_free(&r);
+	ok(!run_file("perf-bench", FIX "perf-bench/sched_messaging_simple.txt", ARGV("perf", "bench", "-f",
+		     "simple", "sched", "messaging", "-g", "2", "-l", "50"), &r), "simple messaging: %s", r.error);
+	is_metric(&r, "seconds", 0.061, "s", BETTER_LOWER);
+	parse_result_free(&r);
+	ok(!run_file("perf-bench", FIX "perf-bench/sched_messaging_simple.txt",
+		     ARGV("taskset", "-c", "0", "perf_6.1", "--no-pager", "bench", "-fsimple", "sched", "messaging"), &r),
+	   "simple messaging behind taskset, perf_6.1 --no-pager, -fsimple: %s", r.error);
+	is_metric(&r, "seconds", 0.061, "s", BETTER_LOWER);
+	parse_result_free(&r);
+}
+
+static void test_perf_bench_futex(void)
+{
+	struct parse_result r;
+	/* "Averaged 3529216 operations/sec (+- 14.64%), total secs = 1"; the
+	 * threads' "[ 3012608 ops/sec ]" are not it */
+	ok(!run_file("perf-bench", FIX "perf-bench/futex_hash.txt",
+		     ARGV("perf", "bench", "futex", "hash", "-r", "1", "-t", "2"), &r), "futex hash: %s", r.error);
+	is_int(r.nmetrics, 1, "futex hash: one metric");
+	is_metric(&r, "ops_per_sec", 3529216, "ops/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	/* simple prints the same lines but the header: "Averaged 2997760 ..." */
+	ok(!run_file("perf-bench", FIX "perf-bench/futex_hash_simple.txt",
+		     ARGV("perf", "bench", "--format", "simple", "futex", "hash", "-r", "1", "-t", "2"), &r),
+	   "futex hash --format simple: %s", r.error);
+	is_metric(&r, "ops_per_sec", 2997760, "ops/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	fails(run_text("perf-bench", "# Running 'futex/hash' benchmark:\nRun summary [PID 1]: 2 threads\n", NULL, &r),
+	      &r, "futex/hash: no 'Averaged ... operations/sec' line", "futex hash cut before its result");
+	fails(run_text("perf-bench", "# Running 'futex/hash' benchmark:\nAveraged 12x operations/sec (+- 1%)\n",
+		       NULL, &r), &r, "'12x' in 'Averaged 12x", "futex hash with 12x operations/sec");
+}
+
+static void test_perf_bench_mem(void)
+{
+	struct parse_result r;
+	char *const *memcpy_argv = ARGV("perf", "bench", "mem", "memcpy", "-s", "1MB", "-l", "10");
+	/* four functions, GB/sec = 1024^3 bytes/sec:
+	 *   28.722426 GB/sec = 28.722426 * 1073741824 = 30840470082.945024 B/s
+	 *   16.195066 GB/sec = 17389319706.640384 B/s
+	 *   31.400723 GB/sec = 33716269588.938752 B/s
+	 *   29.682751 GB/sec = 31871611200.077824 B/s
+	 * (doubles: the product by 2^30 is exact, so == holds) */
+	ok(!run_file("perf-bench", FIX "perf-bench/mem_memcpy.txt", memcpy_argv, &r), "mem memcpy: %s", r.error);
+	is_int(r.nmetrics, 4, "mem memcpy: a metric per function");
+	is_metric(&r, "default.bytes_per_sec", 28.722426 * GIB, "B/s", BETTER_HIGHER);
+	is_metric(&r, "x86-64-unrolled.bytes_per_sec", 16.195066 * GIB, "B/s", BETTER_HIGHER);
+	is_metric(&r, "x86-64-movsq.bytes_per_sec", 31.400723 * GIB, "B/s", BETTER_HIGHER);
+	is_metric(&r, "x86-64-movsb.bytes_per_sec", 29.682751 * GIB, "B/s", BETTER_HIGHER);
+	ok(metric(&r, "default.bytes_per_sec") && fabs(metric(&r, "default.bytes_per_sec")->value -
+	   30840470082.945024) < 1e-3, "28.722426 GB/sec is 30840470082.945024 B/s (MB and GB are 1024's)");
+	parse_result_free(&r);
+	/* simple: bytes/sec as they are */
+	ok(!run_file("perf-bench", FIX "perf-bench/mem_memcpy_simple.txt",
+		     ARGV("perf", "bench", "--format=simple", "mem", "memcpy", "-s", "1MB", "-l", "10"), &r),
+	   "mem memcpy simple: %s", r.error);
+	is_metric(&r, "default.bytes_per_sec", 32463653250.773994, "B/s", BETTER_HIGHER);
+	is_metric(&r, "x86-64-movsb.bytes_per_sec", 5369052739.375319, "B/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	/* one function: bytes_per_sec; 60.656056 GB/sec = 65128944206.086144 B/s */
+	ok(!run_file("perf-bench", FIX "perf-bench/mem_memset.txt", NULL, &r), "mem memset: %s", r.error);
+	is_int(r.nmetrics, 1, "mem memset -f default: one metric");
+	is_metric(&r, "bytes_per_sec", 60.656056 * GIB, "B/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	ok(!run_file("perf-bench", FIX "perf-bench/mem_memset_simple.txt",
+		     ARGV("perf", "bench", "--format=simple", "mem", "memset", "-f", "default"), &r),
+	   "mem memset simple: %s", r.error);
+	is_metric(&r, "bytes_per_sec", 64329815950.920242, "B/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	/* 198.433922 MB/sec = 198.433922 * 1048576 = 208073048.195072 B/s */
+	ok(!run_file("perf-bench", FIX "perf-bench/mem_memset_mb.txt", NULL, &r), "mem memset in MB/sec: %s", r.error);
+	is_metric(&r, "bytes_per_sec", 198.433922 * MIB, "B/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	fails(run_file("perf-bench", FIX "perf-bench/mem_memset_inf.txt", NULL, &r), &r,
+	      "'inf' in '            inf GB/sec' is not a number", "perf's own 'inf GB/sec'");
+}
+
+static void test_perf_bench_mem_units(void)
+{
+	struct parse_result r;
+	const char *head = "# Running 'mem/memset' benchmark:\n# function 'default' (Default memset())\n";
+	char text[512];
+	/* perf prints KB/sec as "%14lfd KB/sec": 976.5625 KB/sec = 976.5625 * 1024 = 1000000 B/s */
+	snprintf(text, sizeof(text), "%s      976.562500d KB/sec\n", head);
+	ok(!run_text("perf-bench", text, NULL, &r), "KB/sec with perf's 'd': %s", r.error);
+	is_metric(&r, "bytes_per_sec", 1000000, "B/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	snprintf(text, sizeof(text), "%s      512.000000 bytes/sec\n", head);
+	ok(!run_text("perf-bench", text, NULL, &r), "bytes/sec: %s", r.error);
+	is_metric(&r, "bytes_per_sec", 512, "B/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	/* --cycles: "%14lf cycles/byte" */
+	snprintf(text, sizeof(text), "%s        3.250000 cycles/byte\n", head);
+	ok(!run_text("perf-bench", text, NULL, &r), "cycles/byte: %s", r.error);
+	is_metric(&r, "cycles_per_byte", 3.25, "cycles/B", BETTER_LOWER);
+	parse_result_free(&r);
+	/* simple with -c: the bare number is cycles/byte; clustered too */
+	const char *simple = "# function 'default' (Default memset())\n2.500000\n";
+	ok(!run_text("perf-bench", simple, ARGV("perf", "bench", "-f", "simple", "mem", "memset", "-l", "3", "-c"), &r),
+	   "simple with -c: %s", r.error);
+	is_metric(&r, "cycles_per_byte", 2.5, "cycles/B", BETTER_LOWER);
+	parse_result_free(&r);
+	ok(!run_text("perf-bench", simple, ARGV("perf", "bench", "-f", "simple", "mem", "memset", "-cl10"), &r) &&
+	   metric(&r, "cycles_per_byte"), "simple with -cl10: cycles: %s", r.error);
+	parse_result_free(&r);
+	/* -f's value (a function named with a c) and -s's are not -c */
+	ok(!run_text("perf-bench", simple, ARGV("perf", "bench", "-fsimple", "mem", "memset", "-fcx", "-s", "-c"), &r) &&
+	   metric(&r, "bytes_per_sec") && metric(&r, "bytes_per_sec")->value == 2.5,
+	   "simple with -fcx and -s -c (values, not -c): bytes: %s", r.error);
+	parse_result_free(&r);
+}
+
+static void test_perf_bench_bad(void)
+{
+	struct parse_result r;
+	char err[256], *big;
+	struct parser *p;
+	const char *pipe = "# Running 'sched/pipe' benchmark:\n     Total time: 0.138 [sec]\n";
+	char text[512];
+	p = parser_new("perf-bench", ARGV("perf", "bench", "sched", "all"), err, sizeof(err));
+	ok(!p && strstr(err, "not 'sched/all'"), "perf bench sched all refused: %s", err);
+	p = parser_new("perf-bench", ARGV("perf", "bench", "numa", "mem", "-p", "2"), err, sizeof(err));
+	ok(!p && strstr(err, "not 'numa/mem'"), "perf bench numa mem refused: %s", err);
+	ok(!parse_check("perf-bench", err, sizeof(err)), "parse_check perf-bench");
+	fails(run_file("perf-bench", FIX "perf-bench/sched_pipe.txt", ARGV("perf", "bench", "sched", "messaging"), &r),
+	      &r, "the output is of 'sched/pipe', the command runs 'sched/messaging'", "another benchmark's output");
+	fails(run_text("perf-bench", "# Running 'numa/mem' benchmark:\n", NULL, &r), &r,
+	      "the output is of 'numa/mem', which this format does not read", "numa mem's output");
+	fails(run_text("perf-bench", pipe, NULL, &r), &r, "sched/pipe: no 'usecs/op' line", "sched pipe cut short");
+	snprintf(text, sizeof(text), "%s  6.9 usecs/op\n", pipe);
+	fails(run_text("perf-bench", text, NULL, &r), &r, "sched/pipe: no 'ops/sec' line", "sched pipe cut shorter");
+	fails(run_text("perf-bench", "# Running 'sched/messaging' benchmark:\n", NULL, &r), &r,
+	      "sched/messaging: no 'Total time:' line", "messaging without its time");
+	fails(run_text("perf-bench", "     Total time: 0.1x [sec]\n", NULL, &r), &r, "'0.1x' in", "Total time 0.1x");
+	fails(run_text("perf-bench", "     Total time: nan [sec]\n", NULL, &r), &r, "'nan' in", "Total time nan");
+	fails(run_text("perf-bench", "     Total time: 1e999 [sec]\n", NULL, &r), &r, "'1e999' in", "a huge exponent");
+	fails(run_text("perf-bench", "     Total time: 0.1 sec\n", NULL, &r), &r, "has no '[sec]'", "no [sec]");
+	snprintf(text, sizeof(text), "%s  -6.9 usecs/op\n", pipe);
+	fails(run_text("perf-bench", text, NULL, &r), &r, "'-6.9' in", "a negative usecs/op");
+	snprintf(text, sizeof(text), "%s  6.9 usecs/op\n  6.9 usecs/op\n", pipe);
+	fails(run_text("perf-bench", text, NULL, &r), &r, "usecs_per_op printed twice", "two usecs/op lines");
+	fails(run_text("perf-bench", "# Running 'mem/memcpy' benchmark:\n   1.0 GB/sec\n", NULL, &r), &r,
+	      "comes before its '# function' line", "a rate before any function");
+	fails(run_text("perf-bench", "# Running 'mem/memcpy' benchmark:\n# function 'a' (x)\n# function 'b' (y)\n"
+		       "   1.0 GB/sec\n", NULL, &r), &r, "function 'a' printed no result", "a function without result");
+	fails(run_text("perf-bench", "# Running 'mem/memcpy' benchmark:\n# function 'a' (x)\n"
+		       "# Memory allocation failed - maybe size (1TB) is too large?\n", NULL, &r), &r,
+	      "function 'a' printed no result", "memory allocation failed");
+	fails(run_text("perf-bench", "", ARGV("perf", "bench", "mem", "memset"), &r), &r,
+	      "mem/memset: no '# function' line", "no output at all");
+	/* a line of 4 KB: a name, a number, a header longer than any buffer */
+	big = malloc(4200);
+	memset(big, '7', 4096);
+	strcpy(big + 4096, " usecs/op\n");
+	fails(run_text("perf-bench", big, ARGV("perf", "bench", "sched", "pipe"), &r), &r,
+	      "sched/pipe: no 'Total time:' line", "a 4 KB number (ignored, never read)");
+	memcpy(big, "# Running '", 11);
+	fails(run_text("perf-bench", big, NULL, &r), &r, "which this format does not read", "a 4 KB header");
+	memcpy(big, "     Total time: ", 17);
+	fails(run_text("perf-bench", big, NULL, &r), &r, "has no '[sec]'", "a 4 KB Total time");
+	free(big);
+}
+
+int main(void)
+{
+	test_number();
+	test_perf_bench_sched();
+	test_perf_bench_futex();
+	test_perf_bench_mem();
+	test_perf_bench_mem_units();
+	test_perf_bench_bad();
+	return tap_done();
+}
