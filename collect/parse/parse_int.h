@@ -59,6 +59,6 @@ char *parse_name(char *out, size_t len, const char *s);
 int parse_number(const char *s, const char **end, double *v);
 
 /* The formats (one per fmt_*.c; parse.c's table lists them). */
-extern const struct parse_format parse_fmt_metric, parse_fmt_perf_bench,
+extern const struct parse_format parse_fmt_metric, parse_fmt_perf_bench, parse_fmt_hackbench,
 	parse_fmt_time, parse_fmt_regex;
 #endif

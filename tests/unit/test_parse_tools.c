@@ -1,5 +1,5 @@
 /* Tests for the parse room's formats of benchmark tools (collect/parse/
- * fmt_perf_bench.c) and parse_number, their helper: each fixture of
+ * fmt_perf_bench.c, fmt_hackbench.c): each fixture of
  * tests/fixtures/parse/FORMAT/ (real outputs, see each SOURCES) through
  * parser_new, parser_argv, parser_line and parser_end, with the values
  * expected worked out by hand from the fixture's text; then malformed,
@@ -324,6 +324,40 @@ static void test_perf_bench_bad(void)
 	free(big);
 }
 
+/* ---- hackbench ---- */
+
+static void test_hackbench(void)
+{
+	struct parse_result r;
+	char *big;
+	/* "Time: 0.093" */
+	ok(!run_file("hackbench", FIX "hackbench/process.txt", ARGV("hackbench", "-g", "2", "-l", "100"), &r),
+	   "hackbench: %s", r.error);
+	is_int(r.nmetrics, 1, "hackbench: one metric");
+	is_metric(&r, "seconds", 0.093, "s", BETTER_LOWER);
+	ok(r.nmetrics && !strcmp(r.metrics[0].line, "Time: 0.093"), "its line is hackbench's");
+	parse_result_free(&r);
+	/* "Time: 0.014" */
+	ok(!run_file("hackbench", FIX "hackbench/threads_pipe.txt", NULL, &r), "hackbench -T -p: %s", r.error);
+	is_metric(&r, "seconds", 0.014, "s", BETTER_LOWER);
+	parse_result_free(&r);
+	fails(run_text("hackbench", "Running in process mode with 2 groups\n", NULL, &r), &r,
+	      "hackbench: no 'Time:' line", "hackbench cut before its time");
+	fails(run_text("hackbench", "Time: abc\n", NULL, &r), &r, "'Time: abc' has no number", "Time: abc");
+	fails(run_text("hackbench", "Time: 0.5 s\n", NULL, &r), &r, "'Time: 0.5 s' has no number", "Time: 0.5 s");
+	fails(run_text("hackbench", "Time: nan\n", NULL, &r), &r, "'Time: nan'", "Time: nan");
+	fails(run_text("hackbench", "Time: inf\n", NULL, &r), &r, "'Time: inf'", "Time: inf");
+	fails(run_text("hackbench", "Time: 1e400\n", NULL, &r), &r, "'Time: 1e400'", "Time: 1e400");
+	fails(run_text("hackbench", "Time: -0.5\n", NULL, &r), &r, "'Time: -0.5'", "Time: -0.5");
+	fails(run_text("hackbench", "Time: 0.1\nTime: 0.2\n", NULL, &r), &r, "seconds printed twice", "two Time lines");
+	big = malloc(4200);
+	memcpy(big, "Time: ", 6);
+	memset(big + 6, '9', 4090);
+	big[4096] = 0;
+	fails(run_text("hackbench", big, NULL, &r), &r, "has no number of seconds", "a Time line of 4 KB");
+	free(big);
+}
+
 int main(void)
 {
 	test_number();
@@ -332,5 +366,6 @@ int main(void)
 	test_perf_bench_mem();
 	test_perf_bench_mem_units();
 	test_perf_bench_bad();
+	test_hackbench();
 	return tap_done();
 }
