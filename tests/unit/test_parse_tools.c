@@ -1,5 +1,5 @@
 /* Tests for the parse room's formats of benchmark tools (collect/parse/
- * fmt_perf_bench.c, fmt_hackbench.c): each fixture of
+ * fmt_perf_bench.c, fmt_hackbench.c, fmt_stress_ng.c): each fixture of
  * tests/fixtures/parse/FORMAT/ (real outputs, see each SOURCES) through
  * parser_new, parser_argv, parser_line and parser_end, with the values
  * expected worked out by hand from the fixture's text; then malformed,
@@ -7,6 +7,8 @@
  * what is wrong, and never crash. Run from the repository's root. */
 #include <math.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "collect/parse/parse_int.h"
 #include "tap.h"
 
@@ -358,6 +360,182 @@ static void test_hackbench(void)
 	free(big);
 }
 
+/* ---- stress-ng ---- */
+
+static char tmp[64];	/* a directory for the YAML files the tests write */
+
+/* put(name, text): text as the file tmp/name; its path (static). */
+static const char *put(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	return path;
+}
+
+/* yaml_run(path, r): the stress-ng parser of a command naming path with
+ * --yaml, over no output; parser_end's return. */
+static int yaml_run(const char *path, struct parse_result *r)
+{
+	return run_text("stress-ng", "stress-ng: info:  [1] dispatching hogs: 1 cpu\n",
+			ARGV("stress-ng", "--cpu", "1", "--yaml", (char *)path), r);
+}
+
+static void test_stress_ng_fixtures(void)
+{
+	struct parse_result r;
+	/* cpu.yaml: bogo-ops-per-second-real-time: 1928.331502,
+	 * bogo-ops-per-second-usr-sys-time: 2290.074070 (stress-ng printed
+	 * 1928.33 and 2290.07); the other keys are every stressor's */
+	ok(!yaml_run(FIX "stress-ng/cpu.yaml", &r), "stress-ng cpu: %s", r.error);
+	is_int(r.nmetrics, 2, "stress-ng cpu: two metrics");
+	is_metric(&r, "cpu.bogo_ops_per_sec_real", 1928.331502, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "cpu.bogo_ops_per_sec_cpu", 2290.074070, "ops/s", BETTER_HIGHER);
+	parse_result_free(&r);
+	/* cpu_switch.yaml: cpu 622.510032 / 2264.935781, switch 464389.935231 /
+	 * 607560.074977 and its own nanosecs-per-context-switch-pipe-method:
+	 * 2152.725257 (printed "2152.73 nanosecs per context switch") */
+	ok(!run_text("stress-ng", "", ARGV("stress-ng", "--cpu", "1", "--switch", "1",
+		     "--yaml=" FIX "stress-ng/cpu_switch.yaml"), &r), "stress-ng cpu and switch: %s", r.error);
+	is_int(r.nmetrics, 5, "stress-ng cpu and switch: five metrics");
+	is_metric(&r, "cpu.bogo_ops_per_sec_real", 622.510032, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "cpu.bogo_ops_per_sec_cpu", 2264.935781, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "switch.bogo_ops_per_sec_real", 464389.935231, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "switch.bogo_ops_per_sec_cpu", 607560.074977, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "switch.nanosecs-per-context-switch-pipe-method", 2152.725257, "", BETTER_UNKNOWN);
+	parse_result_free(&r);
+	ok(!run_text("stress-ng", "", ARGV("stress-ng", "-Y", FIX "stress-ng/cpu.yaml"), &r) &&
+	   r.nmetrics == 2, "-Y FILE: %s", r.error);
+	parse_result_free(&r);
+	ok(!run_text("stress-ng", "", ARGV("stress-ng", "-Y" FIX "stress-ng/cpu.yaml"), &r) &&
+	   r.nmetrics == 2, "-YFILE: %s", r.error);
+	parse_result_free(&r);
+	fails(yaml_run(FIX "stress-ng/no_metrics.yaml", &r), &r, "has no 'metrics:' list of stressors "
+	      "(stress-ng writes it with --metrics)", "stress-ng's file of a run without --metrics");
+}
+
+/* the_file(argv): the file after --yaml in argv, or NULL. */
+static const char *the_file(char *const *argv)
+{
+	for (int k = 0; argv[k]; k++)
+		if (!strcmp(argv[k], "--yaml"))
+			return argv[k + 1];
+	return NULL;
+}
+
+static void test_stress_ng_argv(void)
+{
+	char err[256], dir[128], *text = slurp(FIX "stress-ng/cpu.yaml"), *const *run;
+	char *const *argv = ARGV("stress-ng", "--cpu", "1", "-t", "2");
+	struct parse_result r;
+	struct parser *p = parser_new("stress-ng", argv, err, sizeof(err));
+	const char *file;
+	FILE *f;
+	struct stat st;
+	if (!ok(p, "stress-ng parser: %s", err))
+		return;
+	run = parser_argv(p, argv);
+	file = the_file(run);
+	ok(run != argv && !strcmp(run[0], "stress-ng") && !strcmp(run[4], "2") && run[5] && !strcmp(run[5], "--yaml") &&
+	   run[7] && !strcmp(run[7], "--metrics") && !run[8], "the command gets --yaml FILE --metrics at its end");
+	snprintf(dir, sizeof(dir), "%.*s", file ? (int)(strrchr(file, '/') - file) : 0, file ? file : "");
+	ok(file && !stat(dir, &st) && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700 && stat(file, &st),
+	   "FILE is in a private directory (%s), not there yet", dir);
+	ok(parser_argv(p, argv) == run, "parser_argv again gives the same command");
+	/* what stress-ng would write there */
+	f = file ? fopen(file, "w") : NULL;
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	ok(!parser_end(p, NULL, &r) && r.nmetrics == 2 && metric(&r, "cpu.bogo_ops_per_sec_real") &&
+	   metric(&r, "cpu.bogo_ops_per_sec_real")->value == 1928.331502, "the file written there is read: %s", r.error);
+	parse_result_free(&r);
+	parser_free(p);
+	ok(dir[0] && stat(dir, &st) == -1, "parser_free removes the directory and the file");
+	free(text);
+
+	argv = ARGV("stress-ng", "--cpu", "1", "-M");
+	p = parser_new("stress-ng", argv, err, sizeof(err));
+	run = p ? parser_argv(p, argv) : NULL;
+	ok(run && run[3] && !strcmp(run[3], "-M") && run[4] && !strcmp(run[4], "--yaml") && !run[6],
+	   "-M given: no --metrics added");
+	parser_free(p);
+	argv = ARGV("stress-ng", "--cpu", "1", "--yaml", "mine.yaml");
+	p = parser_new("stress-ng", argv, err, sizeof(err));
+	ok(p && parser_argv(p, argv) == argv, "a command with its own --yaml runs as it is");
+	parser_free(p);
+	ok(!parse_check("stress-ng", err, sizeof(err)), "parse_check stress-ng");
+	setenv("TMPDIR", "/nonexistent/dir", 1);
+	p = parser_new("stress-ng", ARGV("stress-ng", "--cpu", "1"), err, sizeof(err));
+	ok(!p && strstr(err, "--parse stress-ng: /nonexistent/dir/perfdb-stress-ng-"), "no TMPDIR: refused: %s", err);
+	parser_free(p);
+	unsetenv("TMPDIR");
+}
+
+static void test_stress_ng_bad(void)
+{
+	struct parse_result r;
+	char big[4200], text[8800];
+	fails(yaml_run("/nonexistent/x.yaml", &r), &r, "stress-ng: no YAML file /nonexistent/x.yaml (No such file",
+	      "a missing YAML file");
+	fails(yaml_run(put("empty.yaml", ""), &r), &r, "stress-ng: the YAML file", "an empty YAML file");
+	fails(yaml_run(put("blank.yaml", " \n\n"), &r), &r, "blank.yaml is empty", "a YAML file of blanks");
+	fails(yaml_run(put("nodoc.yaml", "---\n...\n"), &r), &r, "nodoc.yaml is empty", "a YAML file of no document");
+	fails(yaml_run(tmp, &r), &r, "not a regular file", "a directory");
+	fails(yaml_run(put("bad.yaml", "metrics:\n  - stressor: [cpu\n"), &r), &r, "bad.yaml: line ", "not YAML");
+	fails(yaml_run(put("five.yaml", "metrics: 5\n"), &r), &r, "has no 'metrics:' list", "metrics: 5");
+	fails(yaml_run(put("seq.yaml", "- metrics\n"), &r), &r, "has no 'metrics:' list", "a list, no mapping");
+	fails(yaml_run(put("none.yaml", "metrics: []\n"), &r), &r, "has no 'metrics:' list", "metrics: []");
+	fails(yaml_run(put("item.yaml", "metrics:\n  - 5\n"), &r), &r, "metrics item 1 is not a mapping", "an item 5");
+	fails(yaml_run(put("who.yaml", "metrics:\n  - bogo-ops: 5\n"), &r), &r, "metrics item 1 has no stressor name",
+	      "an item without stressor");
+	fails(yaml_run(put("who2.yaml", "metrics:\n  - stressor: '!!'\n"), &r), &r,
+	      "metrics item 1 has no stressor name", "a stressor named '!!'");
+	fails(yaml_run(put("rates.yaml", "metrics:\n  - stressor: cpu\n    bogo-ops-per-second-real-time: 5\n"), &r),
+	      &r, "stress-ng: cpu: no bogo-ops-per-second-real-time and", "a stressor without its cpu rate");
+	static const char *const bad[] = { "abc", ".nan", ".inf", "nan", "1e999", "0x10", "[1]", "'5 x'" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "metrics:\n  - stressor: cpu\n    bogo-ops-per-second-real-time: %s\n"
+			 "    bogo-ops-per-second-usr-sys-time: 5\n", bad[i]);
+		fails(yaml_run(put("num.yaml", text), &r), &r, "stress-ng: cpu: bogo-ops-per-second-real-time: '", bad[i]);
+	}
+	fails(yaml_run(put("own.yaml", "metrics:\n  - stressor: cpu\n    bogo-ops-per-second-real-time: 1\n"
+			   "    bogo-ops-per-second-usr-sys-time: 5\n    ops-per-thing: abc\n"), &r), &r,
+	      "stress-ng: cpu: ops-per-thing: 'abc' is not a number", "a stressor's own metric abc");
+	fails(yaml_run(put("twice.yaml", "m: &x\n  stressor: cpu\n  bogo-ops-per-second-real-time: 1\n"
+			   "  bogo-ops-per-second-usr-sys-time: 5\nmetrics: [*x, *x]\n"), &r), &r,
+	      "metric cpu.bogo_ops_per_sec_real printed twice", "one stressor twice (by an alias)");
+	/* a 1000-byte key (YAML's longest plain one is 1024): its name is cut
+	 * to 63 bytes; a 4 KB stressor name cuts every name of it to the
+	 * same 63 bytes, which fails as a metric printed twice */
+	memset(big, 'k', 4096);
+	big[4096] = 0;
+	snprintf(text, sizeof(text), "metrics:\n  - stressor: cpu\n    bogo-ops-per-second-real-time: 1\n"
+		 "    bogo-ops-per-second-usr-sys-time: 5\n    %.1000s: 7\n", big);
+	ok(!yaml_run(put("big.yaml", text), &r) && r.nmetrics == 3 && strlen(r.metrics[2].name) == 63 &&
+	   !strncmp(r.metrics[2].name, "cpu.kkk", 7) && r.metrics[2].value == 7,
+	   "a 1000-byte key's name is cut to 63 bytes: %s", r.error);
+	parse_result_free(&r);
+	snprintf(text, sizeof(text), "metrics:\n  - stressor: %s\n    bogo-ops-per-second-real-time: 1\n"
+		 "    bogo-ops-per-second-usr-sys-time: 5\n", big);
+	fails(yaml_run(put("big.yaml", text), &r), &r, "printed twice", "a stressor name of 4 KB");
+	memset(big, '9', 4096);
+	snprintf(text, sizeof(text), "metrics:\n  - stressor: cpu\n    bogo-ops-per-second-real-time: %s\n"
+		 "    bogo-ops-per-second-usr-sys-time: 5\n", big);
+	fails(yaml_run(put("bignum.yaml", text), &r), &r, "is not a number", "a 4 KB number");
+	fails(run_text("stress-ng", "", NULL, &r), &r, "stress-ng: no command, so no YAML file", "no command at all");
+	/* a file larger than the cap is not read */
+	const char *huge = put("huge.yaml", "");
+	ok(!truncate(huge, (16 << 20) + 1), "a sparse file of 16 MiB + 1");
+	fails(yaml_run(huge, &r), &r, "larger than 16 MiB", "a YAML file of 16 MiB + 1");
+}
+
 int main(void)
 {
 	test_number();
@@ -367,5 +545,14 @@ int main(void)
 	test_perf_bench_mem_units();
 	test_perf_bench_bad();
 	test_hackbench();
+	snprintf(tmp, sizeof(tmp), "/tmp/test_parse_tools-XXXXXX");
+	if (ok(mkdtemp(tmp), "a temporary directory")) {
+		test_stress_ng_fixtures();
+		test_stress_ng_argv();
+		test_stress_ng_bad();
+		char rm[128];
+		snprintf(rm, sizeof(rm), "rm -rf -- '%s'", tmp);
+		ok(system(rm) == 0, "%s removed", tmp);
+	}
 	return tap_done();
 }
