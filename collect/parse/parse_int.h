@@ -60,5 +60,5 @@ int parse_number(const char *s, const char **end, double *v);
 
 /* The formats (one per fmt_*.c; parse.c's table lists them). */
 extern const struct parse_format parse_fmt_metric, parse_fmt_perf_bench, parse_fmt_hackbench,
-	parse_fmt_stress_ng, parse_fmt_time, parse_fmt_regex;
+	parse_fmt_stress_ng, parse_fmt_fio, parse_fmt_time, parse_fmt_regex;
 #endif

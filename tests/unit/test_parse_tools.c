@@ -1,5 +1,6 @@
 /* Tests for the parse room's formats of benchmark tools (collect/parse/
- * fmt_perf_bench.c, fmt_hackbench.c, fmt_stress_ng.c): each fixture of
+ * fmt_perf_bench.c, fmt_hackbench.c, fmt_stress_ng.c, fmt_fio.c): each
+ * fixture of
  * tests/fixtures/parse/FORMAT/ (real outputs, see each SOURCES) through
  * parser_new, parser_argv, parser_line and parser_end, with the values
  * expected worked out by hand from the fixture's text; then malformed,
@@ -536,6 +537,147 @@ static void test_stress_ng_bad(void)
 	fails(yaml_run(huge, &r), &r, "larger than 16 MiB", "a YAML file of 16 MiB + 1");
 }
 
+/* ---- fio ---- */
+
+static void test_fio_fixtures(void)
+{
+	struct parse_result r;
+	char *const *argv = ARGV("fio", "--name=randread", "--output-format=json");
+	/* randread_warning.json: fio's "note: both iodepth >= 1 ..." line, then
+	 * the JSON; read: io_bytes 86880256, iops 10579.052369, bw_bytes
+	 * 43331798, clat_ns mean 93601.404979 (93.601404979 us), percentile
+	 * "50.000000" 72192 (72.192 us), "99.000000" 374784 (374.784 us);
+	 * write and trim did no I/O (io_bytes 0) */
+	ok(!run_file("fio", FIX "fio/randread_warning.json", argv, &r), "fio randread: %s", r.error);
+	is_int(r.nmetrics, 5, "fio randread: five metrics, all of read");
+	is_metric(&r, "randread.read.iops", 10579.052369, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "randread.read.bw_bytes", 43331798, "B/s", BETTER_HIGHER);
+	is_metric(&r, "randread.read.clat_mean_us", 93601.404979 / 1000, "us", BETTER_LOWER);
+	is_metric(&r, "randread.read.clat_p50_us", 72.192, "us", BETTER_LOWER);
+	is_metric(&r, "randread.read.clat_p99_us", 374.784, "us", BETTER_LOWER);
+	parse_result_free(&r);
+	/* two_jobs.json: mixed read 249406.593407 iops, 1021569406 B/s, clat
+	 * 1634.528844 ns, p50 748, p99 3568; mixed write 107052.947053,
+	 * 438488871, 2949.503751, 1800, 3568; seqwrite write 373543.456543,
+	 * 1530033998, 2203.462918, 1240, 3152 */
+	ok(!run_file("fio", FIX "fio/two_jobs.json", NULL, &r), "fio two jobs: %s", r.error);
+	is_int(r.nmetrics, 15, "fio two jobs: three directions did I/O, five metrics each");
+	is_metric(&r, "mixed.read.iops", 249406.593407, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "mixed.read.bw_bytes", 1021569406, "B/s", BETTER_HIGHER);
+	is_metric(&r, "mixed.read.clat_mean_us", 1634.528844 / 1000, "us", BETTER_LOWER);
+	is_metric(&r, "mixed.read.clat_p50_us", 0.748, "us", BETTER_LOWER);
+	is_metric(&r, "mixed.read.clat_p99_us", 3.568, "us", BETTER_LOWER);
+	is_metric(&r, "mixed.write.iops", 107052.947053, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "mixed.write.bw_bytes", 438488871, "B/s", BETTER_HIGHER);
+	is_metric(&r, "mixed.write.clat_mean_us", 2949.503751 / 1000, "us", BETTER_LOWER);
+	is_metric(&r, "mixed.write.clat_p50_us", 1.8, "us", BETTER_LOWER);
+	is_metric(&r, "mixed.write.clat_p99_us", 3.568, "us", BETTER_LOWER);
+	is_metric(&r, "seqwrite.write.iops", 373543.456543, "ops/s", BETTER_HIGHER);
+	is_metric(&r, "seqwrite.write.bw_bytes", 1530033998, "B/s", BETTER_HIGHER);
+	is_metric(&r, "seqwrite.write.clat_mean_us", 2203.462918 / 1000, "us", BETTER_LOWER);
+	is_metric(&r, "seqwrite.write.clat_p50_us", 1.24, "us", BETTER_LOWER);
+	is_metric(&r, "seqwrite.write.clat_p99_us", 3.152, "us", BETTER_LOWER);
+	ok(!metric(&r, "seqwrite.read.iops") && !metric(&r, "mixed.trim.iops"), "no metric of a direction without I/O");
+	parse_result_free(&r);
+}
+
+/* fio_job(dir, body): a fio JSON of one job "j" whose direction dir is
+ * body (static). */
+static const char *fio_job(const char *dir, const char *body)
+{
+	static char text[1024];
+	snprintf(text, sizeof(text), "{\n  \"jobs\" : [\n    {\n      \"jobname\" : \"j\",\n      \"%s\" : %s\n    }\n  ]\n}\n",
+		 dir, body);
+	return text;
+}
+
+static void test_fio_bad(void)
+{
+	struct parse_result r;
+	struct parser *p;
+	char err[256], *text, *line;
+	const char *clat = "\"clat_ns\" : { \"mean\" : 2000, \"percentile\" : { \"50.000000\" : 1000, \"99.000000\" : 3000 } }";
+	char body[512];
+	/* a minimal job: the percentiles are read by value of their key */
+	snprintf(body, sizeof(body), "{ \"io_bytes\" : 4096, \"iops\" : 1, \"bw_bytes\" : 4096, %s }", clat);
+	ok(!run_text("fio", fio_job("write", body), NULL, &r) && r.nmetrics == 5, "a minimal job: %s", r.error);
+	is_metric(&r, "j.write.clat_mean_us", 2, "us", BETTER_LOWER);
+	is_metric(&r, "j.write.clat_p50_us", 1, "us", BETTER_LOWER);
+	is_metric(&r, "j.write.clat_p99_us", 3, "us", BETTER_LOWER);
+	parse_result_free(&r);
+	snprintf(body, sizeof(body), "{ \"io_bytes\" : 4096, \"iops\" : 1, \"bw_bytes\" : 4096, \"clat_ns\" : { \"mean\" : 2000 } }");
+	ok(!run_text("fio", fio_job("read", body), NULL, &r) && r.nmetrics == 3, "no percentiles (--clat_percentiles=0): "
+	   "three metrics: %s", r.error);
+	parse_result_free(&r);
+	fails(run_text("fio", "fio: no such option\n", NULL, &r), &r, "fio: no JSON in the output", "no JSON at all");
+	fails(run_text("fio", "{\n  \"jobs\" : [\n", NULL, &r), &r, "fio: the JSON ends early", "truncated JSON");
+	fails(run_text("fio", "{ \"jobs\" : [ } \n", NULL, &r), &r, "fio: unexpected character at byte 13 of its JSON",
+	      "broken JSON");
+	fails(run_text("fio", "[ { \"jobs\" : [] } ]\n", NULL, &r), &r, "no line starts with '{'", "a JSON array");
+	fails(run_text("fio", "{ \"jobs\" : 5 }\n", NULL, &r), &r, "fio: no \"jobs\" array", "jobs: 5");
+	fails(run_text("fio", "{ \"fio version\" : \"fio-3.33\" }\n", NULL, &r), &r, "fio: no \"jobs\" array", "no jobs");
+	fails(run_text("fio", "{ \"jobs\" : [] }\n", NULL, &r), &r, "fio: no metric in the output", "no job");
+	fails(run_text("fio", "{ \"jobs\" : [ 5 ] }\n", NULL, &r), &r, "fio: job 1 is not an object", "a job 5");
+	fails(run_text("fio", "{ \"jobs\" : [ { \"read\" : {} } ] }\n", NULL, &r), &r, "fio: job 1 has no jobname",
+	      "a job without name");
+	fails(run_text("fio", "{ \"jobs\" : [ { \"jobname\" : 7 } ] }\n", NULL, &r), &r, "fio: job 1 has no jobname",
+	      "a job named 7 (a number)");
+	fails(run_text("fio", "{ \"jobs\" : [ { \"jobname\" : \"%%\" } ] }\n", NULL, &r), &r,
+	      "fio: job 1's name '%%' has no letter or digit", "a job named %%");
+	fails(run_text("fio", "{ \"jobs\" : [ { \"jobname\" : \"a\" }, { \"jobname\" : \"A\" } ] }\n", NULL, &r), &r,
+	      "fio: two jobs named a (numjobs without --group_reporting?)", "two jobs of one name");
+	fails(run_text("fio", fio_job("read", "5"), NULL, &r), &r, "fio: j.read has no io_bytes", "read: 5");
+	fails(run_text("fio", fio_job("read", "{ \"io_bytes\" : \"4096\" }"), NULL, &r), &r, "fio: j.read has no io_bytes",
+	      "io_bytes a string");
+	static const char *const bad[] = { "NaN", "Infinity", "-Infinity", "1e999", "-1", "\"1\"", "null", "[1]" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(body, sizeof(body), "{ \"io_bytes\" : 4096, \"iops\" : %s, \"bw_bytes\" : 4096, %s }", bad[i], clat);
+		fails(run_text("fio", fio_job("read", body), NULL, &r), &r,
+		      "fio: j.read: iops or bw_bytes missing or not a number (finite, >= 0)", bad[i]);
+	}
+	fails(run_text("fio", fio_job("read", "{ \"io_bytes\" : 1, \"iops\" : 1, \"bw_bytes\" : 1 }"), NULL, &r), &r,
+	      "fio: j.read: no clat_ns.mean", "no clat_ns");
+	fails(run_text("fio", fio_job("read", "{ \"io_bytes\" : 1, \"iops\" : 1, \"bw_bytes\" : 1, \"clat_ns\" : "
+				  "{ \"mean\" : 1, \"percentile\" : 3 } }"), NULL, &r), &r,
+	      "fio: j.read: clat_ns.percentile is not an object", "percentile: 3");
+	fails(run_text("fio", fio_job("read", "{ \"io_bytes\" : 1, \"iops\" : 1, \"bw_bytes\" : 1, \"clat_ns\" : "
+				  "{ \"mean\" : 1, \"percentile\" : { \"99.0\" : \"x\" } } }"), NULL, &r), &r,
+	      "fio: j.read: clat_ns percentile 99.0 is not a number", "percentile 99.0: \"x\"");
+	text = slurp(FIX "fio/randread_warning.json");
+	line = malloc(strlen(text) * 2 + 2);
+	sprintf(line, "%s%s", text, strchr(text, '{'));
+	fails(run_text("fio", line, NULL, &r), &r, "fio: more than one JSON document", "two reports (--status-interval)");
+	free(line);
+	free(text);
+	/* deep nesting, and a line of 4 KB, never crash */
+	line = malloc(8200);
+	memset(line, '[', 8192);
+	line[0] = '{';
+	memcpy(line + 1, "\"a\":", 4);
+	line[8192] = 0;
+	fails(run_text("fio", line, NULL, &r), &r, "fio: nesting too deep at byte", "8 KB of '['");
+	memset(line, ' ', 4096);
+	memcpy(line, "{ \"jobs\" : [ { \"jobname\" : \"", 28);
+	memset(line + 28, 'n', 4000);
+	strcpy(line + 4028, "\" } ] }\n");
+	fails(run_text("fio", line, NULL, &r), &r, "fio: no metric in the output", "a 4 KB job name (no direction)");
+	free(line);
+	/* more than 64 MiB is not kept */
+	p = parser_new("fio", NULL, err, sizeof(err));
+	line = malloc(1 << 20);
+	memset(line, ' ', (1 << 20) - 2);
+	line[0] = '{';
+	line[(1 << 20) - 2] = '\n';
+	line[(1 << 20) - 1] = 0;
+	for (int i = 0; p && i < 65; i++)
+		parser_line(p, line);
+	if (p)
+		parser_end(p, NULL, &r);
+	fails(p ? -1 : 0, &r, "fio: the JSON output is larger than 64 MiB", "65 lines of 1 MiB");
+	parser_free(p);
+	free(line);
+}
+
 int main(void)
 {
 	test_number();
@@ -550,6 +692,8 @@ int main(void)
 		test_stress_ng_fixtures();
 		test_stress_ng_argv();
 		test_stress_ng_bad();
+		test_fio_fixtures();
+		test_fio_bad();
 		char rm[128];
 		snprintf(rm, sizeof(rm), "rm -rf -- '%s'", tmp);
 		ok(system(rm) == 0, "%s removed", tmp);
