@@ -8,7 +8,8 @@
  * left. At the run's end the file's "metrics:" list gives, per stressor,
  * STRESSOR.bogo_ops_per_sec_real and STRESSOR.bogo_ops_per_sec_cpu, and
  * the stressor's own metrics (its keys past the ones every stressor has)
- * as STRESSOR.KEY, names made by parse_name. */
+ * as STRESSOR.KEY, names made by parse_name (STRESSOR cut to 40 bytes, so
+ * that its two rates keep their names whole). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "lib/alloc.h"
 
 #define YAML_MAX (16 << 20)	/* a larger file is no stress-ng record */
+#define WHO_MAX 41		/* a stressor's part of a name, with its NUL */
 
 struct stress_state {
 	char dir[PATH_MAX];	/* the private directory; "" when the command names the file */
@@ -217,7 +219,7 @@ static int one_value(const char *who, const char *key, const yaml_node_t *vn, st
 /* stressor(d, item, i, out): the metrics of one item of the metrics list. */
 static void stressor(yaml_document_t *d, const yaml_node_t *item, size_t i, struct parse_result *out)
 {
-	char buf[64], who[64], key[128];
+	char buf[64], who[WHO_MAX], key[128];
 	const char *t = text(get(d, item, "stressor"), buf, sizeof(buf), true);
 	int rates = 0;
 	if (!t || !*parse_name(who, sizeof(who), t)) {
