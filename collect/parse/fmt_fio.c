@@ -106,7 +106,8 @@ static void percentiles(struct parse_result *out, const char *job, const char *d
 		if (parse_number(key, &end, &at) || *end || (at != 50 && at != 99))
 			continue;
 		if (number(pct, key, &v)) {
-			parse_fail(out, "fio: %s.%s: clat_ns percentile %s is not a number (finite, >= 0)", job, dir, key);
+			parse_fail(out, "fio: %s.%s: clat_ns percentile %s is not a number (finite, >= 0)", job, dir,
+				   key);
 			return;
 		}
 		add(out, job, dir, at == 50 ? "clat_p50_us" : "clat_p99_us", v / 1000, "us", BETTER_LOWER);
@@ -181,7 +182,8 @@ static void jobs(struct parse_result *out, struct json_object *root)
 			break;
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(names[k], names[i]))
-				parse_fail(out, "fio: two jobs named %s (numjobs without --group_reporting?)", names[i]);
+				parse_fail(out, "fio: two jobs named %s (numjobs without --group_reporting?)",
+					   names[i]);
 		for (size_t k = 0; k < 3 && !out->error[0]; k++)
 			if (json_object_object_get_ex(j, dirs[k], &d))
 				direction(out, names[i], dirs[k], d);

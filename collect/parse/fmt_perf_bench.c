@@ -160,13 +160,15 @@ static int shown(const char *line)
 	return n < 80 ? (int)n : 80;
 }
 
-/* value(out, text, line, v): text (blanks around it allowed) as a number
- * >= 0 in *v; 0, or -1 with out failed. */
-static int value(struct parse_result *out, const char *text, const char *line, double *v)
+/* value(out, text, n, line, v): the n bytes at text (blanks around them
+ * allowed) as a number >= 0 in *v; 0, or -1 with out failed (more than
+ * 63 bytes are no number: never cut to one). */
+static int value(struct parse_result *out, const char *text, size_t n, const char *line, double *v)
 {
+	char num[64];
 	const char *end;
-	size_t n;
-	if (parse_number(text, &end, v) || end[strspn(end, " \t\r\n")] != 0 || *v < 0) {
+	snprintf(num, sizeof(num), "%.*s", (int)(n < sizeof(num) ? n : sizeof(num) - 1), text);
+	if (n >= sizeof(num) || parse_number(num, &end, v) || end[strspn(end, " \t\r\n")] != 0 || *v < 0) {
 		text += strspn(text, " \t");
 		n = strcspn(text, " \t\r\n");
 		parse_fail(out, "perf-bench: '%.*s' in '%.*s' is not a number (finite, >= 0)",
@@ -252,28 +254,23 @@ static double rate_unit(const char *word)
 }
 
 /* unit_line(s, num, unit, line, out): "NUMBER UNIT" (unit the rest of
- * the line): a result when the unit is one of perf bench's; 0 when it is
- * none, 1 when it was taken. */
-static int unit_line(struct bench_state *s, const char *num, const char *unit, const char *line,
+ * the line): a result when the unit is one of perf bench's. */
+static void unit_line(struct bench_state *s, const char *num, const char *unit, const char *line,
 		     struct parse_result *out)
 {
 	double v, per = 0;
 	if (!strcmp(unit, "usecs/op") || !strcmp(unit, "ops/sec")) {
 		bool us = unit[0] == 'u';
-		if (value(out, num, line, &v))
-			return 1;
+		if (value(out, num, strlen(num), line, &v))
+			return;
 		parse_metric(out, us ? "usecs_per_op" : "ops_per_sec", v, us ? "us" : "ops/s",
 			     us ? BETTER_LOWER : BETTER_HIGHER, line);
 		*(us ? &s->usecs : &s->ops) = true;
-		return 1;
-	}
-	if (!strcmp(unit, "cycles/byte") || (per = rate_unit(unit)) > 0) {
+	} else if (!strcmp(unit, "cycles/byte") || (per = rate_unit(unit)) > 0) {
 		bool cycles = unit[0] == 'c';
-		if (!value(out, num, line, &v))
+		if (!value(out, num, strlen(num), line, &v))
 			mem_result(s, cycles ? v : v * per, cycles, line, out);
-		return 1;
 	}
-	return 0;
 }
 
 /* bare(s, num, line, out): a line of one number: --format=simple's
@@ -281,7 +278,7 @@ static int unit_line(struct bench_state *s, const char *num, const char *unit, c
 static void bare(struct bench_state *s, const char *num, const char *line, struct parse_result *out)
 {
 	double v;
-	if (!s->simple || s->bench == B_NONE || s->bench == B_FUTEX_HASH || value(out, num, line, &v))
+	if (!s->simple || s->bench == B_NONE || s->bench == B_FUTEX_HASH || value(out, num, strlen(num), line, &v))
 		return;
 	if (is_mem(s)) {
 		mem_result(s, v, s->cycles, line, out);
@@ -294,15 +291,13 @@ static void bare(struct bench_state *s, const char *num, const char *line, struc
 /* total_time(s, text, line, out): "Total time: S [sec]" (text past the ':'). */
 static void total_time(struct bench_state *s, const char *text, const char *line, struct parse_result *out)
 {
-	char num[64];
 	size_t n = strcspn(text, "[");
 	double v;
 	if (strncmp(text + n, "[sec]", 5)) {
 		parse_fail(out, "perf-bench: '%.*s' has no '[sec]'", shown(line), line);
 		return;
 	}
-	snprintf(num, sizeof(num), "%.*s", (int)(n < sizeof(num) ? n : sizeof(num) - 1), text);
-	if (value(out, num, line, &v))
+	if (value(out, text, n, line, &v))
 		return;
 	parse_metric(out, "seconds", v, "s", BETTER_LOWER, line);
 	s->seconds = true;
@@ -312,7 +307,6 @@ static void total_time(struct bench_state *s, const char *text, const char *line
  * (text past "Averaged"). */
 static void averaged(struct bench_state *s, const char *text, const char *line, struct parse_result *out)
 {
-	char num[64];
 	const char *at = text + strspn(text, " ");
 	size_t n = strcspn(at, " ");
 	double v;
@@ -320,8 +314,7 @@ static void averaged(struct bench_state *s, const char *text, const char *line, 
 		parse_fail(out, "perf-bench: '%.*s' has no 'operations/sec'", shown(line), line);
 		return;
 	}
-	snprintf(num, sizeof(num), "%.*s", (int)(n < sizeof(num) ? n : sizeof(num) - 1), at);
-	if (value(out, num, line, &v))
+	if (value(out, at, n, line, &v))
 		return;
 	parse_metric(out, "ops_per_sec", v, "ops/s", BETTER_HIGHER, line);
 	s->ops = true;

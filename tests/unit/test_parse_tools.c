@@ -169,7 +169,8 @@ static void test_perf_bench_sched(void)
 	is_metric(&r, "seconds", 0.061, "s", BETTER_LOWER);
 	parse_result_free(&r);
 	ok(!run_file("perf-bench", FIX "perf-bench/sched_messaging_simple.txt",
-		     ARGV("taskset", "-c", "0", "perf_6.1", "--no-pager", "bench", "-fsimple", "sched", "messaging"), &r),
+		     ARGV("taskset", "-c", "0", "perf_6.1", "--no-pager", "bench", "-fsimple", "sched",
+			  "messaging"), &r),
 	   "simple messaging behind taskset, perf_6.1 --no-pager, -fsimple: %s", r.error);
 	is_metric(&r, "seconds", 0.061, "s", BETTER_LOWER);
 	parse_result_free(&r);
@@ -270,7 +271,8 @@ static void test_perf_bench_mem_units(void)
 	   metric(&r, "cycles_per_byte"), "simple with -cl10: cycles: %s", r.error);
 	parse_result_free(&r);
 	/* -f's value (a function named with a c) and -s's are not -c */
-	ok(!run_text("perf-bench", simple, ARGV("perf", "bench", "-fsimple", "mem", "memset", "-fcx", "-s", "-c"), &r) &&
+	ok(!run_text("perf-bench", simple, ARGV("perf", "bench", "-fsimple", "mem", "memset", "-fcx", "-s", "-c"),
+		     &r) &&
 	   metric(&r, "bytes_per_sec") && metric(&r, "bytes_per_sec")->value == 2.5,
 	   "simple with -fcx and -s -c (values, not -c): bytes: %s", r.error);
 	parse_result_free(&r);
@@ -301,6 +303,12 @@ static void test_perf_bench_bad(void)
 	fails(run_text("perf-bench", "     Total time: nan [sec]\n", NULL, &r), &r, "'nan' in", "Total time nan");
 	fails(run_text("perf-bench", "     Total time: 1e999 [sec]\n", NULL, &r), &r, "'1e999' in", "a huge exponent");
 	fails(run_text("perf-bench", "     Total time: 0.1 sec\n", NULL, &r), &r, "has no '[sec]'", "no [sec]");
+	/* 0. and 70 zeros and a 1: too long to be read whole, so no number
+	 * (cut to 63 bytes it would read 0) */
+	snprintf(text, sizeof(text), "     Total time: 0.%070d1 [sec]\n", 0);
+	fails(run_text("perf-bench", text, NULL, &r), &r, "is not a number", "a 73-byte Total time");
+	snprintf(text, sizeof(text), "# Running 'futex/hash' benchmark:\nAveraged 1%070d operations/sec (+- 1%%)\n", 0);
+	fails(run_text("perf-bench", text, NULL, &r), &r, "is not a number", "a 71-digit Averaged");
 	snprintf(text, sizeof(text), "%s  -6.9 usecs/op\n", pipe);
 	fails(run_text("perf-bench", text, NULL, &r), &r, "'-6.9' in", "a negative usecs/op");
 	snprintf(text, sizeof(text), "%s  6.9 usecs/op\n  6.9 usecs/op\n", pipe);
@@ -455,7 +463,8 @@ static void test_stress_ng_argv(void)
 		fclose(f);
 	}
 	ok(!parser_end(p, NULL, &r) && r.nmetrics == 2 && metric(&r, "cpu.bogo_ops_per_sec_real") &&
-	   metric(&r, "cpu.bogo_ops_per_sec_real")->value == 1928.331502, "the file written there is read: %s", r.error);
+	   metric(&r, "cpu.bogo_ops_per_sec_real")->value == 1928.331502, "the file written there is read: %s",
+	   r.error);
 	parse_result_free(&r);
 	parser_free(p);
 	ok(dir[0] && stat(dir, &st) == -1, "parser_free removes the directory and the file");
@@ -504,7 +513,8 @@ static void test_stress_ng_bad(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(text, sizeof(text), "metrics:\n  - stressor: cpu\n    bogo-ops-per-second-real-time: %s\n"
 			 "    bogo-ops-per-second-usr-sys-time: 5\n", bad[i]);
-		fails(yaml_run(put("num.yaml", text), &r), &r, "stress-ng: cpu: bogo-ops-per-second-real-time: '", bad[i]);
+		fails(yaml_run(put("num.yaml", text), &r), &r, "stress-ng: cpu: bogo-ops-per-second-real-time: '",
+		      bad[i]);
 	}
 	fails(yaml_run(put("own.yaml", "metrics:\n  - stressor: cpu\n    bogo-ops-per-second-real-time: 1\n"
 			   "    bogo-ops-per-second-usr-sys-time: 5\n    ops-per-thing: abc\n"), &r), &r,
@@ -589,8 +599,8 @@ static void test_fio_fixtures(void)
 static const char *fio_job(const char *dir, const char *body)
 {
 	static char text[1024];
-	snprintf(text, sizeof(text), "{\n  \"jobs\" : [\n    {\n      \"jobname\" : \"j\",\n      \"%s\" : %s\n    }\n  ]\n}\n",
-		 dir, body);
+	snprintf(text, sizeof(text),
+		 "{\n  \"jobs\" : [\n    {\n      \"jobname\" : \"j\",\n      \"%s\" : %s\n    }\n  ]\n}\n", dir, body);
 	return text;
 }
 
@@ -599,7 +609,8 @@ static void test_fio_bad(void)
 	struct parse_result r;
 	struct parser *p;
 	char err[256], *text, *line;
-	const char *clat = "\"clat_ns\" : { \"mean\" : 2000, \"percentile\" : { \"50.000000\" : 1000, \"99.000000\" : 3000 } }";
+	const char *clat = "\"clat_ns\" : { \"mean\" : 2000, "
+			   "\"percentile\" : { \"50.000000\" : 1000, \"99.000000\" : 3000 } }";
 	char body[512];
 	/* a minimal job: the percentiles are read by value of their key */
 	snprintf(body, sizeof(body), "{ \"io_bytes\" : 4096, \"iops\" : 1, \"bw_bytes\" : 4096, %s }", clat);
@@ -608,9 +619,10 @@ static void test_fio_bad(void)
 	is_metric(&r, "j.write.clat_p50_us", 1, "us", BETTER_LOWER);
 	is_metric(&r, "j.write.clat_p99_us", 3, "us", BETTER_LOWER);
 	parse_result_free(&r);
-	snprintf(body, sizeof(body), "{ \"io_bytes\" : 4096, \"iops\" : 1, \"bw_bytes\" : 4096, \"clat_ns\" : { \"mean\" : 2000 } }");
-	ok(!run_text("fio", fio_job("read", body), NULL, &r) && r.nmetrics == 3, "no percentiles (--clat_percentiles=0): "
-	   "three metrics: %s", r.error);
+	snprintf(body, sizeof(body),
+		 "{ \"io_bytes\" : 4096, \"iops\" : 1, \"bw_bytes\" : 4096, \"clat_ns\" : { \"mean\" : 2000 } }");
+	ok(!run_text("fio", fio_job("read", body), NULL, &r) && r.nmetrics == 3,
+	   "no percentiles (--clat_percentiles=0): three metrics: %s", r.error);
 	parse_result_free(&r);
 	fails(run_text("fio", "fio: no such option\n", NULL, &r), &r, "fio: no JSON in the output", "no JSON at all");
 	fails(run_text("fio", "{\n  \"jobs\" : [\n", NULL, &r), &r, "fio: the JSON ends early", "truncated JSON");
@@ -618,7 +630,8 @@ static void test_fio_bad(void)
 	      "broken JSON");
 	fails(run_text("fio", "[ { \"jobs\" : [] } ]\n", NULL, &r), &r, "no line starts with '{'", "a JSON array");
 	fails(run_text("fio", "{ \"jobs\" : 5 }\n", NULL, &r), &r, "fio: no \"jobs\" array", "jobs: 5");
-	fails(run_text("fio", "{ \"fio version\" : \"fio-3.33\" }\n", NULL, &r), &r, "fio: no \"jobs\" array", "no jobs");
+	fails(run_text("fio", "{ \"fio version\" : \"fio-3.33\" }\n", NULL, &r), &r, "fio: no \"jobs\" array",
+	      "no jobs");
 	fails(run_text("fio", "{ \"jobs\" : [] }\n", NULL, &r), &r, "fio: no metric in the output", "no job");
 	fails(run_text("fio", "{ \"jobs\" : [ 5 ] }\n", NULL, &r), &r, "fio: job 1 is not an object", "a job 5");
 	fails(run_text("fio", "{ \"jobs\" : [ { \"read\" : {} } ] }\n", NULL, &r), &r, "fio: job 1 has no jobname",
@@ -630,11 +643,12 @@ static void test_fio_bad(void)
 	fails(run_text("fio", "{ \"jobs\" : [ { \"jobname\" : \"a\" }, { \"jobname\" : \"A\" } ] }\n", NULL, &r), &r,
 	      "fio: two jobs named a (numjobs without --group_reporting?)", "two jobs of one name");
 	fails(run_text("fio", fio_job("read", "5"), NULL, &r), &r, "fio: j.read has no io_bytes", "read: 5");
-	fails(run_text("fio", fio_job("read", "{ \"io_bytes\" : \"4096\" }"), NULL, &r), &r, "fio: j.read has no io_bytes",
-	      "io_bytes a string");
+	fails(run_text("fio", fio_job("read", "{ \"io_bytes\" : \"4096\" }"), NULL, &r), &r,
+	      "fio: j.read has no io_bytes", "io_bytes a string");
 	static const char *const bad[] = { "NaN", "Infinity", "-Infinity", "1e999", "-1", "\"1\"", "null", "[1]" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(body, sizeof(body), "{ \"io_bytes\" : 4096, \"iops\" : %s, \"bw_bytes\" : 4096, %s }", bad[i], clat);
+		snprintf(body, sizeof(body), "{ \"io_bytes\" : 4096, \"iops\" : %s, \"bw_bytes\" : 4096, %s }", bad[i],
+			 clat);
 		fails(run_text("fio", fio_job("read", body), NULL, &r), &r,
 		      "fio: j.read: iops or bw_bytes missing or not a number (finite, >= 0)", bad[i]);
 	}
@@ -649,7 +663,8 @@ static void test_fio_bad(void)
 	text = slurp(FIX "fio/randread_warning.json");
 	line = malloc(strlen(text) * 2 + 2);
 	sprintf(line, "%s%s", text, strchr(text, '{'));
-	fails(run_text("fio", line, NULL, &r), &r, "fio: more than one JSON document", "two reports (--status-interval)");
+	fails(run_text("fio", line, NULL, &r), &r, "fio: more than one JSON document",
+	      "two reports (--status-interval)");
 	free(line);
 	free(text);
 	/* deep nesting, and a line of 4 KB, never crash */
