@@ -320,14 +320,38 @@ static void averaged(struct bench_state *s, const char *text, const char *line, 
 	s->ops = true;
 }
 
+/* number_line(s, p, n, line, out): a line whose first word (n bytes at
+ * p) may be a number: a bare number, or a number and a unit. */
+static void number_line(struct bench_state *s, const char *p, size_t n, const char *line,
+			struct parse_result *out)
+{
+	char num[64], unit[64];
+	const char *rest = p + n + strspn(p + n, " \t");
+	size_t u = strcspn(rest, "\r\n");
+	while (u && (rest[u - 1] == ' ' || rest[u - 1] == '\t'))
+		u--;
+	if (n >= sizeof(num) || u >= sizeof(unit))
+		return;
+	snprintf(num, sizeof(num), "%.*s", (int)n, p);
+	snprintf(unit, sizeof(unit), "%.*s", (int)u, rest);
+	/* "1.5d KB/sec": the 'd' goes with the unit */
+	if (n > 1 && num[n - 1] == 'd' && !strcmp(unit, "KB/sec")) {
+		num[n - 1] = 0;
+		snprintf(unit, sizeof(unit), "dKB/sec");
+	}
+	if (!u)
+		bare(s, num, line, out);
+	else
+		unit_line(s, num, unit, line, out);
+}
+
 /* line: the result lines of every benchmark; all are perf's own (they
  * show as they were). */
 static int line(void *state, const char *text, struct parse_result *out)
 {
 	struct bench_state *s = state;
 	const char *p = text + strspn(text, " \t");
-	char num[64], unit[64];
-	size_t n = strcspn(p, " \t\r\n"), u;
+	size_t n = strcspn(p, " \t\r\n");
 	if (!strncmp(text, "# Running '", 11))
 		header(s, text, out);
 	else if (!strncmp(text, "# function '", 12))
@@ -336,38 +360,21 @@ static int line(void *state, const char *text, struct parse_result *out)
 		total_time(s, p + 11, text, out);
 	else if (!strncmp(p, "Averaged ", 9))
 		averaged(s, p + 8, text, out);
-	else if (n && n < sizeof(num) && *p != '#') {
-		snprintf(num, sizeof(num), "%.*s", (int)n, p);
-		const char *rest = p + n + strspn(p + n, " \t");
-		u = strcspn(rest, "\r\n");
-		while (u && (rest[u - 1] == ' ' || rest[u - 1] == '\t'))
-			u--;
-		if (u >= sizeof(unit))
-			return 0;
-		snprintf(unit, sizeof(unit), "%.*s", (int)u, rest);
-		/* "1.5d KB/sec": the 'd' goes with the unit */
-		if (n > 1 && num[n - 1] == 'd' && !strcmp(unit, "KB/sec")) {
-			num[n - 1] = 0;
-			snprintf(unit, sizeof(unit), "dKB/sec");
-		}
-		if (!u)
-			bare(s, num, text, out);
-		else
-			unit_line(s, num, unit, text, out);
-	}
+	else if (n && *p != '#')
+		number_line(s, p, n, text, out);
 	return 0;
 }
 
 /* mem_metrics(s, out): the mem results: bytes_per_sec (or
  * cycles_per_byte) for one function, FUNCTION.bytes_per_sec for each of
- * several. */
+ * several (FUNCTION cut to 40 bytes). */
 static void mem_metrics(struct bench_state *s, struct parse_result *out)
 {
 	char raw[160], name[64];
 	for (size_t i = 0; i < s->nmem; i++) {
 		const struct mem_result *m = &s->mem[i];
 		const char *what = m->cycles ? "cycles_per_byte" : "bytes_per_sec";
-		snprintf(raw, sizeof(raw), "%s%s%s", s->nmem > 1 ? m->func : "", s->nmem > 1 ? "." : "", what);
+		snprintf(raw, sizeof(raw), "%.40s%s%s", s->nmem > 1 ? m->func : "", s->nmem > 1 ? "." : "", what);
 		parse_metric(out, parse_name(name, sizeof(name), raw), m->v, m->cycles ? "cycles/B" : "B/s",
 			     m->cycles ? BETTER_LOWER : BETTER_HIGHER, m->line);
 	}
@@ -400,7 +407,8 @@ const struct parse_format parse_fmt_perf_bench = {
 	.name = "perf-bench",
 	.summary = "perf bench sched pipe|messaging, futex hash, mem memcpy|memset (default or --format=simple)",
 	.metrics = "seconds (s, lower), usecs_per_op (us, lower), ops_per_sec (ops/s, higher); mem: "
-		   "bytes_per_sec (B/s, higher), FUNCTION.bytes_per_sec for several functions",
+		   "bytes_per_sec (B/s, higher; cycles_per_byte, lower, with --cycles), "
+		   "FUNCTION.bytes_per_sec for several functions",
 	.start = start,
 	.line = line,
 	.end = end,
