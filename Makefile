@@ -3,7 +3,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
-PKGS    := libtraceevent libbpf libdw libelf sqlite3 libzstd libpq
+PKGS    := libtraceevent libbpf libdw libelf sqlite3 libzstd libpq yaml-0.1 json-c
 CFLAGS  ?= -O2 -g
 # The project's own flags stay even when CFLAGS is given on the command line.
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Ibuild \

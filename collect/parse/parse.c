@@ -7,7 +7,8 @@
 #include "lib/alloc.h"
 
 static const struct parse_format *const formats[] = {
-	&parse_fmt_metric, &parse_fmt_will_it_scale, &parse_fmt_thpscale, &parse_fmt_time, &parse_fmt_regex,
+	&parse_fmt_metric, &parse_fmt_will_it_scale, &parse_fmt_perf_bench, &parse_fmt_hackbench,
+	&parse_fmt_stress_ng, &parse_fmt_fio, &parse_fmt_thpscale, &parse_fmt_time, &parse_fmt_regex,
 };
 
 struct parser {

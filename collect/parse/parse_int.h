@@ -51,7 +51,15 @@ void parse_fail(struct parse_result *out, const char *fmt, ...)
  * to len - 1 bytes. Returns out. */
 char *parse_name(char *out, size_t len, const char *s);
 
+/* parse_number(s, end, v): the decimal number s starts with, after
+ * blanks: [-]DIGITS[.DIGITS][e[+-]DIGITS] (".5" and "5." too; no hex,
+ * inf or nan, at most 500 characters); its value in *v and *end just
+ * past it. 0, or -1 when s starts with no such number or its value is
+ * not finite (a huge exponent). */
+int parse_number(const char *s, const char **end, double *v);
+
 /* The formats (one per fmt_*.c; parse.c's table lists them). */
-extern const struct parse_format parse_fmt_metric, parse_fmt_time, parse_fmt_regex;
-extern const struct parse_format parse_fmt_will_it_scale, parse_fmt_thpscale;
+extern const struct parse_format parse_fmt_metric, parse_fmt_will_it_scale, parse_fmt_perf_bench,
+	parse_fmt_hackbench, parse_fmt_stress_ng, parse_fmt_fio, parse_fmt_thpscale, parse_fmt_time,
+	parse_fmt_regex;
 #endif

@@ -1,5 +1,6 @@
 /* What a run's output said: the helpers every format module adds its
  * metrics and samples with (see parse_int.h), and freeing it all. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,4 +113,38 @@ char *parse_name(char *out, size_t len, const char *s)
 	}
 	out[n] = 0;
 	return out;
+}
+
+/* digits(p): p past the decimal digits it starts with. */
+static const char *digits(const char *p)
+{
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+/* parse_number: see parse_int.h. */
+int parse_number(const char *s, const char **end, double *v)
+{
+	char buf[512];
+	const char *p, *q;
+	s += strspn(s, " \t");
+	p = s + (*s == '-');
+	q = digits(p);
+	if (*q == '.')
+		q = digits(q + 1);
+	if (q == p || (q == p + 1 && *p == '.'))
+		return -1;
+	if (*q == 'e' || *q == 'E') {
+		const char *e = q + 1 + (q[1] == '+' || q[1] == '-');
+		if (digits(e) > e)
+			q = digits(e);
+	}
+	if (q - s > 500)
+		return -1;
+	memcpy(buf, s, (size_t)(q - s));
+	buf[q - s] = 0;
+	*v = strtod(buf, NULL);
+	*end = q;
+	return isfinite(*v) ? 0 : -1;
 }
