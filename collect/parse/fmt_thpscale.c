@@ -24,42 +24,10 @@ struct thp_state {
 	uint64_t faults;		/* fault lines read */
 };
 
-/* at_end(p): whether p is the line's end (NUL, "\n" or "\r\n"). */
-static bool at_end(const char *p)
-{
-	return !*p || !strcmp(p, "\n") || !strcmp(p, "\r\n");
-}
-
-/* take_u64(p, v): 1 to 20 decimal digits at p into *v; past them, or
- * NULL when there are none or the number exceeds 2^64 - 1. */
-static const char *take_u64(const char *p, uint64_t *v)
-{
-	const char *s = p;
-	*v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (*v > (UINT64_MAX - d) / 10)
-			return NULL;
-		*v = *v * 10 + d;
-	}
-	return p > s ? p : NULL;
-}
-
-/* shown(buf, len, s): s for a message: at most 60 bytes of its first
- * line, every byte that is not printable ASCII a '?'. Returns buf. */
-static const char *shown(char *buf, size_t len, const char *s)
-{
-	size_t n = 0;
-	for (; *s && *s != '\n' && n + 1 < len && n < 60; s++)
-		buf[n++] = *s >= ' ' && *s <= '~' ? *s : '?';
-	buf[n] = 0;
-	return buf;
-}
-
 /* whole_u64(s, v): s is exactly a decimal number (into *v). */
 static bool whole_u64(const char *s, uint64_t *v)
 {
-	const char *p = take_u64(s, v);
+	const char *p = parse_u64(s, v);
 	return p && !*p;
 }
 
@@ -78,7 +46,7 @@ static int take_argv(char *const argv[], struct thp_state *t, char *err, size_t 
 		return 0;
 	if (!whole_u64(argv[i + 1], &t->threads) || t->threads < 1 || t->threads > MAX_THREADS) {
 		snprintf(err, errlen, "--parse thpscale: NR_THREADS '%s' is not a thread count (1..%d)",
-			 shown(b, sizeof(b), argv[i + 1]), MAX_THREADS);
+			 parse_shown(b, sizeof(b), argv[i + 1]), MAX_THREADS);
 		return -1;
 	}
 	t->from_argv = true;
@@ -105,11 +73,11 @@ static void *start(const char *arg, char *const argv[], char *err, size_t errlen
 static void running(struct thp_state *t, const char *s, struct parse_result *out)
 {
 	uint64_t n;
-	const char *p = take_u64(s + 13, &n);
+	const char *p = parse_u64(s + 13, &n);
 	char b[64];
-	if (!p || strncmp(p, " thread", 7) || !(p[7] == 's' || p[7] == ' ') || !at_end(p + 8) || n < 1 ||
+	if (!p || strncmp(p, " thread", 7) || !(p[7] == 's' || p[7] == ' ') || !parse_at_end(p + 8) || n < 1 ||
 	    n > MAX_THREADS) {
-		parse_fail(out, "thpscale: '%s' is not Running with N threads (1..%d)", shown(b, sizeof(b), s),
+		parse_fail(out, "thpscale: '%s' is not Running with N threads (1..%d)", parse_shown(b, sizeof(b), s),
 			   MAX_THREADS);
 		return;
 	}
@@ -135,7 +103,7 @@ struct fault {
 static bool take_fault(const char *s, struct fault *f)
 {
 	uint64_t sec, frac;
-	const char *p = take_u64(blanks(s + 5), &f->thread);
+	const char *p = parse_u64(blanks(s + 5), &f->thread);
 	if (!p || (*p != ' ' && *p != '\t'))
 		return false;
 	p = blanks(p);
@@ -144,9 +112,9 @@ static bool take_fault(const char *s, struct fault *f)
 		return false;
 	if (p[4] != ' ' && p[4] != '\t')
 		return false;
-	if (!(p = take_u64(blanks(p + 4), &f->usec)) || (*p != ' ' && *p != '\t'))
+	if (!(p = parse_u64(blanks(p + 4), &f->usec)) || (*p != ' ' && *p != '\t'))
 		return false;
-	if (!(p = take_u64(blanks(p), &sec)) || *p != '.' || !(p = take_u64(p + 1, &frac)))
+	if (!(p = parse_u64(blanks(p), &sec)) || *p != '.' || !(p = parse_u64(p + 1, &frac)))
 		return false;
 	if (*p != ' ' && *p != '\t')
 		return false;
@@ -157,7 +125,7 @@ static bool take_fault(const char *s, struct fault *f)
 		p++;
 	else
 		return false;
-	return at_end(p);
+	return parse_at_end(p);
 }
 
 /* fault(t, s, out): a fault line: its latency, a sample of its kind's
@@ -168,7 +136,7 @@ static void fault(struct thp_state *t, const char *s, struct parse_result *out)
 	char b[64], name[64];
 	if (!take_fault(s, &f) || f.usec > MAX_USEC) {
 		parse_fail(out, "thpscale: '%s' is not fault THREAD huge|base USEC SEC.USEC LOCALITY "
-			   "(USEC up to a day)", shown(b, sizeof(b), s));
+			   "(USEC up to a day)", parse_shown(b, sizeof(b), s));
 		return;
 	}
 	if (!t->threads) {

@@ -32,38 +32,6 @@ struct wis_state {
 	double workload;		/* their ops, both columns summed */
 };
 
-/* at_end(p): whether p is the line's end (NUL, "\n" or "\r\n"). */
-static bool at_end(const char *p)
-{
-	return !*p || !strcmp(p, "\n") || !strcmp(p, "\r\n");
-}
-
-/* take_u64(p, v): 1 to 20 decimal digits at p into *v; past them, or
- * NULL when there are none or the number exceeds 2^64 - 1. */
-static const char *take_u64(const char *p, uint64_t *v)
-{
-	const char *s = p;
-	*v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (*v > (UINT64_MAX - d) / 10)
-			return NULL;
-		*v = *v * 10 + d;
-	}
-	return p > s ? p : NULL;
-}
-
-/* shown(buf, len, s): s for a message: at most 60 bytes of its first
- * line, every byte that is not printable ASCII a '?'. Returns buf. */
-static const char *shown(char *buf, size_t len, const char *s)
-{
-	size_t n = 0;
-	for (; *s && *s != '\n' && n + 1 < len && n < 60; s++)
-		buf[n++] = *s >= ' ' && *s <= '~' ? *s : '?';
-	buf[n] = 0;
-	return buf;
-}
-
 /* kind_of(path): what a will-it-scale binary of that path runs its test
  * in, from its name's ending. */
 static enum kind kind_of(const char *path)
@@ -109,10 +77,10 @@ static int take_tasks(char *const args[], struct wis_state *w, char *err, size_t
 		snprintf(err, errlen, "--parse will-it-scale: -t without its task count");
 		return -1;
 	}
-	if (!(end = take_u64(t, &w->tasks)) || *end || w->tasks < 1 || w->tasks > MAX_TASKS) {
+	if (!(end = parse_u64(t, &w->tasks)) || *end || w->tasks < 1 || w->tasks > MAX_TASKS) {
 		char b[64];
 		snprintf(err, errlen, "--parse will-it-scale: -t '%s' is not a task count (1..%d)",
-			 shown(b, sizeof(b), t), MAX_TASKS);
+			 parse_shown(b, sizeof(b), t), MAX_TASKS);
 		return -1;
 	}
 	return 0;
@@ -143,19 +111,19 @@ static void *start(const char *arg, char *const argv[], char *err, size_t errlen
 static void second(struct wis_state *w, const char *s, struct parse_result *out)
 {
 	uint64_t lo, hi = 0, total = 0;
-	const char *p = take_u64(s + 4, &lo);
+	const char *p = parse_u64(s + 4, &lo);
 	char b[64];
 	if (p && !strncmp(p, " max:", 5))
-		p = take_u64(p + 5, &hi);
+		p = parse_u64(p + 5, &hi);
 	else
 		p = NULL;
 	if (p && !strncmp(p, " total:", 7))
-		p = take_u64(p + 7, &total);
+		p = parse_u64(p + 7, &total);
 	else
 		p = NULL;
-	if (!p || !at_end(p) || lo > hi || hi > total) {
+	if (!p || !parse_at_end(p) || lo > hi || hi > total) {
 		parse_fail(out, "will-it-scale: '%s' is not min:N max:N total:N (min <= max <= total)",
-			   shown(b, sizeof(b), s));
+			   parse_shown(b, sizeof(b), s));
 		return;
 	}
 	if (w->measuring)
@@ -174,10 +142,10 @@ static const char *per_task_name(enum kind k)
 static void average(struct wis_state *w, const char *s, struct parse_result *out)
 {
 	uint64_t v;
-	const char *p = take_u64(s + 8, &v);
+	const char *p = parse_u64(s + 8, &v);
 	char b[64];
-	if (!p || !at_end(p)) {
-		parse_fail(out, "will-it-scale: '%s' is not average:N", shown(b, sizeof(b), s));
+	if (!p || !parse_at_end(p)) {
+		parse_fail(out, "will-it-scale: '%s' is not average:N", parse_shown(b, sizeof(b), s));
 		return;
 	}
 	w->average = true;
@@ -192,9 +160,9 @@ static void header(struct wis_state *w, const char *s, struct parse_result *out)
 {
 	size_t n = strlen(HEADER);
 	char b[64];
-	if (strncmp(s, HEADER, n) || !at_end(s + n)) {
+	if (strncmp(s, HEADER, n) || !parse_at_end(s + n)) {
 		parse_fail(out, "will-it-scale: the CSV header '%s' is not runtest.py's (" HEADER ")",
-			   shown(b, sizeof(b), s));
+			   parse_shown(b, sizeof(b), s));
 		return;
 	}
 	w->csv = true;
@@ -228,7 +196,7 @@ static int split(const char *s, char col[][32], int ncol)
 static bool ops_col(const char *c, double *v)
 {
 	uint64_t u;
-	const char *p = take_u64(c, &u);
+	const char *p = parse_u64(c, &u);
 	*v = !strcmp(c, "-1") ? -1 : (double)u;
 	return (p && !*p) || *v < 0;
 }
@@ -275,7 +243,7 @@ static void add_row(struct wis_state *w, uint64_t n, const double v[4], const ch
  * for a run that printed no average); false when they are not. */
 static bool take_row(char col[][32], uint64_t *n, double v[4])
 {
-	const char *p = take_u64(col[0], n);
+	const char *p = parse_u64(col[0], n);
 	double linear;
 	return p && !*p && *n <= MAX_TASKS && ops_col(col[1], &v[0]) && idle_col(col[2], &v[1]) &&
 	       ops_col(col[3], &v[2]) && idle_col(col[4], &v[3]) && ops_col(col[5], &linear) && linear >= 0;
@@ -291,18 +259,18 @@ static void row(struct wis_state *w, const char *s, struct parse_result *out)
 	uint64_t n;
 	int k = split(s, col, NCOLS);
 	if (k < 0)
-		parse_fail(out, "will-it-scale: CSV row '%s': a column longer than 31 bytes", shown(b, sizeof(b), s));
+		parse_fail(out, "will-it-scale: CSV row '%s': a column longer than 31 bytes", parse_shown(b, sizeof(b), s));
 	else if (k != NCOLS)
-		parse_fail(out, "will-it-scale: CSV row '%s' has %d columns, not %d", shown(b, sizeof(b), s), k, NCOLS);
+		parse_fail(out, "will-it-scale: CSV row '%s' has %d columns, not %d", parse_shown(b, sizeof(b), s), k, NCOLS);
 	if (k != NCOLS)
 		return;
 	if (!take_row(col, &n, v)) {
 		parse_fail(out, "will-it-scale: CSV row '%s': not tasks (0..%d), ops, idle %%, ops, idle %%, ops",
-			   shown(b, sizeof(b), s), MAX_TASKS);
+			   parse_shown(b, sizeof(b), s), MAX_TASKS);
 		return;
 	}
 	if (v[0] < 0 || v[2] < 0) {
-		parse_fail(out, "will-it-scale: CSV row '%s': the %s run printed no average: line", shown(b, sizeof(b), s),
+		parse_fail(out, "will-it-scale: CSV row '%s': the %s run printed no average: line", parse_shown(b, sizeof(b), s),
 			   v[0] < 0 ? "processes" : "threads");
 		return;
 	}
@@ -319,7 +287,7 @@ static int line(void *state, const char *s, struct parse_result *out)
 		second(w, s, out);
 	else if (!strncmp(s, "average:", 8))
 		average(w, s, out);
-	else if (!strncmp(s, "measurement", 11) && at_end(s + 11))
+	else if (!strncmp(s, "measurement", 11) && parse_at_end(s + 11))
 		w->measuring = true;
 	else if (!strncmp(s, "tasks,", 6))
 		header(w, s, out);

@@ -2,6 +2,7 @@
  * helpers every module uses to add what it read. */
 #ifndef PERFDB_PARSE_INT_H
 #define PERFDB_PARSE_INT_H
+#include <stdint.h>
 #include "collect/parse/parse.h"
 
 /* A format module. Every hook may be NULL but name, summary and metrics. */
@@ -57,6 +58,17 @@ char *parse_name(char *out, size_t len, const char *s);
  * past it. 0, or -1 when s starts with no such number or its value is
  * not finite (a huge exponent). */
 int parse_number(const char *s, const char **end, double *v);
+
+/* parse_at_end(p): whether p is a line's end (NUL, "\n" or "\r\n"). */
+bool parse_at_end(const char *p);
+
+/* parse_u64(p, v): 1 to 20 decimal digits at p into *v; past them, or
+ * NULL when there are none or the number exceeds 2^64 - 1. */
+const char *parse_u64(const char *p, uint64_t *v);
+
+/* parse_shown(buf, len, s): s for a message: at most 60 bytes of its
+ * first line, every byte that is not printable ASCII a '?'. Returns buf. */
+const char *parse_shown(char *buf, size_t len, const char *s);
 
 /* The formats (one per fmt_*.c; parse.c's table lists them). */
 extern const struct parse_format parse_fmt_metric, parse_fmt_will_it_scale, parse_fmt_perf_bench,

@@ -2,6 +2,7 @@
  * metrics and samples with (see parse_int.h), and freeing it all. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,4 +148,34 @@ int parse_number(const char *s, const char **end, double *v)
 	*v = strtod(buf, NULL);
 	*end = q;
 	return isfinite(*v) ? 0 : -1;
+}
+
+/* parse_at_end: see parse_int.h. */
+bool parse_at_end(const char *p)
+{
+	return !*p || !strcmp(p, "\n") || !strcmp(p, "\r\n");
+}
+
+/* parse_u64: see parse_int.h. */
+const char *parse_u64(const char *p, uint64_t *v)
+{
+	const char *s = p;
+	*v = 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (*v > (UINT64_MAX - d) / 10)
+			return NULL;
+		*v = *v * 10 + d;
+	}
+	return p > s ? p : NULL;
+}
+
+/* parse_shown: see parse_int.h. */
+const char *parse_shown(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+	for (; *s && *s != '\n' && n + 1 < len && n < 60; s++)
+		buf[n++] = *s >= ' ' && *s <= '~' ? *s : '?';
+	buf[n] = 0;
+	return buf;
 }

@@ -9,49 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "collect/parse/parse.h"
-#include "tests/unit/tap.h"
+#define PU_FORMAT "thpscale"
+#include "tests/unit/parse_util.h"
 
 #define FIX "tests/fixtures/parse/thpscale/"
-
-/* feed(p, text): text's lines (each with its newline) to p. */
-static void feed(struct parser *p, const char *text)
-{
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		char *l = strndup(text, n + (text[n] == '\n'));
-		parser_line(p, l);
-		free(l);
-		text += n + (text[n] == '\n');
-	}
-}
-
-/* run(text, argv, r): text through a thpscale parser of argv (a
- * NULL-ended list); parser_end's status, -2 when parser_new failed (its
- * reason in r->error). */
-static int run(const char *text, char *const argv[], struct parse_result *r)
-{
-	char err[256];
-	struct parser *p = parser_new("thpscale", argv, err, sizeof(err));
-	memset(r, 0, sizeof(*r));
-	if (!p) {
-		snprintf(r->error, sizeof(r->error), "%s", err);
-		return -2;
-	}
-	feed(p, text);
-	int rc = parser_end(p, NULL, r);
-	parser_free(p);
-	return rc;
-}
-
-/* dist(r, name): the distribution, or NULL. */
-static const struct dist *dist(const struct parse_result *r, const char *name)
-{
-	for (size_t i = 0; i < r->ndists; i++)
-		if (!strcmp(r->dists[i].name, name))
-			return &r->dists[i];
-	return NULL;
-}
 
 /* holds(d, v, n): d's samples are exactly v[0..n), in that order. */
 static bool holds(const struct dist *d, const double *v, size_t n)
@@ -62,27 +23,6 @@ static bool holds(const struct dist *d, const double *v, size_t n)
 		if (d->v[i] != v[i])
 			return false;
 	return true;
-}
-
-/* fails(text, argv, why, what): the output does not parse, for a reason
- * that says why. */
-static void fails(const char *text, char *const argv[], const char *why, const char *what)
-{
-	struct parse_result r;
-	int rc = run(text, argv, &r);
-	if (!ok(rc == -1 && strstr(r.error, why), "%s", what))
-		printf("#   rc %d, error '%s', want one with '%s'\n", rc, r.error, why);
-	parse_result_free(&r);
-}
-
-/* bad_cmd(argv, why, what): parser_new refuses the command. */
-static void bad_cmd(char *const argv[], const char *why, const char *what)
-{
-	struct parse_result r;
-	int rc = run("", argv, &r);
-	if (!ok(rc == -2 && strstr(r.error, why), "%s", what))
-		printf("#   rc %d, error '%s'\n", rc, r.error);
-	parse_result_free(&r);
 }
 
 /* The head thpscale prints before its fault lines (2 threads). */
@@ -142,10 +82,10 @@ static void test_bad_commands(void)
 	char *zero[] = { "./thpscale", "0", "1", "f", "0", NULL }, *junk[] = { "thpscale", "2x", NULL };
 	char *big[] = { "thpscale", "1000001", NULL }, *neg[] = { "thpscale", "-1", NULL };
 	char err[256];
-	bad_cmd(zero, "NR_THREADS '0' is not a thread count", "0 threads (thpscale would divide by it)");
-	bad_cmd(junk, "'2x'", "2x threads");
-	bad_cmd(big, "(1..1000000)", "more than a million threads");
-	bad_cmd(neg, "'-1'", "-1 threads");
+	refused("", zero, "NR_THREADS '0' is not a thread count", "0 threads (thpscale would divide by it)");
+	refused("", junk, "'2x'", "2x threads");
+	refused("", big, "(1..1000000)", "more than a million threads");
+	refused("", neg, "'-1'", "-1 threads");
 	ok(parse_check("thpscale", err, sizeof(err)) == 0, "parse_check takes thpscale");
 	ok(parse_check("thpscale:4", err, sizeof(err)) < 0, "and no argument after it");
 }
@@ -222,20 +162,6 @@ static void test_garbage(void)
 	text[13] = '\377';
 	fails(text, argv, "'Running with ?777", "its bytes shown as '?'");
 	free(text);
-}
-
-/* read_file(path): the file's text (malloc'd), or NULL. */
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = f ? calloc(1, 1 << 16) : NULL;
-	if (text && !fread(text, 1, (1 << 16) - 1, f)) {
-		free(text);
-		text = NULL;
-	}
-	if (f)
-		fclose(f);
-	return text;
 }
 
 /* Each fault as this file reads it: kind and latency. */

@@ -8,85 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "collect/parse/parse.h"
-#include "tests/unit/tap.h"
+#define PU_FORMAT "will-it-scale"
+#include "tests/unit/parse_util.h"
 
 #define FIX "tests/fixtures/parse/will-it-scale/"
-
-/* feed(p, text): text's lines (each with its newline) to p. */
-static void feed(struct parser *p, const char *text)
-{
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		char *l = strndup(text, n + (text[n] == '\n'));
-		parser_line(p, l);
-		free(l);
-		text += n + (text[n] == '\n');
-	}
-}
-
-/* run(text, argv, r): text through a will-it-scale parser of argv (a
- * NULL-ended list); parser_end's status, -2 when parser_new failed (its
- * reason in r->error). */
-static int run(const char *text, char *const argv[], struct parse_result *r)
-{
-	char err[256];
-	struct parser *p = parser_new("will-it-scale", argv, err, sizeof(err));
-	memset(r, 0, sizeof(*r));
-	if (!p) {
-		snprintf(r->error, sizeof(r->error), "%s", err);
-		return -2;
-	}
-	feed(p, text);
-	int rc = parser_end(p, NULL, r);
-	parser_free(p);
-	return rc;
-}
-
-/* metric(r, name): the metric's value; NAN when r has none of it. */
-static double metric(const struct parse_result *r, const char *name)
-{
-	for (size_t i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->metrics[i].name, name))
-			return r->metrics[i].value;
-	return NAN;
-}
-
-/* dist(r, name): the distribution, or NULL. */
-static const struct dist *dist(const struct parse_result *r, const char *name)
-{
-	for (size_t i = 0; i < r->ndists; i++)
-		if (!strcmp(r->dists[i].name, name))
-			return &r->dists[i];
-	return NULL;
-}
 
 /* is_num(got, want, what): one exact check of a value. */
 static void is_num(double got, double want, const char *what)
 {
 	if (!ok(got == want, "%s", what))
 		printf("#   got %.17g, want %.17g\n", got, want);
-}
-
-/* fails(text, argv, why, what): the output does not parse, for a reason
- * that says why. */
-static void fails(const char *text, char *const argv[], const char *why, const char *what)
-{
-	struct parse_result r;
-	int rc = run(text, argv, &r);
-	if (!ok(rc == -1 && strstr(r.error, why), "%s", what))
-		printf("#   rc %d, error '%s', want one with '%s'\n", rc, r.error, why);
-	parse_result_free(&r);
-}
-
-/* bad_cmd(argv, why, what): parser_new refuses the command. */
-static void bad_cmd(char *const argv[], const char *why, const char *what)
-{
-	struct parse_result r;
-	int rc = run("average:1\n", argv, &r);
-	if (!ok(rc == -2 && strstr(r.error, why), "%s", what))
-		printf("#   rc %d, error '%s'\n", rc, r.error);
-	parse_result_free(&r);
 }
 
 /* Six warm-up seconds, then the measured ones, as the binary prints. */
@@ -165,11 +96,11 @@ static void test_task_counts(void)
 	char *junk[] = { "./a_threads", "-t", "2x", NULL }, *none[] = { "./a_threads", "-t", NULL };
 	char *neg[] = { "./a_threads", "-t-1", NULL }, *max[] = { "./a_threads", "-t", "2048", NULL };
 	struct parse_result r;
-	bad_cmd(zero, "-t '0' is not a task count", "-t 0: zero tasks is refused");
-	bad_cmd(big, "(1..2048)", "-t 2049: more than will-it-scale's 2048");
-	bad_cmd(junk, "'2x'", "-t 2x is not a number");
-	bad_cmd(neg, "'-1'", "-t-1 is not a number");
-	bad_cmd(none, "-t without", "-t at the end, without its count");
+	refused("average:1\n", zero, "-t '0' is not a task count", "-t 0: zero tasks is refused");
+	refused("average:1\n", big, "(1..2048)", "-t 2049: more than will-it-scale's 2048");
+	refused("average:1\n", junk, "'2x'", "-t 2x is not a number");
+	refused("average:1\n", neg, "'-1'", "-t-1 is not a number");
+	refused("average:1\n", none, "-t without", "-t at the end, without its count");
 	run("average:4096\n", max, &r);
 	is_num(metric(&r, "per_thread_ops"), 2, "-t 2048: 4096 / 2048 = 2");
 	parse_result_free(&r);
@@ -291,20 +222,6 @@ static void test_csv_malformed(void)
 	fails(HDR "1,100000000000000000000,1,9,1,9\n", argv, "not tasks", "ops 1e20 overflow");
 	fails(HDR "1,1,1,1,1,1\rjunk\n", argv, "not tasks", "junk after a CR");
 	fails(HDR "1,5,1,5,1,5\n1,6,1,6,1,6\n", argv, "printed twice", "two rows of one task count");
-}
-
-/* read_file(path): the file's text (malloc'd), or NULL. */
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = f ? calloc(1, 1 << 16) : NULL;
-	if (text && !fread(text, 1, (1 << 16) - 1, f)) {
-		free(text);
-		text = NULL;
-	}
-	if (f)
-		fclose(f);
-	return text;
 }
 
 /* check_binary(file, argv, tasks, secs, per): a fixture of a binary's
