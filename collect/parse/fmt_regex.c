@@ -76,7 +76,8 @@ static const char *take_tail(const char *p, struct one *o, char *err, size_t err
 }
 
 /* take_one(p, o, err, errlen): one NAME=/RE/[UNIT][,better] into o; the
- * rest of the spec, or NULL with why in err. */
+ * rest of the spec, or NULL with why in err (and nothing of o's to
+ * free). */
 static const char *take_one(const char *p, struct one *o, char *err, size_t errlen)
 {
 	char re[1024];
@@ -108,7 +109,9 @@ static const char *take_one(const char *p, struct one *o, char *err, size_t errl
 		snprintf(err, errlen, "--parse regex: %s: /%s/ has no group ( ) around the value", o->name, re);
 		return NULL;
 	}
-	return take_tail(p, o, err, errlen);
+	if (!(p = take_tail(p, o, err, errlen)))
+		regfree(&o->re);	/* not counted in the state yet: its free_state misses it */
+	return p;
 }
 
 /* start: the expressions of arg, compiled. */
