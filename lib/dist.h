@@ -1,7 +1,11 @@
 /* The shape of one distribution: many samples of one metric in one run
  * (one per fault, per wakeup). Percentiles and the best-part means follow
  * mmtests' rules, so that a number perfdb prints matches the one its
- * compare-kernels would print from the same samples. */
+ * compare-kernels would print from the same samples of a lower-better
+ * metric (mmtests' default). Of a higher-better one mmtests sorts the
+ * samples descending: its Pctile.P counts from the top and its default
+ * means are harmonic (Hmean, BHmean); perfdb's percentiles stay
+ * ascending, and its BAmean is mmtests' amean-P of that descending sort. */
 #ifndef PERFDB_DIST_H
 #define PERFDB_DIST_H
 #include <stddef.h>

@@ -76,7 +76,8 @@ static const char *take_tail(const char *p, struct one *o, char *err, size_t err
 }
 
 /* take_one(p, o, err, errlen): one NAME=/RE/[UNIT][,better] into o; the
- * rest of the spec, or NULL with why in err. */
+ * rest of the spec, or NULL with why in err (and nothing of o's to
+ * free). */
 static const char *take_one(const char *p, struct one *o, char *err, size_t errlen)
 {
 	char re[1024];
@@ -108,7 +109,9 @@ static const char *take_one(const char *p, struct one *o, char *err, size_t errl
 		snprintf(err, errlen, "--parse regex: %s: /%s/ has no group ( ) around the value", o->name, re);
 		return NULL;
 	}
-	return take_tail(p, o, err, errlen);
+	if (!(p = take_tail(p, o, err, errlen)))
+		regfree(&o->re);	/* not counted in the state yet: its free_state misses it */
+	return p;
 }
 
 /* start: the expressions of arg, compiled. */
@@ -139,11 +142,17 @@ static void *start(const char *arg, char *const argv[], char *err, size_t errlen
 }
 
 /* line: each expression matching the line gives its metric (the line
- * is the workload's own: it shows as it was). */
-static int line(void *state, const char *text, struct parse_result *out)
+ * is the workload's own: it shows as it was). The expressions see it
+ * without its newline (and a CR before it): '$' is the line's end, and
+ * a group such as (.*) ends before it. */
+static int line(void *state, const char *raw, struct parse_result *out)
 {
 	struct regex_state *s = state;
 	regmatch_t m[2];
+	size_t n = strlen(raw);
+	n -= n && raw[n - 1] == '\n';
+	n -= n && raw[n - 1] == '\r';
+	char *text = xstrndup(raw, n);
 	for (size_t i = 0; i < s->n; i++) {
 		struct one *o = &s->re[i];
 		if (regexec(&o->re, text, 2, m, 0) || m[1].rm_so < 0)
@@ -159,6 +168,7 @@ static int line(void *state, const char *text, struct parse_result *out)
 		o->seen = true;
 		parse_metric(out, o->name, v, o->unit, o->better, text);
 	}
+	free(text);
 	return 0;
 }
 

@@ -107,7 +107,9 @@ char *parse_name(char *out, size_t len, const char *s)
 			gap = n > 0;
 			continue;
 		}
-		if (gap && n + 2 < len)
+		if (gap && n + 2 >= len)
+			break;	/* no room for '_' and what follows: cut here */
+		if (gap)
 			out[n++] = '_';
 		gap = false;
 		out[n++] = c;
