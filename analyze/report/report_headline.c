@@ -394,6 +394,17 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 	}
 	dv_table(doc_findings(r->d), t);
 	dv_table(doc_findings(r->d), chart_of(r, mi, pairs, n, m));
+	if (m->dist) {
+		char *name = table_name_for(r, "shape_", m->name);
+		size_t *cells = xcalloc(2 * n + 1, sizeof(*cells));
+		for (size_t i = 0; i < n; i++) {
+			cells[2 * i] = pairs[i].cell[0];
+			cells[2 * i + 1] = pairs[i].cell[1];
+		}
+		dv_table(doc_findings(r->d), rep_shape_chart(r, m, cells, n, name));
+		free(cells);
+		free(name);
+	}
 }
 
 /* count_rows(r, n): the results rows (n cells a metric) of the report (Bonferroni's

@@ -67,6 +67,13 @@ bool rep_same_cell(const struct bench_data *a, size_t ca, const struct bench_dat
 /* rep_quote(word, b): word shell-quoted when it needs it, into b. */
 void rep_quote(const char *word, struct strbuf *b);
 
+/* rep_shape_chart(r, m, cells, n, name): the chart (table name) of
+ * distribution m's shape: each side's runs' p50, p90 and p99 (run_dist)
+ * in the n pairs of cells (cells[2i] of base, cells[2i + 1] of new),
+ * the points' cells "CELL pNN". */
+struct table *rep_shape_chart(const struct rep *r, const struct bd_metric *m, const size_t *cells, size_t n,
+			      const char *name);
+
 /* rep_param_values(b, i, out): parameter i's distinct values in cell
  * order, ','-separated, into out. */
 void rep_param_values(const struct bench_data *b, size_t i, struct strbuf *out);

@@ -11,7 +11,8 @@
 # latency, and each run's count, mean, stddev, min, p50, p90, p99, max
 # and BAmean-95/99 are recomputed here from run_sample by the definitions
 # (mmtests' nearest-rank rule) in Python; results and report --stat
-# compare runs on that statistic (recomputed), with a note saying so;
+# compare runs on that statistic (recomputed), with a note saying so, and
+# report charts each side's runs' p50, p90 and p99;
 # perfdb record --parse stores the same in workload_metric and
 # workload_dist. Prints TAP lines. Run from the repository root.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
@@ -129,6 +130,18 @@ assert rows
 for r in rows:
     a, b = p99("fa", r["t"]), p99("fb", r["t"])
     assert abs(r["base"] - st.mean(a)) <= 1e-9 * st.mean(a) and abs(r["new"] - st.mean(b)) <= 1e-9 * st.mean(b), (r, a, b)
+PY
+check "report: each distribution's shape, each side's runs' p50, p90, p99 (run_dist's) per cell" \
+	py "$DB" "$T/rep.json" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+f = json.load(open(sys.argv[2]))["findings"]
+for t in ("1", "2"):
+    rows = f["shape_fault_both_" + t]
+    for side, label in (("base", "fa"), ("new", "fb")):
+        want = sorted(("t=%s %s" % (t, p), v) for run in db.execute("SELECT d.p50, d.p90, d.p99 FROM run_dist d JOIN bench_run r ON r.id = d.run_id JOIN bench b ON b.id = r.bench_id WHERE b.label = ? AND d.name = ? AND r.kind = 'bare' AND r.status = 'ok'", (label, "fault-both-" + t)) for p, v in zip(("p50", "p90", "p99"), run))
+        got = sorted((r["cell"], r["value"]) for r in rows if r["side"] == side)
+        assert len(want) == 9 and got == want, (t, side, got, want)
 PY
 
 # --- a value and samples of one name; record --parse ---------------------------
