@@ -344,7 +344,7 @@ fi
 # and checks the worker processes' switches and rate against its own line.
 yield_run() {
 	yd=$T/$1.data
-	if ! record "$yd" "$SCHED_EV" sh -c 'echo $$ >"$0"; exec "$1" --seconds 1 --"$2"-mm' \
+	if ! record "$yd" "$SCHED_EV" sh -c 'echo $$ >"$0"; exec "$1" --seconds 0.5 --"$2"-mm' \
 		"$T/$1.pid" "$B/workloads/yield" "$1" || ! "$PERFDB" import -q -o "$T/y-$1.db" -l yield "$yd"; then
 		not_ok "perf record / import of yield --$1-mm"; return 1
 	fi
