@@ -18,8 +18,10 @@ static struct string_list metrics;
 static int stat = -1;
 
 static const struct opt options[] = {
-	OPT_STRING(0, "base", &common.base, "LABEL", "the sessions and benches before the change"),
-	OPT_STRING(0, "new", &common.new, "LABEL", "the sessions and benches after the change"),
+	OPT_STRING(0, "base", &common.base, "LABEL", "the sessions and benches before the change; "
+		   "LABEL:NAME=V[,NAME=V...] for the cells of LABEL's bench with those values"),
+	OPT_STRING(0, "new", &common.new, "LABEL", "the sessions and benches after the change (LABEL:NAME=V... "
+		   "as --base: two cells of one bench compare runs interleaved in the same sittings)"),
 	OPT_OUTPUT("write the report to FILE (default: standard output); FILE is replaced only "
 		   "once the report and its pictures are complete, never the database"),
 	OPT_CHOICE('f', "format", &common.format, NULL, out_format_names,

@@ -13,7 +13,8 @@ static struct string_list labels, metrics;
 static int stat = -1;
 
 static const struct opt options[] = {
-	OPT_STRING_LIST('l', "label", &labels, "LABEL", "only this label's benches (default: every label)"),
+	OPT_STRING_LIST('l', "label", &labels, "LABEL", "only this label's benches (default: every label); "
+			"LABEL:NAME=V[,NAME=V...] for the cells with those values"),
 	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric (default: every metric)"),
 	OPT_STAT(&stat),
 	OPT_ROWS("all", "results, boots, sittings, perturbation, failures: the first"),

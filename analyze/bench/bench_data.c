@@ -22,7 +22,7 @@ static void load_boots(sqlite3 *db, struct bench_data *b)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id, boot_id, os_release, os_version, kernel_build_id, "
 		"hostname, cpu_model, perf_version, started_at, cpus_online, mem_total_kb, argv, "
-		"recipes, run_order, runs, warmup, record_every, coalesce(timeout_s, 0) FROM bench "
+		"recipes, run_order, runs, warmup, record_every, coalesce(timeout_s, 0), parse FROM bench "
 		"WHERE label = ? ORDER BY id");
 	size_t cap = 0;
 	sqlite3_bind_text(st, 1, b->label, -1, SQLITE_STATIC);
@@ -35,6 +35,8 @@ static void load_boots(sqlite3 *db, struct bench_data *b)
 		free(b->argv_json);
 		free(b->recipes);
 		free(b->run_order);
+		free(b->parse);
+		b->parse = sqlite3_column_type(st, 18) == SQLITE_NULL ? NULL : col_str(st, 18);
 		b->argv_json = col_str(st, 11);
 		b->recipes = sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : col_str(st, 12);
 		b->run_order = col_str(st, 13);
@@ -252,6 +254,12 @@ int bench_data_load(sqlite3 *db, const char *label, const char *stat, struct ben
 	return 0;
 }
 
+/* bd_cell_stored: see bench_data.h. */
+size_t bd_cell_stored(const struct bench_data *b, size_t cell)
+{
+	return b->cell_orig ? b->cell_orig[cell] : cell;
+}
+
 /* bd_stat_note: see bench_data.h. */
 void bd_stat_note(const struct bench_data *b, size_t n, struct doc *d)
 {
@@ -301,6 +309,11 @@ void bench_data_free(struct bench_data *b)
 	free(b->boots);
 	free(b->params);
 	free(b->cell_values);
+	free(b->narrow);
+	free(b->cell_orig);
+	for (size_t i = 0; i < b->nplan_params; i++)
+		free(b->plan_params[i]);
+	free(b->plan_params);
 	free(b->metrics);
 	free(b->runs_v);
 	free(b->values);
@@ -308,6 +321,7 @@ void bench_data_free(struct bench_data *b)
 	free(b->argv_json);
 	free(b->recipes);
 	free(b->run_order);
+	free(b->parse);
 	memset(b, 0, sizeof(*b));
 }
 

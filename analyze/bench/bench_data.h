@@ -64,6 +64,7 @@ extern const char *const bd_stats[];
 struct bench_data {
 	char *label;
 	char *argv_json, *recipes, *run_order;	/* the plan, from the latest bench */
+	char *parse;		/* its output format (--parse); NULL: metric lines */
 	int runs, warmup, record_every;
 	double timeout_s;
 	struct bd_boot *boots;
@@ -81,6 +82,11 @@ struct bench_data {
 	struct bd_value *values;
 	size_t nvalues;
 	const char *stat;	/* the distributions' per-run statistic (a bd_stats word) */
+	/* A side narrowed to cells (bench_data_narrow), else NULL and 0: */
+	char *narrow;		/* "NAME=V[,NAME=V...]", as given */
+	size_t *cell_orig;	/* cell i's number in the stored bench (bench_run.cell) */
+	char **plan_params;	/* every parameter of the plan as -p gave it, "NAME=V1,V2" */
+	size_t nplan_params;
 };
 
 /* bench_data_load(db, label, stat, b, err, errlen): label's benches into
@@ -89,6 +95,20 @@ struct bench_data {
  * bench (err says so), or -1 with err set (an unknown stat). */
 int bench_data_load(sqlite3 *db, const char *label, const char *stat, struct bench_data *b, char *err,
 		    size_t errlen);
+
+/* bench_data_narrow(b, spec, err, errlen): b reduced to the cells whose
+ * parameters have the values spec names ("NAME=V[,NAME=V...]", the part
+ * of a side LABEL:NAME=V after the ':'): the runs of other cells are
+ * gone, the named parameters are no longer b's (a kept cell is its other
+ * parameters' values), b->label becomes "LABEL:spec" (as shown),
+ * b->narrow holds spec, b->cell_orig maps the kept
+ * cells to the stored ones and b->plan_params keeps the whole plan's -p
+ * (for commands). 0, or -1 with err (no such parameter, a parameter
+ * twice, no cell with those values, not NAME=V). */
+int bench_data_narrow(struct bench_data *b, const char *spec, char *err, size_t errlen);
+
+/* bd_cell_stored(b, cell): cell's number in the stored bench. */
+size_t bd_cell_stored(const struct bench_data *b, size_t cell);
 
 /* bd_stat_note(b, n, d): when a metric of b[0..n) is a distribution, a
  * note in d naming those metrics and the per-run statistic they are

@@ -370,6 +370,20 @@ static void few_runs_warning(const struct res *r, struct doc *d)
 			}
 }
 
+/* load_label(db, spec, stat, b, err, errlen): the bench of LABEL, or of
+ * some of its cells (LABEL:NAME=V,...). 0 or -1. */
+static int load_label(sqlite3 *db, const char *spec, const char *stat, struct bench_data *b, char *err,
+		      size_t errlen)
+{
+	const char *colon = strchr(spec, ':');
+	char *label = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec);
+	int rc = bench_data_load(db, label, stat, b, err, errlen) ? -1 : 0;
+	if (!rc && colon)
+		rc = bench_data_narrow(b, colon + 1, err, errlen);
+	free(label);
+	return rc;
+}
+
 /* results_findings: see results.h. */
 int results_findings(sqlite3 *db, const char *const *labels, size_t nlabels,
 		     const char *const *metrics, size_t nmetrics, const char *stat, struct doc *d, char *err,
@@ -387,7 +401,7 @@ int results_findings(sqlite3 *db, const char *const *labels, size_t nlabels,
 		rc = -1;
 	}
 	for (size_t i = 0; !rc && i < r.n; i++)
-		rc = bench_data_load(db, use[i], stat, &r.b[i], err, errlen) ? -1 : 0;
+		rc = load_label(db, use[i], stat, &r.b[i], err, errlen);
 	if (!rc && !(rc = check_metrics(&r, err, errlen))) {
 		param_union(&r);
 		results_table(&r, d);

@@ -15,7 +15,8 @@
 /* results_findings(db, labels, nlabels, metrics, nmetrics, stat, d, err,
  * errlen): the tables "results" (main), "boots", "perturbation" (when
  * there are recorded runs) and "failures" (when a run failed) of the
- * labels' benches (every label with a bench when nlabels is 0), only the
+ * labels' benches (every label with a bench when nlabels is 0; a label
+ * LABEL:NAME=V,... is some cells of LABEL's, bench_data_narrow), only the
  * metrics named (all when nmetrics is 0), a distribution's runs taken by
  * their stat (a bd_stats word, NULL: the mean; a note says which);
  * warnings for failed runs and

@@ -1,24 +1,45 @@
 /* `perfdb report` as findings: the sections in order (see report.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "analyze/report/report_int.h"
 #include "analyze/session_info.h"
 #include "lib/alloc.h"
 #include "schema/db.h"
 
-/* load_side(r, s, name, label, err, errlen): a side's bench and sessions.
- * 0, or -1 when it has neither. */
+/* run_sessions(s): a narrowed side's sessions: its runs' recordings. */
+static void run_sessions(struct rside *s)
+{
+	s->sessions = xcalloc(s->b.nruns + 1, sizeof(int64_t));
+	s->nsessions = 0;
+	for (size_t i = 0; i < s->b.nruns; i++)
+		if (s->b.runs_v[i].session)
+			s->sessions[s->nsessions++] = s->b.runs_v[i].session;
+}
+
+/* load_side(r, s, name, label, err, errlen): a side's bench and sessions
+ * (label LABEL, or LABEL:NAME=V,... for some cells of its bench). 0, or
+ * -1 when it has neither, or its cells are not there. */
 static int load_side(struct rep *r, struct rside *s, const char *name, const char *label,
 		     char *err, size_t errlen)
 {
 	char why[512];
+	const char *colon = strchr(label, ':');
 	s->name = name;
 	s->label = label;
-	s->have_bench = !bench_data_load(r->db, label, r->o->stat, &s->b, why, sizeof(why));
+	s->bench_label = colon ? xstrndup(label, (size_t)(colon - label)) : xstrdup(label);
+	s->have_bench = !bench_data_load(r->db, s->bench_label, r->o->stat, &s->b, why, sizeof(why));
+	if (colon && (!s->have_bench || bench_data_narrow(&s->b, colon + 1, err, errlen))) {
+		if (!s->have_bench)
+			snprintf(err, errlen, "'%s' (%s): %s has no bench to take cells of", label, name,
+				 s->bench_label);
+		return -1;
+	}
 	if (!s->have_bench)
 		bench_data_free(&s->b);
-	s->nsessions = db_resolve_sessions(r->db, label, &s->sessions);
-	if (s->nsessions < 0)
+	if (colon)
+		run_sessions(s);
+	else if ((s->nsessions = db_resolve_sessions(r->db, label, &s->sessions)) < 0)
 		s->nsessions = 0;
 	if (!s->have_bench && !s->nsessions) {
 		snprintf(err, errlen, "'%s' (%s) names neither a bench nor a session", label, name);
@@ -26,6 +47,18 @@ static int load_side(struct rep *r, struct rside *s, const char *name, const cha
 	}
 	session_info_add(doc_sessions(r->d), r->db, s->sessions, s->nsessions, name);
 	return 0;
+}
+
+/* interleaved_note(r): when both sides are cells of one bench, a note that
+ * their runs were interleaved in the same sittings. */
+static void interleaved_note(struct rep *r)
+{
+	const struct rside *a = &r->side[0], *b = &r->side[1];
+	if (!a->have_bench || !b->have_bench || !a->b.narrow || !b->b.narrow || strcmp(a->bench_label, b->bench_label))
+		return;
+	doc_note(r->d, "both sides are cells of one bench (%s: %s against %s): their runs were interleaved "
+		 "in the same sittings, so the machine's drift between sittings cancels out of the "
+		 "comparison", a->bench_label, a->b.narrow, b->b.narrow);
 }
 
 /* summary_table(): the empty summary, shown first. */
@@ -98,6 +131,7 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 		dv_str(doc_findings(d), "new", o->new);
 		shown = dv_table(doc_findings(d), summary_table());
 		report_machine(&r);
+		interleaved_note(&r);
 		report_setup(&r);
 		report_machine_tables(&r);
 		rc = report_headline(&r, err, errlen);
@@ -120,6 +154,7 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 		if (r.side[i].have_bench)
 			bench_data_free(&r.side[i].b);
 		free(r.side[i].sessions);
+		free(r.side[i].bench_label);
 		machine_side_free(&r.msides[i]);
 	}
 	table_free(r.summary);

@@ -13,10 +13,12 @@
 /* One side of the comparison. */
 struct rside {
 	const char *name;	/* "base" or "new" */
-	const char *label;
+	const char *label;	/* as given: LABEL or LABEL:NAME=V,... */
+	char *bench_label;	/* LABEL alone */
 	bool have_bench;
 	struct bench_data b;	/* when have_bench */
-	int64_t *sessions;	/* the label's sessions (recorded runs, perfdb record) */
+	int64_t *sessions;	/* the label's sessions (recorded runs, perfdb record); of a
+				 * side narrowed to cells, its cells' recorded runs' */
 	int nsessions;
 };
 

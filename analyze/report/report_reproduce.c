@@ -15,16 +15,20 @@ static void bench_command(const struct rep *r, const struct rside *s, struct str
 	sb_puts(b, "perfdb bench -o ");
 	rep_quote(r->o->db_path, b);
 	sb_puts(b, " -l ");
-	rep_quote(s->label, b);
+	rep_quote(s->bench_label, b);
 	sb_printf(b, " --runs %d", d->runs);
 	if (d->warmup)
 		sb_printf(b, " --warmup %d", d->warmup);
 	if (strcmp(d->run_order, "interleave"))
 		sb_printf(b, " --order %s", d->run_order);
-	for (size_t i = 0; i < d->nparams; i++) {
+	for (size_t i = 0; i < (d->plan_params ? d->nplan_params : d->nparams); i++) {
 		struct strbuf p = STRBUF_INIT;
-		sb_printf(&p, "%s=", d->params[i]);
-		rep_param_values(d, i, &p);
+		if (d->plan_params) {	/* narrowed: the whole plan's */
+			sb_puts(&p, d->plan_params[i]);
+		} else {
+			sb_printf(&p, "%s=", d->params[i]);
+			rep_param_values(d, i, &p);
+		}
 		sb_puts(b, " -p ");
 		rep_quote(sb_str(&p), b);
 		sb_free(&p);
@@ -37,6 +41,10 @@ static void bench_command(const struct rep *r, const struct rside *s, struct str
 	}
 	if (d->timeout_s > 0)
 		sb_printf(b, " --timeout %g", d->timeout_s);
+	if (d->parse) {
+		sb_puts(b, " --parse ");
+		rep_quote(d->parse, b);
+	}
 	sb_puts(b, " --");
 	sqlite3_bind_text(st, 1, d->argv_json, -1, SQLITE_STATIC);
 	while (st && sqlite3_step(st) == SQLITE_ROW) {
@@ -57,7 +65,7 @@ static bool record_command(const struct rep *r, const struct rside *s, struct st
 		sb_puts(b, "perfdb record -o ");
 		rep_quote(r->o->db_path, b);
 		sb_puts(b, " -l ");
-		rep_quote(s->label, b);
+		rep_quote(s->bench_label, b);
 		sb_printf(b, " -- %s", (const char *)sqlite3_column_text(st, 0));
 		got = true;
 	}

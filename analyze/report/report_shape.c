@@ -41,8 +41,8 @@ struct table *rep_shape_chart(const struct rep *r, const struct bd_metric *m, co
 	for (size_t i = 0; st && i < n; i++)
 		for (int k = 0; k < 2; k++) {
 			char *cell = rep_cell_text(&r->side[0].b, cells[2 * i]);
-			sqlite3_bind_text(st, 1, r->side[k].label, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 2, (int64_t)cells[2 * i + k]);
+			sqlite3_bind_text(st, 1, r->side[k].bench_label, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, (int64_t)bd_cell_stored(&r->side[k].b, cells[2 * i + k]));
 			sqlite3_bind_text(st, 3, m->name, -1, SQLITE_STATIC);
 			add_runs(r, t, st, k, cell);
 			free(cell);

@@ -1,0 +1,72 @@
+#!/bin/sh
+# A side narrowed to cells of one bench (LABEL:NAME=V,...: report and
+# results). One bench sweeps thp=a,b and x=1,2 with values a script
+# queues (so every number is known); `report --base k:thp=a --new
+# k:thp=b` pairs the cells by x, each side's mean is its cell's runs'
+# (recomputed from the rows), the note says the runs were interleaved,
+# the reproduce command is the bench's own (-l k, both -p); results -l
+# k:thp=a shows the x cells alone. Refusals: no such parameter, no such
+# value, a label without a bench. Prints TAP lines. Run from the
+# repository root.
+# shellcheck disable=SC2016 # eval'd checks expand their variables late
+. "$(dirname "$0")/lib/setup.sh"
+DB=$T/k.db
+py() { python3 - "$@"; }
+run() { "$PERFDB" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
+rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
+
+# next.sh DIR CELL prints the next value queued in DIR/CELL as a metric line.
+cat >"$T/next.sh" <<'SH'
+v=$(head -1 "$1/$2"); sed -i 1d "$1/$2"
+echo "metric=lat value=$v unit=us better=lower"
+SH
+mkdir "$T/q"
+printf '%s\n' 10 11 12 >"$T/q/a1"; printf '%s\n' 20 21 22 >"$T/q/a2"
+printf '%s\n' 30 33 36 >"$T/q/b1"; printf '%s\n' 20 22 21 >"$T/q/b2"
+run bench -q -o "$DB" -l k --runs 3 -p thp=a,b -p x=1,2 -- sh "$T/next.sh" "$T/q" '{thp}{x}'
+check "a bench of 4 cells, 12 runs" eval 'rc_is 0 && [ "$(sqlite3 "$DB" "SELECT count(*) FROM bench_run WHERE status = '"'ok'"'")" = 12 ]'
+# The machine's readings are cleared: the values are the queue's.
+sqlite3 "$DB" "UPDATE bench_run SET pulse_int = NULL, pulse_mem = NULL, others_cpu_ns = NULL, steal_ns = NULL"
+
+run report "$DB" --base k:thp=a --new k:thp=b --format json
+check "report of two cells of one bench: exit 0" rc_is 0
+check "... a row per x, each side's mean its cells' runs', the note on interleaved runs" \
+	py "$T/out" "$DB" <<'PY'
+import json, sqlite3, statistics as st, sys
+d = json.load(open(sys.argv[1]))
+db = sqlite3.connect(sys.argv[2])
+rows = d["findings"]["metric_lat"]
+assert sorted(r["x"] for r in rows) == ["1", "2"] and all("thp" not in r for r in rows), rows
+def runs(thp, x):
+    return [v for (v,) in db.execute("SELECT m.value FROM run_metric m JOIN bench_run r ON r.id = m.run_id "
+        "JOIN bench_cell a ON a.bench_id = r.bench_id AND a.cell = r.cell AND a.name = 'thp' "
+        "JOIN bench_cell b ON b.bench_id = r.bench_id AND b.cell = r.cell AND b.name = 'x' "
+        "WHERE a.value = ? AND b.value = ?", (thp, x))]
+for r in rows:
+    a, b = runs("a", r["x"]), runs("b", r["x"])
+    assert len(a) == 3 and len(b) == 3 and r["base"] == st.mean(a) and r["new"] == st.mean(b), (r, a, b)
+    assert abs(r["change_pct"] - 100 * (st.mean(b) - st.mean(a)) / st.mean(a)) < 1e-9, r
+x1 = [r for r in rows if r["x"] == "1"][0]
+assert x1["significant"] and x1["verdict"] == "regression", x1
+assert any("interleaved in the same sittings" in n for n in d["notes"]), d["notes"]
+PY
+run report "$DB" --base k:thp=a --new k:thp=b
+check "the reproduce command is the bench's: -l k and both parameters" \
+	eval 'grep -q "perfdb bench -o .* -l k --runs 3 -p thp=a,b -p x=1,2 " "$T/out"'
+run results "$DB" -l k:thp=a --format json
+check "results -l k:thp=a: the two x cells of thp=a, labelled k:thp=a" \
+	py "$T/out" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["findings"]["results"]
+assert [(r["label"], r["x"], r["median"]) for r in rows] == [("k:thp=a", "1", 11.0), ("k:thp=a", "2", 21.0)], rows
+PY
+run report "$DB" --base k:nosuch=1 --new k:thp=b
+check "a parameter the bench has not: exit 2, one line naming it" \
+	eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "k:nosuch=1.: no such parameter" "$T/err"'
+run report "$DB" --base k:thp=zz --new k:thp=b
+check "a value no cell has: exit 2, one line" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "no cell of its bench has those values" "$T/err"'
+run report "$DB" --base none:thp=a --new k:thp=b
+check "cells of a label without a bench: exit 2, one line" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "has no bench to take cells of" "$T/err"'
+run results "$DB" -l k:x
+check "results -l LABEL:NAME without =V: exit 2, it says the form" eval 'rc_is 2 && grep -q "a cell is NAME=V" "$T/err"'
+tap_end
