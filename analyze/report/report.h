@@ -33,7 +33,12 @@ struct report_opts {
 	size_t nmetrics;
 	const char *db_path;		/* as the user gave it, for the commands */
 	const char *stat;		/* distributions' per-run statistic (bd_stats); NULL: mean */
+	int style;			/* REPORT_STYLE_*: how the results are laid out */
 };
+
+/* The results' layouts (--style), and their names (NULL-terminated). */
+enum { REPORT_STYLE_PERFDB, REPORT_STYLE_MMTESTS };
+extern const char *const report_style_names[];
 
 /* report_findings(db, o, d, err, errlen): the report into d. Returns 0,
  * or -1 with one line in err (a label with neither a bench nor a session,

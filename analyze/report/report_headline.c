@@ -380,6 +380,8 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 			test_row(&row, level);
 			row.machine = withheld(r, &row, m);
 			row_cells(t, &r->side[0].b, &row, m);
+			if (r->mm)
+				rep_mmtests_add(r->mm, r, m, mi, pairs[i].cell, row.significant && !row.machine);
 			if (row.significant && !row.machine)
 				summarize(r, m, &row);
 			r->nwithheld += row.machine != NULL;
@@ -392,7 +394,10 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 		free(row.u[0].v);
 		free(row.u[1].v);
 	}
-	dv_table(doc_findings(r->d), t);
+	if (r->mm)	/* its rows are in the mmtests table */
+		table_free(t);
+	else
+		dv_table(doc_findings(r->d), t);
 	dv_table(doc_findings(r->d), chart_of(r, mi, pairs, n, m));
 	if (m->dist) {
 		char *name = table_name_for(r, "shape_", m->name);
@@ -452,10 +457,17 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 	if (!n)
 		doc_warn(r->d, "the two benches share no cell (their parameters differ): no results to "
 			 "compare");
+	if (r->o->style == REPORT_STYLE_MMTESTS)
+		r->mm = rep_mmtests_table(r);
 	for (size_t m = 0; m < a->nmetrics; m++) {
 		int mi[2] = { (int)m, bd_metric_index(b, a->metrics[m].name) };
 		if (mi[1] >= 0 && wanted(r, a->metrics[m].name))
 			one_metric(r, &a->metrics[m], mi, pairs, n, level, &seen);
+	}
+	if (r->mm) {
+		rep_mmtests_duration(r->mm, r);
+		dv_table(doc_findings(r->d), r->mm);
+		r->mm = NULL;
 	}
 	if (seen.pooled)
 		doc_note(r->d, "where one side has a single sitting in a cell and the other several, the row "

@@ -33,6 +33,7 @@ struct rep {
 	struct machine_cmp machine;	/* the machine's own change from base to new */
 	struct machine_side msides[2];
 	size_t nwithheld;	/* significant rows the machine's change could explain */
+	struct table *mm;	/* --style mmtests: the results in its layout, else NULL */
 	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
 	long long unseen_flushes[2];	/* the IPI evidence: flushes of an mm another
 					 * CPU ran, in sessions whose flush IPIs
@@ -75,6 +76,22 @@ void rep_quote(const char *word, struct strbuf *b);
  * the points' cells "CELL pNN". */
 struct table *rep_shape_chart(const struct rep *r, const struct bd_metric *m, const size_t *cells, size_t n,
 			      const char *name);
+
+/* rep_mmtests_table(r): the empty table of --style mmtests (name
+ * "mmtests"): columns stat, metric, then each side headed by its label. */
+struct table *rep_mmtests_table(const struct rep *r);
+
+/* rep_mmtests_add(t, r, m, mi, cell, star): metric m's rows (its index
+ * mi[k] on side k) of one pair of cells (cell[0] base's, cell[1] new's):
+ * Amean or Hmean, Stddev, CoeffVar, Max, BAmean-95/99 of each side's
+ * bare runs that ended well, with compare-kernels' gain; star marks the
+ * mean's change (perfdb's test marked the row). */
+void rep_mmtests_add(struct table *t, const struct rep *r, const struct bd_metric *m, const int *mi,
+		     const size_t cell[2], bool star);
+
+/* rep_mmtests_duration(t, r): the Duration rows: each side's bare runs'
+ * user, system and elapsed seconds, summed. */
+void rep_mmtests_duration(struct table *t, const struct rep *r);
 
 /* rep_param_values(b, i, out): parameter i's distinct values in cell
  * order, ','-separated, into out. */

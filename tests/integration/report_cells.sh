@@ -5,7 +5,9 @@
 # k:thp=b` pairs the cells by x, each side's mean is its cell's runs'
 # (recomputed from the rows), the note says the runs were interleaved,
 # the reproduce command is the bench's own (-l k, both -p); results -l
-# k:thp=a shows the x cells alone. Refusals: no such parameter, no such
+# k:thp=a shows the x cells alone; --style mmtests lays the same runs out
+# as compare-kernels does, every cell worked out here from the rows.
+# Refusals: no such parameter, no such
 # value, a label without a bench. Prints TAP lines. Run from the
 # repository root.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
@@ -60,6 +62,41 @@ import json, sys
 rows = json.load(open(sys.argv[1]))["findings"]["results"]
 assert [(r["label"], r["x"], r["median"]) for r in rows] == [("k:thp=a", "1", 11.0), ("k:thp=a", "2", 21.0)], rows
 PY
+run report "$DB" --base k:thp=a --new k:thp=b --style mmtests --format json
+check "--style mmtests: compare-kernels' rows, each cell as worked out here from the runs (x=1 starred)" \
+	py "$T/out" "$DB" <<'PY'
+import json, math, sqlite3, statistics as st, sys
+d = json.load(open(sys.argv[1]))
+db = sqlite3.connect(sys.argv[2])
+rows = d["findings"]["mmtests"]
+def runs(thp, x):
+    return sorted(v for (v,) in db.execute("SELECT m.value FROM run_metric m JOIN bench_run r ON r.id = m.run_id "
+        "JOIN bench_cell a ON a.bench_id = r.bench_id AND a.cell = r.cell AND a.name = 'thp' "
+        "JOIN bench_cell b ON b.bench_id = r.bench_id AND b.cell = r.cell AND b.name = 'x' "
+        "WHERE a.value = ? AND b.value = ?", (thp, x)))
+def cell(v, pct, star=False):
+    return ("%.4f *%7.2f%%*" if star else "%.4f (%7.2f%%)") % (v, pct)
+want = []
+for x in ("1", "2"):
+    a, b = runs("a", x), runs("b", x)       # lower is better: the best are the smallest
+    k = max(1, len(a) * 95 // 100)
+    stats = [("Amean", st.mean), ("Stddev", st.stdev), ("CoeffVar", lambda v: 100 * st.stdev(v) / st.mean(v)),
+             ("Max", max), ("BAmean-95", lambda v: st.mean(v[:max(1, len(v) * 95 // 100)])),
+             ("BAmean-99", lambda v: st.mean(v[:max(1, len(v) * 99 // 100)]))]
+    for name, f in stats:
+        va, vb = f(a), f(b)
+        want.append([name, "lat x=" + x, cell(va, 0.0), cell(vb, 100 * (va - vb) / va, name == "Amean" and x == "1")])
+want += [["Duration", w, None, None] for w in ("User", "System", "Elapsed")]
+got = [[r["stat"], r["metric"], r["base"], r["new"]] for r in rows]
+assert [g[:2] for g in got] == [w[:2] for w in want], (got, want)
+for g, w in zip(got, want):
+    if w[2] is not None:
+        assert g[2:] == w[2:], (g, w)
+print("# " + " | ".join(got[0]), file=sys.stderr)
+PY
+run report "$DB" --base k:thp=a --new k:thp=b --style mmtests
+check "--style mmtests (md): the labels head the columns, the note says whose test starred" \
+	eval 'grep -Eq "^\| +\| +\| k:thp=a +\| k:thp=b +\|$" "$T/out" && grep -q "not mmtests. or 0-day.s rules" "$T/out"'
 run report "$DB" --base k:nosuch=1 --new k:thp=b
 check "a parameter the bench has not: exit 2, one line naming it" \
 	eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "k:nosuch=1.: no such parameter" "$T/err"'
