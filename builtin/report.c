@@ -9,7 +9,7 @@
 
 static const char *const usage[] = {
 	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json|text|csv]",
-	"              [--assets DIR] [--comm C] [--metric NAME]... [--stat STAT] [--style perfdb|mmtests]",
+	"              [--assets DIR] [--comm C] [--metric NAME]... [--stat STAT] [--style perfdb|mmtests|lkp]",
 	NULL,
 };
 
@@ -32,9 +32,10 @@ static const struct opt options[] = {
 	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric in the results (default: all)"),
 	OPT_STAT(&stat),
 	OPT_CHOICE(0, "style", &style, NULL, report_style_names,
-		   "the results' layout: perfdb (default: a table a metric, %change and interval) or "
+		   "the results' layout: perfdb (default: a table a metric, %change and interval), "
 		   "mmtests (compare-kernels': Amean/Hmean, Stddev, CoeffVar, Max, BAmean-95/99 rows, "
-		   "each side a column, *  x.xx%* where perfdb's test marks a row, Duration)"),
+		   "each side a column, *  x.xx%* where perfdb's test marks a row, Duration) or lkp "
+		   "(0-day's: base +-N%, %change, new +-N%, metric; the +-N% only above 2%)"),
 	OPT_END(),
 };
 

@@ -49,7 +49,7 @@ static int load_side(struct rep *r, struct rside *s, const char *name, const cha
 	return 0;
 }
 
-const char *const report_style_names[] = { "perfdb", "mmtests", NULL };
+const char *const report_style_names[] = { "perfdb", "mmtests", "lkp", NULL };
 
 /* interleaved_note(r): when both sides are cells of one bench, a note that
  * their runs were interleaved in the same sittings. */

@@ -37,7 +37,7 @@ struct report_opts {
 };
 
 /* The results' layouts (--style), and their names (NULL-terminated). */
-enum { REPORT_STYLE_PERFDB, REPORT_STYLE_MMTESTS };
+enum { REPORT_STYLE_PERFDB, REPORT_STYLE_MMTESTS, REPORT_STYLE_LKP };
 extern const char *const report_style_names[];
 
 /* report_findings(db, o, d, err, errlen): the report into d. Returns 0,

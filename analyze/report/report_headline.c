@@ -382,6 +382,12 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 			row_cells(t, &r->side[0].b, &row, m);
 			if (r->mm)
 				rep_mmtests_add(r->mm, r, m, mi, pairs[i].cell, row.significant && !row.machine);
+			if (r->lkp)
+				rep_lkp_add(r->lkp, r, m->name, pairs[i].cell[0],
+					    (double[]){ row.u[0].runs ? row.u[0].mean : NAN, row.u[1].runs ? row.u[1].mean : NAN },
+					    (double[]){ row.u[0].sd_pct, row.u[1].sd_pct },
+					    row.u[0].runs && row.u[1].runs ? change_of(&row) : NAN,
+					    row.significant && !row.machine);
 			if (row.significant && !row.machine)
 				summarize(r, m, &row);
 			r->nwithheld += row.machine != NULL;
@@ -394,7 +400,7 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 		free(row.u[0].v);
 		free(row.u[1].v);
 	}
-	if (r->mm)	/* its rows are in the mmtests table */
+	if (r->mm || r->lkp)	/* its rows are in the style's table */
 		table_free(t);
 	else
 		dv_table(doc_findings(r->d), t);
@@ -459,6 +465,8 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 			 "compare");
 	if (r->o->style == REPORT_STYLE_MMTESTS)
 		r->mm = rep_mmtests_table(r);
+	if (r->o->style == REPORT_STYLE_LKP)
+		r->lkp = rep_lkp_table(r);
 	for (size_t m = 0; m < a->nmetrics; m++) {
 		int mi[2] = { (int)m, bd_metric_index(b, a->metrics[m].name) };
 		if (mi[1] >= 0 && wanted(r, a->metrics[m].name))
@@ -468,6 +476,10 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 		rep_mmtests_duration(r->mm, r);
 		dv_table(doc_findings(r->d), r->mm);
 		r->mm = NULL;
+	}
+	if (r->lkp) {
+		dv_table(doc_findings(r->d), r->lkp);
+		r->lkp = NULL;
 	}
 	if (seen.pooled)
 		doc_note(r->d, "where one side has a single sitting in a cell and the other several, the row "

@@ -34,6 +34,7 @@ struct rep {
 	struct machine_side msides[2];
 	size_t nwithheld;	/* significant rows the machine's change could explain */
 	struct table *mm;	/* --style mmtests: the results in its layout, else NULL */
+	struct table *lkp;	/* --style lkp: the same */
 	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
 	long long unseen_flushes[2];	/* the IPI evidence: flushes of an mm another
 					 * CPU ran, in sessions whose flush IPIs
@@ -92,6 +93,17 @@ void rep_mmtests_add(struct table *t, const struct rep *r, const struct bd_metri
 /* rep_mmtests_duration(t, r): the Duration rows: each side's bare runs'
  * user, system and elapsed seconds, summed. */
 void rep_mmtests_duration(struct table *t, const struct rep *r);
+
+/* rep_lkp_table(r): the empty table of --style lkp (name "lkp"):
+ * base (± its stddev), %change, new, metric. */
+struct table *rep_lkp_table(const struct rep *r);
+
+/* rep_lkp_add(t, r, metric, cell, mean, sd_pct, change, star): one row:
+ * metric (its cell's parameters appended, dot-separated) with each
+ * side's mean and stddev %, the %change (NaN: none), star where perfdb's
+ * test marks it. */
+void rep_lkp_add(struct table *t, const struct rep *r, const char *metric, size_t cell, const double mean[2],
+		 const double sd_pct[2], double change, bool star);
 
 /* rep_param_values(b, i, out): parameter i's distinct values in cell
  * order, ','-separated, into out. */

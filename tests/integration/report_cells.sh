@@ -6,7 +6,8 @@
 # (recomputed from the rows), the note says the runs were interleaved,
 # the reproduce command is the bench's own (-l k, both -p); results -l
 # k:thp=a shows the x cells alone; --style mmtests lays the same runs out
-# as compare-kernels does, every cell worked out here from the rows.
+# as compare-kernels does, every cell worked out here from the rows, and
+# --style lkp as 0-day's mails do (worked out by hand).
 # Refusals: no such parameter, no such
 # value, a label without a bench. Prints TAP lines. Run from the
 # repository root.
@@ -97,6 +98,17 @@ PY
 run report "$DB" --base k:thp=a --new k:thp=b --style mmtests
 check "--style mmtests (md): the labels head the columns, the note says whose test starred" \
 	eval 'grep -Eq "^\| +\| +\| k:thp=a +\| k:thp=b +\|$" "$T/out" && grep -q "not mmtests. or 0-day.s rules" "$T/out"'
+run report "$DB" --base k:thp=a --new k:thp=b --style lkp --format json
+check "--style lkp: 0-day's rows (mean, the stddev only above 2%, %change, metric.cell), as worked out by hand" \
+	py "$T/out" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["findings"]["lkp"]
+got = [(r["base"], r["change"], r["new"], r["metric"]) for r in rows]
+# x=1: 10 11 12 (mean 11, stddev 1: 9.1%) against 30 33 36 (33, 3: 9.1%): +200%, marked;
+# x=2: 20 21 22 against 20 22 21 (21, 1: 4.8%): +0%.
+want = [("11 \u00b1  9%", "+200.0% *", "33 \u00b1  9%", "lat.x=1"), ("21 \u00b1  5%", "+0.0%", "21 \u00b1  5%", "lat.x=2")]
+assert got == want, got
+PY
 run report "$DB" --base k:nosuch=1 --new k:thp=b
 check "a parameter the bench has not: exit 2, one line naming it" \
 	eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "k:nosuch=1.: no such parameter" "$T/err"'
