@@ -30,9 +30,11 @@ static int load_side(struct rep *r, struct rside *s, const char *name, const cha
 	s->bench_label = colon ? xstrndup(label, (size_t)(colon - label)) : xstrdup(label);
 	s->have_bench = !bench_data_load(r->db, s->bench_label, r->o->stat, &s->b, why, sizeof(why));
 	if (colon && (!s->have_bench || bench_data_narrow(&s->b, colon + 1, err, errlen))) {
-		if (!s->have_bench)
+		if (!s->have_bench) {
 			snprintf(err, errlen, "'%s' (%s): %s has no bench to take cells of", label, name,
 				 s->bench_label);
+			bench_data_free(&s->b);
+		}
 		return -1;
 	}
 	if (!s->have_bench)
