@@ -10,12 +10,14 @@
 static const char *const usage[] = {
 	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json|text|csv]",
 	"              [--assets DIR] [--comm C] [--metric NAME]... [--stat STAT] [--style perfdb|mmtests|lkp]",
+	"              [--columns PARAM]",
 	NULL,
 };
 
 static const char *comm;
 static struct string_list metrics;
 static int stat = -1, style = -1;
+static const char *columns;
 
 static const struct opt options[] = {
 	OPT_STRING(0, "base", &common.base, "LABEL", "the sessions and benches before the change; "
@@ -31,6 +33,9 @@ static const struct opt options[] = {
 	OPT_STRING(0, "comm", &comm, "C", "the call graph of threads named C (default: the workload's)"),
 	OPT_STRING_LIST(0, "metric", &metrics, "NAME", "only this metric in the results (default: all)"),
 	OPT_STAT(&stat),
+	OPT_STRING(0, "columns", &columns, "PARAM",
+		   "text, md and html: PARAM's values as column groups (each its base, new and %change), "
+		   "the other parameters as rows (json and --table keep one cell a row as well)"),
 	OPT_CHOICE(0, "style", &style, NULL, report_style_names,
 		   "the results' layout: perfdb (default: a table a metric, %change and interval), "
 		   "mmtests (compare-kernels': Amean/Hmean, Stddev, CoeffVar, Max, BAmean-95/99 rows, "
@@ -44,7 +49,8 @@ static const struct opt options[] = {
 static int run(struct verb_ctx *ctx)
 {
 	struct report_opts o = { common.base, common.new, comm, metrics.v, metrics.n, ctx->dbpath,
-				 stat >= 0 ? bd_stats[stat] : NULL, style >= 0 ? style : REPORT_STYLE_PERFDB };
+				 stat >= 0 ? bd_stats[stat] : NULL, style >= 0 ? style : REPORT_STYLE_PERFDB,
+				 columns };
 	char err[1200];
 	int rc = EXIT_OK;
 	if (report_findings(ctx->db, &o, ctx->doc, err, sizeof(err)))

@@ -20,6 +20,7 @@ struct table {
 	char **captions;
 	size_t ncaptions, cap_captions;
 	enum table_style style;
+	unsigned hidden;	/* SHOW_* bits where the whole table is not shown */
 	struct column *cols;
 	int ncols;
 	size_t cap_cols;
@@ -160,6 +161,18 @@ void table_style(struct table *t, enum table_style style)
 	t->style = style;
 }
 
+/* table_show: see table.h. */
+void table_show(struct table *t, unsigned show)
+{
+	t->hidden = SHOW_ALL & ~show;
+}
+
+/* table_shown: see table.h. */
+unsigned table_shown(const struct table *t)
+{
+	return SHOW_ALL & ~t->hidden;
+}
+
 /* table_section: see table.h. */
 void table_section(struct table *t, const char *heading)
 {
@@ -181,6 +194,7 @@ struct table *table_clone(const struct table *t, const char *name)
 	table_null_text(c, t->null_text);
 	table_section(c, t->section);
 	c->style = t->style;
+	c->hidden = t->hidden;
 	for (size_t i = 0; i < t->ncaptions; i++)
 		table_caption(c, "%s", t->captions[i]);
 	for (int k = 0; k < t->ncols; k++) {

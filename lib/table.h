@@ -144,6 +144,13 @@ unsigned table_col_shown(const struct table *t, int col);
 int table_col_depth(const struct table *t, int col);	/* depth column, -1 none */
 unsigned table_row_shown(const struct table *t, size_t row);
 
+/* table_show(t, show): where the whole table appears in a document: a
+ * table without SHOW_HUMAN is left out of text, md and html (json, and
+ * a table asked for by name, --table or csv, show it all the same;
+ * SHOW_ALL is the default). table_shown(t): those bits. */
+void table_show(struct table *t, unsigned show);
+unsigned table_shown(const struct table *t);
+
 /* table_cell(t, row, col): the cell; aborts when out of range. */
 const struct cell *table_cell(const struct table *t, size_t row, int col);
 

@@ -135,7 +135,7 @@ void html_doc(const struct doc *d, const char *only, FILE *out)
 	for (size_t i = 0; i < doc_ntables(d); i++) {
 		const struct table *t = doc_table_at(d, i);
 		const char *sec = table_get_section(t);
-		if (only && strcmp(table_name(t), only))
+		if ((only && strcmp(table_name(t), only)) || (!only && !(table_shown(t) & SHOW_HUMAN)))
 			continue;
 		if (sec && (!section || strcmp(sec, section))) {
 			fputs("<h2>", out);

@@ -34,6 +34,7 @@ struct report_opts {
 	const char *db_path;		/* as the user gave it, for the commands */
 	const char *stat;		/* distributions' per-run statistic (bd_stats); NULL: mean */
 	int style;			/* REPORT_STYLE_*: how the results are laid out */
+	const char *columns;		/* a parameter whose values become column groups, or NULL */
 };
 
 /* The results' layouts (--style), and their names (NULL-terminated). */

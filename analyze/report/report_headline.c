@@ -360,6 +360,18 @@ struct seen {
 	bool drift;		/* a row withheld for the drift the machine may have had */
 };
 
+/* pivot_of(r, t, m): metric m's table t pivoted on --columns, shown in
+ * its place (t stays for json and --table). */
+static void pivot_of(struct rep *r, struct table *t, const struct bd_metric *m)
+{
+	int c = (int)r->side[0].b.nparams;
+	const int mc[4] = { c + MC_BASE, c + MC_NEW, c + MC_CHANGE, c + MC_MARK };
+	char *name = table_name_for(r, "pivot_", m->name);
+	table_show(t, SHOW_DATA);
+	dv_table(doc_findings(r->d), rep_pivot(t, &r->side[0].b, (size_t)r->pivot, mc, name));
+	free(name);
+}
+
 /* one_metric(r, m, mi, pairs, n, level, seen): metric m's table, chart
  * and summary lines. */
 static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, const struct pair *pairs,
@@ -400,10 +412,13 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 		free(row.u[0].v);
 		free(row.u[1].v);
 	}
-	if (r->mm || r->lkp)	/* its rows are in the style's table */
+	if (r->mm || r->lkp) {	/* its rows are in the style's table */
 		table_free(t);
-	else
+	} else {
 		dv_table(doc_findings(r->d), t);
+		if (r->pivot >= 0)
+			pivot_of(r, t, m);
+	}
 	dv_table(doc_findings(r->d), chart_of(r, mi, pairs, n, m));
 	if (m->dist) {
 		char *name = table_name_for(r, "shape_", m->name);
@@ -416,6 +431,22 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 		free(cells);
 		free(name);
 	}
+}
+
+/* find_pivot(r, err, errlen): --columns' parameter index into r->pivot
+ * (-1 without it); -1 with err when the bench has no such parameter. */
+static int find_pivot(struct rep *r, char *err, size_t errlen)
+{
+	const struct bench_data *b = &r->side[0].b;
+	r->pivot = -1;
+	if (!r->o->columns)
+		return 0;
+	for (size_t i = 0; i < b->nparams; i++)
+		if (!strcmp(b->params[i], r->o->columns))
+			r->pivot = (int)i;
+	if (r->pivot < 0)
+		snprintf(err, errlen, "--columns %s: the base's bench has no such parameter", r->o->columns);
+	return r->pivot < 0 ? -1 : 0;
 }
 
 /* count_rows(r, n): the results rows (n cells a metric) of the report (Bonferroni's
@@ -455,7 +486,7 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 			 "one)", !r->side[0].have_bench ? r->side[0].label : r->side[1].label);
 		return 0;
 	}
-	if (check_metrics(r, err, errlen))
+	if (check_metrics(r, err, errlen) || find_pivot(r, err, errlen))
 		return -1;
 	size_t n = pairs_of(r, &pairs), rows = count_rows(r, n);
 	double level = 1 - 0.05 / (double)(rows ? rows : 1);

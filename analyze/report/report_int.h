@@ -35,6 +35,7 @@ struct rep {
 	size_t nwithheld;	/* significant rows the machine's change could explain */
 	struct table *mm;	/* --style mmtests: the results in its layout, else NULL */
 	struct table *lkp;	/* --style lkp: the same */
+	int pivot;		/* --columns: the base's parameter index, or -1 */
 	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
 	long long unseen_flushes[2];	/* the IPI evidence: flushes of an mm another
 					 * CPU ran, in sessions whose flush IPIs
@@ -104,6 +105,13 @@ struct table *rep_lkp_table(const struct rep *r);
  * test marks it. */
 void rep_lkp_add(struct table *t, const struct rep *r, const char *metric, size_t cell, const double mean[2],
 		 const double sd_pct[2], double change, bool star);
+
+/* rep_pivot(t, b, param, mc, name): the table (name) of metric table t
+ * (one cell a row: b's parameters first) with parameter param's values
+ * as column groups, each its base, new, %change and mark (t's columns
+ * mc[0..3]), the other parameters as rows (in t's order). */
+struct table *rep_pivot(const struct table *t, const struct bench_data *b, size_t param, const int mc[4],
+			const char *name);
 
 /* rep_param_values(b, i, out): parameter i's distinct values in cell
  * order, ','-separated, into out. */

@@ -7,7 +7,8 @@
 # the reproduce command is the bench's own (-l k, both -p); results -l
 # k:thp=a shows the x cells alone; --style mmtests lays the same runs out
 # as compare-kernels does, every cell worked out here from the rows, and
-# --style lkp as 0-day's mails do (worked out by hand).
+# --style lkp as 0-day's mails do (worked out by hand); --columns x puts
+# x's values as column groups, the same numbers as the long table's.
 # Refusals: no such parameter, no such
 # value, a label without a bench. Prints TAP lines. Run from the
 # repository root.
@@ -109,6 +110,24 @@ got = [(r["base"], r["change"], r["new"], r["metric"]) for r in rows]
 want = [("11 \u00b1  9%", "+200.0% *", "33 \u00b1  9%", "lat.x=1"), ("21 \u00b1  5%", "+0.0%", "21 \u00b1  5%", "lat.x=2")]
 assert got == want, got
 PY
+run report "$DB" --base k:thp=a --new k:thp=b --columns x --format json
+check "--columns x: one row, x's values as column groups, the same numbers as the rows of one cell each" \
+	py "$T/out" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+long, piv = f["metric_lat"], f["pivot_lat"]
+assert len(piv) == 1, piv
+for k, row in enumerate(sorted(long, key=lambda r: r["x"]), 1):
+    g = "g%d_" % k
+    assert (piv[0][g + "base"], piv[0][g + "new"], piv[0][g + "change_pct"], piv[0][g + "mark"]) == \
+        (row["base"], row["new"], row["change_pct"], "*" if row["significant"] and not row["machine_explains"] else ""), (piv, row)
+PY
+run report "$DB" --base k:thp=a --new k:thp=b --columns x --format text
+check "--columns x (text): the pivot's heads, and not the table of one cell a row" \
+	eval 'grep -q "x=1 base  *x=1 new  *x=1 %change  *x=1 sig  *x=2 base" "$T/out" && ! grep -Eq "^x +base +%stddev +new +%stddev +%change" "$T/out"'
+run report "$DB" --base k:thp=a --new k:thp=b --columns thp
+check "--columns naming a parameter the side no longer has (narrowed away): exit 2, one line" \
+	eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "columns thp: the base.s bench has no such parameter" "$T/err"'
 run report "$DB" --base k:nosuch=1 --new k:thp=b
 check "a parameter the bench has not: exit 2, one line naming it" \
 	eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "k:nosuch=1.: no such parameter" "$T/err"'
