@@ -33,7 +33,7 @@ COMPLETION := $(BUILD)/perfdb.bash
 MANDIR    := $(PREFIX)/share/man/man1
 COMPDIR   := $(PREFIX)/share/bash-completion/completions
 SCHEMA    := schema/tables.sql schema/tracepoints.sql schema/views.sql schema/bench.sql \
-             schema/bench_views.sql schema/lost.sql schema/pulse.sql schema/dist.sql
+             schema/bench_views.sql schema/lost.sql schema/pulse.sql schema/dist.sql schema/knob.sql
 
 # Quiet unless V=1, which shows every command.
 ifneq ($(V),1)
@@ -94,7 +94,7 @@ $(BUILD)/schema_sql.c: $(SCHEMA) schema/pg_views.sql schema/indexes.sql schema/m
 	  sh schema/embed.sh perfdb_migrate6_sql schema/migrate6.sql schema/bench_views.sql && \
 	  sh schema/embed.sh perfdb_migrate7_sql schema/migrate7.sql schema/lost.sql && \
 	  sh schema/embed.sh perfdb_migrate8_sql schema/migrate8.sql schema/pulse.sql && \
-	  sh schema/embed.sh perfdb_migrate9_sql schema/migrate9.sql schema/dist.sql; } > $@.tmp && \
+	  sh schema/embed.sh perfdb_migrate9_sql schema/migrate9.sql schema/dist.sql schema/knob.sql; } > $@.tmp && \
 	mv $@.tmp $@
 
 # The generated sources are compiled where they are made.

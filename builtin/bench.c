@@ -13,7 +13,7 @@
 static const char *const usage[] = {
 	"perfdb bench [-o DB] -l LABEL [--runs N] [--warmup N] [-p NAME=V1,V2,...]...",
 	"             [--order interleave|random|sequential] [--seed N] [-r RECIPES [--record-every K]]",
-	"             [--timeout S] [--parse FORMAT] [-q] -- CMD [ARG|{NAME}]...",
+	"             [--timeout S] [--parse FORMAT] [--set PATH=VALUE]... [-q] -- CMD [ARG|{NAME}]...",
 	"perfdb bench [-o DB] --resume -l LABEL [--again] [-q]",
 	NULL,
 };
@@ -30,6 +30,17 @@ static int add_param(const struct opt *o, const char *arg, struct strbuf *err)
 	char msg[512];
 	(void)o;
 	if (!bench_plan_add_param(&a.plan, arg, msg, sizeof(msg)))
+		return 0;
+	sb_puts(err, msg);
+	return -1;
+}
+
+/* add_set(o, arg, err): one --set PATH=VALUE. */
+static int add_set(const struct opt *o, const char *arg, struct strbuf *err)
+{
+	char msg[512];
+	(void)o;
+	if (!bench_plan_add_set(&a.plan, arg, msg, sizeof(msg)))
 		return 0;
 	sb_puts(err, msg);
 	return -1;
@@ -56,6 +67,10 @@ static const struct opt options[] = {
 		"with -r: one recorded run per K counted runs of a cell (default 1)"),
 	OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e9, "stop a run after S seconds (stored as a timeout)"),
 	OPT_STRING(0, "parse", &parse, "FORMAT", PARSE_ARG_HELP),
+	OPT_CALLBACK(0, "set", NULL, "PATH=VALUE", add_set,
+		     "a knob: write VALUE ({NAME} replaced as in the command) into PATH, a file under "
+		     "/sys, /proc/sys or debugfs, before each run of a cell, and check it reads back; its "
+		     "original is saved in the database and written back when the bench ends"),
 	OPT_BOOL_F(0, "again", &a.again, "run the whole plan once more on this boot as a new sitting "
 		   "(its runs numbered on after the stored ones): a report whose sides have 2 or more "
 		   "sittings tests their means, so the machine's drift between sittings is inside its "
@@ -87,10 +102,10 @@ static int finish(struct verb_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	if (a.resume && (ctx->nops || p->nparams || runs > 0 || warmup >= 0 || every > 0 || seed >= 0 ||
-			 order >= 0 || recipes || timeout_s >= 0 || parse)) {
+			 order >= 0 || recipes || timeout_s >= 0 || parse || p->nsets)) {
 		fprintf(stderr, "%s: --resume takes the plan from the database: give no command, -p, "
-			"--runs, --warmup, --order, --seed, -r, --record-every, --timeout or --parse, or give the "
-			"same command and options without --resume\n", ctx->prog);
+			"--runs, --warmup, --order, --seed, -r, --record-every, --timeout, --parse or --set, or "
+			"give the same command and options without --resume\n", ctx->prog);
 		return EXIT_USAGE;
 	}
 	if (!a.resume && !ctx->nops) {
@@ -148,6 +163,10 @@ const struct verb verb_bench = {
 		  "sittings' means" },
 		{ "perfdb bench -o order.db -l x --order random --seed 7 --timeout 30 -- ./mybench",
 		  "A random order that can be repeated, each run stopped after 30 s" },
+		{ "perfdb bench -l thp -p thp=always,never --set /sys/kernel/mm/transparent_hugepage/enabled={thp}\n"
+		  "-- faults --size 64M --fragment 0",
+		  "A knob in the matrix: THP set before each run of its cell, and the original setting "
+		  "written back at the end (or by the next bench, after a crash)" },
 		{ NULL, NULL },
 	},
 	.exits = (const struct verb_item[]){
@@ -164,6 +183,8 @@ const struct verb verb_bench = {
 		{ ".perfdb-record-PID-XXXXXX/", "with -r: each recorded run's recording, as perfdb "
 		  "record makes it beside the database" },
 		{ "/proc/stat", "the CPU time other processes and the hypervisor took during each run" },
+		{ "/sys, /proc/sys, debugfs", "with --set: the knobs written before each run and back at "
+		  "the end" },
 		{ "/sys/kernel/notes", "the running kernel's build id" },
 		{ "/proc/sys/kernel/random/boot_id", "the boot the runs belong to" },
 		{ "PREFIX/libexec/perfdb/", "the built-in workloads, found by name when CMD is none in PATH" },
@@ -180,6 +201,16 @@ const struct verb verb_bench = {
 		"cell's parameters, the kernel (release, version, build id), the boot and the "
 		"machine. A run that fails (non-zero exit, no metric line, a metric printed twice, "
 		"a timeout) is stored as failed with the end of its output, and the bench goes on.\n\n"
+		"--set PATH=VALUE makes a knob part of the matrix: before each run (warm-ups and "
+		"recorded runs too) VALUE, its {NAME}s replaced as in the command, is written into "
+		"PATH and read back (a sysfs choice file such as THP's 'always [madvise] never' "
+		"matches when the bracketed word is VALUE); a mismatch fails that run, and each run "
+		"stores the values it ran with. PATH must be a writable regular file under /sys, "
+		"/proc/sys or a debugfs mount (after symbolic links). Its original content is saved "
+		"in the database before the first write and written back when the bench ends, also "
+		"after Ctrl-C, SIGTERM or SIGHUP; one a crash or kill -9 left changed is written back "
+		"by the next perfdb bench of the database (any label), which says so, and perfdb "
+		"doctor -o DB lists it.\n\n"
 		"The same command again, or --resume, runs only what this boot still needs: a bench "
 		"stopped by Ctrl-C, a crash or a reboot is finished without starting over, and the "
 		"same label on another boot adds that boot's runs (results are summarized per boot, "

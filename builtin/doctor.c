@@ -4,7 +4,7 @@
 #include "collect/doctor/doctor.h"
 
 static const char *const usage[] = {
-	"perfdb doctor [--format F]",
+	"perfdb doctor [DB] [--format F]",
 	NULL,
 };
 
@@ -16,11 +16,14 @@ static const struct opt options[] = {
 /* run: the checks, as findings. */
 static int run(struct verb_ctx *ctx)
 {
-	if (ctx->nops > 0) {
-		fprintf(stderr, "%s: too many operands ('%s'): it takes none\n", ctx->prog, ctx->ops[0]);
+	if (ctx->nops > 1) {
+		fprintf(stderr, "%s: too many operands ('%s'): it takes one database at most\n", ctx->prog,
+			ctx->ops[1]);
 		return EXIT_USAGE;
 	}
 	doctor_findings(ctx->doc);
+	if (ctx->nops)
+		doctor_knobs(ctx->doc, ctx->ops[0]);
 	return EXIT_OK;
 }
 
@@ -31,6 +34,8 @@ const struct verb verb_doctor = {
 	.examples = (const struct verb_item[]){
 		{ "perfdb doctor", "What works here, and the apt-get line for the missing packages" },
 		{ "perfdb doctor --format json", "The same checks, for a script" },
+		{ "perfdb doctor bench.db", "Also the knobs (perfdb bench --set) that a bench of bench.db "
+		  "changed and did not write back: a crash or kill -9 leaves them" },
 		{ NULL, NULL },
 	},
 	.exits = (const struct verb_item[]){
@@ -44,6 +49,7 @@ const struct verb verb_doctor = {
 		{ "/sys/kernel/tracing", "tracefs, and the recipes' tracepoints in it" },
 		{ "/sys/kernel/btf/vmlinux", "the running kernel's BTF" },
 		{ "/proc/kallsyms", "whether kernel addresses can be read" },
+		{ "DB", "with the operand: the database whose benches' knobs are listed, opened read-only" },
 		{ NULL, NULL },
 	},
 	.environment = (const char *const[]){ "PERFDB_PERF", "PATH", NULL },
@@ -56,7 +62,11 @@ const struct verb verb_doctor = {
 		"on a variable of perfdb's, 1000 writes, and the recipe is ok only when it caught "
 		"them all), BTF and kallsyms; "
 		"then the Debian packages perfdb uses to run, build and test (dpkg-query), the "
-		"missing ones named, with the apt-get line that installs them all in a note.\n",
+		"missing ones named, with the apt-get line that installs them all in a note.\n\n"
+		"With a database DB, also the table knobs: each file a perfdb bench --set of DB "
+		"changed and did not write back (path, whether its bench still runs or died, the "
+		"original value, the label, the pid, since when); the next perfdb bench -o DB writes "
+		"back the ones a dead bench left.\n",
 	.options = options,
 	.run = run,
 };

@@ -60,6 +60,9 @@ const struct fleet_table fleet_bench_tables[] = {
 	{ "run_metric", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
 	{ "run_dist", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
 	{ "run_sample", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
+	{ "bench_set", "bench_id = $1", FK_NONE },
+	{ "bench_knob", "bench_id = $1", FK_NONE },
+	{ "run_knob", "run_id IN (SELECT id FROM bench_run WHERE bench_id = $1)", FK_NONE },
 };
 const size_t fleet_nbench_tables = sizeof(fleet_bench_tables) / sizeof(*fleet_bench_tables);
 

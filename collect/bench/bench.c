@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "collect/bench/bench.h"
+#include "collect/bench/bench_knob.h"
 #include "collect/bench/bench_store.h"
 #include "collect/parse/parse.h"
 #include "collect/pulse.h"
@@ -57,6 +59,7 @@ struct bench {
 	size_t nprobes;
 	int64_t probe_ns;		/* their time in all */
 	char tail_out[WL_TAIL + 1], tail_err[WL_TAIL + 1];	/* the last bare run's output's ends */
+	struct bench_knobs knobs;	/* --set */
 };
 
 /* describe_end(w, buf, len): how a run ended, in words. */
@@ -273,6 +276,27 @@ static int start_sitting(struct bench *b)
 	return 0;
 }
 
+/* set_knobs(b, sl, row, why, len): the cell's knobs (--set) before a run,
+ * their values in row; false when one could not be set: row is then a
+ * failed run that did not run. */
+static bool set_knobs(struct bench *b, const struct slot *sl, struct run_row *row, char *why, size_t len)
+{
+	struct timespec ts;
+	if (!b->knobs.n)
+		return true;
+	int rc = bench_knobs_set(&b->knobs, b->db, b->id, &b->a->plan, sl->cell, why, len);
+	row->knob_paths = b->knobs.paths;
+	row->knob_values = b->knobs.values;
+	row->nknobs = b->knobs.n;
+	if (!rc)
+		return true;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	row->started_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	row->status = "failed";
+	row->error = why;
+	return false;
+}
+
 /* one_run(b, i): runs and stores slot i. 0, 1 when stopped (not stored),
  * or -1 when storing failed (message printed). */
 static int one_run(struct bench *b, size_t i)
@@ -295,8 +319,9 @@ static int one_run(struct bench *b, size_t i)
 	row.pulse = b->pulse;
 	t = proc_now_ns();
 	cpu_clock_read(&c0);
-	rc = sl->kind == SLOT_RECORDED ? run_recorded(b, &row, why, sizeof(why), &ra)
-				       : run_bare(b, &row, why, sizeof(why), &res);
+	rc = !set_knobs(b, sl, &row, why, sizeof(why)) ? 0
+	     : sl->kind == SLOT_RECORDED ? run_recorded(b, &row, why, sizeof(why), &ra)
+					 : run_bare(b, &row, why, sizeof(why), &res);
 	cpu_clock_read(&c1);
 	run_load_between(&c0, &c1, &row.load);
 	if (!rc) {
@@ -378,13 +403,31 @@ static void number_on(struct bench *b)
 		b->slots[i].run += last[b->slots[i].kind];
 }
 
+/* open_knobs(b): the knobs dead benches of the database left changed
+ * written back, and this plan's (--set) checked and taken. 0 or an exit
+ * status. */
+static int open_knobs(struct bench *b)
+{
+	char err[PATH_MAX + 512];
+	if (b->a->resume && bench_knobs_check(&b->a->plan, err, sizeof(err))) {
+		fprintf(stderr, "perfdb bench: %s: the stored plan: %s\n", b->a->db_path, err);
+		return EXIT_FAIL;
+	}
+	if (bench_knobs_init(&b->knobs, b->db, b->sys.boot_id, &b->a->plan, err, sizeof(err))) {
+		fprintf(stderr, "perfdb bench: %s\n", err);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
 /* open_bench(b): the database, the plan, the bench row, the slots. */
 static int open_bench(struct bench *b)
 {
 	struct bench_plan *p = &b->a->plan;
 	char err[8192], perf[256] = "";
 	int made;
-	if (!b->a->resume && bench_plan_check(p, err, sizeof(err))) {	/* before a file is made */
+	if (!b->a->resume && (bench_plan_check(p, err, sizeof(err)) ||	/* before a file is made */
+			      bench_knobs_check(p, err, sizeof(err)))) {
 		fprintf(stderr, "perfdb bench: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -394,6 +437,10 @@ static int open_bench(struct bench *b)
 		fprintf(stderr, "perfdb bench: %s\n", err);
 		return EXIT_FAIL;
 	}
+	sysinfo_read(&b->sys);
+	if (!b->sys.boot_id[0])
+		snprintf(b->sys.boot_id, sizeof(b->sys.boot_id), "unknown");
+	bench_knobs_recover(b->db, b->sys.boot_id);	/* any label, before anything else */
 	if (b->a->resume && (made = bench_store_load_plan(b->db, b->a->label, p, err, sizeof(err)))) {
 		fprintf(stderr, "perfdb bench: %s: %s\n", b->a->db_path, err);
 		return made > 0 ? EXIT_USAGE : EXIT_FAIL;
@@ -402,11 +449,10 @@ static int open_bench(struct bench *b)
 		fprintf(stderr, "perfdb bench: %s: the stored plan: %s\n", b->a->db_path, err);
 		return EXIT_FAIL;
 	}
-	sysinfo_read(&b->sys);
+	if ((made = open_knobs(b)))
+		return made;
 	if (p->recipes)
 		perf_version(perf, sizeof(perf));
-	if (!b->sys.boot_id[0])
-		snprintf(b->sys.boot_id, sizeof(b->sys.boot_id), "unknown");
 	if ((made = bench_store_open(b->db, b->a->label, p, &b->sys, perf, &b->id, err, sizeof(err))) < 0) {
 		fprintf(stderr, "perfdb bench: %s: %s\n", b->a->db_path, err);
 		return EXIT_FAIL;
@@ -458,6 +504,7 @@ int bench_main(struct bench_args *a)
 {
 	struct bench b = { .a = a, .tty = isatty(2), .t0 = proc_now_ns() };
 	int rc = open_bench(&b);
+	bool unrestored = false;
 	stops = stop_now = 0;
 	if (!rc && b.todo)
 		rc = start_sitting(&b);
@@ -470,16 +517,18 @@ int bench_main(struct bench_args *a)
 		for (size_t i = 0; i < b.nslots && !rc && !stops; i++)
 			if (!b.done[i] && one_run(&b, i) < 0)
 				rc = EXIT_FAIL;
+		unrestored = bench_knobs_restore(&b.knobs, b.db) != 0;	/* after the run a stop let finish */
 		proc_on_signals(SIG_DFL);
 		say_end(&b);
 		if (!rc)
-			rc = stops ? 130 : b.failed ? EXIT_FAIL : EXIT_OK;
+			rc = stops ? 130 : b.failed || unrestored ? EXIT_FAIL : EXIT_OK;
 	}
 	if (b.db)
 		db_close(b.db);
 	free(b.slots);
 	free(b.done);
 	pulse_probe_free(b.probe);
+	bench_knobs_free(&b.knobs);
 	bench_plan_free(&a->plan);
 	return rc;
 }

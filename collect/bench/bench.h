@@ -10,7 +10,10 @@
  * bench goes on. Bare runs get a process group of their own: the first
  * Ctrl-C (SIGINT, SIGTERM, SIGHUP) lets the current run finish and stops
  * the bench, a second one stops the run too (it is not stored); either
- * way every finished run is kept and the way to resume is said. */
+ * way every finished run is kept and the way to resume is said. Knobs
+ * (--set) are written before each run and back when the bench ends, also
+ * when stopped (collect/bench/bench_knob.h); the ones a dead bench of the
+ * database left changed are written back first. */
 #ifndef PERFDB_BENCH_H
 #define PERFDB_BENCH_H
 #include <stdbool.h>
@@ -26,8 +29,9 @@ struct bench_args {
 };
 
 /* bench_main(a): runs what the plan still needs on this boot. Returns 0
- * when every run of this invocation ended well, 2 when one failed or the
- * bench could not start (one line on stderr), 1 for a plan that does not
- * go together, 130 when stopped by a signal. Frees a's plan. */
+ * when every run of this invocation ended well, 2 when one failed, a knob
+ * could not be written back or the bench could not start (one line on
+ * stderr), 1 for a plan that does not go together (a --set file that may
+ * not be a knob too), 130 when stopped by a signal. Frees a's plan. */
 int bench_main(struct bench_args *a);
 #endif

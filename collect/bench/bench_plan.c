@@ -1,5 +1,6 @@
 /* A bench's plan and its slots (see bench_plan.h). */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,25 @@ int bench_plan_add_param(struct bench_plan *p, const char *arg, char *err, size_
 	return 0;
 }
 
+/* bench_plan_add_set: see bench_plan.h. */
+int bench_plan_add_set(struct bench_plan *p, const char *arg, char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : 0;
+	if (!n) {
+		snprintf(err, errlen, "--set '%s' is not PATH=VALUE (VALUE may hold {NAME})", arg);
+		return -1;
+	}
+	for (size_t i = 0; i < p->nsets; i++)
+		if (strlen(p->sets[i].path) == n && !strncmp(p->sets[i].path, arg, n)) {
+			snprintf(err, errlen, "--set %.*s given twice", (int)n, arg);
+			return -1;
+		}
+	p->sets = xreallocarray(p->sets, p->nsets + 1, sizeof(*p->sets));
+	p->sets[p->nsets++] = (struct bench_set){ xstrndup(arg, n), xstrdup(eq + 1) };
+	return 0;
+}
+
 /* bench_plan_set_argv: see bench_plan.h. */
 void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc)
 {
@@ -118,11 +138,11 @@ void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc)
 	p->argc = argc;
 }
 
-/* substitute(p, cell, s, b, used, err, errlen): s with each {NAME}
+/* substitute(p, cell, s, b, used, where, err, errlen): s with each {NAME}
  * replaced and {{ and }} made { and } (cell may be (size_t)-1: only check), into b; marks used
- * parameters. 0, or -1 for an unknown {NAME}. */
+ * parameters. 0, or -1 for an unknown {NAME} (err says it is in where). */
 static int substitute(const struct bench_plan *p, size_t cell, const char *s, struct strbuf *b,
-		      bool *used, char *err, size_t errlen)
+		      bool *used, const char *where, char *err, size_t errlen)
 {
 	while (*s) {
 		size_t n = s[0] == '{' ? ident_len(s + 1) : 0;
@@ -132,8 +152,8 @@ static int substitute(const struct bench_plan *p, size_t cell, const char *s, st
 		} else if (n && s[n + 1] == '}') {
 			long i = find_param(p, s + 1, n);
 			if (i < 0) {
-				snprintf(err, errlen, "{%.*s} in the command is not a parameter (give -p "
-					 "%.*s=VALUE,...)", (int)n, s + 1, (int)n, s + 1);
+				snprintf(err, errlen, "{%.*s} in %s is not a parameter (give -p "
+					 "%.*s=VALUE,...)", (int)n, s + 1, where, (int)n, s + 1);
 				return -1;
 			}
 			if (used)
@@ -182,6 +202,12 @@ static int check_text(const struct bench_plan *p, char *err, size_t errlen)
 				 "its command as text)", i + 1);
 			return -1;
 		}
+	for (size_t i = 0; i < p->nsets; i++)
+		if (!utf8_ok((const unsigned char *)p->sets[i].path) ||
+		    !utf8_ok((const unsigned char *)p->sets[i].value)) {
+			snprintf(err, errlen, "--set %zu is not UTF-8 text", i + 1);
+			return -1;
+		}
 	for (size_t i = 0; i < p->nparams; i++)
 		for (size_t k = 0; k < p->params[i].nvalues; k++)
 			if (!utf8_ok((const unsigned char *)p->params[i].values[k])) {
@@ -204,11 +230,17 @@ int bench_plan_check(const struct bench_plan *p, char *err, size_t errlen)
 	struct strbuf b = STRBUF_INIT;
 	int rc = check_text(p, err, errlen);
 	for (size_t i = 0; !rc && i < p->argc; i++)
-		rc = substitute(p, (size_t)-1, p->argv[i], &b, used, err, errlen);
+		rc = substitute(p, (size_t)-1, p->argv[i], &b, used, "the command", err, errlen);
+	for (size_t i = 0; !rc && i < p->nsets; i++) {
+		char where[PATH_MAX + 16];
+		snprintf(where, sizeof(where), "--set %s", p->sets[i].path);
+		rc = substitute(p, (size_t)-1, p->sets[i].value, &b, used, where, err, errlen);
+	}
 	for (size_t i = 0; !rc && i < p->nparams; i++)
 		if (!used[i]) {
-			snprintf(err, errlen, "parameter %s is not used in the command (write {%s} where "
-				 "its value goes)", p->params[i].name, p->params[i].name);
+			snprintf(err, errlen, "parameter %s is not used in the command%s (write {%s} where "
+				 "its value goes)", p->params[i].name, p->nsets ? " nor in a --set" : "",
+				 p->params[i].name);
 			rc = -1;
 		}
 	sb_free(&b);
@@ -249,10 +281,19 @@ char **bench_argv(const struct bench_plan *p, size_t cell)
 	char **v = xcalloc(p->argc + 1, sizeof(char *)), err[256];
 	for (size_t i = 0; i < p->argc; i++) {
 		struct strbuf b = STRBUF_INIT;
-		substitute(p, cell, p->argv[i], &b, NULL, err, sizeof(err));
+		substitute(p, cell, p->argv[i], &b, NULL, "", err, sizeof(err));
 		v[i] = sb_take(&b);
 	}
 	return v;
+}
+
+/* bench_set_value: see bench_plan.h. */
+char *bench_set_value(const struct bench_plan *p, size_t cell, size_t k)
+{
+	struct strbuf b = STRBUF_INIT;
+	char err[256];
+	substitute(p, cell, p->sets[k].value, &b, NULL, "", err, sizeof(err));
+	return sb_take(&b);
 }
 
 /* bench_argv_free: see bench_plan.h. */
@@ -386,6 +427,13 @@ char *bench_plan_json(const struct bench_plan *p)
 		sb_puts(&b, ",\"parse\":");
 		json_str(&b, p->parse);
 	}
+	for (size_t i = 0; i < p->nsets; i++) {	/* only when given, as parse */
+		sb_puts(&b, i ? ",{\"path\":" : ",\"set\":[{\"path\":");
+		json_str(&b, p->sets[i].path);
+		sb_puts(&b, ",\"value\":");
+		json_str(&b, p->sets[i].value);
+		sb_puts(&b, i + 1 < p->nsets ? "}" : "}]");
+	}
 	sb_putc(&b, '}');
 	return sb_take(&b);
 }
@@ -401,6 +449,11 @@ void bench_plan_free(struct bench_plan *p)
 		free(p->params[i].name);
 	}
 	free(p->params);
+	for (size_t i = 0; i < p->nsets; i++) {
+		free(p->sets[i].path);
+		free(p->sets[i].value);
+	}
+	free(p->sets);
 	free(p->recipes);
 	free(p->parse);
 	memset(p, 0, sizeof(*p));

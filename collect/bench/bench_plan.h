@@ -11,7 +11,9 @@
  * (rounded up). Orders: interleave (round by round: every cell's run 1,
  * then every cell's run 2 ..., so the machine's drift spreads over all
  * cells), sequential (cell by cell), random (warm-ups then counted runs,
- * each group shuffled with the seed). */
+ * each group shuffled with the seed). Knobs (--set PATH=TEMPLATE): a
+ * file written before each run of a cell, the template's {NAME}s replaced
+ * as the command's are (collect/bench/bench_knob.h writes them). */
 #ifndef PERFDB_BENCH_PLAN_H
 #define PERFDB_BENCH_PLAN_H
 #include <stdbool.h>
@@ -35,6 +37,12 @@ struct bench_param {
 	size_t nvalues;
 };
 
+/* One --set: PATH=TEMPLATE. */
+struct bench_set {
+	char *path;		/* as given */
+	char *value;		/* the template */
+};
+
 struct bench_plan {
 	char **argv;		/* the template */
 	size_t argc;
@@ -47,6 +55,8 @@ struct bench_plan {
 	char *parse;		/* the runs' output format (--parse); NULL: metric lines */
 	int record_every;	/* >= 1 */
 	double timeout_s;	/* 0: none */
+	struct bench_set *sets;	/* --set, in the order given */
+	size_t nsets;
 };
 
 /* One run the plan asks for. */
@@ -62,11 +72,17 @@ struct slot {
  * with what is wrong in err. */
 int bench_plan_add_param(struct bench_plan *p, const char *arg, char *err, size_t errlen);
 
+/* bench_plan_add_set(p, arg, err, errlen): one --set PATH=TEMPLATE (PATH
+ * non-empty, given once; split at the first '='). 0 or -1 with what is
+ * wrong in err. The file itself is checked by bench_knob_check_paths. */
+int bench_plan_add_set(struct bench_plan *p, const char *arg, char *err, size_t errlen);
+
 /* bench_plan_set_argv(p, argv, argc): the command template (copied). */
 void bench_plan_set_argv(struct bench_plan *p, char *const *argv, size_t argc);
 
-/* bench_plan_check(p, err, errlen): every {NAME} of the template names a
- * parameter and every parameter appears in it; the template and values
+/* bench_plan_check(p, err, errlen): every {NAME} of the template and of
+ * the --set templates names a parameter and every parameter appears in
+ * one of them; the templates, paths and values
  * are UTF-8 (they are stored as text and must come back the same); the
  * recipes and the output format are known ones. 0 or -1 with err set. */
 int bench_plan_check(const struct bench_plan *p, char *err, size_t errlen);
@@ -86,13 +102,18 @@ char *bench_cell_text(const struct bench_plan *p, size_t cell);
 char **bench_argv(const struct bench_plan *p, size_t cell);
 void bench_argv_free(char **argv);
 
+/* bench_set_value(p, cell, k): the value --set k writes before a run of
+ * cell (its template with the cell's values), malloc'ed. */
+char *bench_set_value(const struct bench_plan *p, size_t cell, size_t k);
+
 /* bench_slots(p, n): every slot of the plan in its order (malloc'ed),
  * their number in *n. */
 struct slot *bench_slots(const struct bench_plan *p, size_t *n);
 
 /* bench_plan_json(p): the plan as canonical JSON (the template, the
- * parameters, runs, warm-ups, order, recipes, record_every, timeout; not
- * the seed), malloc'ed: two plans are the same plan when these are equal. */
+ * parameters, runs, warm-ups, order, recipes, record_every, timeout, and
+ * the output format and the --set templates when given; not the seed),
+ * malloc'ed: two plans are the same plan when these are equal. */
 char *bench_plan_json(const struct bench_plan *p);
 
 /* bench_argv_json(argv, argc): argv as a JSON array of strings, malloc'ed. */

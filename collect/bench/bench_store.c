@@ -151,6 +151,22 @@ static int insert_matrix(sqlite3 *db, int64_t id, const struct bench_plan *p, ch
 	return rc;
 }
 
+/* insert_sets(db, id, p, err, errlen): the bench_set rows (--set). */
+static int insert_sets(sqlite3 *db, int64_t id, const struct bench_plan *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO bench_set VALUES (?, ?, ?, ?)");
+	int rc = st ? 0 : -1;
+	for (size_t i = 0; !rc && i < p->nsets; i++) {
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int64(st, 2, (int64_t)i);
+		sqlite3_bind_text(st, 3, p->sets[i].path, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, p->sets[i].value, -1, SQLITE_STATIC);
+		rc = db_step_done(st, err, errlen);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* bench_store_open: see bench_store.h. */
 int bench_store_open(sqlite3 *db, const char *label, struct bench_plan *p,
 		     const struct sysinfo_facts *f, const char *perf_version, int64_t *id,
@@ -165,7 +181,7 @@ int bench_store_open(sqlite3 *db, const char *label, struct bench_plan *p,
 	if (!find(db, label, f->boot_id, id, &p->seed)) {
 		rc = 0;
 	} else if ((*id = insert_bench(db, label, p, plan, f, perf_version, err, errlen)) < 0 ||
-		   insert_matrix(db, *id, p, err, errlen)) {
+		   insert_matrix(db, *id, p, err, errlen) || insert_sets(db, *id, p, err, errlen)) {
 		goto rollback;
 	} else {
 		rc = 1;
@@ -216,6 +232,19 @@ static void load_params(sqlite3 *db, int64_t id, struct bench_plan *p)
 	sqlite3_finalize(st);
 }
 
+/* load_sets(db, id, p): the --set templates of bench id. */
+static void load_sets(sqlite3 *db, int64_t id, struct bench_plan *p)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT path, value FROM bench_set WHERE bench_id = ? ORDER BY pos");
+	sqlite3_bind_int64(st, 1, id);
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		p->sets = xreallocarray(p->sets, p->nsets + 1, sizeof(*p->sets));
+		p->sets[p->nsets++] = (struct bench_set){ xstrdup((const char *)sqlite3_column_text(st, 0)),
+							  xstrdup((const char *)sqlite3_column_text(st, 1)) };
+	}
+	sqlite3_finalize(st);
+}
+
 /* bench_store_load_plan: see bench_store.h. */
 int bench_store_load_plan(sqlite3 *db, const char *label, struct bench_plan *p, char *err,
 			  size_t errlen)
@@ -247,6 +276,7 @@ int bench_store_load_plan(sqlite3 *db, const char *label, struct bench_plan *p, 
 	}
 	load_argv(db, id, p);
 	load_params(db, id, p);
+	load_sets(db, id, p);
 	return 0;
 }
 
@@ -373,6 +403,21 @@ static int insert_metrics(sqlite3 *db, int64_t run, const struct run_row *r, cha
 	return rc ? rc : parse_store_dists(db, PARSE_RUN, run, r->result, err, errlen);
 }
 
+/* insert_knobs(db, run, r, err, errlen): the values the run's knobs had. */
+static int insert_knobs(sqlite3 *db, int64_t run, const struct run_row *r, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO run_knob VALUES (?, ?, ?)");
+	int rc = st ? 0 : -1;
+	for (size_t i = 0; !rc && i < r->nknobs; i++) {
+		sqlite3_bind_int64(st, 1, run);
+		sqlite3_bind_text(st, 2, r->knob_paths[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, r->knob_values[i], -1, SQLITE_STATIC);
+		rc = db_step_done(st, err, errlen);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* bench_store_run: see bench_store.h. */
 int bench_store_run(sqlite3 *db, int64_t id, const struct run_row *r, char *err, size_t errlen)
 {
@@ -387,8 +432,8 @@ int bench_store_run(sqlite3 *db, int64_t id, const struct run_row *r, char *err,
 	int rc = db_exec(db, "BEGIN IMMEDIATE", err, errlen);
 	if (!rc) {
 		bind_run(st, id, r, argv);
-		rc = db_step_done(st, err, errlen) ||
-		     insert_metrics(db, sqlite3_last_insert_rowid(db), r, err, errlen) ||
+		int64_t run = db_step_done(st, err, errlen) ? -1 : sqlite3_last_insert_rowid(db);
+		rc = run < 0 || insert_metrics(db, run, r, err, errlen) || insert_knobs(db, run, r, err, errlen) ||
 		     db_exec(db, "COMMIT", err, errlen) ? -1 : 0;
 		if (rc)
 			db_exec(db, "ROLLBACK", NULL, 0);

@@ -24,7 +24,8 @@ int bench_store_open(sqlite3 *db, const char *label, struct bench_plan *p,
 		     char *err, size_t errlen);
 
 /* bench_store_load_plan(db, label, p, err, errlen): the plan of label's
- * latest bench into *p (from empty), for --resume without a command.
+ * latest bench (its --set templates too) into *p (from empty), for
+ * --resume without a command.
  * Returns 0, 1 when the label has no bench, -1 with err set. */
 int bench_store_load_plan(sqlite3 *db, const char *label, struct bench_plan *p, char *err,
 			  size_t errlen);
@@ -61,9 +62,12 @@ struct run_row {
 	int sitting;		/* bench_sitting's number */
 	struct pulse pulse;	/* the machine's pulse before its round (NaN: none) */
 	struct run_load load;	/* other processes' and the hypervisor's share during it */
+	char *const *knob_paths;	/* the files --set wrote before it (resolved) */
+	char *const *knob_values;	/* and what */
+	size_t nknobs;
 };
 
-/* bench_store_run(db, id, r, err, errlen): the run and its metric lines,
- * in one transaction. 0 or -1 with err set. */
+/* bench_store_run(db, id, r, err, errlen): the run, its metric lines and
+ * its knobs' values, in one transaction. 0 or -1 with err set. */
 int bench_store_run(sqlite3 *db, int64_t id, const struct run_row *r, char *err, size_t errlen);
 #endif

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Upgrading older databases (schema/migrate.c): a database of schema
-# version 8 (no distributions: run_dist and the like, bench.parse), one of
+# version 8 (no distributions: run_dist and the like, bench.parse; no
+# knobs: bench_set, bench_knob, run_knob), one of
 # version 7 (no sittings, pulse or watch canary), one of version 6 (no lost table: what perf lost only as two totals), one of schema
 # version 4 (no bench tables; made here from a current one the way version
 # 4 was: the bench tables, views and workload_metric's unit and better
@@ -27,10 +28,11 @@ DB=$T/cur.db
 sqlite3 "$DB" "SELECT params FROM bench_metrics ORDER BY run_id" >"$T/params.cur"
 check "the current schema lists a cell's parameters in -p order" eval '[ "$(head -1 "$T/params.cur")" = "z=1 a=x" ]'
 
-# Version 8: no distributions, no bench.parse.
+# Version 8: no distributions, no bench.parse, no knobs (--set).
 cp "$DB" "$T/v8.db"
 sqlite3 "$T/v8.db" <<'SQL'
 DROP TABLE run_dist; DROP TABLE run_sample; DROP TABLE workload_dist; DROP TABLE workload_sample;
+DROP TABLE bench_set; DROP TABLE bench_knob; DROP TABLE run_knob;
 ALTER TABLE bench DROP COLUMN parse;
 PRAGMA user_version = 8;
 SQL
