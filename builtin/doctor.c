@@ -1,5 +1,8 @@
 /* perfdb doctor: what perf and this kernel can record, and why not
  * (collect/doctor/doctor.h runs the checks). */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 #include "builtin/builtin.h"
 #include "collect/doctor/doctor.h"
 
@@ -21,6 +24,10 @@ static int run(struct verb_ctx *ctx)
 			ctx->ops[1]);
 		return EXIT_USAGE;
 	}
+	if (ctx->nops && access(ctx->ops[0], R_OK)) {	/* as every verb's [DB]: one line, exit 2 */
+		fprintf(stderr, "%s: %s: %s\n", ctx->prog, ctx->ops[0], strerror(errno));
+		return EXIT_FAIL;
+	}
 	doctor_findings(ctx->doc);
 	if (ctx->nops)
 		doctor_knobs(ctx->doc, ctx->ops[0]);
@@ -41,7 +48,7 @@ const struct verb verb_doctor = {
 	.exits = (const struct verb_item[]){
 		{ "0", "the checks ran, whatever they found" },
 		{ "1", "a usage error (one line)" },
-		{ "2", "the output could not be written" },
+		{ "2", "the output could not be written, or the database given cannot be read (one line)" },
 		{ NULL, NULL },
 	},
 	.files = (const struct verb_item[]){

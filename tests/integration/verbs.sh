@@ -603,7 +603,8 @@ py error "cgdiff DB BASE NEW EXTRA" 1 "^perfdb cgdiff: too many operands \('extr
 py error "tree DB SESSION EXTRA" 1 "^perfdb tree: too many operands \('extra'\)" tree "$DB" p1 extra
 py error "folded DB SESSION EXTRA" 1 "^perfdb folded: too many operands \('extra'\)" folded "$DB" p1 extra
 py error "layout DB EXTRA" 1 "^perfdb layout: too many operands \('extra'\)" layout "$DB" extra
-py error "doctor EXTRA (it takes no operand)" 1 "^perfdb doctor: too many operands \('extra'\)" doctor extra
+py error "doctor DB EXTRA (one database at most)" 1 "^perfdb doctor: too many operands \('extra'\)" doctor "$DB" extra
+py error "doctor on a missing database" 2 "^perfdb doctor: .*nosuch.db: No such file or directory" doctor "$T/nosuch.db"
 py error "an unknown verb" 1 "^perfdb: 'frobnicate' is not a perfdb verb" frobnicate "$DB"
 py error "perfdb help of an unknown verb" 1 "^perfdb: 'frobnicate' is not a perfdb verb" help frobnicate
 
