@@ -8,8 +8,10 @@
  *    shown as \n, \t, \xNN so a row stays one line. A TABLE_PLAIN table is
  *    only its cells, one space apart.
  *  - md (GitHub/CommonMark): warnings as a block quote, each table as a
- *    "### title" heading, its captions as a list and a pipe table ('|',
- *    '\' and '<' backslash-escaped, CR/LF as <br>), notes as a list.
+ *    "### title" heading, its captions as a list and a pipe table (every
+ *    string escaped so GFM shows it as it is and keeps a row's cells: '|',
+ *    '\', '<' and inline markup backslash-escaped, CR/LF as <br>: see
+ *    ESC_MD in lib/escape.h), notes as a list.
  *  - csv (RFC 4180, "\n" line ends): exactly one table, the document's
  *    main one unless another is named: a header row and one record per
  *    row; a field with ',', '"', CR or LF is quoted; an empty string is ""

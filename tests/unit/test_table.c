@@ -531,6 +531,13 @@ static void test_escape_lib(void)
 	       "ESC_XML: U+FFFE, U+FFFF and a truncated sequence replaced");
 	is_str(esc("a\"b\n\xc3(", ESC_NONE), "a\"b\n\xef\xbf\xbd(", "ESC_NONE only repairs UTF-8");
 	is_str(esc("a|b\\<\r\n\x02", ESC_MD), "a\\|b\\\\\\<<br>\\x02", "ESC_MD");
+	is_str(esc("*a* `b` [c](d) ~e~ _f_ g_h &amp; & i", ESC_MD),
+	       "*a\\* \\`b\\` [c\\](d) ~e\\~ _f\\_ g_h \\&amp; & i",
+	       "ESC_MD: what could close markup escaped, an intraword '_' and a lone '&' kept");
+	is_str(esc("_a b_ c_ _raw_lock", ESC_MD), "_a b\\_ c\\_ _raw_lock", "ESC_MD: a '_' that ends a word");
+	is_str(esc("* a * b ~ _", ESC_MD), "* a * b ~ _", "ESC_MD: '*', '~' and '_' alone between blanks kept");
+	is_str(esc("[-0.40, +0.40] ![i][r] [x]: y", ESC_MD), "[-0.40, +0.40] ![i\\][r] [x\\]: y",
+	       "ESC_MD: ']' escaped only where a link, image or reference could start");
 	is_str(esc("\xe2\x80\xa9", ESC_JSON), "\\u2029", "ESC_JSON: U+2029");
 	is_int(utf8_width("caf\xc3\xa9 \xf0\x9f\x98\x80"), 6, "utf8_width counts code points");
 	is_str(shortest(1.0, false), "1", "num_short without the point");
