@@ -29,8 +29,10 @@
  * the assets directory, html inlines it, text leaves it out.
  * text and md show SHOW_HUMAN columns and rows, csv and json SHOW_DATA
  * ones; reals get the column's precision in text and md only; COL_PCT
- * values get a '%' in text and md only; indented columns are indented by
- * two spaces (md: two no-break spaces) per level in text and md only. */
+ * values get a '%' in text and md only; COL_BOOL values are "yes" or "no"
+ * in text, md and html, 1 or 0 in csv, true or false in json; indented
+ * columns are indented by two spaces (md: two no-break spaces) per level
+ * in text and md only. */
 #ifndef PERFDB_RENDER_H
 #define PERFDB_RENDER_H
 #include <stdio.h>

@@ -29,7 +29,7 @@ static void put(FILE *out, const char *s)
 /* cell(out, t, r, c, th): one cell, numbers right-aligned. */
 static void cell(FILE *out, const struct table *t, size_t r, int c, bool th)
 {
-	bool num = table_col_type(t, c) != COL_STR;
+	bool num = col_numeric(t, c);
 	char *s = th ? NULL : cell_text(t, r, c, ESC_NONE);
 	fprintf(out, "<%s%s>", th ? "th" : "td", num ? " class=\"n\"" : "");
 	put(out, th ? table_col_header(t, c) : s);

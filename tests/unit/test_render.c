@@ -454,6 +454,33 @@ static void test_empty(void)
 	ok(1, "table_free(NULL) is harmless");
 }
 
+/* test_bool_column(): a COL_BOOL column is "yes" or "no" in text, md and
+ * html (left-aligned), 1 or 0 in csv, true or false in json; NULL stays
+ * the null text, null and an empty field. */
+static void test_bool_column(void)
+{
+	struct table *t = table_new("b", NULL);
+	table_col(t, "k", COL_INT, 0);
+	table_col(t, "sig", COL_BOOL, 0);
+	for (int i = 0; i < 3; i++) {
+		table_add_row(t);
+		table_set_int(t, 0, i);
+		if (i < 2)
+			table_set_int(t, 1, i ? 7 : 0);
+	}
+	check(t, FMT_TEXT, "k  sig\n-  ---\n0  no\n1  yes\n2\n", "bool column");
+	check(t, FMT_MD, "|   k | sig |\n| --: | --- |\n|   0 | no  |\n|   1 | yes |\n|   2 |     |\n", "bool column");
+	check(t, FMT_CSV, "k,sig\n0,0\n1,1\n2,\n", "bool column");
+	check(t, FMT_JSON,
+	      "[\n  {\"k\": 0, \"sig\": false},\n  {\"k\": 1, \"sig\": true},\n  {\"k\": 2, \"sig\": null}\n]\n",
+	      "bool column");
+	char *html = render(t, FMT_HTML);
+	ok(strstr(html, "<td class=\"n\">0</td><td>no</td>") && strstr(html, "<td class=\"n\">1</td><td>yes</td>"),
+	   "bool column (html): yes and no, not right-aligned");
+	free(html);
+	table_free(t);
+}
+
 /* test_mixed_types(): values of another type than their column's, and
  * the shortest form for a negative precision. */
 static void test_mixed_types(void)
@@ -1631,6 +1658,7 @@ int main(void)
 	test_invalid_utf8();
 	test_empty();
 	test_mixed_types();
+	test_bool_column();
 	test_doc_tables();
 	test_json_writer();
 	test_json_numbers_python();

@@ -521,6 +521,25 @@ static const char *shortest(double v, bool point)
 	return buf;
 }
 
+/* test_bool(): a COL_BOOL column stores 0 or 1 whatever integer it is
+ * given, and a clone keeps its type. */
+static void test_bool(void)
+{
+	struct table *t = table_new("b", NULL), *c;
+	int col = table_col(t, "yes", COL_BOOL, 0);
+	table_add_row(t);
+	table_set_int(t, col, -5);
+	table_add_row(t);
+	table_set_int(t, col, 0);
+	is_int(table_col_type(t, col), COL_BOOL, "table_col_type: COL_BOOL");
+	ok(table_cell(t, 0, col)->kind == CELL_INT && table_cell(t, 0, col)->v.i == 1, "-5 is stored as 1");
+	is_int(table_cell(t, 1, col)->v.i, 0, "0 is stored as 0");
+	c = table_clone(t, "c");
+	is_int(table_col_type(c, col), COL_BOOL, "a clone keeps COL_BOOL");
+	table_free(c);
+	table_free(t);
+}
+
 /* test_escape_lib(): lib/escape directly: XML and the other modes,
  * widths, the shortest forms with and without ".0". */
 static void test_escape_lib(void)
@@ -786,6 +805,7 @@ int main(void)
 	test_warnings_notes();
 	test_doc_values();
 	test_escape_lib();
+	test_bool();
 	test_doc_order();
 	test_table_in_array();
 	test_misuse();
