@@ -108,6 +108,19 @@ PY
 rep --base packed --new padded -o "$T/ab.md"
 check "-o FILE writes the markdown and its pictures next to it" \
 	eval 'rc_is 0 && [ -s "$T/ab.md" ] && [ -s "$T/ab.assets/chart_falseshare_ops_per_sec.svg" ] && grep -q "](ab.assets/chart_falseshare_ops_per_sec.svg)" "$T/ab.md"'
+check "the setup shows the perf command line as typed (no perfdb wrapper, no temporary perf.data), differs as true/false" \
+	py "$T/ab.json" "$T/ab.md" <<'PY'
+import json, sys
+setup = {r["fact"]: r for r in json.load(open(sys.argv[1]))["findings"]["setup"]}
+cmd = setup["perf command line"]
+for side in ("base", "new"):
+    assert "__exec" not in cmd[side] and ".perfdb-record-" not in cmd[side], cmd
+    tail = cmd[side].rsplit(" -- ", 1)[-1]
+    assert " record " in cmd[side] and "falseshare" in tail and tail.endswith("--store always --seconds 0.2"), cmd
+assert cmd["differs"] is True and setup["kernel"]["differs"] is False and setup["perf version"]["differs"] is False, setup
+md = open(sys.argv[2]).read()
+assert "| kernel " in md and [l for l in md.splitlines() if l.startswith("| kernel ") and "| same" in l and "| no " in l], md[:2000]
+PY
 check "every SVG is well-formed XML; the chart has a point per bare run" \
 	py "$T/ab.assets" <<'PY'
 import glob, sys, xml.etree.ElementTree as ET
