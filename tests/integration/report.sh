@@ -6,9 +6,11 @@
 # every number equals what the verbs (results, sched) print for the same
 # data; the markdown renders with cmark-gfm into tables, every SVG is
 # well-formed, the html opens in headless chromium and its screenshot is
-# not blank; sides that differ in CPU count are warned of, a section one
-# side has no events for is left out with a note saying why, what the
-# evidence could not see is carried and listed in Data quality; a base mean of
+# not blank, and there no table cell breaks a word across lines; the
+# setup shows the perf command line as typed; sides that differ in CPU
+# count are warned of, a section one side has no events for is left out
+# with a note saying why, what the evidence could not see is carried and
+# listed in Data quality; a base mean of
 # 0 is tested in the metric's unit, rows without spread are not tested,
 # 3 boots a side are tested on (and show) the boots' means; -o never
 # overwrites a database; the pictures are written as safely as the report
@@ -181,6 +183,38 @@ raw = zlib.decompress(idat)
 dark = sum(1 for x in raw[::7] if x < 100)
 assert w > 0 and dark > 2000, (w, dark)   # text and tables, not a white page
 PY
+	py "$T/ab.html" "$T/measure.html" <<'PY'
+import sys
+# a copy of the page with a script that finds the words of table cells
+# that chromium broke across lines (a column narrower than a word)
+js = """<script>
+var bad = [];
+document.querySelectorAll("td, th").forEach(function (c) {
+  var w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+  for (var n = w.nextNode(); n; n = w.nextNode()) {
+    var re = /\\S+/g, m;
+    while ((m = re.exec(n.data))) {
+      var r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      var tops = new Set(Array.from(r.getClientRects()).map(function (x) { return Math.round(x.top); }));
+      if (tops.size > 1) bad.push(m[0]);
+    }
+  }
+});
+var p = document.createElement("pre");
+p.textContent = "cells: " + document.querySelectorAll("td").length + "; broken words: " + bad.length + " " + bad.slice(0, 5).join(" ");
+p.id = "measured";
+document.body.appendChild(p);
+</script>"""
+open(sys.argv[2], "w").write(open(sys.argv[1]).read().replace("</body>", js + "</body>"))
+PY
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T/chromium" --window-size=1280,4000 --dump-dom \
+		"file://$T/measure.html" >"$T/dom.html" 2>/dev/null
+	check "in chromium at 1280 px every table cell keeps its words whole (no column narrower than a word)" \
+		eval 'grep -Eq "cells: [1-9][0-9]*; broken words: 0 " "$T/dom.html" || { grep -o "cells: .*" "$T/dom.html" | sed "s/^/# /"; false; }'
 else
 	skip "chromium not installed"
 fi

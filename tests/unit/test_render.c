@@ -481,6 +481,35 @@ static void test_bool_column(void)
 	table_free(t);
 }
 
+/* test_html_wide(): the page's style lets no column be narrower than its
+ * longest word (no overflow-wrap:anywhere, numbers never wrap) and puts
+ * each table in a box that scrolls when the table is wider than the page;
+ * tests/integration/report.sh measures a real report in chromium. */
+static void test_html_wide(void)
+{
+	struct table *t = one_row("w", NULL, 1);
+	char *s = render(t, FMT_HTML);
+	ok(!strstr(s, "anywhere") && strstr(s, "overflow-wrap:break-word"), "html: cells break between words only");
+	ok(strstr(s, "td.n,th.n{") && strstr(strstr(s, "td.n,th.n{"), "white-space:nowrap}"),
+	   "html: numeric cells never wrap");
+	ok(strstr(s, "div.table{overflow-x:auto") && strstr(s, "<div class=\"table\"><table>") &&
+		   strstr(s, "</table></div>"),
+	   "html: each table in a box that scrolls sideways");
+	free(s);
+	table_free(t);
+	t = table_new("c", NULL);
+	table_col(t, "cmd", COL_STR, 0);
+	table_add_row(t);
+	table_set_str(t, 0, "perf record -e a:b --x=<y>\n -- yield");
+	s = render(t, FMT_HTML);
+	ok(strstr(s, "span.w{white-space:nowrap}") &&
+		   strstr(s, "<td>perf record <span class=\"w\">-e</span> a:b <span class=\"w\">--x=&lt;y&gt;</span>\n "
+			     "<span class=\"w\">--</span> yield</td>"),
+	   "html: a word with a '-' is a span that does not wrap");
+	free(s);
+	table_free(t);
+}
+
 /* test_mixed_types(): values of another type than their column's, and
  * the shortest form for a negative precision. */
 static void test_mixed_types(void)
@@ -871,7 +900,7 @@ static void test_random_strings_html(void)
 	char *s = render_d(d, FMT_HTML, NULL), *body = html_body(s);
 	ok(python("import re,sys,xml.etree.ElementTree as E\n"
 		  "r = E.fromstring(sys.stdin.buffer.read())\n"
-		  "rows = [[td.text or \"\" for td in tr.iter(\"td\")] for tr in r.iter(\"tr\")][1:]\n"
+		  "rows = [[\"\".join(td.itertext()) for td in tr.iter(\"td\")] for tr in r.iter(\"tr\")][1:]\n"
 		  "def want(h):\n"
 		  "  s = bytes.fromhex(h).decode(\"utf-8\", \"replace\")\n"
 		  "  s = re.sub(\"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ufffe\\uffff]\", \"\\ufffd\", s)\n"
@@ -1659,6 +1688,7 @@ int main(void)
 	test_empty();
 	test_mixed_types();
 	test_bool_column();
+	test_html_wide();
 	test_doc_tables();
 	test_json_writer();
 	test_json_numbers_python();

@@ -269,7 +269,7 @@ static void test_captions(void)
 	dv_table(doc_findings(d), t);
 	char *s = render_d(d, FMT_HTML, NULL);
 	ok(strstr(s, "<h3>Rates</h3>\n<ul class=\"caption\"><li>rows are CPUs</li>"
-		     "<li>5 runs, a|b</li></ul>\n<table>") != NULL,
+		     "<li>5 runs, a|b</li></ul>\n<div class=\"table\"><table>") != NULL,
 	   "html captions are a list between the title and the table");
 	free(s);
 	doc_free(d);
