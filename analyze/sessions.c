@@ -86,7 +86,7 @@ void sessions_findings(sqlite3 *db, const int64_t *ids, int n, struct doc *d)
 	static const char *const cols[] = { "id", "label", "kernel", "samples", "lost_events",
 		"lost_samples", "seconds", "events", "source", "host", "interrupted", "lost_records" };
 	static const enum col_type types[] = { COL_INT, COL_STR, COL_STR, COL_INT, COL_INT, COL_INT,
-		COL_REAL, COL_STR, COL_STR, COL_STR, COL_INT, COL_INT };
+		COL_REAL, COL_STR, COL_STR, COL_STR, COL_BOOL, COL_INT };
 	for (int c = 0; c < 12; c++)
 		table_col(t, cols[c], types[c], 3);
 	table_col(et, "session", COL_INT, 0);
@@ -104,7 +104,7 @@ void sessions_findings(sqlite3 *db, const int64_t *ids, int n, struct doc *d)
 					continue;
 				if (c == 6)
 					table_set_real(t, k, (double)sqlite3_column_int64(st, c) / 1e9);
-				else if (types[k] == COL_INT)
+				else if (types[k] == COL_INT || types[k] == COL_BOOL)
 					table_set_int(t, k, sqlite3_column_int64(st, c));
 				else
 					table_set_str(t, k, (const char *)sqlite3_column_text(st, c));

@@ -1,4 +1,5 @@
 /* Escaping strings and writing numbers for each output form: see escape.h. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,12 +66,36 @@ static bool esc_ctrl(struct strbuf *b, long cp)
 	return true;
 }
 
-/* esc_md(b, cp, next): writes the md escape of cp (next is the following
- * byte, 0 at the end) and returns true, or false when cp needs none. A CR
- * directly before LF is dropped so CRLF gives a single <br>. */
-static bool esc_md(struct strbuf *b, long cp, unsigned char next)
+/* md_inline(cp, prev, next): whether the ASCII punctuation cp could be
+ * read as GFM inline markup (emphasis, code span, link, strikethrough, an
+ * entity) rather than shown: always for '`'; ']' before '(', '[' or ':'
+ * (a link, an image, a link reference: "[lo, hi]" stays); a '*', '~' or
+ * '_' that could close emphasis or strikethrough: one after a character
+ * other than a blank, a '_' also before anything but a letter or digit
+ * (without a closer an opener is shown as it is, so "_raw_spin_lock" and
+ * a lone "*" stay); '&' before a letter or '#' (an entity). prev and next
+ * are the neighbouring bytes, 0 at either end. */
+static bool md_inline(long cp, unsigned char prev, unsigned char next)
 {
-	if (cp == '|' || cp == '\\' || cp == '<') {
+	bool after_word = prev && prev != ' ';
+	if (cp == '*' || cp == '~')
+		return after_word;
+	if (cp == '_')
+		return after_word && !isalnum(next);
+	if (cp == '&')
+		return isalpha(next) || next == '#';
+	if (cp == ']')
+		return next == '(' || next == '[' || next == ':';
+	return cp == '`';
+}
+
+/* esc_md(b, cp, prev, next): writes the md escape of cp (prev and next
+ * are the neighbouring bytes, 0 at either end) and returns true, or false
+ * when cp needs none. A CR directly before LF is dropped so CRLF gives a
+ * single <br>. */
+static bool esc_md(struct strbuf *b, long cp, unsigned char prev, unsigned char next)
+{
+	if (cp == '|' || cp == '\\' || cp == '<' || md_inline(cp, prev, next)) {
 		sb_putc(b, '\\');
 		sb_putc(b, (char)cp);
 	} else if (cp == '\r' && next == '\n') {
@@ -119,7 +144,7 @@ static bool esc_xml(struct strbuf *b, long cp)
 /* esc_append: see escape.h. */
 void esc_append(struct strbuf *b, const char *s, enum esc mode)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *start = (const unsigned char *)s, *p = start;
 	size_t n = strlen(s);
 	while (n) {
 		long cp;
@@ -130,7 +155,7 @@ void esc_append(struct strbuf *b, const char *s, enum esc mode)
 		else if (mode == ESC_TEXT)
 			done = esc_ctrl(b, cp);
 		else if (mode == ESC_MD)
-			done = esc_md(b, cp, n > 1 ? p[1] : 0);
+			done = esc_md(b, cp, p > start ? p[-1] : 0, n > 1 ? p[1] : 0);
 		else if (mode == ESC_JSON)
 			done = esc_json(b, cp);
 		else if (mode == ESC_XML)

@@ -9,13 +9,16 @@
 #include "lib/strbuf.h"
 
 /* ESC_NONE only repairs UTF-8 (csv); ESC_TEXT writes control characters
- * as \n, \r, \t or \xNN so a row stays one line; ESC_MD also
- * backslash-escapes '|', '\' and '<' and turns CR/LF into <br>; ESC_JSON
- * follows RFC 8259 ('"' and '\', \b \f \n \r \t, other controls, DEL and
- * U+2028/U+2029 as \u00XX/\u2028/\u2029, ill-formed UTF-8 as \ufffd);
- * ESC_XML for XML text and attribute values (SVG, HTML): '&', '<', '>',
- * '"' and '\'' as entities, control characters XML cannot hold (all of C0
- * but tab, LF and CR) as U+FFFD. */
+ * as \n, \r, \t or \xNN so a row stays one line; ESC_MD (a GFM table
+ * cell, heading or list item that shows the string as it is) also
+ * backslash-escapes '|', '\', '<', '`', a ']' before '(', '[' or ':', a
+ * '*', '~' or '_' that could close emphasis (after a character other than
+ * a blank; a '_' also before anything but a letter or digit) and an '&'
+ * before a letter or '#', and turns CR/LF into <br>; ESC_JSON follows RFC 8259 ('"' and '\', \b \f \n \r \t, other
+ * controls, DEL and U+2028/U+2029 as \u00XX/\u2028/\u2029, ill-formed
+ * UTF-8 as \ufffd); ESC_XML for XML text and attribute values (SVG,
+ * HTML): '&', '<', '>', '"' and '\'' as entities, control characters XML
+ * cannot hold (all of C0 but tab, LF and CR) as U+FFFD. */
 enum esc { ESC_NONE, ESC_TEXT, ESC_MD, ESC_JSON, ESC_XML };
 
 /* esc_append(b, s, mode): appends s escaped for mode. */

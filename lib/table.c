@@ -91,7 +91,7 @@ int table_col(struct table *t, const char *name, enum col_type type, int precisi
 		bug("table_col: empty column name in table %s", t->name);
 	if (t->nrows)
 		bug("table_col: column '%s' of table %s declared after the first row", name, t->name);
-	if (type < COL_STR || type > COL_PCT)
+	if (type < COL_STR || type > COL_BOOL)
 		bug("table_col: column '%s' has bad type %d", name, (int)type);
 	if (table_find_col(t, name) >= 0)
 		bug("table_col: duplicate column '%s' in table %s", name, t->name);
@@ -300,7 +300,7 @@ void table_set_int(struct table *t, int col, long long v)
 		c->v.r = (double)v;
 	} else {
 		c->kind = CELL_INT;
-		c->v.i = v;
+		c->v.i = type == COL_BOOL ? v != 0 : v;
 	}
 }
 

@@ -18,9 +18,12 @@
 
 /* Column types. COL_INT holds integers, COL_REAL doubles; COL_PCT holds
  * a double that is already a percentage (12.5 means 12.5%): text and md
- * print it with a '%' suffix, csv and json as the plain number. Numeric
- * columns are right-aligned in text and md, COL_STR left-aligned. */
-enum col_type { COL_STR, COL_INT, COL_REAL, COL_PCT };
+ * print it with a '%' suffix, csv and json as the plain number. COL_BOOL
+ * holds a yes or no answer, set with table_set_int (0 no, anything else
+ * yes; read back as the integer 0 or 1): text, md and html print "yes" or
+ * "no", csv 1 or 0, json true or false. Numeric columns are right-aligned
+ * in text and md, COL_STR and COL_BOOL left-aligned. */
+enum col_type { COL_STR, COL_INT, COL_REAL, COL_PCT, COL_BOOL };
 
 enum cell_kind { CELL_NULL, CELL_STR, CELL_INT, CELL_REAL };
 
@@ -119,8 +122,9 @@ void table_set_strf(struct table *t, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* table_set_int(t, col, v): the integer v (stored as the double (double)v
- * in a COL_REAL or COL_PCT column). table_set_real: the double v (NaN and
- * infinities allowed: null in json). table_set_null: NULL. */
+ * in a COL_REAL or COL_PCT column, as v != 0 in a COL_BOOL one).
+ * table_set_real: the double v (NaN and infinities allowed: null in
+ * json). table_set_null: NULL. */
 void table_set_int(struct table *t, int col, long long v);
 void table_set_real(struct table *t, int col, double v);
 void table_set_null(struct table *t, int col);

@@ -8,8 +8,10 @@
  *    shown as \n, \t, \xNN so a row stays one line. A TABLE_PLAIN table is
  *    only its cells, one space apart.
  *  - md (GitHub/CommonMark): warnings as a block quote, each table as a
- *    "### title" heading, its captions as a list and a pipe table ('|',
- *    '\' and '<' backslash-escaped, CR/LF as <br>), notes as a list.
+ *    "### title" heading, its captions as a list and a pipe table (every
+ *    string escaped so GFM shows it as it is and keeps a row's cells: '|',
+ *    '\', '<' and inline markup backslash-escaped, CR/LF as <br>: see
+ *    ESC_MD in lib/escape.h), notes as a list.
  *  - csv (RFC 4180, "\n" line ends): exactly one table, the document's
  *    main one unless another is named: a header row and one record per
  *    row; a field with ',', '"', CR or LF is quoted; an empty string is ""
@@ -27,8 +29,10 @@
  * the assets directory, html inlines it, text leaves it out.
  * text and md show SHOW_HUMAN columns and rows, csv and json SHOW_DATA
  * ones; reals get the column's precision in text and md only; COL_PCT
- * values get a '%' in text and md only; indented columns are indented by
- * two spaces (md: two no-break spaces) per level in text and md only. */
+ * values get a '%' in text and md only; COL_BOOL values are "yes" or "no"
+ * in text, md and html, 1 or 0 in csv, true or false in json; indented
+ * columns are indented by two spaces (md: two no-break spaces) per level
+ * in text and md only. */
 #ifndef PERFDB_RENDER_H
 #define PERFDB_RENDER_H
 #include <stdio.h>

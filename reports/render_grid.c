@@ -30,9 +30,10 @@ static int decimals(int prec, int digits, double v)
 }
 
 /* human_real(b, t, c, v): the text/md form of the real v in column c:
- * its precision (0 in COL_STR and COL_INT columns, shortest exact form
- * when negative; more decimals for small values when the column asks for
- * significant digits) and a '%' for a finite COL_PCT value. */
+ * its precision (0 in COL_STR, COL_INT and COL_BOOL columns, shortest
+ * exact form when negative; more decimals for small values when the
+ * column asks for significant digits) and a '%' for a finite COL_PCT
+ * value. */
 static void human_real(struct strbuf *b, const struct table *t, int c, double v)
 {
 	enum col_type type = table_col_type(t, c);
@@ -41,7 +42,7 @@ static void human_real(struct strbuf *b, const struct table *t, int c, double v)
 		prec = decimals(prec, table_col_digits_of(t, c), v);
 	if (num_nonfinite(b, v))
 		return;
-	if (type == COL_STR || type == COL_INT)
+	if (type == COL_STR || type == COL_INT || type == COL_BOOL)
 		sb_printf(b, "%.0f", v);
 	else if (prec < 0)
 		num_short(b, v, false);
@@ -73,6 +74,8 @@ char *cell_text(const struct table *t, size_t r, int c, int mode)
 		sb_puts(&b, mode == ESC_TEXT ? "  " : "\u00a0\u00a0");
 	if (x->kind == CELL_NULL || x->kind == CELL_STR)
 		esc_append(&b, x->kind == CELL_STR ? x->v.s : table_null(t), (enum esc)mode);
+	else if (x->kind == CELL_INT && table_col_type(t, c) == COL_BOOL)
+		sb_puts(&b, x->v.i ? "yes" : "no");
 	else if (x->kind == CELL_INT)
 		sb_printf(&b, "%lld", x->v.i);
 	else
@@ -120,10 +123,10 @@ static void grid_free(struct grid *g)
 	free(g->col);
 }
 
-/* numeric(t, c): whether column c is right-aligned. */
-static bool numeric(const struct table *t, int c)
+/* col_numeric: see render_int.h. */
+bool col_numeric(const struct table *t, int c)
 {
-	return table_col_type(t, c) != COL_STR;
+	return table_col_type(t, c) != COL_STR && table_col_type(t, c) != COL_BOOL;
 }
 
 /* pad(b, s, w, right): appends s padded with spaces to w code points, on
@@ -148,7 +151,7 @@ static void line(const struct table *t, const struct grid *g, char *const *cells
 		sb_putc(&b, '|');
 	for (int c = 0; c < g->ncol; c++) {
 		sb_puts(&b, md ? " " : c ? "  " : "");
-		pad(&b, cells[c], g->w[c], numeric(t, g->col[c]));
+		pad(&b, cells[c], g->w[c], col_numeric(t, g->col[c]));
 		if (md)
 			sb_puts(&b, " |");
 	}
@@ -168,7 +171,7 @@ static void rule(const struct table *t, const struct grid *g, bool md, FILE *out
 		r[c] = xmalloc(g->w[c] + 1);
 		memset(r[c], '-', g->w[c]);
 		r[c][g->w[c]] = '\0';
-		if (md && g->w[c] && numeric(t, g->col[c]))
+		if (md && g->w[c] && col_numeric(t, g->col[c]))
 			r[c][g->w[c] - 1] = ':';
 	}
 	line(t, g, r, md, out);

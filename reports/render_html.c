@@ -9,11 +9,18 @@
 #include "reports/svg_chart.h"
 #include "reports/svg_flame.h"
 
+/* Tables: a cell wraps only between words (overflow-wrap: break-word,
+ * unlike anywhere, leaves a column at least as wide as its longest word;
+ * a word with a '-', where browsers may break a line, is a span.w that
+ * does not wrap: "--seconds", "6.1.0-18-amd64" stay whole), numbers
+ * never; a table wider than the page scrolls in its own box rather than
+ * squeezing its columns. */
 static const char style[] =
 	"body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
-	"table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:90%}"
-	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;white-space:pre-wrap;overflow-wrap:anywhere}"
-	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"div.table{overflow-x:auto;margin:.5em 0 1.5em}"
+	"table{border-collapse:collapse;font-size:90%}"
+	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;white-space:pre-wrap;overflow-wrap:break-word}"
+	"td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}span.w{white-space:nowrap}"
 	"th{background:#f3f3f3}.warning{background:#fff4e5;border-left:4px solid #e8710a;"
 	"padding:.4em .8em;margin:.3em 0}ul.caption{color:#555;font-size:90%}"
 	"figure{margin:1em 0}h3{margin-bottom:.2em}";
@@ -26,13 +33,30 @@ static void put(FILE *out, const char *s)
 	free(e);
 }
 
+/* put_words(out, s): s escaped for XML, each word (a run without blanks
+ * or line ends) that holds a '-' in a <span class="w">. */
+static void put_words(FILE *out, const char *s)
+{
+	char *e = esc_dup(s, ESC_XML);
+	for (const char *p = e; *p;) {
+		size_t n = strcspn(p, " \t\r\n"), sep;
+		bool span = memchr(p, '-', n) != NULL;
+		fprintf(out, "%s%.*s%s", span ? "<span class=\"w\">" : "", (int)n, p, span ? "</span>" : "");
+		p += n;
+		sep = strspn(p, " \t\r\n");
+		fprintf(out, "%.*s", (int)sep, p);
+		p += sep;
+	}
+	free(e);
+}
+
 /* cell(out, t, r, c, th): one cell, numbers right-aligned. */
 static void cell(FILE *out, const struct table *t, size_t r, int c, bool th)
 {
-	bool num = table_col_type(t, c) != COL_STR;
+	bool num = col_numeric(t, c);
 	char *s = th ? NULL : cell_text(t, r, c, ESC_NONE);
 	fprintf(out, "<%s%s>", th ? "th" : "td", num ? " class=\"n\"" : "");
-	put(out, th ? table_col_header(t, c) : s);
+	put_words(out, th ? table_col_header(t, c) : s);
 	fprintf(out, "</%s>", th ? "th" : "td");
 	free(s);
 }
@@ -40,7 +64,7 @@ static void cell(FILE *out, const struct table *t, size_t r, int c, bool th)
 /* grid(out, t): a table's shown columns and rows. */
 static void grid(FILE *out, const struct table *t)
 {
-	fputs("<table><thead><tr>", out);
+	fputs("<div class=\"table\"><table><thead><tr>", out);
 	for (int c = 0; c < table_ncols(t); c++)
 		if (table_col_shown(t, c) & SHOW_HUMAN)
 			cell(out, t, 0, c, true);
@@ -54,7 +78,7 @@ static void grid(FILE *out, const struct table *t)
 				cell(out, t, r, c, false);
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody></table>\n", out);
+	fputs("</tbody></table></div>\n", out);
 }
 
 /* list(out, t): a TABLE_LIST table's first shown cells as a list. */

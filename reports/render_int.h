@@ -17,6 +17,10 @@ void grid_print(const struct table *t, bool md, FILE *out);
  * with the column's precision and '%' (render_grid.c). */
 char *cell_text(const struct table *t, size_t r, int c, int mode);
 
+/* col_numeric(t, c): whether column c holds numbers: right-aligned in
+ * text, md and html (render_grid.c). */
+bool col_numeric(const struct table *t, int c);
+
 /* list_print(t, md, out): a TABLE_LIST table as list items (render_grid.c). */
 void list_print(const struct table *t, bool md, FILE *out);
 

@@ -3,13 +3,19 @@
 #include "lib/version.h"
 #include "reports/render_int.h"
 
-/* cell(j, x): one table cell as a JSON value. */
-static void cell(struct json *j, const struct cell *x)
+/* cell(j, x, type): one table cell of a column of type as a JSON value
+ * (an integer of a COL_BOOL column as true or false). */
+static void cell(struct json *j, const struct cell *x, enum col_type type)
 {
 	switch (x->kind) {
 	case CELL_NULL: json_null(j); break;
 	case CELL_STR: json_str(j, x->v.s); break;
-	case CELL_INT: json_int(j, x->v.i); break;
+	case CELL_INT:
+		if (type == COL_BOOL)
+			json_bool(j, x->v.i != 0);
+		else
+			json_int(j, x->v.i);
+		break;
 	case CELL_REAL: json_real(j, x->v.r); break;
 	}
 }
@@ -26,7 +32,7 @@ void json_table_value(struct json *j, const struct table *t)
 		for (int c = 0; c < table_ncols(t); c++)
 			if (table_col_shown(t, c) & SHOW_DATA) {
 				json_key(j, table_col_name(t, c));
-				cell(j, table_cell(t, r, c));
+				cell(j, table_cell(t, r, c), table_col_type(t, c));
 			}
 		json_end_object(j);
 	}

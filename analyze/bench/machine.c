@@ -253,7 +253,7 @@ struct table *machine_table(const struct machine_cmp *m, const struct machine_si
 	table_col(t, "change_pct", COL_PCT, 1);
 	table_col(t, "ci_low_pct", COL_REAL, 1);
 	table_col(t, "ci_high_pct", COL_REAL, 1);
-	table_col(t, "changed", COL_INT, 0);
+	table_col(t, "changed", COL_BOOL, 0);
 	table_null_text(t, "-");
 	if (section)
 		table_section(t, section);

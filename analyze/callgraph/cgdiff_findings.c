@@ -68,12 +68,12 @@ static void diff_data_cols(struct table *t, struct cols *c)
 	c->delta = col(t, "delta_pct", COL_REAL, -1, SHOW_DATA, NULL);
 	c->lo = col(t, "ci95_low", COL_REAL, -1, SHOW_DATA, NULL);
 	c->hi = col(t, "ci95_high", COL_REAL, -1, SHOW_DATA, NULL);
-	c->sig = col(t, "significant", COL_INT, 0, SHOW_DATA, NULL);
-	c->marked = col(t, "marked", COL_INT, 0, SHOW_DATA, NULL);
+	c->sig = col(t, "significant", COL_BOOL, 0, SHOW_DATA, NULL);
+	c->marked = col(t, "marked", COL_BOOL, 0, SHOW_DATA, NULL);
 	c->mark = col(t, "mark", COL_STR, 0, SHOW_DATA, NULL);
-	c->in_base = col(t, "in_base", COL_INT, 0, SHOW_DATA, NULL);
-	c->in_new = col(t, "in_new", COL_INT, 0, SHOW_DATA, NULL);
-	c->few = col(t, "too_few", COL_INT, 0, SHOW_DATA, NULL);
+	c->in_base = col(t, "in_base", COL_BOOL, 0, SHOW_DATA, NULL);
+	c->in_new = col(t, "in_new", COL_BOOL, 0, SHOW_DATA, NULL);
+	c->few = col(t, "too_few", COL_BOOL, 0, SHOW_DATA, NULL);
 }
 
 /* per_data_cols(t, c): the numbers of --per for programs. */
@@ -84,7 +84,7 @@ static void per_data_cols(struct table *t, struct cols *c)
 	c->adelta = col(t, "delta_per", COL_REAL, -1, SHOW_DATA, NULL);
 	c->alo = col(t, "per_ci95_low", COL_REAL, -1, SHOW_DATA, NULL);
 	c->ahi = col(t, "per_ci95_high", COL_REAL, -1, SHOW_DATA, NULL);
-	c->ssig = col(t, "share_significant", COL_INT, 0, SHOW_DATA, NULL);
+	c->ssig = col(t, "share_significant", COL_BOOL, 0, SHOW_DATA, NULL);
 	c->mach = col(t, "machine_explains", COL_INT, 0, SHOW_DATA, NULL);
 }
 

@@ -47,8 +47,8 @@ static struct table *flame_new(const struct cgdiff *d)
 	table_col(t, "name", COL_STR, 0);
 	for (size_t i = 0; i < sizeof(reals) / sizeof(*reals); i++)
 		table_col(t, reals[i], COL_REAL, -1);
-	table_col(t, "in_base", COL_INT, 0);
-	table_col(t, "significant", COL_INT, 0);
+	table_col(t, "in_base", COL_BOOL, 0);
+	table_col(t, "significant", COL_BOOL, 0);
 	table_col(t, "change", COL_REAL, -1);
 	if (d->o.per != CG_PER_SHARE) {
 		static const char *const abs[] = { "base_per", "new_per", "delta_per", "per_ci95_low",

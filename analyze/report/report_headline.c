@@ -179,7 +179,7 @@ static struct table *metric_table(const struct rep *r, const struct bd_metric *m
 		"diff_low", "diff_high", "tested_on", "base_sittings", "new_sittings", "machine_explains" };
 	static const enum col_type types[MC_N] = { COL_REAL, COL_PCT, COL_REAL, COL_PCT, COL_PCT, COL_STR,
 		COL_STR, COL_STR, COL_REAL, COL_REAL, COL_INT, COL_INT, COL_INT, COL_INT, COL_REAL, COL_REAL,
-		COL_INT, COL_REAL, COL_REAL, COL_STR, COL_INT, COL_INT, COL_INT };
+		COL_BOOL, COL_REAL, COL_REAL, COL_STR, COL_INT, COL_INT, COL_INT };
 	static const char *const labels[MC_N] = { "base", "%stddev", "new", "%stddev", "%change",
 		"95% interval", "sig", "verdict", [MC_BASE_RUNS] = "base runs", "new runs", "base boots",
 		"new boots" };

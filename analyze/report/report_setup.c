@@ -1,9 +1,12 @@
 /* The report's setup: per side the kernel, boots, machine, perf,
  * workload and plan, and a warning for anything but the kernel that
- * differs between the sides (see report.h). */
+ * differs between the sides (see report.h). A fact both sides agree on
+ * is shown once: the human forms write "same" for the new side's value
+ * (csv and json keep both values), and "differs" marks the others. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyze/perf_cmdline.h"
 #include "analyze/report/report_int.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
@@ -68,6 +71,16 @@ static char *topology(const struct rep *r, const struct rside *s)
 	return t;
 }
 
+/* perf_cmdline(r, s): the side's first session's perf command line as a
+ * user would type it (perf_cmdline.h), or NULL. */
+static char *perf_cmdline(const struct rep *r, const struct rside *s)
+{
+	char *line = from_session(r, s, "SELECT perf_cmdline FROM session WHERE id = ?");
+	char *shown = perf_cmdline_shown(line);
+	free(line);
+	return shown;
+}
+
 /* One fact: its name, both sides' values, whether a difference warns. */
 struct fact {
 	const char *name;
@@ -96,7 +109,7 @@ static void facts_of(const struct rep *r, int k, struct fact *f)
 		    from_session(r, s, "SELECT (total_mem_kb / 1024) || ' MiB' FROM session WHERE id = ?");
 	f[9].v[k] = b && *b->perf_version ? xstrdup(b->perf_version) :
 		    from_session(r, s, "SELECT perf_version FROM session WHERE id = ?");
-	f[10].v[k] = from_session(r, s, "SELECT perf_cmdline FROM session WHERE id = ?");
+	f[10].v[k] = perf_cmdline(r, s);
 	f[11].v[k] = s->have_bench ? argv_text(r, s->b.argv_json) :
 		     from_session(r, s, "SELECT workload FROM session WHERE id = ?");
 	f[12].v[k] = s->have_bench ? params_text(&s->b) : NULL;
@@ -110,6 +123,37 @@ static void facts_of(const struct rep *r, int k, struct fact *f)
 	f[17].v[k] = s->have_bench ? xstrdup(buf) : NULL;
 }
 
+/* Columns of the setup table: NEW_SHOWN is the human forms' "new". */
+enum { S_FACT, S_BASE, S_NEW, S_NEW_SHOWN, S_DIFFERS };
+
+/* setup_table(r): the empty setup table. */
+static struct table *setup_table(const struct rep *r)
+{
+	struct table *t = table_new("setup", "Setup");
+	table_col(t, "fact", COL_STR, 0);
+	table_col(t, "base", COL_STR, 0);
+	table_col_show(t, table_col(t, "new", COL_STR, 0), SHOW_DATA);
+	table_col_label(t, table_col(t, "new_shown", COL_STR, 0), "new");
+	table_col_show(t, S_NEW_SHOWN, SHOW_HUMAN);
+	table_col(t, "differs", COL_BOOL, 0);
+	table_null_text(t, "-");
+	table_section(t, "Setup");
+	table_caption(t, "base: %s; new: %s", r->o->base, r->o->new);
+	table_caption(t, "new: \"same\" where the new side's value is the base side's");
+	return t;
+}
+
+/* setup_row(t, f, differs): the row of fact f. */
+static void setup_row(struct table *t, const struct fact *f, bool differs)
+{
+	table_add_row(t);
+	table_set_str(t, S_FACT, f->name);
+	table_set_str(t, S_BASE, f->v[0]);
+	table_set_str(t, S_NEW, f->v[1]);
+	table_set_str(t, S_NEW_SHOWN, differs || !f->v[1] ? f->v[1] : "same");
+	table_set_int(t, S_DIFFERS, differs);
+}
+
 /* report_setup: see report_int.h. */
 void report_setup(struct rep *r)
 {
@@ -121,25 +165,13 @@ void report_setup(struct rep *r)
 		{ "parameters", { 0 }, true }, { "runs per cell", { 0 }, true }, { "order", { 0 }, false },
 		{ "recipes", { 0 }, true }, { "sessions", { 0 }, false }, { "sittings", { 0 }, false } };
 	size_t nf = sizeof(f) / sizeof(*f);
-	struct table *t = table_new("setup", "Setup");
-	table_col(t, "fact", COL_STR, 0);
-	table_col(t, "base", COL_STR, 0);
-	table_col(t, "new", COL_STR, 0);
-	table_col(t, "differs", COL_INT, 0);
-	table_col_show(t, 3, SHOW_DATA);
-	table_null_text(t, "-");
-	table_section(t, "Setup");
-	table_caption(t, "base: %s; new: %s", r->o->base, r->o->new);
+	struct table *t = setup_table(r);
 	facts_of(r, 0, f);
 	facts_of(r, 1, f);
 	for (size_t i = 0; i < nf; i++) {
 		bool differs = (f[i].v[0] || f[i].v[1]) &&
 			       (!f[i].v[0] || !f[i].v[1] || strcmp(f[i].v[0], f[i].v[1]));
-		table_add_row(t);
-		table_set_str(t, 0, f[i].name);
-		table_set_str(t, 1, f[i].v[0]);
-		table_set_str(t, 2, f[i].v[1]);
-		table_set_int(t, 3, differs);
+		setup_row(t, &f[i], differs);
 		if (differs && f[i].warn)
 			doc_warn(r->d, "the sides differ in more than the kernel: %s is %s on the base "
 				 "side and %s on the new one; such a comparison may not be what it seems",

@@ -949,7 +949,7 @@ static void compare_cols(struct table *t)
 	table_col_show(t, table_col(t, "ci95_low", COL_REAL, -1), SHOW_DATA);
 	table_col_show(t, table_col(t, "ci95_high", COL_REAL, -1), SHOW_DATA);
 	table_col_show(t, table_col(t, "interval", COL_STR, 0), SHOW_HUMAN);
-	table_col_show(t, table_col(t, "significant", COL_INT, 0), SHOW_DATA);
+	table_col_show(t, table_col(t, "significant", COL_BOOL, 0), SHOW_DATA);
 	table_col_show(t, table_col(t, "star", COL_STR, 0), SHOW_HUMAN);
 	table_col_label(t, C_CI, "95% interval new-base");
 	table_col_label(t, C_STAR, "");

@@ -6,9 +6,11 @@
 # every number equals what the verbs (results, sched) print for the same
 # data; the markdown renders with cmark-gfm into tables, every SVG is
 # well-formed, the html opens in headless chromium and its screenshot is
-# not blank; sides that differ in CPU count are warned of, a section one
-# side has no events for is left out with a note saying why, what the
-# evidence could not see is carried and listed in Data quality; a base mean of
+# not blank, and there no table cell breaks a word across lines; the
+# setup shows the perf command line as typed; sides that differ in CPU
+# count are warned of, a section one side has no events for is left out
+# with a note saying why, what the evidence could not see is carried and
+# listed in Data quality; a base mean of
 # 0 is tested in the metric's unit, rows without spread are not tested,
 # 3 boots a side are tested on (and show) the boots' means; -o never
 # overwrites a database; the pictures are written as safely as the report
@@ -108,6 +110,19 @@ PY
 rep --base packed --new padded -o "$T/ab.md"
 check "-o FILE writes the markdown and its pictures next to it" \
 	eval 'rc_is 0 && [ -s "$T/ab.md" ] && [ -s "$T/ab.assets/chart_falseshare_ops_per_sec.svg" ] && grep -q "](ab.assets/chart_falseshare_ops_per_sec.svg)" "$T/ab.md"'
+check "the setup shows the perf command line as typed (no perfdb wrapper, no temporary perf.data), differs as true/false" \
+	py "$T/ab.json" "$T/ab.md" <<'PY'
+import json, sys
+setup = {r["fact"]: r for r in json.load(open(sys.argv[1]))["findings"]["setup"]}
+cmd = setup["perf command line"]
+for side in ("base", "new"):
+    assert "__exec" not in cmd[side] and ".perfdb-record-" not in cmd[side], cmd
+    tail = cmd[side].rsplit(" -- ", 1)[-1]
+    assert " record " in cmd[side] and "falseshare" in tail and tail.endswith("--store always --seconds 0.2"), cmd
+assert cmd["differs"] is True and setup["kernel"]["differs"] is False and setup["perf version"]["differs"] is False, setup
+md = open(sys.argv[2]).read()
+assert "| kernel " in md and [l for l in md.splitlines() if l.startswith("| kernel ") and "| same" in l and "| no " in l], md[:2000]
+PY
 check "every SVG is well-formed XML; the chart has a point per bare run" \
 	py "$T/ab.assets" <<'PY'
 import glob, sys, xml.etree.ElementTree as ET
@@ -168,6 +183,38 @@ raw = zlib.decompress(idat)
 dark = sum(1 for x in raw[::7] if x < 100)
 assert w > 0 and dark > 2000, (w, dark)   # text and tables, not a white page
 PY
+	py "$T/ab.html" "$T/measure.html" <<'PY'
+import sys
+# a copy of the page with a script that finds the words of table cells
+# that chromium broke across lines (a column narrower than a word)
+js = """<script>
+var bad = [];
+document.querySelectorAll("td, th").forEach(function (c) {
+  var w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+  for (var n = w.nextNode(); n; n = w.nextNode()) {
+    var re = /\\S+/g, m;
+    while ((m = re.exec(n.data))) {
+      var r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      var tops = new Set(Array.from(r.getClientRects()).map(function (x) { return Math.round(x.top); }));
+      if (tops.size > 1) bad.push(m[0]);
+    }
+  }
+});
+var p = document.createElement("pre");
+p.textContent = "cells: " + document.querySelectorAll("td").length + "; broken words: " + bad.length + " " + bad.slice(0, 5).join(" ");
+p.id = "measured";
+document.body.appendChild(p);
+</script>"""
+open(sys.argv[2], "w").write(open(sys.argv[1]).read().replace("</body>", js + "</body>"))
+PY
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$T/chromium" --window-size=1280,4000 --dump-dom \
+		"file://$T/measure.html" >"$T/dom.html" 2>/dev/null
+	check "in chromium at 1280 px every table cell keeps its words whole (no column narrower than a word)" \
+		eval 'grep -Eq "cells: [1-9][0-9]*; broken words: 0 " "$T/dom.html" || { grep -o "cells: .*" "$T/dom.html" | sed "s/^/# /"; false; }'
 else
 	skip "chromium not installed"
 fi

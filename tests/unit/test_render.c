@@ -169,18 +169,125 @@ static const char *const tricky[] = {
 };
 #define NTRICKY (sizeof(tricky) / sizeof(tricky[0]))
 
+/* Strings GFM would read as markup (emphasis, code, links, strikethrough,
+ * entities, html) or as a cell's end. */
+static const char *const markup[] = {
+	"a*b*c", "`code`", "[x](y)", "~~s~~", "_em_", "snake_case_name", "&amp; & x", "x | y", "a\\|b", "two\nlines", "<b>bold</b>",
+};
+#define NMARKUP (sizeof(markup) / sizeof(markup[0]))
+
+/* strings_table(name, s, n): one row per string: n (its index), s. */
+static struct table *strings_table(const char *name, const char *const *s, size_t n)
+{
+	struct table *t = table_new(name, NULL);
+	table_col(t, "n", COL_INT, 0);
+	table_col(t, "s", COL_STR, 0);
+	for (size_t i = 0; i < n; i++) {
+		table_add_row(t);
+		table_set_int(t, 0, (long long)i);
+		table_set_str(t, 1, s[i]);
+	}
+	return t;
+}
+
+/* The Python half of cmark_reads: stdin holds the md, a NUL, the json. */
+#define CMARK_SCRIPT \
+	"import json, subprocess\n" \
+	"from html.parser import HTMLParser\n" \
+	"md, js = sys.stdin.buffer.read().split(b\"\\0\", 1)\n" \
+	"want = [r[\"s\"] for r in json.loads(js.decode(\"utf-8\"))]\n" \
+	"out = subprocess.run([\"cmark-gfm\", \"--unsafe\", \"-e\", \"table\", \"-e\", \"strikethrough\"], input=md,\n" \
+	"                     stdout=subprocess.PIPE, check=True).stdout.decode(\"utf-8\")\n" \
+	"class P(HTMLParser):\n" \
+	"    def __init__(self):\n" \
+	"        super().__init__()\n" \
+	"        self.rows, self.cell = [], None\n" \
+	"    def handle_starttag(self, tag, attrs):\n" \
+	"        if tag == \"tr\":\n" \
+	"            self.rows.append([])\n" \
+	"        elif tag in (\"td\", \"th\"):\n" \
+	"            self.cell = \"\"\n" \
+	"        elif tag == \"br\" and self.cell is not None:\n" \
+	"            self.cell += \"\\n\"\n" \
+	"    def handle_endtag(self, tag):\n" \
+	"        if tag in (\"td\", \"th\"):\n" \
+	"            self.rows[-1].append(self.cell)\n" \
+	"            self.cell = None\n" \
+	"    def handle_data(self, d):\n" \
+	"        if self.cell is not None:\n" \
+	"            self.cell += d\n" \
+	"p = P()\n" \
+	"p.feed(out)\n" \
+	"bad = [r for r in p.rows if len(r) != 2]\n" \
+	"if len(p.rows) != len(want) + 1:\n" \
+	"    bad.append((\"rows\", len(p.rows), len(want) + 1))\n" \
+	"if exact:\n" \
+	"    bad += [(r[1], w) for r, w in zip(p.rows[1:], want) if r[1] != w]\n" \
+	"[print(\"#   bad:\", ascii(x)) for x in bad[:5]]\n" \
+	"sys.exit(1 if bad else 0)\n"
+
+/* cmark_reads(md, json, exact): whether cmark-gfm (GitHub's parser, with its
+ * table and strikethrough extensions) reads the md table md as a table
+ * whose every row has two cells, the second one (a <br> read as a
+ * newline) the string "s" of the same row of the json table json; with
+ * exact false, only the cell counts. */
+static bool cmark_reads(const char *md, const char *json, bool exact)
+{
+	size_t n = strlen(md), m = strlen(json);
+	char *in = malloc(n + m + 2);
+	bool rc;
+	memcpy(in, md, n);
+	in[n] = 0;
+	memcpy(in + n + 1, json, m + 1);
+	rc = python(exact ? "import sys\nexact = True\n" CMARK_SCRIPT : "import sys\nexact = False\n" CMARK_SCRIPT,
+		    in, n + m + 1);
+	free(in);
+	return rc;
+}
+
+/* cmark_check(t, exact, what): cmark_reads of t's md and json forms; a
+ * skip without cmark-gfm. */
+static void cmark_check(const struct table *t, bool exact, const char *what)
+{
+	char *md = render(t, FMT_MD), *json = render(t, FMT_JSON);
+	if (system("cmark-gfm --version >/dev/null 2>&1"))
+		skip("cmark-gfm not installed");
+	else
+		ok(cmark_reads(md, json, exact), "%s: cmark-gfm reads %s", what,
+		   exact ? "every string back as it is, one cell each" : "two cells in every row");
+	free(md);
+	free(json);
+}
+
+/* test_md_markup(): markup characters are escaped so GFM shows each
+ * string as it is, in its own cell: the exact md, and cmark-gfm reading
+ * it back. */
+static void test_md_markup(void)
+{
+	struct table *t = strings_table("markup", markup, NMARKUP);
+	check(t, FMT_MD,
+	      "|   n | s               |\n"
+	      "| --: | --------------- |\n"
+	      "|   0 | a\\*b\\*c         |\n"
+	      "|   1 | \\`code\\`        |\n"
+	      "|   2 | [x\\](y)         |\n"
+	      "|   3 | ~\\~s\\~\\~        |\n"
+	      "|   4 | _em\\_           |\n"
+	      "|   5 | snake_case_name |\n"
+	      "|   6 | \\&amp; & x      |\n"
+	      "|   7 | x \\| y          |\n"
+	      "|   8 | a\\\\\\|b          |\n"
+	      "|   9 | two<br>lines    |\n"
+	      "|  10 | \\<b>bold\\</b>   |\n",
+	      "markup escaped");
+	cmark_check(t, true, "markup");
+	table_free(t);
+}
+
 /* tricky_table(): one row per tricky string: n (its index), s. */
 static struct table *tricky_table(void)
 {
-	struct table *t = table_new("tricky", NULL);
-	table_col(t, "n", COL_INT, 0);
-	table_col(t, "s", COL_STR, 0);
-	for (size_t i = 0; i < NTRICKY; i++) {
-		table_add_row(t);
-		table_set_int(t, 0, (long long)i);
-		table_set_str(t, 1, tricky[i]);
-	}
-	return t;
+	return strings_table("tricky", tricky, NTRICKY);
 }
 
 /* test_escape_text_md(): control characters, pipes, newlines and invalid
@@ -224,6 +331,7 @@ static void test_escape_text_md(void)
 	      "|  12 | ls\xe2\x80\xa8" "ep          |\n"
 	      "|  13 | del\\x7f        |\n",
 	      "escaping");
+	cmark_check(t, false, "escaping");
 	table_free(t);
 }
 
@@ -344,6 +452,62 @@ static void test_empty(void)
 	table_free(t);
 	table_free(NULL);
 	ok(1, "table_free(NULL) is harmless");
+}
+
+/* test_bool_column(): a COL_BOOL column is "yes" or "no" in text, md and
+ * html (left-aligned), 1 or 0 in csv, true or false in json; NULL stays
+ * the null text, null and an empty field. */
+static void test_bool_column(void)
+{
+	struct table *t = table_new("b", NULL);
+	table_col(t, "k", COL_INT, 0);
+	table_col(t, "sig", COL_BOOL, 0);
+	for (int i = 0; i < 3; i++) {
+		table_add_row(t);
+		table_set_int(t, 0, i);
+		if (i < 2)
+			table_set_int(t, 1, i ? 7 : 0);
+	}
+	check(t, FMT_TEXT, "k  sig\n-  ---\n0  no\n1  yes\n2\n", "bool column");
+	check(t, FMT_MD, "|   k | sig |\n| --: | --- |\n|   0 | no  |\n|   1 | yes |\n|   2 |     |\n", "bool column");
+	check(t, FMT_CSV, "k,sig\n0,0\n1,1\n2,\n", "bool column");
+	check(t, FMT_JSON,
+	      "[\n  {\"k\": 0, \"sig\": false},\n  {\"k\": 1, \"sig\": true},\n  {\"k\": 2, \"sig\": null}\n]\n",
+	      "bool column");
+	char *html = render(t, FMT_HTML);
+	ok(strstr(html, "<td class=\"n\">0</td><td>no</td>") && strstr(html, "<td class=\"n\">1</td><td>yes</td>"),
+	   "bool column (html): yes and no, not right-aligned");
+	free(html);
+	table_free(t);
+}
+
+/* test_html_wide(): the page's style lets no column be narrower than its
+ * longest word (no overflow-wrap:anywhere, numbers never wrap) and puts
+ * each table in a box that scrolls when the table is wider than the page;
+ * tests/integration/report.sh measures a real report in chromium. */
+static void test_html_wide(void)
+{
+	struct table *t = one_row("w", NULL, 1);
+	char *s = render(t, FMT_HTML);
+	ok(!strstr(s, "anywhere") && strstr(s, "overflow-wrap:break-word"), "html: cells break between words only");
+	ok(strstr(s, "td.n,th.n{") && strstr(strstr(s, "td.n,th.n{"), "white-space:nowrap}"),
+	   "html: numeric cells never wrap");
+	ok(strstr(s, "div.table{overflow-x:auto") && strstr(s, "<div class=\"table\"><table>") &&
+		   strstr(s, "</table></div>"),
+	   "html: each table in a box that scrolls sideways");
+	free(s);
+	table_free(t);
+	t = table_new("c", NULL);
+	table_col(t, "cmd", COL_STR, 0);
+	table_add_row(t);
+	table_set_str(t, 0, "perf record -e a:b --x=<y>\n -- yield");
+	s = render(t, FMT_HTML);
+	ok(strstr(s, "span.w{white-space:nowrap}") &&
+		   strstr(s, "<td>perf record <span class=\"w\">-e</span> a:b <span class=\"w\">--x=&lt;y&gt;</span>\n "
+			     "<span class=\"w\">--</span> yield</td>"),
+	   "html: a word with a '-' is a span that does not wrap");
+	free(s);
+	table_free(t);
 }
 
 /* test_mixed_types(): values of another type than their column's, and
@@ -706,6 +870,7 @@ static void test_random_strings_python(void)
 static void test_random_strings_human(void)
 {
 	struct table *t = random_table();
+	cmark_check(t, false, "random strings");
 	for (int md = 0; md < 2; md++) {
 		char *s = render(t, md ? FMT_MD : FMT_TEXT), *script = NULL;
 		if (asprintf(&script,
@@ -735,7 +900,7 @@ static void test_random_strings_html(void)
 	char *s = render_d(d, FMT_HTML, NULL), *body = html_body(s);
 	ok(python("import re,sys,xml.etree.ElementTree as E\n"
 		  "r = E.fromstring(sys.stdin.buffer.read())\n"
-		  "rows = [[td.text or \"\" for td in tr.iter(\"td\")] for tr in r.iter(\"tr\")][1:]\n"
+		  "rows = [[\"\".join(td.itertext()) for td in tr.iter(\"td\")] for tr in r.iter(\"tr\")][1:]\n"
 		  "def want(h):\n"
 		  "  s = bytes.fromhex(h).decode(\"utf-8\", \"replace\")\n"
 		  "  s = re.sub(\"[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ufffe\\uffff]\", \"\\ufffd\", s)\n"
@@ -1518,9 +1683,12 @@ int main(void)
 	test_escape_text_md();
 	test_escape_csv_json();
 	test_header_escape();
+	test_md_markup();
 	test_invalid_utf8();
 	test_empty();
 	test_mixed_types();
+	test_bool_column();
+	test_html_wide();
 	test_doc_tables();
 	test_json_writer();
 	test_json_numbers_python();

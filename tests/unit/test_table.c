@@ -269,7 +269,7 @@ static void test_captions(void)
 	dv_table(doc_findings(d), t);
 	char *s = render_d(d, FMT_HTML, NULL);
 	ok(strstr(s, "<h3>Rates</h3>\n<ul class=\"caption\"><li>rows are CPUs</li>"
-		     "<li>5 runs, a|b</li></ul>\n<table>") != NULL,
+		     "<li>5 runs, a|b</li></ul>\n<div class=\"table\"><table>") != NULL,
 	   "html captions are a list between the title and the table");
 	free(s);
 	doc_free(d);
@@ -521,6 +521,25 @@ static const char *shortest(double v, bool point)
 	return buf;
 }
 
+/* test_bool(): a COL_BOOL column stores 0 or 1 whatever integer it is
+ * given, and a clone keeps its type. */
+static void test_bool(void)
+{
+	struct table *t = table_new("b", NULL), *c;
+	int col = table_col(t, "yes", COL_BOOL, 0);
+	table_add_row(t);
+	table_set_int(t, col, -5);
+	table_add_row(t);
+	table_set_int(t, col, 0);
+	is_int(table_col_type(t, col), COL_BOOL, "table_col_type: COL_BOOL");
+	ok(table_cell(t, 0, col)->kind == CELL_INT && table_cell(t, 0, col)->v.i == 1, "-5 is stored as 1");
+	is_int(table_cell(t, 1, col)->v.i, 0, "0 is stored as 0");
+	c = table_clone(t, "c");
+	is_int(table_col_type(c, col), COL_BOOL, "a clone keeps COL_BOOL");
+	table_free(c);
+	table_free(t);
+}
+
 /* test_escape_lib(): lib/escape directly: XML and the other modes,
  * widths, the shortest forms with and without ".0". */
 static void test_escape_lib(void)
@@ -531,6 +550,13 @@ static void test_escape_lib(void)
 	       "ESC_XML: U+FFFE, U+FFFF and a truncated sequence replaced");
 	is_str(esc("a\"b\n\xc3(", ESC_NONE), "a\"b\n\xef\xbf\xbd(", "ESC_NONE only repairs UTF-8");
 	is_str(esc("a|b\\<\r\n\x02", ESC_MD), "a\\|b\\\\\\<<br>\\x02", "ESC_MD");
+	is_str(esc("*a* `b` [c](d) ~e~ _f_ g_h &amp; & i", ESC_MD),
+	       "*a\\* \\`b\\` [c\\](d) ~e\\~ _f\\_ g_h \\&amp; & i",
+	       "ESC_MD: what could close markup escaped, an intraword '_' and a lone '&' kept");
+	is_str(esc("_a b_ c_ _raw_lock", ESC_MD), "_a b\\_ c\\_ _raw_lock", "ESC_MD: a '_' that ends a word");
+	is_str(esc("* a * b ~ _", ESC_MD), "* a * b ~ _", "ESC_MD: '*', '~' and '_' alone between blanks kept");
+	is_str(esc("[-0.40, +0.40] ![i][r] [x]: y", ESC_MD), "[-0.40, +0.40] ![i\\][r] [x\\]: y",
+	       "ESC_MD: ']' escaped only where a link, image or reference could start");
 	is_str(esc("\xe2\x80\xa9", ESC_JSON), "\\u2029", "ESC_JSON: U+2029");
 	is_int(utf8_width("caf\xc3\xa9 \xf0\x9f\x98\x80"), 6, "utf8_width counts code points");
 	is_str(shortest(1.0, false), "1", "num_short without the point");
@@ -779,6 +805,7 @@ int main(void)
 	test_warnings_notes();
 	test_doc_values();
 	test_escape_lib();
+	test_bool();
 	test_doc_order();
 	test_table_in_array();
 	test_misuse();
