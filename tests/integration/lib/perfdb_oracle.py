@@ -760,7 +760,7 @@ def cmd_chains(args):
     # its libdw unwind ended on a return address read as 0, which perf
     # keeps as the frame 0 - 1 (docs/perf-data.md); perfdb stores no frame
     ends_m1 = set()
-    unwind_ends = init_plt = 0
+    unwind_ends = init_plt = stops_at_unknown = 0
     frame_rx = re.compile(r"\t\s*([0-9a-f]+) (.*?)(?:\+0x([0-9a-f]+))?(?: \(([^()]*)\))?$")
     for line in read_lines(txt):
         if line.startswith("\t"):
@@ -808,6 +808,13 @@ def cmd_chains(args):
             if len(fb) == len(fa) + 1 and id(fb) in ends_m1:
                 unwind_ends += 1
                 fb = fb[:-1]
+            if len(fb) > len(fa) > 0 and fb[len(fa)][0] == "[unknown]" and \
+                    [symrow.get(x, ("?",))[0] for x in fa] == [y[0] for y in fb[:len(fa)]]:
+                # perfdb's DWARF unwind stopped where perf's went on through
+                # a frame neither can name (a trampoline such as ld.so's
+                # _dl_runtime_resolve): perfdb's frames are perf's first ones
+                stops_at_unknown += 1
+                fb = fb[:len(fa)]
             if len(fa) != len(fb):
                 depth_bad += 1
                 det["depth"].append("sample %d %s: perfdb %d frames %s, perf %d frames %s%s"
@@ -873,6 +880,9 @@ def cmd_chains(args):
     if unwind_ends:
         print("# %s: %d samples whose chain perf ends with a frame ffffffffffffffff [unknown] "
               "(its unwind read a return address of 0), which perfdb does not store" % (label, unwind_ends))
+    if stops_at_unknown:
+        print("# %s: %d samples whose unwind perfdb ends where perf's goes on through a frame neither "
+              "names ([unknown]): perfdb's frames are perf's first ones" % (label, stops_at_unknown))
     result(depth_bad == 0 and n > 0,
            "%s: callchain depth equals the frames perf script prints (%d samples, %d frames)"
            % (label, n, sum(len(x[1]) for v in perf.values() for x in v)),
