@@ -236,7 +236,7 @@ static bool has_tracepoints(const struct recipe_plan *p)
 /* check_events: leaves out the tracepoints the kernel lacks. 0 or 2. */
 static int check_events(struct rec *r)
 {
-	char tracefs[PATH_MAX], why[256];
+	char tracefs[PATH_MAX] = "tracefs", why[256];
 	if (has_tracepoints(&r->plan)) {
 		if (!tracefs_mount_if_needed(tracefs, sizeof(tracefs), why, sizeof(why)))
 			eprintf("warning: %s; tracepoints not checked\n", why);
@@ -246,7 +246,8 @@ static int check_events(struct rec *r)
 	if (r->plan.nmissing)
 		warn_missing(&r->plan);
 	if (!r->plan.nevents && !(r->plan.recipes & (RECIPE_C2C | RECIPE_WATCH))) {
-		eprintf("none of the recipes' events exists on this kernel\n");
+		eprintf("none of the recipes' %zu tracepoints was found in %s (the running kernel's "
+			"events, listed above): nothing to record\n", r->plan.nmissing, tracefs);
 		return EXIT_FAIL;
 	}
 	return 0;
