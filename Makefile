@@ -45,7 +45,7 @@ endif
 ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif
-.PHONY: all test asan bench deps install uninstall clean run fuzz fuzz-build fuzz-harnesses FORCE
+.PHONY: all test asan bench deps install uninstall clean run fuzz fuzz-build fuzz-harnesses mutate FORCE
 
 # Each compiler run writes the headers it read into BUILD/deps/OUTPUT.d
 # (-MMD: the project's headers, not the system's; -MP: an empty rule for
@@ -202,6 +202,18 @@ bench: all $(BENCH_PROGS)
 	sh tests/bench/pulse.sh $(BUILD)
 	sh tests/bench/sittings.sh $(BUILD)
 
+# Mutation testing (tests/mutate/README.md): small bugs put one at a time
+# into a copy of the code that computes users' numbers, each against the
+# tests that cover its file; prints what the tests killed and what
+# survived. The fast subset by default; FULL=1 runs every mutant and test;
+# CHECK=1 fails when the kill rate is below tests/mutate/threshold; ONLY=S
+# keeps the mutants whose file or description contains S. The copy and its
+# build live in MUTATE_BUILD.
+MUTATE_BUILD ?= build-mutate
+mutate:
+	python3 tests/mutate/mutate.py --build $(MUTATE_BUILD) $(if $(FULL),--full) $(if $(CHECK),--check) \
+	  $(if $(ONLY),--only '$(ONLY)')
+
 deps:
 	sh .ci/deps.sh
 
@@ -225,7 +237,7 @@ uninstall:
 	rmdir $(DESTDIR)$(PREFIX)/libexec/perfdb 2>/dev/null || true
 
 clean:
-	rm -rf build build-asan build-fuzz perfdb
+	rm -rf build build-asan build-fuzz build-mutate perfdb
 
 # The headers each output was built from (DEPFLAGS above). An output that
 # has no .d (built by a Makefile before the .d files, or its .d lost)

@@ -136,6 +136,22 @@ static void test_t_intervals(void)
 	ok(isnan(i.lo), "t interval of one value: NaN");
 }
 
+/* test_edges: an interval's ends hold their value (a change is significant
+ * only when 0 lies strictly outside), and the spread of negative values
+ * in percent of the mean's size. */
+static void test_edges(void)
+{
+	double neg[] = { -10.1, -9.8, -10.4, -10.0, -9.7 };
+	ok(!stats_excludes((struct interval){ 0, 1 }, 0), "[0, 1] holds 0: not excluded");
+	ok(!stats_excludes((struct interval){ -1, 0 }, 0), "[-1, 0] holds 0: not excluded");
+	ok(!stats_excludes((struct interval){ 2, 2 }, 2), "the point [2, 2] holds 2");
+	ok(stats_excludes((struct interval){ 1e-12, 1 }, 0) && stats_excludes((struct interval){ -1, -1e-12 }, 0),
+	   "[1e-12, 1] and [-1, -1e-12] exclude 0");
+	ok(!stats_excludes((struct interval){ NAN, NAN }, 0), "a NaN interval excludes nothing");
+	near(stats_rel_stddev(neg, 5), 2.738612787525832, 1e-10,
+	     "relative stddev of negative values: positive, of the mean's size");
+}
+
 /* main: runs every test; exit status 0 when all passed. */
 int main(void)
 {
@@ -145,5 +161,6 @@ int main(void)
 	test_wilson();
 	test_newcombe();
 	test_t_intervals();
+	test_edges();
 	return tap_done();
 }

@@ -157,6 +157,39 @@ static void test_symtab(void)
 	symtab_free(t);
 }
 
+/* test_symtab_aliases(): which of several symbols at one address a lookup
+ * names, rule by rule as perf chooses (each pair differs in one rule and
+ * has the other rules against it where it can), and which copy of an
+ * exact duplicate is kept. */
+static void test_symtab_aliases(void)
+{
+	struct symtab *t = symtab_new();
+	uint64_t off = 99;
+
+	symtab_add_typed(t, 0x1000, 0x10, 'W', "weak_and_long", 13, NULL);
+	symtab_add_typed(t, 0x1000, 0x10, 'T', "strong", 6, NULL);
+	symtab_add_typed(t, 0x2000, 0x10, 'T', "short", 5, NULL);
+	symtab_add_typed(t, 0x2000, 0x10, 'T', "longer_name", 11, NULL);
+	symtab_add_typed(t, 0x3000, 0x10, 't', "local_and_long", 14, NULL);
+	symtab_add_typed(t, 0x3000, 0x10, 'T', "global", 6, NULL);
+	symtab_add_typed(t, 0x4000, 0x10, 'T', "dup", 3, NULL);
+	symtab_add_typed(t, 0x4000, 0x40, 'T', "dup", 3, NULL);
+	symtab_add_typed(t, 0x5000, 0, 'T', "unsized_and_long", 16, NULL);
+	symtab_add_typed(t, 0x5000, 0x8, 'T', "sized", 5, NULL);
+	symtab_add_typed(t, 0x6000, 0x10, 'T', "__two_and_long", 14, NULL);
+	symtab_add_typed(t, 0x6000, 0x10, 'T', "_one", 4, NULL);
+	symtab_finish(t);
+	is_str(find_name(t, 0x1000, NULL), "strong", "symtab aliases: a global before a weak one, however long");
+	is_str(find_name(t, 0x2004, NULL), "longer_name", "symtab aliases: the longer name of two alike (as perf)");
+	is_str(find_name(t, 0x3000, NULL), "global", "symtab aliases: a global before a local");
+	is_str(find_name(t, 0x4020, &off), "dup", "symtab aliases: of two exact duplicates the larger is kept");
+	is_int(off, 0x20, "symtab aliases: ... 0x20 into it");
+	is_int(symtab_count(t), 11, "symtab aliases: one copy of the duplicate dropped");
+	is_str(find_name(t, 0x5000, NULL), "sized", "symtab aliases: a sized symbol before an unsized one");
+	is_str(find_name(t, 0x6000, NULL), "_one", "symtab aliases: fewer leading underscores first");
+	symtab_free(t);
+}
+
 /* --- symtab: the order symbols are added in ---------------------------- */
 
 #define ORDER_N 4000
@@ -899,6 +932,7 @@ int main(void)
 	test_normalize();
 	test_demangle();
 	test_symtab();
+	test_symtab_aliases();
 	test_symtab_orders();
 	test_kallsyms_text();
 	test_kallsyms_errors();
