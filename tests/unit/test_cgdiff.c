@@ -427,6 +427,114 @@ static void test_marks_stop(void)
 	cgdiff_free(d);
 }
 
+/* pair(label, base, new): a base and a new session of label_b and
+ * label_n, each a list of "path", samples ..., NULL. */
+static void pair(const char *label, const char *const *base, const int *nb, const char *const *new,
+		 const int *nn)
+{
+	char l[64];
+	snprintf(l, sizeof(l), "%s_b", label);
+	begin_session(l);
+	for (int i = 0; base[i]; i++)
+		add(base[i], nb[i]);
+	end_session();
+	snprintf(l, sizeof(l), "%s_n", label);
+	begin_session(l);
+	for (int i = 0; new[i]; i++)
+		add(new[i], nn[i]);
+	end_session();
+}
+
+/* marked(label, path): the mark of path in label_b against label_n. */
+static int marked(const char *label, const char *path)
+{
+	char b[64], n[64];
+	snprintf(b, sizeof(b), "%s_b", label);
+	snprintf(n, sizeof(n), "%s_n", label);
+	struct cgdiff *d = diff(b, n, opts());
+	int m = d && row(d, path) ? row(d, path)->mark : 99;
+	cgdiff_free(d);
+	return m;
+}
+
+/* test_marks_half: the `=>` rule on both sides of half, with 1024 samples
+ * a side so that every share and change is exact in binary: x rises
+ * from 25% and its child y keeps 2/3 of the rise (=> descends to y),
+ * exactly 1/2 (descends), 0.4 (stays on x); a grandchild that keeps more
+ * than half under a child that keeps less is not reached (=> stays). */
+static void test_marks_half(void)
+{
+	static const char *const paths[] = { "m;x;y", "m;x", "m;z", NULL };
+	static const int base[] = { 128, 128, 768 }, third2[] = { 384, 256, 384 }, half[] = { 384, 384, 256 };
+	static const int fifth2[] = { 384, 512, 128 };
+	static const char *const gb[] = { "m;x", "m;x;y", "m;z", NULL }, *const gn[] = { "m;x", "m;x;y", "m;x;y;g",
+		"m;z", NULL };
+	static const int gbn[] = { 100, 300, 624 }, gnn[] = { 400, 100, 300, 224 };
+	pair("h23", paths, base, paths, third2);
+	pair("h12", paths, base, paths, half);
+	pair("h04", paths, base, paths, fifth2);
+	pair("hg", gb, gbn, gn, gnn);
+	is_int(marked("h23", "m;x;y"), 1, "x +37.5 points, its child y +25 (2/3 of it): => on y");
+	is_int(marked("h12", "m;x;y"), 1, "x +50, y +25 (exactly half): => on y");
+	is_int(marked("h04", "m;x"), 1, "x +62.5, y +25 (0.4 of it): => stays on x");
+	is_int(marked("hg", "m;x"), 1, "a grandchild keeping more than half under a child keeping less: => stays on x");
+}
+
+/* test_thresholds: each threshold of the diff at its value: a node at
+ * exactly --percent-limit is kept (tree and flat), a row with exactly
+ * CG_MIN_ROW_SAMPLES effective samples and a side with exactly
+ * CG_MIN_SIDE_SAMPLES have intervals, 2 runs a side are pooled (3 are run
+ * level: test_runs), children come by their larger share, and a straight
+ * chain with one middle row is not elided. */
+static void test_thresholds(void)
+{
+	static const char *const paths[] = { "m;p;q;r", "m;edge", "m;ten", "m;big", NULL };
+	static const int nb[] = { 20, 5, 4, 971 }, nn[] = { 30, 3, 6, 961 };
+	static const char *const two[] = { "m;s", "m;t", NULL };
+	static const int tb[] = { 60, 40 }, tn[] = { 70, 30 };
+	struct cg_opts o = opts();
+	struct cgdiff *d;
+	pair("lim", paths, nb, paths, nn);
+	o.limit = 0.5;
+	if ((d = diff("lim_b", "lim_n", o))) {
+		ok(row(d, "m;edge") != NULL, "a node at exactly --percent-limit 0.5 (5 of 1000) is kept");
+		const struct cg_row *r = row(d, "m;ten");
+		ok(r && !r->few && !isnan(r->ci.lo), "a row of exactly %d samples (4 + 6) has an interval",
+		   CG_MIN_ROW_SAMPLES);
+		ok(!d->few_side, "sides of 1000 samples are not too few");
+		r = row(d, "m;p");
+		ok(r && r->elide == 0, "p > q > r, straight: one middle row is not elided");
+		ok(row(d, "m;big") && row(d, "m;p") && row(d, "m;big") < row(d, "m;p") && row(d, "m;p") < row(d, "m;ten"),
+		   "children by their larger share: big, p, ten");
+		cgdiff_free(d);
+	}
+	o.mode = CG_SELF;
+	if ((d = diff("lim_b", "lim_n", o))) {
+		ok(row(d, "edge") != NULL, "--self: a frame at exactly --percent-limit is kept");
+		cgdiff_free(d);
+	}
+	begin_session("s100_b");
+	add("m;s", 60), add("m;t", 40);
+	end_session();
+	begin_session("s100_n");
+	add("m;s", 80), add("m;t", 20);
+	end_session();
+	if ((d = diff("s100_b", "s100_n", opts()))) {
+		ok(!d->few_side && row(d, "m;s") && !isnan(row(d, "m;s")->ci.lo),
+		   "sides of exactly %d samples have intervals", CG_MIN_SIDE_SAMPLES);
+		cgdiff_free(d);
+	}
+	for (int s = 0; s < 4; s++) {
+		begin_session(s < 2 ? "two_b" : "two_n");
+		add(two[0], s < 2 ? tb[0] + s : tn[0] + s), add(two[1], s < 2 ? tb[1] : tn[1]);
+		end_session();
+	}
+	if ((d = diff("two_b", "two_n", opts()))) {
+		ok(!d->run_level, "2 runs a side: pooled, not run level");
+		cgdiff_free(d);
+	}
+}
+
 /* test_limit_elide: --limit pruning and straight-chain elision. */
 static void test_limit_elide(void)
 {
@@ -1097,6 +1205,8 @@ int main(void)
 	test_intervals();
 	test_marks();
 	test_marks_stop();
+	test_marks_half();
+	test_thresholds();
 	test_limit_elide();
 	test_flat();
 	test_selection();

@@ -198,6 +198,53 @@ static void test_busy(void)
 	ok(!m.busy_any, "15%% of 0.1 s taken, within what 3 runs' ticks can count: not busy");
 }
 
+/* test_edges: each threshold at its value (a change of exactly
+ * MACHINE_MIN_PCT beyond the noise, or MACHINE_SINGLE_PCT with one probe,
+ * is one; a side at exactly MACHINE_BUSY_PCT is busy), the interval of a
+ * positive quantity bounded at -100%, the drift of the integer pulse
+ * alone, and a busy machine judged by the busier side. */
+static void test_edges(void)
+{
+	double x[] = { 99, 100, 101, 100, 100 }, y[] = { 101, 102, 103, 102, 102 };
+	double one[] = { 100 }, ninety[] = { 90 };
+	double fall[] = { 1, 50, 2 }, flat[] = { 100, 101, 99 }, caps[] = { 0.9, 0.9, 0.9 };
+	double quiet[] = { 100, 101, 99, 100.5, 99.5 }, loud_a[] = { 10, 20, 5, 15, 10 }, loud_b[] = { 12, 4, 18, 9, 11 };
+	struct machine_side a, b;
+	struct machine_cmp m;
+	side(&a, x, NULL, NULL, 5);
+	side(&b, y, NULL, NULL, 5);
+	cmp(&a, &b, &m);
+	ok(m.ind[MI_INT].pct == 2 && m.changed, "exactly %g%% beyond the noise: changed", MACHINE_MIN_PCT);
+	side(&a, one, NULL, NULL, 1);
+	side(&b, ninety, NULL, NULL, 1);
+	cmp(&a, &b, &m);
+	ok(m.ind[MI_INT].pct == -10 && m.changed, "one probe a side, exactly %g%% apart: changed", MACHINE_SINGLE_PCT);
+	side(&a, flat, NULL, NULL, 3);
+	side(&b, fall, NULL, NULL, 3);
+	cmp(&a, &b, &m);
+	ok(m.ind[MI_INT].ci.lo == -100 && m.ind[MI_INT].ci.hi > -100, "a pulse falls by 100%% at most: the interval "
+	   "stops at -100%% (%g..%g)", m.ind[MI_INT].ci.lo, m.ind[MI_INT].ci.hi);
+	side(&a, quiet, loud_a, NULL, 5);
+	side(&b, quiet, loud_b, NULL, 5);
+	cmp(&a, &b, &m);
+	ok(!m.changed && fabs(m.drift - fmax(fabs(m.ind[MI_INT].ci.lo), fabs(m.ind[MI_INT].ci.hi))) < 1e-12 &&
+	   m.drift < 2 && fmax(fabs(m.ind[MI_MEM].ci.lo), fabs(m.ind[MI_MEM].ci.hi)) > 20,
+	   "the drift is the integer pulse's (%g%%), however noisy the memory stream", m.drift);
+	side(&a, NULL, NULL, caps, 3);
+	side(&b, NULL, NULL, caps, 3);
+	a.taken = 0.5, a.capacity = 5;	/* exactly 10% */
+	b.taken = 0, b.capacity = 5;
+	cmp(&a, &b, &m);
+	ok(m.busy[0] == MACHINE_BUSY_PCT && m.busy_any, "exactly %g%% of the CPUs taken: busy", MACHINE_BUSY_PCT);
+	side(&a, NULL, NULL, caps, 3);
+	side(&b, NULL, NULL, caps, 3);
+	a.taken = 0.75, a.capacity = 5;	/* 15% */
+	b.taken = 2, b.capacity = 5;	/* 40% */
+	cmp(&a, &b, &m);
+	is_int(machine_explains(&m, 1, iv(50, 60), true, true), 3,
+	       "busy sides (15%%, 40%%): a change within twice the larger share (80%%) is the load's");
+}
+
 /* test_unknown: sides without pulse or load. */
 static void test_unknown(void)
 {
@@ -233,6 +280,7 @@ int main(void)
 	test_single();
 	test_mixed();
 	test_busy();
+	test_edges();
 	test_unknown();
 	test_probe();
 	printf("1..%d\n", tap_n);

@@ -560,6 +560,8 @@ static void test_median(void)
 		const struct dval *busy = m ? dv_get(m, "new_busy_pct") : NULL;
 		is_near(busy ? dv_real_of(busy) : NAN, 100 * (3 * 0.5 + 3 * 0.25 + 6 * 0.1) / (6 * 1 * 2.0),
 			"the new side's busy share: others' and steal's CPU time over the runs' (2 CPUs)");
+		is_near(real(doc_table(d, "machine"), 2, "new"), 100 * (3 * (1 - 0.6 / 2) + 3 * (1 - 0.35 / 2)) / 6,
+			"the CPU time left to the workload, its mean over the runs");
 		doc_free(d);
 	}
 }
@@ -700,6 +702,16 @@ static void test_sittings(void)
 	ok(drift && dv_real_of(drift) > 6 && changed && !dv_bool_of(changed),
 	   "the pulse did not change, but may have drifted by more than the change (%g%%)",
 	   drift ? dv_real_of(drift) : NAN);
+	double pa[4], pb[4], lo, hi;	/* each sitting's probes but its first (taken before any run) */
+	for (int j = 0; j < 2; j++)
+		for (int i = 1; i < 3; i++) {
+			pa[2 * j + i - 1] = sit_pulse[0][j][i];
+			pb[2 * j + i - 1] = sit_pulse[1][j][i];
+		}
+	welch(pa, 4, pb, 4, 0.95, &lo, &hi);
+	is_near(drift ? dv_real_of(drift) : NAN, 100 * fmax(fabs(lo), fabs(hi)) / mean(pa, 4),
+		"the drift: the far end of the integer pulse's 95%% interval, in %% of base, the sittings' first "
+		"probes left out");
 	struct want w = { "x", NULL, a, b, 2, 2, -1, "sittings", 0.95 };
 	check_row(d, &w);
 	is_int((long long)real(doc_table(d, "metric_x"), 0, "machine_explains"), 0,
@@ -731,12 +743,15 @@ static void test_thresholds(void)
 	doc_free(d);
 }
 
-/* The machine: mc_a's runs saw a pulse near 100, mc_b's near 80 (each
- * run its own probe); rate fell 20% (as the machine), time rose 20% (as
- * the machine), jump rose 30% (against it). */
+/* The machine: mc_a's runs saw a pulse near 100, mc_b's near 80 (a probe
+ * before the first run, then one shared by each round of 2 runs); rate
+ * fell 20% (as the machine), time rose 20% (as the machine), jump rose
+ * 30% (against it). tk_a's 3 runs of 10 ms on 2 CPUs lost 70% of the
+ * CPUs' time to others, within what /proc/stat's ticks can count by
+ * themselves: not busy. */
 static void build_machine(void)
 {
-	static const double pulse[2][5] = { { 100, 101, 99, 100.5, 99.5 }, { 80, 81, 79, 80.5, 79.5 } };
+	static const double pulse[2][5] = { { 100, 101, 101, 99, 99 }, { 80, 81, 81, 79, 79 } };
 	static const double rate[2][5] = { { 1000, 1010, 990, 1005, 995 }, { 800, 808, 792, 804, 796 } };
 	static const double time[2][5] = { { 10, 10.1, 9.9, 10.05, 9.95 }, { 12, 12.1, 11.9, 12.05, 11.95 } };
 	static const double jump[2][5] = { { 100, 101, 99, 100.5, 99.5 }, { 130, 131, 129, 130.5, 129.5 } };
@@ -750,6 +765,13 @@ static void build_machine(void)
 			metric(id, "time", time[s][i], "s", "lower");
 			metric(id, "jump", jump[s][i], "ops/s", "higher");
 		}
+	}
+	for (int s = 0; s < 2; s++) {
+		struct run r = RUN;
+		r.bench = bench(s ? "tk_b" : "tk_a", s ? "tk-b" : "tk-a", "");
+		r.wall = 0.01;
+		r.others = s ? 0 : 0.014;
+		runs(&r, 1, (double[]){ 5, 6, 7 }, 3, "x", "ms", "lower");
 	}
 }
 
@@ -773,6 +795,17 @@ static void test_machine(void)
 	}
 	ok(!summary_has(d, "rate") && !summary_has(d, "time") && summary_has(d, "jump: +30.00%"),
 	   "the summary: the change the machine does not explain, only");
+	const struct table *t = doc_table(d, "machine");
+	ok(real(t, 0, "base_n") == 2 && real(t, 0, "new_n") == 2 && near(real(t, 0, "base"), 100) &&
+	   near(real(t, 0, "new"), 80), "the pulse: a probe shared by a round counts once, the one before any "
+	   "run not at all (2 probes a side: 100 and 80)");
+	doc_free(d);
+	if (!report("tk_a", "tk_b", NULL, 0, &d))
+		return;
+	const struct dval *m = dv_get(doc_findings_c(d), "machine_verdict");
+	ok(m && dv_get(m, "busy") && !dv_bool_of(dv_get(m, "busy")) && near(dv_real_of(dv_get(m, "base_busy_pct")), 70),
+	   "70%% of 3 runs of 10 ms on 2 CPUs taken, within 2 standard deviations of the ticks (2 CPUs a run): "
+	   "not busy");
 	doc_free(d);
 }
 

@@ -61,6 +61,9 @@ static void test_kinds(void)
 	is_int(sw_kind_of(&id, 100, 0, 10), SW_IDLE_KTHREAD, "to idle");
 	is_int(sw_kind_of(&id, 30, 200, 10), SW_IDLE_KTHREAD, "from a kernel thread");
 	is_int(sw_kind_of(&id, 100, 999, 10), SW_UNKNOWN, "to an unknown task");
+	is_int(sw_kind_of(&id, 999, 0, 10), SW_IDLE_KTHREAD, "from an unknown task to idle: idle/kthread");
+	is_int(sw_kind_of(&id, 0, 999, 10), SW_IDLE_KTHREAD, "from idle to an unknown task: idle/kthread");
+	is_int(sw_kind_of(&id, 999, 30, 10), SW_IDLE_KTHREAD, "from an unknown task to a kernel thread: idle/kthread");
 }
 
 /* A process the recording never named nor saw with a user mm (its exec
@@ -130,6 +133,27 @@ static void test_cpu_share(void)
 	is_int(r.procs[slot(200, 0)].ncpus_ran, 1, "a CPU with under 1%% of the run time does not count");
 	is_int(r.procs[slot(200, 0)].run_ns, 10010, "... its run time does");
 	is_int(r.cpus[1].idle_ns, 20000 - 1010, "idle runs until the window's end");
+	sched_result_free(&r);
+}
+
+/* The window's ends belong to it (a switch at t0 and a migration at t1
+ * count), and a CPU holding exactly SCHED_CPU_SHARE of a process's run
+ * time counts as one it ran on. */
+static void test_edges(void)
+{
+	struct tl_event v[] = {
+		sw(1000, 1, 0, 200),   /* at t0: B on CPU 1 for 100 ns (1% of its run time) */
+		sw(1100, 1, 200, 0),
+		sw(1100, 0, 0, 200),   /* then 9900 ns on CPU 0 */
+		sw(11000, 0, 200, 0),
+		mig(20000, 200, 0, 1), /* at t1 */
+	};
+	struct sched_result r;
+	sched_account(v, sizeof(v) / sizeof(*v), &id, 2, 1000, 20000, &r);
+	is_int(r.cpus[1].switches, 2, "a switch at the window's start counts");
+	is_int(r.procs[slot(200, 0)].run_ns, 10000, "B ran 10000 ns");
+	is_int(r.procs[slot(200, 0)].ncpus_ran, 2, "a CPU with exactly 1%% of the run time counts");
+	ok(r.cpus[0].mig_out == 1 && r.cpus[1].mig_in == 1, "a migration at the window's end counts");
 	sched_result_free(&r);
 }
 
@@ -225,6 +249,7 @@ int main(void)
 	test_cpu_share();
 	test_untraced();
 	test_lifetime();
+	test_edges();
 	test_scope();
 	return tap_done();
 }
