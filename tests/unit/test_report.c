@@ -1,17 +1,16 @@
 /* Unit tests that pin the numbers of perfdb report's results and of
  * perfdb results (analyze/report/report_headline.c, analyze/bench/
  * bench_data.c, analyze/bench/results.c) on benches written here row by
- * row, every reference value worked out here from the rows themselves:
- * means, sample variances, medians, Welch's interval with the Welch-
- * Satterthwaite degrees of freedom, and the t quantile from Student's
- * density integrated by Simpson's rule and inverted by bisection (none of
- * it from lib/stats.c). Cases: Bonferroni's family (metrics x cells), each
- * row's interval, mark and verdict, a negative base mean, a base mean of
- * 0; the units a row is tested on on both sides of each threshold (3 boots
- * a side for the boots' means, 2 sittings for the sittings' means, 2 units
- * to test at all, spread on one side), the means and medians shown; a boot
- * whose runs in a cell all failed (the median of the boots with runs in
- * the cell); the machine's verdicts; and perfdb results' tables. */
+ * row, every reference value worked out here from the rows themselves
+ * (tests/unit/ref_stats.h: means, variances, medians, Welch's interval
+ * with its own t quantile; none of it from lib/stats.c). Cases:
+ * Bonferroni's family (metrics x cells), each row's interval, mark and
+ * verdict, a negative base mean, a base mean of 0; the units a row is
+ * tested on, on both sides of each threshold (3 boots a side for the
+ * boots' means, 2 sittings for the sittings' means, 2 units to test at
+ * all, spread on one side), the means and medians shown; a boot whose
+ * runs in a cell all failed (the median of the boots with runs in the
+ * cell); the machine's verdicts; and perfdb results' tables. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -23,86 +22,10 @@
 #include "lib/doc.h"
 #include "lib/table.h"
 #include "schema/db.h"
+#include "tests/unit/ref_stats.h"
 #include "tests/unit/tap.h"
 
 static sqlite3 *db;
-
-/* --- reference arithmetic (independent of lib/stats.c) ----------------- */
-
-/* mean(v, n), var(v, n) (divisor n - 1), median(v, n) (v is sorted in a
- * copy by insertion). */
-static double mean(const double *v, size_t n)
-{
-	double s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += v[i];
-	return s / (double)n;
-}
-
-static double var(const double *v, size_t n)
-{
-	double m = mean(v, n), s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += (v[i] - m) * (v[i] - m);
-	return s / (double)(n - 1);
-}
-
-static double median(const double *v, size_t n)
-{
-	double c[64];
-	for (size_t i = 0; i < n; i++) {
-		size_t j = i;
-		for (; j > 0 && c[j - 1] > v[i]; j--)
-			c[j] = c[j - 1];
-		c[j] = v[i];
-	}
-	return n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-}
-
-/* t_density(x, df): Student's t density. */
-static double t_density(double x, double df)
-{
-	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI) -
-		   (df + 1) / 2 * log1p(x * x / df));
-}
-
-/* t_below(x, df): P(T <= x), x >= 0, by Simpson's rule over [0, x]. */
-static double t_below(double x, double df)
-{
-	const int steps = 20000;
-	double h = x / steps, s = t_density(0, df) + t_density(x, df);
-	for (int i = 1; i < steps; i++)
-		s += (i % 2 ? 4 : 2) * t_density(i * h, df);
-	return 0.5 + s * h / 3;
-}
-
-/* t_quant(p, df): x with P(T <= x) = p, 0.5 < p < 1, by bisection. */
-static double t_quant(double p, double df)
-{
-	double lo = 0, hi = 1;
-	while (t_below(hi, df) < p)
-		hi *= 2;
-	for (int i = 0; i < 60; i++) {
-		double mid = (lo + hi) / 2;
-		if (t_below(mid, df) < p)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
-}
-
-/* welch(a, na, b, nb, level, lo, hi): Welch's interval of mean(b) -
- * mean(a) at level. */
-static void welch(const double *a, size_t na, const double *b, size_t nb, double level, double *lo,
-		  double *hi)
-{
-	double va = var(a, na) / (double)na, vb = var(b, nb) / (double)nb, d = mean(b, nb) - mean(a, na);
-	double df = (va + vb) * (va + vb) / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-	double half = t_quant(1 - (1 - level) / 2, df) * sqrt(va + vb);
-	*lo = d - half;
-	*hi = d + half;
-}
 
 /* --- the database ------------------------------------------------------- */
 
@@ -293,8 +216,8 @@ static void check_row(const struct doc *d, const struct want *w)
 	snprintf(what, sizeof(what), "%s %s", w->metric, w->cell ? w->cell : "");
 	const struct table *t = doc_table(d, name);
 	long r = row_of(t, w->cell);
-	double ma = mean(w->a, w->na), mb = mean(w->b, w->nb), lo, hi;
-	welch(w->a, w->na, w->b, w->nb, w->level, &lo, &hi);
+	double ma = ref_mean(w->a, w->na), mb = ref_mean(w->b, w->nb), lo, hi;
+	ref_welch(w->a, w->na, w->b, w->nb, w->level, &lo, &hi);
 	bool sig = lo > 0 || hi < 0;
 	int dir = (mb > ma) - (mb < ma);
 	const char *verdict = !sig ? "" : !w->better ? (dir > 0 ? "higher" : "lower") :
@@ -388,16 +311,16 @@ static void test_family(void)
 	}
 	const struct table *t = doc_table(d, "metric_x");
 	long r = row_of(t, "3");
-	is_near(real(t, r, "base_stddev_pct"), 100 * sqrt(var(fam_x[0][2], 5)) / mean(fam_x[0][2], 5),
+	is_near(real(t, r, "base_stddev_pct"), 100 * sqrt(ref_var(fam_x[0][2], 5)) / ref_mean(fam_x[0][2], 5),
 		"x 3: base %%stddev of the runs");
-	is_near(real(t, r, "new_stddev_pct"), 100 * sqrt(var(fam_x[1][2], 5)) / mean(fam_x[1][2], 5),
+	is_near(real(t, r, "new_stddev_pct"), 100 * sqrt(ref_var(fam_x[1][2], 5)) / ref_mean(fam_x[1][2], 5),
 		"x 3: new %%stddev of the runs");
-	is_near(real(t, r, "base_median"), median(fam_x[0][2], 5), "x 3: base median");
+	is_near(real(t, r, "base_median"), ref_median(fam_x[0][2], 5), "x 3: base median");
 	ok(real(t, r, "base_runs") == 5 && real(t, r, "new_runs") == 5 && real(t, r, "base_boots") == 1 &&
 	   real(t, r, "base_sittings") == 1, "x 3: 5 runs, 1 boot, 1 sitting a side");
 	t = doc_table(d, "metric_z");
 	r = row_of(t, "1");
-	is_near(real(t, r, "base_stddev_pct"), 100 * sqrt(var(fam_z[0][0], 5)) / 20.0,
+	is_near(real(t, r, "base_stddev_pct"), 100 * sqrt(ref_var(fam_z[0][0], 5)) / 20.0,
 		"z 1: the %%stddev of a negative mean is positive");
 	doc_free(d);
 	if (!report("fam_a", "fam_b", one, 1, &d))
@@ -445,12 +368,12 @@ static size_t units(int s, int nboots, bool by_boot, double *out)
 		for (int j = 0; j < 2; j++) {
 			size_t nr = k == 0 && j == 0 ? 3 : 2;
 			if (!by_boot)
-				out[n++] = mean(boot_v[s][k][j], nr);
+				out[n++] = ref_mean(boot_v[s][k][j], nr);
 			for (size_t i = 0; i < nr; i++)
 				all[m++] = boot_v[s][k][j][i];
 		}
 		if (by_boot)
-			out[n++] = mean(all, m);
+			out[n++] = ref_mean(all, m);
 	}
 	return n;
 }
@@ -476,7 +399,7 @@ static void test_boots(void)
 			for (int j = 0; j < 2; j++)
 				for (size_t i = 0; i < (k == 0 && j == 0 ? 3u : 2u); i++)
 					all[m++] = boot_v[0][k][j][i];
-			med += median(all, m) / 3;
+			med += ref_median(all, m) / 3;
 		}
 		is_near(real(t, 0, "base_median"), med, "3 boots: the median is each boot's median, averaged");
 		ok(real(t, 0, "base_runs") == 13 && real(t, 0, "base_boots") == 3 && real(t, 0, "base_sittings") == 6 &&
@@ -585,9 +508,9 @@ static void test_results(void)
 	is_near(real(t, r, "median"), 1040, "results: the median of the boots with runs in the cell");
 	ok(real(t, r, "boots") == 1 && real(t, r, "runs") == 3 && real(t, r, "failed") == 3,
 	   "results: 1 boot, 3 runs, 3 failed (the failed warm-up not counted)");
-	is_near(real(t, r, "mean"), mean(md_1, 3), "results: the mean of the runs that ended well");
-	is_near(real(t, r, "stddev"), sqrt(var(md_1, 3)), "results: their stddev");
-	is_near(real(t, r, "stddev_pct"), 100 * sqrt(var(md_1, 3)) / mean(md_1, 3), "results: stddev in %% of the mean");
+	is_near(real(t, r, "mean"), ref_mean(md_1, 3), "results: the mean of the runs that ended well");
+	is_near(real(t, r, "stddev"), sqrt(ref_var(md_1, 3)), "results: their stddev");
+	is_near(real(t, r, "stddev_pct"), 100 * sqrt(ref_var(md_1, 3)) / ref_mean(md_1, 3), "results: stddev in %% of the mean");
 	ok(real(t, r, "min") == 1000 && real(t, r, "max") == 1066, "results: min 1000, max 1066");
 	is_near(real(t, r, "elapsed_s"), 1, "results: elapsed per run");
 	r = row_of(t, "2");
@@ -694,7 +617,7 @@ static void test_sittings(void)
 	struct doc *d;
 	for (int s = 0; s < 2; s++)
 		for (int j = 0; j < 2; j++)
-			(s ? b : a)[j] = mean(sit_v[s][j], 3);
+			(s ? b : a)[j] = ref_mean(sit_v[s][j], 3);
 	if (!report("s2_a", "s2_b", NULL, 0, &d))
 		return;
 	const struct dval *m = dv_get(doc_findings_c(d), "machine_verdict");
@@ -708,8 +631,8 @@ static void test_sittings(void)
 			pa[2 * j + i - 1] = sit_pulse[0][j][i];
 			pb[2 * j + i - 1] = sit_pulse[1][j][i];
 		}
-	welch(pa, 4, pb, 4, 0.95, &lo, &hi);
-	is_near(drift ? dv_real_of(drift) : NAN, 100 * fmax(fabs(lo), fabs(hi)) / mean(pa, 4),
+	ref_welch(pa, 4, pb, 4, 0.95, &lo, &hi);
+	is_near(drift ? dv_real_of(drift) : NAN, 100 * fmax(fabs(lo), fabs(hi)) / ref_mean(pa, 4),
 		"the drift: the far end of the integer pulse's 95%% interval, in %% of base, the sittings' first "
 		"probes left out");
 	struct want w = { "x", NULL, a, b, 2, 2, -1, "sittings", 0.95 };
