@@ -454,6 +454,78 @@ static void test_unverified(void)
 	ipi_set_free(&set);
 }
 
+/* test_edges: every window at its limit. switched_near_send's 20 us: a
+ * switch exactly 20 us before the send is outside it, one 1 ns later
+ * inside; an ipi_send raises the IPIs of its target only; the "ipi"
+ * source: a verdict exactly IPIS_FALLBACK_RX_NS after the send is taken,
+ * a send exactly IPIS_ATTEMPT_NS after an attempt is a flush IPI; a LOST
+ * span that starts where an IPI's receiver window ends does not count,
+ * one of an unknown CPU does; a target with no event after the send
+ * ended the recording, whatever was lost; a kernel thread's flush is of
+ * an unknown mm. */
+static void test_edges(void)
+{
+	struct tl_event v[] = {
+		sw(6000, 0, 0, 100), sw(6000, 1, 0, 200), sw(6000, 2, 0, 200),
+		sw(80000, 1, 200, 101),				/* exactly 20 us before */
+		queue(100000, 0, 100, 1, 0xe1), queue(100000, 0, 100, 2, 0xe2),
+		ev(100100, 0, 100, TL_IPI_SEND, -1, 1),		/* raises CPU 1's only */
+		entry(105000, 1, 101, 0xe1, TL_CSD_ENTRY), entry(105100, 1, 101, 0xe1, TL_CSD_EXIT),
+		entry(106000, 2, 200, 0xe2, TL_CSD_ENTRY), entry(106100, 2, 200, 0xe2, TL_CSD_EXIT),
+		sw(180001, 1, 101, 200),			/* 19.999 us before */
+		queue(200000, 0, 100, 1, 0xe1),
+		entry(205000, 1, 200, 0xe1, TL_CSD_ENTRY), entry(205100, 1, 200, 0xe1, TL_CSD_EXIT),
+		sw(300000, 0, 100, 30), queue(300100, 0, 30, 1, 0xe3),	/* a kernel thread's */
+		sw(300200, 0, 30, 100),
+		queue(400000, 0, 100, 2, 0xe4),			/* CPU 2: no event after it */
+	};
+	struct ipi_set set;
+	classify(v, sizeof(v) / sizeof(*v), true, &set);
+	if (ok(set.n == 5, "edges: five IPIs (%zu)", set.n)) {
+		ok(!set.v[0].near_send, "a switch exactly 20 us before the send: not near it");
+		ok(set.v[0].raised && !set.v[1].raised, "an ipi_send to CPU 1 raises the IPI to CPU 1, not CPU 2's");
+		ok(set.v[2].near_send, "a switch 19.999 us before the send: near it");
+		is_int(set.v[3].mm, MM_UNKNOWN, "a kernel thread's flush: of an unknown mm");
+		is_int(set.v[4].why, WHY_END, "a target with no event after the send: the recording ended");
+	}
+	ipi_set_free(&set);
+	const struct lost_span at_end[] = { { 1, 300100 + IPIS_FALLBACK_RX_NS, 300100 + 2 * IPIS_FALLBACK_RX_NS },
+					    { 2, 300000, 500000 } };
+	struct lost_spans w = { at_end, 2, false };
+	struct tl_event more[sizeof(v) / sizeof(*v) + 1];
+	memcpy(more, v, sizeof(v));
+	more[sizeof(v) / sizeof(*v)] = sw(3000000, 1, 200, 0);	/* CPU 1 goes on past the sends */
+	classify_lost(more, sizeof(more) / sizeof(*more), true, &w, &set);
+	if (ok(set.n == 5, "edges with LOST spans: five IPIs")) {
+		is_int(set.v[3].why, WHY_NONE, "a span starting where the IPI's 1 ms ends: not lost there");
+		is_int(set.v[4].why, WHY_END, "... a target without a later event ended, though its CPU lost events");
+	}
+	ipi_set_free(&set);
+	const struct lost_span unknown_cpu[] = { { -1, 300000, 300200 } };
+	w = (struct lost_spans){ unknown_cpu, 1, false };
+	classify_lost(more, sizeof(more) / sizeof(*more), true, &w, &set);
+	if (ok(set.n == 5, "edges with a LOST span of an unknown CPU"))
+		is_int(set.v[3].why, WHY_LOST, "... it may be the target's: lost events");
+	ipi_set_free(&set);
+
+	struct tl_event first[] = { ev(1000, 1, 100, TL_SAMPLE, -1, -1) };
+	struct timeline tl;
+	build(first, 1, &tl);
+	is_int(timeline_class(&tl, 1, 1500, 10), CL_RUNNING, "a CPU's first sample, before any switch: its task's mm runs");
+	timeline_free(&tl);
+
+	struct tl_event fb[] = {
+		sw(0, 1, 0, 200),
+		ev(1000, 0, 100, TL_IPI_SEND, -1, 1), flush(1000 + IPIS_FALLBACK_RX_NS, 1, 200, 5),
+		flush(3000000, 0, 100, 4), ev(3000000 + IPIS_ATTEMPT_NS, 0, 100, TL_IPI_SEND, -1, 1),
+	};
+	fb[1].flush = 1;
+	classify(fb, sizeof(fb) / sizeof(*fb), false, &set);
+	if (ok(set.n == 2, "ipi source: a send exactly %d ns after an attempt is a flush IPI", IPIS_ATTEMPT_NS))
+		is_int(set.v[0].reason, 5, "ipi source: a verdict exactly 1 ms after the send is taken");
+	ipi_set_free(&set);
+}
+
 static void test_fallback(void)
 {
 	struct tl_event v[] = {
@@ -628,6 +700,7 @@ int main(void)
 	test_unverified();
 	test_unrecorded_switch();
 	test_fallback();
+	test_edges();
 	test_agrees();
 	test_seen();
 	test_flush_names();
