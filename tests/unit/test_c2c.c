@@ -73,6 +73,8 @@ static const struct dcase cases[] = {
 	{ "store N/A", { A, ST, C2C_LVL_NA, 0, 0, 0, 0, 0, 0 }, C2C_STORE, { .store = 1, .st_na = 1 } },
 	{ "store uncached", { A, ST, C2C_LVL_UNC | HIT, 0, 0, 0, 0, 0, 0 }, C2C_STORE, { .store = 1, .st_uncache = 1 } },
 	{ "store L2 hit (no L1 bit)", { A, ST, C2C_LVL_L2 | HIT, 0, 0, 0, 0, 0, 0 }, C2C_STORE, { .store = 1 } },
+	{ "store L2 miss (no L1 bit): no L1 miss", { A, ST, C2C_LVL_L2 | C2C_LVL_MISS, 0, 0, 0, 0, 0, 0 }, C2C_STORE,
+	  { .store = 1 } },
 	{ "store without address", { 0, ST, C2C_LVL_L1 | HIT, 0, 0, 0, 0, 0, 0 }, C2C_STORE, { .store = 1, .st_noadrs = 1 } },
 	{ "load and store bits: a load", { A, LD | ST, C2C_LVL_L1 | HIT, 0, 0, 0, 0, 0, 0 }, C2C_LOAD,
 	  { .load = 1, .ld_l1hit = 1 } },

@@ -1036,6 +1036,51 @@ static void test_rows(void)
 	objects_free(&om);
 }
 
+/* test_verdicts: a line's verdict and the field its detail names. Line 0:
+ * one field stored to by CPUs 0 and 1, read by none: true sharing (two
+ * writers are enough). Line 1: field +0x0 written by CPU 0 and read by
+ * CPU 1 with 10 HITMs, field +0x8 stored to by CPUs 2 and 3 50 times:
+ * both truly shared, and the detail names the one with the HITMs (HITMs
+ * weigh more than stores); the per-type aggregate keeps its writers. */
+static void test_verdicts(void)
+{
+	const uint64_t base = 0xffff888000008000ULL;
+	struct c2c_data d = { .nlines = 2 };
+	struct objmap om = { 0 };
+	struct layout_set ls = { 0 };
+	struct hitm_result r;
+	om.v = xcalloc(1, sizeof(*om.v));
+	om.v[0] = (struct hobj){ .addr = base, .size = 128, .t0 = INT64_MIN, .t1 = INT64_MAX, .pid = -1,
+		.source = OBJ_KALLSYMS, .type = xstrdup(""), .name = xstrdup("v") };
+	om.n = om.cap = 1;
+	objects_finish(&om);
+	hitm_begin(&r, &om, &ls);
+	for (int i = 0; i < 4; i++)
+		hitm_add(&r, &(struct c2c_sample){ .addr = base + 8, .cpu = i % 2, .node = -1, .pid = 1, .tid = 1,
+			.site = 0, .line = 0, .cpumode = 1, .cls = C2C_STORE });
+	for (int i = 0; i < 10; i++) {
+		hitm_add(&r, &(struct c2c_sample){ .addr = base + 64, .cpu = 0, .node = -1, .pid = 1, .tid = 1,
+			.site = 0, .line = 1, .cpumode = 1, .cls = C2C_STORE });
+		hitm_add(&r, &(struct c2c_sample){ .addr = base + 64, .cpu = 1, .node = -1, .pid = 1, .tid = 2,
+			.site = 0, .line = 1, .cpumode = 1, .cls = C2C_LCL_HITM });
+	}
+	for (int i = 0; i < 50; i++)
+		hitm_add(&r, &(struct c2c_sample){ .addr = base + 72, .cpu = 2 + i % 2, .node = -1, .pid = 1,
+			.tid = 3, .site = 0, .line = 1, .cpumode = 1, .cls = C2C_STORE });
+	hitm_finish(&r, &d);
+	is_int(r.lines[0].verdict, SHARE_TRUE, "stored to by CPUs 0 and 1, read by none: true sharing");
+	is_int(r.lines[1].verdict, SHARE_BOTH, "line 1: true sharing in each field, false between them");
+	ok(r.lines[1].detail && !strncmp(r.lines[1].detail, "v+0x40 written by CPU 0, read by CPU 1", 38),
+	   "line 1: the detail names the field with the HITMs first (%s)", r.lines[1].detail);
+	bool writers = false;
+	for (size_t i = 0; i < r.ntfields; i++)
+		if (!strcmp(r.strs[r.tfields[i].name], "v+0x48"))
+			writers = cpuset_count(r.tfields[i].writers, r.cpu_words) == 2;
+	ok(writers, "the per-type field v+0x48 keeps its 2 writers");
+	hitm_result_free(&r);
+	objects_free(&om);
+}
+
 /* ---- the findings document of both evidence kinds ---- */
 
 /* watch_fixture(db): session 2: two fields of one mm_struct watched (its
@@ -1341,6 +1386,7 @@ int main(int argc, char **argv)
 	test_dwarf();
 	test_seed();
 	test_rows();
+	test_verdicts();
 	test_findings();
 	test_describe();
 	char cmd[PATH_MAX + 16];
