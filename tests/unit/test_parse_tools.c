@@ -360,6 +360,9 @@ static void test_hackbench(void)
 	fails(run_text("hackbench", "Time: inf\n", NULL, &r), &r, "'Time: inf'", "Time: inf");
 	fails(run_text("hackbench", "Time: 1e400\n", NULL, &r), &r, "'Time: 1e400'", "Time: 1e400");
 	fails(run_text("hackbench", "Time: -0.5\n", NULL, &r), &r, "'Time: -0.5'", "Time: -0.5");
+	ok(!run_text("hackbench", "Time: 0\n", NULL, &r), "Time: 0 (a run faster than hackbench's clock): %s", r.error);
+	is_metric(&r, "seconds", 0, "s", BETTER_LOWER);
+	parse_result_free(&r);
 	fails(run_text("hackbench", "Time: 0.1\nTime: 0.2\n", NULL, &r), &r, "seconds printed twice", "two Time lines");
 	big = malloc(4200);
 	memcpy(big, "Time: ", 6);
