@@ -1165,6 +1165,112 @@ static void test_report_summary(void)
 	doc_free(d);
 }
 
+/* cost_session(label, a, b, secs, ops): a session of label: a samples on
+ * main;alpha, b on main;beta, secs seconds long, its workload printing ops (a
+ * count; none when ops < 0). */
+static void cost_session(const char *label, int a, int b, double secs, double ops)
+{
+	begin_session(label);
+	add("main;alpha", a), add("main;beta", b);
+	end_session();
+	ins("UPDATE session SET duration_ns = ? WHERE id = ?", "ii", (int64_t)(secs * 1e9), cur_session);
+	if (ops >= 0)
+		ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 'items', ?, "
+		    "0, 'metric=items', 'items')", "id", cur_session, ops);
+}
+
+/* cost_row(d, path_end, col): the cost table's value of the row whose
+ * symbol ends with path_end, NaN when none. */
+static double cost_row(const struct doc *d, const char *name, const char *col)
+{
+	const struct table *t = doc_table(d, "cgdiff_cost");
+	int s = t ? table_find_col(t, "symbol") : -1, c = t ? table_find_col(t, col) : -1;
+	for (size_t i = 0; s >= 0 && c >= 0 && i < table_nrows(t); i++)
+		if (table_cell(t, i, s)->kind == CELL_STR && strstr(table_cell(t, i, s)->v.s, name) &&
+		    table_cell(t, i, c)->kind == CELL_REAL)
+			return table_cell(t, i, c)->v.r;
+	return NAN;
+}
+
+/* test_report_cost(): the report's absolute cost of each node, with 2
+ * sessions a side: per operation (every session counted items), summed
+ * over each side's sessions, and per second of recording (no session
+ * counted any). */
+static void test_report_cost(void)
+{
+	struct report_opts o = { .base = "cop_base", .new = "cop_new", .comm = "work", .db_path = "t.db" };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	cost_session("cop_base", 300, 100, 1, 100);
+	cost_session("cop_base", 500, 100, 3, 300);
+	cost_session("cop_new", 200, 200, 2, 50);
+	cost_session("cop_new", 200, 400, 2, 150);
+	if (ok(!report_findings(db, &o, d, err, sizeof(err)), "report, 2 sessions a side%s%s", *err ? ": " : "", err)) {
+		ok(near(cost_row(d, "alpha", "base_per_op"), 800.0 / 400) && near(cost_row(d, "alpha", "new_per_op"), 400.0 / 200),
+		   "per operation: a side's samples over all its sessions' items (800 / 400, 400 / 200)");
+		ok(near(cost_row(d, "beta", "change_pct"), 100 * (600.0 / 200 - 200.0 / 400) / (200.0 / 400)),
+		   "beta's %%change per operation");
+		ok(near(cost_row(d, "alpha", "base_per_sec"), 800.0 / 4) && near(cost_row(d, "alpha", "new_per_sec"), 400.0 / 4),
+		   "per second: over all its sessions' seconds (4 s a side)");
+		ok(summary_has(d, "call graph (cpu-clock): main > beta +"),
+		   "the summary names a changed node by 2 frames at least (main > beta)");
+	}
+	doc_free(d);
+	o = (struct report_opts){ .base = "coz_base", .new = "coz_new", .comm = "work", .db_path = "t.db" };
+	d = doc_new("report");
+	for (int k = 0; k < 2; k++) {	/* a rate on both sides, the new side's length unknown */
+		cost_session(k ? "coz_new" : "coz_base", 300, 100, k ? 0 : 1, -1);
+		ins("INSERT INTO workload_metric(session_id, name, value, watched, line, unit) VALUES (?, 'rate', 100, "
+		    "0, 'metric=rate', 'ops/s')", "i", cur_session);
+	}
+	if (ok(!report_findings(db, &o, d, err, sizeof(err)), "report, the new side's operations unknown%s%s",
+	       *err ? ": " : "", err)) {
+		const struct table *t = doc_table(d, "cgdiff_cost");
+		ok(t && !strcmp(table_title(t), "Call graph in absolute terms: samples per second of recording"),
+		   "a rate over a recording of unknown length counts no operations: not per operation");
+	}
+	doc_free(d);
+	o = (struct report_opts){ .base = "cps_base", .new = "cps_new", .comm = "work", .db_path = "t.db" };
+	d = doc_new("report");
+	cost_session("cps_base", 300, 100, 1, -1);
+	cost_session("cps_base", 500, 100, 3, -1);
+	cost_session("cps_new", 200, 200, 1, -1);
+	cost_session("cps_new", 200, 400, 1, -1);
+	if (ok(!report_findings(db, &o, d, err, sizeof(err)), "report without a metric%s%s", *err ? ": " : "", err)) {
+		ok(near(cost_row(d, "alpha", "new_per_sec"), 400.0 / 2) && isnan(cost_row(d, "alpha", "new_per_op")),
+		   "no items: per second only (400 / 2 s)");
+		ok(near(cost_row(d, "alpha", "change_pct"), 100 * (400.0 / 2 - 800.0 / 4) / (800.0 / 4)) &&
+		   near(cost_row(d, "beta", "change_pct"), 100 * (600.0 / 2 - 200.0 / 4) / (200.0 / 4)),
+		   "its %%change per second: alpha 0%%, beta +500%%");
+	}
+	doc_free(d);
+}
+
+/* test_report_comm(): without --comm the report's call graph is of the
+ * workload's comm, its program's name cut to the kernel's 15 bytes. */
+static void test_report_comm(void)
+{
+	struct report_opts o = { .base = "long_b", .new = "long_n", .db_path = "t.db" };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	for (int s = 0; s < 2; s++) {
+		begin_session(s ? "long_n" : "long_b");
+		int64_t p = ins("INSERT INTO process(session_id, pid, comm) VALUES (?, 300, 'averyveryverylo')", "i",
+				cur_session);
+		int64_t t = ins("INSERT INTO thread(session_id, process_id, pid, tid, comm) VALUES (?, ?, 300, 300, "
+				"'averyveryverylo')", "ii", cur_session, p);
+		ins("INSERT INTO comm(thread_id, time, comm, exec) VALUES (?, NULL, 'averyveryverylo', 1)", "i", t);
+		ins("UPDATE session SET workload = '/usr/bin/averyveryverylongname --x' WHERE id = ?", "i", cur_session);
+		add_ex("main;x", s ? 300 : 100, 1, t, 1000, 0);
+		add_ex("main;y", 200, 1, t, 1000, 0);
+		end_session();
+	}
+	if (ok(!report_findings(db, &o, d, err, sizeof(err)), "report of averyveryverylongname%s%s", *err ? ": " : "",
+	       err))
+		ok(doc_table(d, "cgdiff_nodes") != NULL, "its call graph: of comm averyveryverylo (15 bytes)");
+	doc_free(d);
+}
+
 /* test_report_totals(): the report notes when the call graph's totals per
  * run differ (1000 against 400 samples, one run a side). */
 static void test_report_totals(void)
@@ -1221,6 +1327,8 @@ int main(void)
 	test_per_op();
 	test_svg_fit();
 	test_report_totals();
+	test_report_cost();
+	test_report_comm();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();

@@ -7,7 +7,8 @@
  * once to CPU 1 (other: init_mm by then); the counts, rates and shares, the agreement of
  * class and verdict by both rules, the rows per process, CPU pair and CPU
  * and each CPU's time per state of its loaded mm; the same session with
- * its sample ids out of time order (matched on the events sorted). */
+ * its sample ids out of time order (matched on the events sorted); and
+ * the report's IPI evidence of two labels of such sessions. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 #include "analyze/timeline/ipis.h"
 #include "analyze/timeline/ipis_findings.h"
+#include "analyze/report/report.h"
 #include "lib/doc.h"
 #include "lib/table.h"
 #include "schema/db.h"
@@ -111,17 +113,18 @@ static void ipi(int64_t t, int from, int who, int to, const char *csd, bool send
 	sample(E_EXIT, t + 5200, to, rx, "2", "flush_tlb_func", csd, NULL, NULL, NULL);
 }
 
-/* build(late_first): the session; with late_first its last switch is
- * written first, its sample ids out of time order (perfdb then matches
- * its IPIs on the events sorted, another way to the same figures). */
-static void build(bool late_first)
+/* build(label, late_first, extra): the session; with late_first its last
+ * switch is written first, its sample ids out of time order (perfdb then
+ * matches its IPIs on the events sorted, another way to the same
+ * figures); extra more IPIs of A to CPU 2 never received. */
+static void build(const char *label, bool late_first, int extra)
 {
 	static const char *const names[] = { "sched:sched_switch", "tlb:tlb_flush", "csd:csd_queue_cpu",
 		"csd:csd_function_entry", "csd:csd_function_exit", "ipi:ipi_send_cpu" };
 	static const char *const tables[] = { "sched_switch", "tlb_flush", "csd_queue_cpu", "csd_function_entry",
 		"csd_function_exit", "ipi_send_cpu" };
 	session = sql("INSERT INTO session (label, nr_cpus_online, first_time, last_time, perf_cmdline) VALUES "
-		      "('ipis', 3, ?, ?, 'perf record -a -e tlb')", "ii", T0, T0 + 1000 * MS);
+		      "(?, 3, ?, ?, 'perf record -a -e tlb')", "sii", label, T0, T0 + 1000 * MS);
 	for (int i = 0; i < 6; i++)
 		events[i] = sql("INSERT INTO event (session_id, idx, name, tp_table) VALUES (?, ?, ?, ?)", "iiss",
 				session, (int64_t)i, names[i], tables[i]);
@@ -147,6 +150,8 @@ static void build(bool late_first)
 	ipi(400 * MS + 1000, 0, T_A0, 1, "4001", true, T_IDLE, 0);
 	ipi(500 * MS, 0, T_A0, 2, "4003", false, -1, -1);	/* 5: never received */
 	ipi(600 * MS, 2, T_B, 1, "4004", true, T_IDLE, 5);	/* 6: B's, other (CPU 1 in init_mm) */
+	for (int i = 0; i < extra; i++)
+		ipi(700 * MS + i * MS, 0, T_A0, 2, "4005", false, -1, -1);
 	sw(900 * MS, 2, T_B, T_IDLE);
 	if (!late_first)
 		sw(990 * MS, 0, T_A0, T_IDLE);
@@ -243,6 +248,46 @@ static void test_tables(const struct doc *d)
 	is_near(cell(t, c2, "lazy_pct"), 10, "CPU 2: lazy for the last 100 ms");
 }
 
+/* ipi_cell(t, what, col): the report's IPI table's number of row what. */
+static double ipi_cell(const struct table *t, const char *what, const char *col)
+{
+	int w = t ? table_find_col(t, "what") : -1;
+	for (size_t i = 0; w >= 0 && i < table_nrows(t); i++)
+		if (table_cell(t, i, w)->kind == CELL_STR && !strcmp(table_cell(t, i, w)->v.s, what))
+			return cell(t, (long)i, col);
+	return NAN;
+}
+
+/* test_report: the report's IPI evidence of base (2 sessions as above:
+ * 12 IPIs in 2 s, 4 wasted, 2 unverified, 4 attempts) against new (1
+ * session with 4 more IPIs never received: 10 in 1 s, 2 wasted, 5
+ * unverified, 2 attempts). */
+static void test_report(void)
+{
+	build("rep_base", false, 0);
+	build("rep_base", false, 0);
+	build("rep_new", false, 4);
+	struct report_opts o = { .base = "rep_base", .new = "rep_new", .db_path = "t.db" };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	if (!ok(!report_findings(db, &o, d, err, sizeof(err)), "report of the IPI sessions%s%s", *err ? ": " : "",
+		err)) {
+		doc_free(d);
+		return;
+	}
+	const struct table *t = doc_table(d, "ipis");
+	ok(ipi_cell(t, "flush IPIs per second", "base") == 6 && ipi_cell(t, "flush IPIs per second", "new") == 10,
+	   "flush IPIs per second: 12 over 2 s, 10 over 1 s");
+	is_near(ipi_cell(t, "flush IPIs per second", "change_pct"), 100.0 * (10 - 6) / 6, "... +66.7%%");
+	is_near(ipi_cell(t, "flush attempts per second", "change_pct"), 0, "attempts: 2 a second on both sides");
+	is_near(ipi_cell(t, "wasted, % of the IPIs", "base"), 100.0 * 4 / 12, "wasted: 4 of base's 12");
+	is_near(ipi_cell(t, "wasted, % of the IPIs", "new"), 100.0 * 2 / 10, "... 2 of new's 10");
+	is_near(ipi_cell(t, "unverified (no receiver recorded), % of the IPIs", "new"), 100.0 * 5 / 10,
+		"unverified: 5 of new's 10");
+	is_near(ipi_cell(t, "class agrees with the receiver, %", "base"), 80, "agreement: 80%% on base");
+	doc_free(d);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/perfdb_test_ipis_db_XXXXXX", err[256] = "";
@@ -257,7 +302,7 @@ int main(void)
 	}
 	db_exec(db, "PRAGMA synchronous = OFF", NULL, 0);
 	for (int k = 0; k < 2; k++) {
-		build(k == 1);
+		build("ipis", k == 1, 0);
 		struct ipis_opts o = { .window_ns = IPIS_WINDOW_NS };
 		struct doc *d = doc_new("ipis");
 		if (ok(!ipis_findings(db, &session, 1, &o, d, err, sizeof(err)), "ipis of the session%s%s%s",
@@ -267,6 +312,7 @@ int main(void)
 		}
 		doc_free(d);
 	}
+	test_report();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();

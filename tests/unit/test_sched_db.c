@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "analyze/report/report.h"
 #include "analyze/timeline/sched_findings.h"
 #include "lib/doc.h"
 #include "lib/table.h"
@@ -318,6 +319,22 @@ static void test_scope(void)
 	doc_free(d);
 }
 
+/* test_report_sides: a report of a label with a bench and no recording
+ * against recordings has no context-switch evidence (one side has no
+ * sessions to hold the events). */
+static void test_report_sides(void)
+{
+	sql("INSERT INTO bench (label, plan, argv, runs, warmup, run_order, started_at, boot_id) VALUES "
+	    "('benchonly', '{}', '[\"w\"]', 1, 0, 'interleave', '2025-01-01T00:00:00Z', 'b')", "");
+	struct report_opts o = { .base = "benchonly", .new = "cn", .db_path = "t.db" };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	if (ok(!report_findings(db, &o, d, err, sizeof(err)), "report of a bench against recordings%s%s",
+	       *err ? ": " : "", err))
+		ok(!doc_table(d, "sched_compare"), "no context-switch evidence: the bench's side has no recording");
+	doc_free(d);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/perfdb_test_sched_db_XXXXXX", err[256];
@@ -334,6 +351,7 @@ int main(void)
 	test_single();
 	test_compare();
 	test_scope();
+	test_report_sides();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();
