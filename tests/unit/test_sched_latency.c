@@ -107,9 +107,62 @@ static void test_merge(void)
 	   "lat_merge adds counts and sums, keeps the larger max with its times");
 }
 
+/* test_edges: the window's ends belong to it; of two equal longest waits
+ * the first is kept, in one run and in a merge; a wakeup stamped before
+ * the task's switch out (another CPU's clock) is not its wakeup. */
+static void test_edges(void)
+{
+	struct tl_event ev[] = {
+		sw(100, 0, 0, 10, 0),
+		sw(200, 0, 10, 0, 1),		/* 10 sleeps */
+		wk(300, 1, 20, 10, TL_WAKEUP),
+		sw(1300, 0, 0, 10, 0),		/* 1000 */
+		sw(1400, 0, 10, 30, 0),		/* 10 still runnable */
+		sw(1900, 0, 30, 10, 1),		/* 500 */
+	};
+	size_t ne = sizeof(ev) / sizeof(*ev);
+	struct lat_task *v;
+	size_t n = sched_latency(ev, ne, false, 1300, INT64_MAX, &v);
+	const struct lat_task *t10 = find(v, n, 10);
+	ok(t10 && t10->count == 2 && t10->total_ns == 1500, "a switch-in at the window's start counts (1000 + 500)");
+	free(v);
+	n = sched_latency(ev, ne, false, INT64_MIN, 1900, &v);
+	t10 = find(v, n, 10);
+	ok(t10 && t10->count == 3 && t10->total_ns == 1500, "... and one at the window's end (0 + 1000 + 500)");
+	free(v);
+	struct tl_event eq[] = {
+		sw(100, 0, 10, 0, 1), wk(200, 1, 20, 10, TL_WAKEUP), sw(300, 0, 0, 10, 0),	/* 100 */
+		sw(400, 0, 10, 0, 1), wk(500, 1, 20, 10, TL_WAKEUP), sw(600, 0, 0, 10, 0),	/* 100 again */
+	};
+	n = sched_latency(eq, sizeof(eq) / sizeof(*eq), false, INT64_MIN, INT64_MAX, &v);
+	t10 = find(v, n, 10);
+	ok(t10 && t10->max_ns == 100 && t10->max_start == 200 && t10->max_end == 300,
+	   "two equal longest waits: the first is kept (200 to 300)");
+	free(v);
+	struct tl_event skew[] = {
+		sw(100, 0, 10, 0, 1),		/* 10 sleeps at 100 */
+		wk(90, 1, 20, 10, TL_WAKEUP),	/* stamped before it: not its wakeup */
+		wk(200, 1, 20, 10, TL_WAKEUP),
+		sw(250, 0, 0, 10, 0),
+	};
+	n = sched_latency(skew, sizeof(skew) / sizeof(*skew), false, INT64_MIN, INT64_MAX, &v);
+	t10 = find(v, n, 10);
+	ok(t10 && t10->count == 1 && t10->total_ns == 50, "a wakeup stamped before the sleep is ignored: 50 ns from 200");
+	free(v);
+	struct lat_task a = { .tid = 1, .count = 1, .total_ns = 40, .max_ns = 40, .max_start = 7, .max_end = 47 };
+	struct lat_task b = { .tid = 1, .count = 1, .total_ns = 40, .max_ns = 40, .max_start = 3, .max_end = 43 };
+	struct lat_task m = { 0 }, m2 = { 0 };
+	lat_merge(&m, &a);
+	lat_merge(&m, &b);
+	lat_merge(&m2, &b);
+	lat_merge(&m2, &a);
+	ok(m.max_start == 3 && m.max_end == 43 && m2.max_start == 3, "merged equal longest waits: the earlier (3 to 43)");
+}
+
 int main(void)
 {
 	test_basic();
+	test_edges();
 	test_wakeup_kinds();
 	test_merge();
 	return tap_done();
