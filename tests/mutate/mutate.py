@@ -93,10 +93,19 @@ def parse_map(path):
 
 
 def tree_files():
-    """The tree's files as git sees them: tracked and untracked, not ignored."""
-    out = subprocess.run(["git", "-C", ROOT, "ls-files", "-co", "--exclude-standard", "-z"],
-                         stdout=subprocess.PIPE, check=True).stdout.decode()
-    return sorted(p for p in out.split("\0") if p and os.path.isfile(os.path.join(ROOT, p)))
+    """The tree's files as git sees them (tracked and untracked, not
+    ignored); outside a git checkout every file but the build folders."""
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-co", "--exclude-standard", "-z"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout.decode()
+        names = out.split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        names = []
+        for d, subs, files in os.walk(ROOT):
+            rel = os.path.relpath(d, ROOT)
+            subs[:] = [x for x in subs if not (rel == "." and (x.startswith("build") or x == ".git"))]
+            names += [os.path.normpath(os.path.join(rel, f)) for f in files]
+    return sorted(p for p in names if p and os.path.isfile(os.path.join(ROOT, p)))
 
 
 def sync_copy(src):
@@ -178,15 +187,31 @@ class Runner:
 
 
 def targets_for(src, tests):
-    """What make builds for tests: perfdb, the unit binaries, and for
-    integration scripts the programs they run (tests/tools, workloads,
-    tests/quirk), not the man pages and the other unit tests."""
-    t = ["build/perfdb"] + ["build/tests/" + n for n in tests if not n.endswith(".sh")]
+    """What make builds for tests: the unit binaries, and for integration
+    scripts perfdb and the programs they run (tests/tools, workloads,
+    tests/quirk); not the man pages and the other unit tests."""
+    t = ["build/tests/" + n for n in tests if not n.endswith(".sh")]
     if any(n.endswith(".sh") for n in tests):
+        t.append("build/perfdb")
         for folder, out in (("tests/tools", "build/tests/tools/"), ("workloads", "build/workloads/")):
             t += [out + f[:-2] for f in sorted(os.listdir(os.path.join(src, folder))) if f.endswith(".c")]
         t += ["build/tests/quirk/deafbp.so", "build/tests/quirk/bpwrite"]
     return t
+
+
+def try_mutant(m, tests, runner, src, log, base_secs):
+    """m's result and detail: each test built just before it runs (unit
+    tests first, fastest first: most mutants die in the first, and linking
+    the others would be wasted); the first test that fails kills; a build
+    that fails (the first one: the mutated file is compiled there) makes
+    the mutant stillborn."""
+    for t in sorted(tests, key=lambda t: (t.endswith(".sh"), base_secs[t])):
+        if not runner.make(targets_for(src, [t]), log):
+            return "STILLBORN", "does not compile (%s)" % os.path.relpath(log, src)
+        ok, why = runner.test(t, max(30.0, 4 * base_secs[t] + 20), log)
+        if not ok:
+            return "KILLED", "%s: %s" % (t, why)
+    return "SURVIVED", ""
 
 
 def apply(m, src):
@@ -294,24 +319,18 @@ def run_all(a, chosen, tmap, runner, src, logs, restore, errors, threshold, t_st
         restore[path] = original
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        if not runner.make(targets_for(src, tests), os.path.join(logs, "mutant-%d.log" % m.line)):
-            m.result, m.detail = "STILLBORN", "does not compile"
-        else:
-            m.result = "SURVIVED"
-            for t in tests:
-                ok, why = runner.test(t, max(30.0, 4 * base_secs[t] + 20), os.path.join(logs, "mutant-%d.log" % m.line))
-                if not ok:
-                    m.result, m.detail = "KILLED", "%s: %s" % (t, why)
-                    break
+        m.result, m.detail = try_mutant(m, tests, runner, src, os.path.join(logs, "mutant-%d.log" % m.line),
+                                        base_secs)
         with open(path, "w", encoding="utf-8") as f:
             f.write(original)
         del restore[path]
         if os.path.exists(object_of(src, m.file)):
             os.remove(object_of(src, m.file))
         m.secs = time.time() - t0
-        tag = m.result + (" (listed equivalent)" if m.equivalent and m.result == "SURVIVED" else "")
-        print("%-9s %3d/%d %s:%d %s [%.1f s]%s" % (m.result, i, len(live), m.file, m.line, m.why, m.secs,
-                                                 "\n          by " + m.detail if m.result == "KILLED" else ""))
+        tag = m.result + (" (equivalent)" if m.equivalent and m.result == "SURVIVED" else "")
+        print("%-9s %3d/%d %s:%d %s [%.1f s]%s" % (tag, i, len(live), m.file, m.line, m.why, m.secs,
+                                                 "\n          " + ("by " if m.result == "KILLED" else "") + m.detail
+                                                 if m.detail else ""))
         sys.stdout.flush()
     runner.make(targets_for(src, needed), os.path.join(logs, "build.log"))	# the copy's build unmutated again
     return report(a, chosen, errors, threshold, time.time() - t_start)
