@@ -250,14 +250,15 @@ def main():
     for m in chosen:
         tests = [t for t, full in tmap.get(m.file, []) if a.full or not full]
         if not tests:
-            errors.append("%s (mutants.txt:%d): no %stest maps this file" % (m.file, m.line, "" if a.full else "fast "))
+            m.result, m.detail = "ERROR", "no %stest maps this file" % ("" if a.full else "fast ")
+            errors.append("%s (mutants.txt:%d): %s" % (m.file, m.line, m.detail))
     base = os.path.join(ROOT, a.build) if not os.path.isabs(a.build) else a.build
     src = os.path.join(base, "src")
     os.makedirs(src, exist_ok=True)
     sync_copy(src)
     for m in chosen:
         _, err = apply(m, src)
-        if err:
+        if err and m.result is None:
             m.result, m.detail = "ERROR", err
             errors.append("%s (mutants.txt:%d): %s" % (m.file, m.line, err))
     if a.list:
