@@ -1322,13 +1322,13 @@ int main(void)
 	test_folded();
 	test_event_check();
 	test_report_summary();
+	test_report_cost();
+	test_report_comm();
 	test_extremes();
 	test_per();
 	test_per_op();
 	test_svg_fit();
 	test_report_totals();
-	test_report_cost();
-	test_report_comm();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();
