@@ -5,6 +5,7 @@
 #include "analyze/report/report_int.h"
 #include "analyze/session_info.h"
 #include "lib/alloc.h"
+#include "lib/strbuf.h"
 #include "schema/db.h"
 
 /* run_sessions(s): a narrowed side's sessions: its runs' recordings. */
@@ -60,9 +61,9 @@ static void interleaved_note(struct rep *r)
 	const struct rside *a = &r->side[0], *b = &r->side[1];
 	if (!a->have_bench || !b->have_bench || !a->b.narrow || !b->b.narrow || strcmp(a->bench_label, b->bench_label))
 		return;
-	doc_note(r->d, "both sides are cells of one bench (%s: %s against %s): their runs were interleaved "
+	doc_note(r->d, "%s are cells of one bench (%s: %s against %s): their runs were interleaved "
 		 "in the same sittings, so the machine's drift between sittings cancels out of the "
-		 "comparison", a->bench_label, a->b.narrow, b->b.narrow);
+		 "comparison", r->nsides > 2 ? "those sides" : "both sides", a->bench_label, a->b.narrow, b->b.narrow);
 }
 
 /* summary_table(): the empty summary, shown first. */
@@ -117,13 +118,140 @@ static void finish_summary(struct rep *r, struct table *s)
 	}
 }
 
+/* rep_use_pair: see report_int.h. */
+void rep_use_pair(struct rep *r, int k)
+{
+	struct rpair *p = &r->pairs[r->pair];
+	if (r->pair) {
+		p->machine = r->machine;
+		memcpy(p->msides, r->msides, sizeof(r->msides));
+		memcpy(p->ipis, r->ipis, sizeof(r->ipis));
+		memcpy(p->unverified, r->unverified, sizeof(r->unverified));
+		memcpy(p->unseen_flushes, r->unseen_flushes, sizeof(r->unseen_flushes));
+	}
+	p = &r->pairs[k];
+	r->pair = k;
+	r->side[0] = r->sides[0];
+	r->side[1] = r->sides[k];
+	r->machine = p->machine;
+	memcpy(r->msides, p->msides, sizeof(r->msides));
+	memcpy(r->ipis, p->ipis, sizeof(r->ipis));
+	memcpy(r->unverified, p->unverified, sizeof(r->unverified));
+	memcpy(r->unseen_flushes, p->unseen_flushes, sizeof(r->unseen_flushes));
+}
+
+/* rep_key: see report_int.h. */
+char *rep_key(const struct rep *r, const char *key)
+{
+	return r->nsides > 2 && r->pair > 1 ? xasprintf("%s_%s", key, r->side[1].name) : xstrdup(key);
+}
+
+/* rep_table: see report_int.h. */
+struct table *rep_table(struct rep *r, struct table *t)
+{
+	if (r->nsides > 2 && r->pair) {
+		const char *sec = table_get_section(t);
+		if (sec) {
+			char *h = xasprintf("%s (%s against %s)", sec, r->side[1].label, r->side[0].label);
+			table_section(t, h);
+			free(h);
+		}
+		if (r->pair > 1) {
+			char *name = rep_key(r, table_name(t));
+			struct table *c = table_clone(t, name);
+			table_free(t);
+			t = c;
+			free(name);
+		}
+	}
+	return dv_table(doc_findings(r->d), t);
+}
+
+/* The sides' names, by index. */
+static const char *const side_names[REP_MAX_SIDES] = { "base", "new", "new2", "new3", "new4", "new5",
+	"new6", "new7" };
+
+/* load_sides(r, err, errlen): every side; 0, or -1 with err. */
+static int load_sides(struct rep *r, char *err, size_t errlen)
+{
+	const struct report_opts *o = r->o;
+	if (1 + o->nnew > REP_MAX_SIDES) {
+		snprintf(err, errlen, "--new given %zu times: a report compares at most %d new sides with the base",
+			 o->nnew, REP_MAX_SIDES - 1);
+		return -1;
+	}
+	r->nsides = 1;	/* counted before each load: a failed one is freed too */
+	if (load_side(r, &r->sides[0], side_names[0], o->base, err, errlen))
+		return -1;
+	for (size_t k = 0; k < o->nnew; k++) {
+		r->nsides++;
+		if (load_side(r, &r->sides[k + 1], side_names[k + 1], o->new[k], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* title_of(o): "NEW against BASE", or "N1, N2 and N3 against BASE". */
+static char *title_of(const struct report_opts *o)
+{
+	struct strbuf b = STRBUF_INIT;
+	for (size_t k = 0; k < o->nnew; k++)
+		sb_printf(&b, "%s%s", k == 0 ? "" : k + 1 == o->nnew ? " and " : ", ", o->new[k]);
+	sb_printf(&b, " against %s", o->base);
+	return sb_take(&b);
+}
+
+/* sides_json(r): findings "base", "new" (the first new side) and "sides":
+ * each side's name and label. */
+static void sides_json(struct rep *r)
+{
+	struct dval *f = doc_findings(r->d), *a;
+	dv_str(f, "base", r->o->base);
+	dv_str(f, "new", r->o->new[0]);
+	a = dv_arr(f, "sides");
+	for (int k = 0; k < r->nsides; k++) {
+		struct dval *e = dv_obj(a, NULL);
+		dv_str(e, "name", r->sides[k].name);
+		dv_str(e, "label", r->sides[k].label);
+	}
+}
+
+/* each_pair(r, section): section for the base and every new side. */
+static void each_pair(struct rep *r, void (*section)(struct rep *))
+{
+	for (int k = 1; k < r->nsides; k++) {
+		rep_use_pair(r, k);
+		section(r);
+	}
+}
+
+/* setup_of(r): the current pair's notes and setup tables. */
+static void setup_of(struct rep *r)
+{
+	interleaved_note(r);
+	report_setup(r);
+	report_machine_tables(r);
+}
+
+/* stat_note(r): the note on the distributions' statistic, of every bench. */
+static void stat_note(struct rep *r)
+{
+	struct bench_data all[REP_MAX_SIDES];	/* shallow copies, for the note */
+	size_t nb = 0;
+	for (int k = 0; k < r->nsides; k++)
+		if (r->sides[k].have_bench)
+			all[nb++] = r->sides[k].b;
+	bd_stat_note(all, nb, r->d);
+}
+
 /* report_findings: see report.h. */
 int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, char *err, size_t errlen)
 {
-	struct rep r = { .db = db, .o = o, .d = d, .ipis = { -1, -1 }, .unverified = { -1, -1 } };
-	char *title = xasprintf("%s against %s", o->new, o->base);
-	int rc = load_side(&r, &r.side[0], "base", o->base, err, errlen) ||
-		 load_side(&r, &r.side[1], "new", o->new, err, errlen) ? -1 : 0;
+	struct rep r = { .db = db, .o = o, .d = d };
+	char *title = title_of(o);
+	for (int k = 0; k < REP_MAX_SIDES; k++)
+		r.pairs[k] = (struct rpair){ .ipis = { -1, -1 }, .unverified = { -1, -1 } };
+	int rc = load_sides(&r, err, errlen);
 	doc_set_title(d, title);
 	free(title);
 	r.summary = table_new("summary_unsorted", NULL);
@@ -131,35 +259,30 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 	table_col(r.summary, "score", COL_REAL, -1);
 	struct table *shown = NULL;
 	if (!rc) {
-		dv_str(doc_findings(d), "base", o->base);
-		dv_str(doc_findings(d), "new", o->new);
+		sides_json(&r);
 		shown = dv_table(doc_findings(d), summary_table());
-		report_machine(&r);
-		interleaved_note(&r);
-		report_setup(&r);
-		report_machine_tables(&r);
+		each_pair(&r, report_machine);
+		each_pair(&r, setup_of);
 		rc = report_headline(&r, err, errlen);
 	}
 	if (!rc) {
-		struct bench_data both[2];	/* shallow copies, for the note */
-		size_t nb = 0;
-		for (int i = 0; i < 2; i++)
-			if (r.side[i].have_bench)
-				both[nb++] = r.side[i].b;
-		bd_stat_note(both, nb, d);
-		report_durations(&r);
-		report_evidence(&r);
-		report_quality(&r);
+		stat_note(&r);
+		each_pair(&r, report_durations);
+		each_pair(&r, report_evidence);
+		each_pair(&r, report_quality);
 		report_reproduce(&r);
 		finish_summary(&r, shown);
 		doc_set_main(d, "summary");
 	}
-	for (int i = 0; i < 2; i++) {
-		if (r.side[i].have_bench)
-			bench_data_free(&r.side[i].b);
-		free(r.side[i].sessions);
-		free(r.side[i].bench_label);
-		machine_side_free(&r.msides[i]);
+	if (r.nsides > 1)
+		rep_use_pair(&r, 1);	/* the last pair's state back in r.pairs */
+	for (int k = 0; k < r.nsides; k++) {
+		if (r.sides[k].have_bench)
+			bench_data_free(&r.sides[k].b);
+		free(r.sides[k].sessions);
+		free(r.sides[k].bench_label);
+		machine_side_free(&r.pairs[k].msides[0]);
+		machine_side_free(&r.pairs[k].msides[1]);
 	}
 	table_free(r.summary);
 	return rc;

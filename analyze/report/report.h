@@ -27,7 +27,9 @@
 #include "lib/doc.h"
 
 struct report_opts {
-	const char *base, *new;		/* labels (or session ids) */
+	const char *base;		/* the baseline's label (or session ids) */
+	const char *const *new;		/* the other sides' labels, each compared with base */
+	size_t nnew;			/* 1 or more */
 	const char *comm;		/* the call graph's comm; NULL: the workload's */
 	const char *const *metrics;	/* only these (nmetrics 0: all) */
 	size_t nmetrics;

@@ -85,6 +85,6 @@ void report_durations(struct rep *r)
 		set3(t, c0, v[0]);
 		set3(t, c0 + 3, v[1]);
 	}
-	dv_table(doc_findings(r->d), t);
-	dv_table(doc_findings(r->d), totals_table(r));
+	rep_table(r, t);
+	rep_table(r, totals_table(r));
 }

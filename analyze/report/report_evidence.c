@@ -122,7 +122,7 @@ static struct table *adopt(struct rep *r, const struct doc *sub, const char *nam
 		table_set_title(c, title);
 		free(title);
 	}
-	return dv_table(doc_findings(r->d), c);
+	return rep_table(r, c);
 }
 
 /* carry(r, sub, what): sub's warnings and notes into the report, named,
@@ -266,7 +266,7 @@ static void ipis(struct rep *r)
 	ipi_row(t, "unverified (no receiver recorded), % of the IPIs", w[0], w[1], unseen);
 	ipi_row(t, "class agrees with the receiver, %", num_of(dv_get(f[0], "agreement"), "pct"),
 		num_of(dv_get(f[1], "agreement"), "pct"), unseen);
-	dv_table(doc_findings(r->d), t);
+	rep_table(r, t);
 	adopt(r, sub[0], "processes", "ipis_base_processes", "Evidence: TLB-flush IPIs", "base");
 	adopt(r, sub[1], "processes", "ipis_new_processes", "Evidence: TLB-flush IPIs", "new");
 out:
@@ -482,7 +482,7 @@ static void cost_table(struct rep *r, const struct cgdiff *d)
 			table_set_real(t, 5, 100 * (n - b) / b);
 		table_set_str(t, 6, cgdiff_row_name(d, w));
 	}
-	dv_table(doc_findings(r->d), t);
+	rep_table(r, t);
 }
 
 /* callgraph(r): the call-graph diff of the workload's comm. */
@@ -511,7 +511,7 @@ static void callgraph(struct rep *r)
 	struct table *f = cgdiff_flame(d);
 	table_style(f, TABLE_FLAME);
 	table_section(f, "Evidence: call graph");
-	dv_table(doc_findings(r->d), table_clone(f, "cgdiff_flame"));
+	rep_table(r, table_clone(f, "cgdiff_flame"));
 	table_free(f);
 	cost_table(r, d);
 	if (d->totals_differ)

@@ -44,7 +44,9 @@ void report_machine(struct rep *r)
 			  "a change tested on the runs of one sitting a side within twice that share of 0 gets "
 			  "no kernel verdict (it says \"machine busy\"). Bench on a quiet machine, or each side "
 			  "in 2 or more sittings");
-	machine_json(&r->machine, dv_obj(doc_findings(r->d), "machine_verdict"));
+	char *key = rep_key(r, "machine_verdict");
+	machine_json(&r->machine, dv_obj(doc_findings(r->d), key));
+	free(key);
 }
 
 /* sitting_row(t, s, i): one sitting's row of the sittings table. */
@@ -111,7 +113,7 @@ static struct table *sittings_table(const struct rep *r)
 void report_machine_tables(struct rep *r)
 {
 	if (r->side[0].have_bench || r->side[1].have_bench)
-		dv_table(doc_findings(r->d), sittings_table(r));
-	dv_table(doc_findings(r->d), machine_table(&r->machine, &r->msides[0], &r->msides[1],
+		rep_table(r, sittings_table(r));
+	rep_table(r, machine_table(&r->machine, &r->msides[0], &r->msides[1],
 						   r->side[0].label, r->side[1].label, "Setup"));
 }

@@ -159,5 +159,5 @@ void report_quality(struct rep *r)
 			"the recordings is a lower bound, and shares of the lost parts unknown", r->d);
 	if (!table_nrows(t))
 		row(t, "both", 0, "nothing doubtful seen", NAN, "no failed runs, no lost events");
-	dv_table(doc_findings(r->d), t);
+	rep_table(r, t);
 }

@@ -138,7 +138,7 @@ static struct table *setup_table(const struct rep *r)
 	table_col(t, "differs", COL_BOOL, 0);
 	table_null_text(t, "-");
 	table_section(t, "Setup");
-	table_caption(t, "base: %s; new: %s", r->o->base, r->o->new);
+	table_caption(t, "base: %s; new: %s", r->side[0].label, r->side[1].label);
 	table_caption(t, "new: \"same\" where the new side's value is the base side's");
 	return t;
 }
@@ -179,5 +179,5 @@ void report_setup(struct rep *r)
 		free(f[i].v[0]);
 		free(f[i].v[1]);
 	}
-	dv_table(doc_findings(r->d), t);
+	rep_table(r, t);
 }

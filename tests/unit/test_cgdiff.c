@@ -1032,7 +1032,7 @@ static bool summary_has(const struct doc *d, const char *want)
  * where their paths part. */
 static void test_report_summary(void)
 {
-	struct report_opts o = { .base = "sum_base", .new = "sum_new", .comm = "work", .db_path = "t.db" };
+	struct report_opts o = { .base = "sum_base", .new = (const char *[]){ "sum_new" }, .nnew = 1, .comm = "work", .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	static const char *const a = "main;a;m1;m2;x;y", *b = "main;b;m1;m2;x;y";
@@ -1061,7 +1061,7 @@ static void test_report_summary(void)
  * run differ (1000 against 400 samples, one run a side). */
 static void test_report_totals(void)
 {
-	struct report_opts o = { .base = "tot_base", .new = "tot_new", .comm = "work", .db_path = "t.db" };
+	struct report_opts o = { .base = "tot_base", .new = (const char *[]){ "tot_new" }, .nnew = 1, .comm = "work", .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	bool found = false;
