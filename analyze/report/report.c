@@ -225,11 +225,10 @@ static void each_pair(struct rep *r, void (*section)(struct rep *))
 	}
 }
 
-/* setup_of(r): the current pair's notes and setup tables. */
+/* setup_of(r): the current pair's note and machine table. */
 static void setup_of(struct rep *r)
 {
 	interleaved_note(r);
-	report_setup(r);
 	report_machine_tables(r);
 }
 
@@ -262,6 +261,8 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 		sides_json(&r);
 		shown = dv_table(doc_findings(d), summary_table());
 		each_pair(&r, report_machine);
+		report_setup(&r);
+		report_sittings(&r);
 		each_pair(&r, setup_of);
 		rc = report_headline(&r, err, errlen);
 	}

@@ -77,11 +77,14 @@ char *rep_key(const struct rep *r, const char *key);
  * report_evidence.c, report_quality.c, report_reproduce.c). Each adds its
  * tables to r->d; the headline and evidence add their significant changes
  * to r->summary. report_machine compares the machine's pulse and load of
- * the sides into r->machine (its warning first, before any other);
- * report_machine_tables adds its tables to the setup. */
+ * the current pair's sides into r->machine (its warning first, before
+ * any other); report_machine_tables adds its table to the setup;
+ * report_sittings the table of every side's sittings. report_setup and
+ * report_reproduce cover every side at once, the others the current pair. */
 void report_setup(struct rep *r);
 void report_machine(struct rep *r);
 void report_machine_tables(struct rep *r);
+void report_sittings(struct rep *r);
 int report_headline(struct rep *r, char *err, size_t errlen);
 void report_durations(struct rep *r);
 void report_evidence(struct rep *r);

@@ -93,6 +93,17 @@ static void again_line(struct table *t, const struct rside *s)
 	free(text);
 }
 
+/* same_bench(r, k): whether an earlier side is of side k's bench (cells
+ * of one bench, made by one command). */
+static bool same_bench(const struct rep *r, int k)
+{
+	for (int j = 0; j < k; j++)
+		if (r->sides[j].have_bench && r->sides[k].have_bench &&
+		    !strcmp(r->sides[j].bench_label, r->sides[k].bench_label))
+			return true;
+	return false;
+}
+
 /* report_reproduce: see report_int.h. */
 void report_reproduce(struct rep *r)
 {
@@ -104,6 +115,8 @@ void report_reproduce(struct rep *r)
 	for (int k = 0; k < r->nsides; k++) {
 		const struct rside *s = &r->sides[k];
 		struct strbuf b = STRBUF_INIT;
+		if (same_bench(r, k))
+			continue;
 		if (k && r->nsides > 2)
 			sb_printf(&b, "(boot %s's kernel, then)", s->label);
 		else if (k)
