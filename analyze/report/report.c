@@ -270,6 +270,7 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 		stat_note(&r);
 		each_pair(&r, report_durations);
 		each_pair(&r, report_evidence);
+		rep_lkp_profile(&r);
 		each_pair(&r, report_quality);
 		report_reproduce(&r);
 		finish_summary(&r, shown);

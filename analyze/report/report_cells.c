@@ -13,6 +13,8 @@ void rep_summary(struct rep *r, double score, const char *fmt, ...)
 {
 	struct strbuf b = STRBUF_INIT;
 	va_list ap;
+	if (r->nsides > 2)
+		sb_printf(&b, "%s: ", r->side[1].label);
 	va_start(ap, fmt);
 	sb_vprintf(&b, fmt, ap);
 	va_end(ap);

@@ -520,6 +520,8 @@ static void callgraph(struct rep *r)
 			 d->unit.decimals, d->total[0], d->unit.decimals, d->total[1], d->unit.name, d->event,
 			 d->unit.decimals, d->total_ci.lo, d->unit.decimals, d->total_ci.hi);
 	cg_summary(r, d);
+	if (r->lkp_shown)
+		rep_lkp_profile_add(r, d);
 out:
 	cgdiff_free(d);
 	doc_free(sub);

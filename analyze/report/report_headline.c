@@ -400,14 +400,13 @@ static void summarize(struct rep *r, const struct bd_metric *m, const struct mro
 		 row->u[0].boots == 1 ? "" : "s", row->u[1].runs, row->u[1].sittings, row->u[1].boots,
 		 r->side[1].name, row->on == ON_BOOTS ? ", tested on the boots' means" :
 		 row->on == ON_SITTINGS ? ", tested on the sittings' means" : "");
-	const char *who = r->nsides > 2 ? r->side[1].label : "", *sep = r->nsides > 2 ? ": " : "";
 	if (row->pct)
-		rep_summary(r, change, "%s%s%s%s%s: %+.2f%% (95%% interval %+.2f%%..%+.2f%%), %s; %s", who, sep,
+		rep_summary(r, change, "%s%s%s: %+.2f%% (95%% interval %+.2f%%..%+.2f%%), %s; %s",
 			    m->name, *cell ? ", " : "", cell, change, row->ci.lo, row->ci.hi,
 			    verdict(m->better, direction(row)), how);
 	else
-		rep_summary(r, 100 * direction(row), "%s%s%s%s%s: from 0 to %.4g%s%s (95%% interval of the "
-			    "difference %+.4g..%+.4g), %s; %s", who, sep, m->name, *cell ? ", " : "", cell, row->u[1].mean,
+		rep_summary(r, 100 * direction(row), "%s%s%s: from 0 to %.4g%s%s (95%% interval of the "
+			    "difference %+.4g..%+.4g), %s; %s", m->name, *cell ? ", " : "", cell, row->u[1].mean,
 			    *m->unit ? " " : "", m->unit, row->ci.lo, row->ci.hi, verdict(m->better, direction(row)),
 			    how);
 	free(cell);
@@ -640,6 +639,8 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 	if (lacking) {
 		doc_note(r->d, "no results section: %s has no bench (perfdb bench -l LABEL ... records "
 			 "one)", lacking->label);
+		if (r->o->style == REPORT_STYLE_LKP)	/* for the perf-profile rows */
+			r->lkp_shown = dv_table(doc_findings(r->d), rep_lkp_table(r));
 		return 0;
 	}
 	if (check_metrics(r, err, errlen) || find_pivot(r, err, errlen))
@@ -666,7 +667,7 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 		r->mm = NULL;
 	}
 	if (r->lkp) {
-		dv_table(doc_findings(r->d), r->lkp);
+		r->lkp_shown = dv_table(doc_findings(r->d), r->lkp);
 		r->lkp = NULL;
 	}
 	if (seen.pooled)

@@ -52,6 +52,10 @@ struct rep {
 	size_t nwithheld;	/* significant rows the machine's change could explain */
 	struct table *mm;	/* --style mmtests: the results in its layout, else NULL */
 	struct table *lkp;	/* --style lkp: the same */
+	struct table *lkp_shown;	/* --style lkp: its table once in the report (for the
+					 * perf-profile rows), else NULL */
+	struct lkp_prof *prof;	/* --style lkp: the call-graph rows kept for it */
+	size_t nprof, prof_cap;
 	int pivot;		/* --columns: the base's parameter index, or -1 */
 	long long ipis[2], unverified[2];	/* from the IPI evidence, -1: none */
 	long long unseen_flushes[2];	/* the IPI evidence: flushes of an mm another
@@ -92,8 +96,9 @@ void report_quality(struct rep *r);
 void report_reproduce(struct rep *r);
 
 /* The helpers the sections share (report_cells.c).
- * rep_summary(r, score, fmt, ...): a summary line; lines are sorted by
- * score (|change|), largest first, when the report is done. */
+ * rep_summary(r, score, fmt, ...): a summary line (with more than one
+ * new side, after the current pair's new side's label); lines are sorted
+ * by score (|change|), largest first, when the report is done. */
 void rep_summary(struct rep *r, double score, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* rep_cell_text(b, cell): "cpus=2 mm=shared" of a bench cell, malloc'ed. */
@@ -144,6 +149,18 @@ struct table *rep_lkp_table(const struct rep *r);
  * the base (change[k], NaN: none), star[k] where perfdb's test marks it. */
 void rep_lkp_add(struct table *t, const struct rep *r, const char *metric, size_t cell, const double *mean,
 		 const double *sd_pct, const double *change, const bool *star);
+
+/* rep_lkp_profile_add(r, d): --style lkp: the rows of the current pair's
+ * call-graph diff d that perfdb's test marks (the largest 20 changes),
+ * kept for rep_lkp_profile. */
+struct cgdiff;
+void rep_lkp_profile_add(struct rep *r, const struct cgdiff *d);
+
+/* rep_lkp_profile(r): the kept call-graph rows into the lkp table, 0-day's
+ * perf-profile rows: each side's share of the samples through the call
+ * path (%), the change in points, "perf-profile.calltrace.EVENT.PATH";
+ * largest change first. Frees them. */
+void rep_lkp_profile(struct rep *r);
 
 /* rep_pivot(t, r, param, mc, name): the table (name) of metric table t
  * (one cell a row: the base's parameters first) with parameter param's

@@ -1078,6 +1078,63 @@ static void test_report_totals(void)
 	doc_free(d);
 }
 
+/* lkp_row(t, name, want): whether lkp table t has the row metric name
+ * with the cells want (base, change, new, change_new2, new2). */
+static bool lkp_row(const struct table *t, const char *name, const char *const want[5])
+{
+	static const char *const cols[5] = { "base", "change", "new", "change_new2", "new2" };
+	for (size_t r = 0; t && r < table_nrows(t); r++) {
+		const struct cell *m = table_cell(t, r, table_find_col(t, "metric"));
+		if (m->kind != CELL_STR || strcmp(m->v.s, name))
+			continue;
+		for (int i = 0; i < 5; i++) {
+			const struct cell *c = table_cell(t, r, table_find_col(t, cols[i]));
+			if (c->kind != CELL_STR || strcmp(c->v.s, want[i])) {
+				printf("#   %s: %s is '%s', not '%s'\n", name, cols[i], c->kind == CELL_STR ? c->v.s : "(null)",
+				       want[i]);
+				return false;
+			}
+		}
+		return true;
+	}
+	printf("#   no row %s\n", name);
+	return false;
+}
+
+/* test_report_lkp(): --style lkp of three sides' recordings (no bench):
+ * 0-day's perf-profile rows, the call paths perfdb's test marks with each
+ * side's share of the samples and the change in points, worked out here:
+ * a 300 -> 30 and b 30 -> 300 of 630 samples (47.62% <-> 4.76%, 42.9
+ * points); the third side is the base's copy (its shares shown, +0.0,
+ * no mark);
+ * main and c, unchanged, get no row. */
+static void test_report_lkp(void)
+{
+	struct report_opts o = { .base = "lkp_base", .new = (const char *[]){ "lkp_new", "lkp_same" }, .nnew = 2,
+		.comm = "work", .db_path = "t.db", .style = REPORT_STYLE_LKP };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	begin_session("lkp_base");
+	add("main;a", 300), add("main;b", 30), add("main;c", 300);
+	end_session();
+	begin_session("lkp_new");
+	add("main;a", 30), add("main;b", 300), add("main;c", 300);
+	end_session();
+	begin_session("lkp_same");
+	add("main;a", 300), add("main;b", 30), add("main;c", 300);
+	end_session();
+	ok(!report_findings(db, &o, d, err, sizeof(err)), "lkp report of three sides%s%s", *err ? ": " : "", err);
+	const struct table *t = doc_table(d, "lkp");
+	ok(t && table_nrows(t) == 2, "lkp: two perf-profile rows (a and b), none for main or c (%zu)", t ? table_nrows(t) : 0);
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.main.a",
+		   (const char *const[]){ "47.62", "-42.9 *", "4.76", "+0.0", "47.62" }),
+	   "lkp: main > a: 47.62 -> 4.76, -42.9 points, marked; the copy of the base: +0.0, not marked");
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.main.b",
+		   (const char *const[]){ "4.76", "+42.9 *", "47.62", "+0.0", "4.76" }),
+	   "lkp: main > b: 4.76 -> 47.62, +42.9 points, marked");
+	doc_free(d);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/perfdb_test_cgdiff_XXXXXX", err[256];
@@ -1111,6 +1168,7 @@ int main(void)
 	test_per_op();
 	test_svg_fit();
 	test_report_totals();
+	test_report_lkp();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();
