@@ -118,55 +118,6 @@ static void finish_summary(struct rep *r, struct table *s)
 	}
 }
 
-/* rep_use_pair: see report_int.h. */
-void rep_use_pair(struct rep *r, int k)
-{
-	struct rpair *p = &r->pairs[r->pair];
-	if (r->pair) {
-		p->machine = r->machine;
-		memcpy(p->msides, r->msides, sizeof(r->msides));
-		memcpy(p->ipis, r->ipis, sizeof(r->ipis));
-		memcpy(p->unverified, r->unverified, sizeof(r->unverified));
-		memcpy(p->unseen_flushes, r->unseen_flushes, sizeof(r->unseen_flushes));
-	}
-	p = &r->pairs[k];
-	r->pair = k;
-	r->side[0] = r->sides[0];
-	r->side[1] = r->sides[k];
-	r->machine = p->machine;
-	memcpy(r->msides, p->msides, sizeof(r->msides));
-	memcpy(r->ipis, p->ipis, sizeof(r->ipis));
-	memcpy(r->unverified, p->unverified, sizeof(r->unverified));
-	memcpy(r->unseen_flushes, p->unseen_flushes, sizeof(r->unseen_flushes));
-}
-
-/* rep_key: see report_int.h. */
-char *rep_key(const struct rep *r, const char *key)
-{
-	return r->nsides > 2 && r->pair > 1 ? xasprintf("%s_%s", key, r->side[1].name) : xstrdup(key);
-}
-
-/* rep_table: see report_int.h. */
-struct table *rep_table(struct rep *r, struct table *t)
-{
-	if (r->nsides > 2 && r->pair) {
-		const char *sec = table_get_section(t);
-		if (sec) {
-			char *h = xasprintf("%s (%s against %s)", sec, r->side[1].label, r->side[0].label);
-			table_section(t, h);
-			free(h);
-		}
-		if (r->pair > 1) {
-			char *name = rep_key(r, table_name(t));
-			struct table *c = table_clone(t, name);
-			table_free(t);
-			t = c;
-			free(name);
-		}
-	}
-	return dv_table(doc_findings(r->d), t);
-}
-
 /* The sides' names, by index. */
 static const char *const side_names[REP_MAX_SIDES] = { "base", "new", "new2", "new3", "new4", "new5",
 	"new6", "new7" };
