@@ -97,7 +97,9 @@ const struct verb verb_report = {
 		{ NULL, NULL },
 	},
 	.description =
-		"Compares two labels (for example the base and the patched kernel): their benches "
+		"Compares two labels (for example the base and the patched kernel), or a base and "
+		"several new sides (--new given again: each compared with the base, in its own columns, "
+		"the intervals simultaneous over every side): their benches "
 		"(perfdb bench) and their sessions (perfdb record, and the recorded runs of a bench). "
 		"Sections: a summary of the significant changes; the setup of both sides, with a "
 		"warning for anything but the kernel that differs; per metric the cells with each "

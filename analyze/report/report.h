@@ -1,6 +1,7 @@
 /* `perfdb report` as findings: the changelog-ready A/B write-up of two
- * labels (the base and the new kernel, say), from their benches and their
- * recorded sessions:
+ * labels (the base and the new kernel, say), or of a base and several new
+ * sides each compared with it, from their benches and their recorded
+ * sessions:
  *  - Summary: the significant changes, largest first, one line each;
  *  - Setup: per side the kernel, boots, machine, perf, workload and plan,
  *    with a warning for anything but the kernel that differs;
@@ -12,14 +13,15 @@
  *    switches, flush IPIs, contended cachelines, the call graph);
  *  - Data quality: lost events, failed runs, the perturbation of
  *    recording, what the import could not use;
- *  - Reproduce: the perfdb commands that made both sides.
+ *  - Reproduce: the perfdb commands that made every side.
  * The test of a headline row: Welch's t interval of the difference of the
  * means, over the runs (pooled across boots), or over the boots' means
  * where both sides have 3 or more boots in the cell; in % of the base
  * mean (absolute when it is 0); untested with fewer than 2 units a side
  * or no spread on either; every row's level is 1 - 0.05 / R
- * for R rows (Bonferroni), so that an A/A comparison marks nothing in 95%
- * of reports however many rows they have. */
+ * for R rows (Bonferroni; a row a metric, cell and new side), so that an
+ * A/A comparison marks nothing in 95% of reports however many rows they
+ * have. */
 #ifndef PERFDB_REPORT_H
 #define PERFDB_REPORT_H
 #include <sqlite3.h>
