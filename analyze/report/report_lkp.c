@@ -167,7 +167,8 @@ static char *share_text(double v)
 /* rep_lkp_profile: see report_int.h. */
 void rep_lkp_profile(struct rep *r)
 {
-	qsort(r->prof, r->nprof, sizeof(*r->prof), by_score);
+	if (r->nprof)
+		qsort(r->prof, r->nprof, sizeof(*r->prof), by_score);
 	for (size_t i = 0; r->lkp_shown && i < r->nprof; i++) {
 		const struct lkp_prof *p = &r->prof[i];
 		if (!p->keep)
