@@ -497,15 +497,13 @@ static void one_pair(struct rep *r, const struct bd_metric *m, struct mrow *row,
 }
 
 /* one_row(r, t, g, m, c, level, seen, o): one row of cells of metric m:
- * each pair's test into the table's last row. */
-static void one_row(struct rep *r, struct table *t, const struct mcols *g, const struct bd_metric *m,
+ * each pair's test into a row of the table, added when a side has runs
+ * there. Returns whether it was. */
+static bool one_row(struct rep *r, struct table *t, const struct mcols *g, const struct bd_metric *m,
 		    const struct rcells *c, double level, struct seen *seen, struct row_out *o)
 {
 	const struct bench_data *b = &r->sides[0].b;
-	bool first = true;
-	table_add_row(t);
-	for (size_t i = 0; i < b->nparams; i++)
-		table_set_str(t, (int)i, bd_cell_value(b, (size_t)c->cell[0], i));
+	bool added = false;
 	for (int k = 0; k < r->nsides; k++)
 		o->mean[k] = o->sd[k] = o->change[k] = NAN, o->star[k] = false;
 	for (int k = 1; k < r->nsides; k++) {
@@ -515,13 +513,19 @@ static void one_row(struct rep *r, struct table *t, const struct mcols *g, const
 		rep_use_pair(r, k);
 		units_for(r, &row, (const int[]){ o->mi[0], o->mi[k] });
 		if (row.u[0].runs || row.u[1].runs) {
+			if (!added) {
+				table_add_row(t);
+				for (size_t i = 0; i < b->nparams; i++)
+					table_set_str(t, (int)i, bd_cell_value(b, (size_t)c->cell[0], i));
+			}
 			one_pair(r, m, &row, level, seen, o);
-			row_cells(t, &g[k], first ? &g[1] : NULL, &row, m);
-			first = false;
+			row_cells(t, &g[k], added ? NULL : &g[1], &row, m);
+			added = true;
 		}
 		free(row.u[0].v);
 		free(row.u[1].v);
 	}
+	return added;
 }
 
 /* one_metric(r, m, mi, rows, n, level, seen): metric m's table (its index
@@ -542,7 +546,8 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 		      r->nsides > 2 ? " and side" : "", 100 * level,
 		      m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither side said which");
 	for (size_t i = 0; i < n; i++) {
-		one_row(r, t, g, m, &rows[i], level, seen, &o);
+		if (!one_row(r, t, g, m, &rows[i], level, seen, &o))
+			continue;
 		if (r->mm)
 			rep_mmtests_add(r->mm, r, m, mi, &rows[i], o.star);
 		if (r->lkp)
@@ -593,8 +598,19 @@ static bool metric_indexes(const struct rep *r, size_t m, int *mi)
 	return any;
 }
 
+/* has_runs(b, cell, m): whether metric m has a bare run that ended well
+ * in cell of b. */
+static bool has_runs(const struct bench_data *b, long cell, int m)
+{
+	double *v;
+	size_t n = bd_values(b, (int)cell, m, RUN_BARE, -1, &v);
+	free(v);
+	return n > 0;
+}
+
 /* count_rows(r, rows, n): the results rows of the report, one a metric,
- * cell and new side that has both (Bonferroni's family). */
+ * cell and new side where both it and the base have runs (Bonferroni's
+ * family: the comparisons the report makes). */
 static size_t count_rows(const struct rep *r, const struct rcells *rows, size_t n)
 {
 	size_t total = 0;
@@ -604,7 +620,9 @@ static size_t count_rows(const struct rep *r, const struct rcells *rows, size_t 
 			continue;
 		for (size_t i = 0; i < n; i++)
 			for (int k = 1; k < r->nsides; k++)
-				total += rows[i].cell[k] >= 0 && mi[k] >= 0;
+				total += rows[i].cell[k] >= 0 && mi[k] >= 0 &&
+					 has_runs(&r->sides[0].b, rows[i].cell[0], mi[0]) &&
+					 has_runs(&r->sides[k].b, rows[i].cell[k], mi[k]);
 	}
 	return total;
 }

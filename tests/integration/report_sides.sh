@@ -22,9 +22,11 @@ run() { "$PERFDB" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
 rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
 
 # next.sh DIR CELL prints the next value queued in DIR/CELL as a metric line.
+# Cells x=1 print a second metric, only1: its table has no row for x=2.
 cat >"$T/next.sh" <<'SH'
 v=$(head -1 "$1/$2"); sed -i 1d "$1/$2"
 echo "metric=lat value=$v unit=us better=lower"
+case $2 in *1) echo "metric=only1 value=$v" ;; esac
 SH
 mkdir "$T/q"
 printf '%s\n' 10 11 12 >"$T/q/a1"; printf '%s\n' 20 21 22 >"$T/q/a2"
@@ -43,12 +45,14 @@ cp "$T/out" "$T/abc.json"
 check "report with two new sides: exit 0" rc_is 0
 "$PERFDB" report "$DB" --base k:thp=a --new k:thp=b --format json >"$T/ab.json"
 "$PERFDB" report "$DB" --base k:thp=a --new k:thp=c --format json >"$T/ac.json"
-check "each new side's columns are its pairwise report's means, %change and runs; the Bonferroni family is every cell and side" \
+check "each new side's columns are its pairwise report's means, %change and runs; the Bonferroni family is every metric, cell and side" \
 	py "$T/abc.json" "$T/ab.json" "$T/ac.json" <<'PY'
 import json, sys
 d3, ab, ac = (json.load(open(f))["findings"] for f in sys.argv[1:4])
-assert d3["results_rows"] == ab["results_rows"] + ac["results_rows"] == 4, (d3["results_rows"], ab["results_rows"])
-assert abs(d3["row_confidence"] - (1 - 0.05 / 4)) < 1e-12 and abs(ab["row_confidence"] - (1 - 0.05 / 2)) < 1e-12
+assert [r["x"] for r in d3["metric_only1"]] == ["1"], d3["metric_only1"]   # no row where no side has runs
+# lat: 2 cells, only1: the 1 cell with runs (a cell without is no comparison)
+assert d3["results_rows"] == ab["results_rows"] + ac["results_rows"] == 6, (d3["results_rows"], ab["results_rows"])
+assert abs(d3["row_confidence"] - (1 - 0.05 / 6)) < 1e-12 and abs(ab["row_confidence"] - (1 - 0.05 / 3)) < 1e-12
 assert [s["label"] for s in d3["sides"]] == ["k:thp=a", "k:thp=b", "k:thp=c"], d3["sides"]
 assert [s["name"] for s in d3["sides"]] == ["base", "new", "new2"], d3["sides"]
 for r in d3["metric_lat"]:
@@ -60,7 +64,7 @@ for r in d3["metric_lat"]:
         assert r["new2" + k[3:] if k.startswith("new") else "new2_" + k] == c[k], (k, r, c)
     assert r["base"] == c["base"], (r, c)
 PY
-check "every interval is Welch's at 1 - 0.05/4 (recomputed here), the marks where it excludes 0" \
+check "every interval is Welch's at 1 - 0.05/6 (recomputed here), the marks where it excludes 0" \
 	py "$T/abc.json" "$DB" <<'PY'
 import json, math, sqlite3, statistics as st, sys
 f = json.load(open(sys.argv[1]))["findings"]
@@ -70,7 +74,7 @@ def runs(thp, x):
         "JOIN bench b ON b.id = r.bench_id AND b.label = 'k' "
         "JOIN bench_cell a ON a.bench_id = r.bench_id AND a.cell = r.cell AND a.name = 'thp' "
         "JOIN bench_cell c ON c.bench_id = r.bench_id AND c.cell = r.cell AND c.name = 'x' "
-        "WHERE a.value = ? AND c.value = ?", (thp, x))]
+        "WHERE m.name = 'lat' AND a.value = ? AND c.value = ?", (thp, x))]
 def pdf(x, df):
     return math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi) * \
         (1 + x * x / df) ** (-(df + 1) / 2)
@@ -84,7 +88,8 @@ def quantile(p, df):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if cdf(mid, df) < p else (lo, mid)
     return (lo + hi) / 2
-level = 1 - 0.05 / 4
+level = 1 - 0.05 / f["results_rows"]
+assert f["results_rows"] == 6
 for r in f["metric_lat"]:
     a = runs("a", r["x"])
     for side, thp in (("", "b"), ("new2_", "c")):
@@ -99,11 +104,11 @@ for r in f["metric_lat"]:
 sig = {(r["x"], s) for r in f["metric_lat"] for s in ("", "new2_") if r[s + "significant"]}
 assert sig == {("1", ""), ("2", "new2_")}, sig
 PY
-check "the summary names the side of each line (lat x=1 for k:thp=b, lat x=2 for k:thp=c)" \
+check "the summary names the side of each line (lat and only1 x=1 for k:thp=b, lat x=2 for k:thp=c)" \
 	py "$T/abc.json" <<'PY'
 import json, sys
 s = [r["change"] for r in json.load(open(sys.argv[1]))["findings"]["summary"]]
-assert len(s) == 2 and any(l.startswith("k:thp=b: lat, x=1: +200.00%") for l in s) and \
+assert len(s) == 3 and any(l.startswith("k:thp=b: only1, x=1: +200.00%") for l in s) and any(l.startswith("k:thp=b: lat, x=1: +200.00%") for l in s) and \
     any(l.startswith("k:thp=c: lat, x=2: -28.57%") and l.endswith("(new2)") for l in s), s
 PY
 check "the chart has every side's runs under its label (6 each), the base's first" \
@@ -120,7 +125,7 @@ check "a side without one of the base's cells: its group is empty there, and tha
 	py "$T/out" "$DB" <<'PY'
 import json, sys
 f = json.load(open(sys.argv[1]))["findings"]
-assert f["results_rows"] == 3, f["results_rows"]
+assert f["results_rows"] == 5, f["results_rows"]    # lat: 2 + 1, only1: 1 + 1
 rows = {r["x"]: r for r in f["metric_lat"]}
 assert rows["1"]["new2"] == 13 and rows["1"]["new2_runs"] == 3, rows["1"]
 assert rows["2"]["new2"] is None and rows["2"]["new2_change_pct"] is None and rows["2"]["new"] == 21, rows["2"]
@@ -144,7 +149,9 @@ check "--style lkp: base, then each side's %change and value, then the metric" \
 	py "$T/out" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))["findings"]["lkp"]
-got = [(r["base"], r["change"], r["new"], r["change_new2"], r["new2"], r["metric"]) for r in rows]
+got = [(r["base"], r["change"], r["new"], r["change_new2"], r["new2"], r["metric"]) for r in rows
+       if r["metric"].startswith("lat.")]
+assert [r["metric"] for r in rows] == ["lat.x=1", "lat.x=2", "only1.x=1"], rows
 # c, x=1: 10 10.5 11.5: mean 10.6667, stddev 0.764 (7.2%), -3.0%; x=2: 14 15 16: 15 (6.7%), -28.6%, marked
 want = [("11 \u00b1  9%", "+200.0% *", "33 \u00b1  9%", "-3.0%", "10.6667 \u00b1  7%", "lat.x=1"),
         ("21 \u00b1  5%", "+0.0%", "21 \u00b1  5%", "-28.6% *", "15 \u00b1  7%", "lat.x=2")]
