@@ -151,7 +151,12 @@ a = f["agreement"]
 # Nothing in the recording shows it, so perfdb and the oracle both miss
 # it; a few of those (1 in 1000) are allowed, and reported as disagreement.
 assert o["received"] > 0, o
-assert a["compared"] == o["received"] - o["classes"]["unknown"], (a, o["received"])
+# perfdb compares the received IPIs it gave a class; its unknowns are the
+# oracle'"'"'s but for those it declined with a reason (see the check above)
+u = f["unknown_why"]
+declined = u["untraced_switch"] + u["target_mm_unknown"] + u["lazy_unsure"]
+assert a["compared"] == o["received"] - f["targets"]["unknown"], (a, o["received"])
+assert abs(f["targets"]["unknown"] - o["classes"]["unknown"]) <= declined + 2 * o["mismatches"], (f["targets"], o["classes"])
 allowed = max(2, a["compared"] // 1000)
 assert a["compared"] - a["agreeing"] <= allowed and a["compared"] - a["wasted_agreeing"] <= allowed, (a, allowed)
 ' "$T/$kind.json" "$T/$kind.oracle"
