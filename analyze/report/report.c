@@ -183,6 +183,22 @@ static void setup_of(struct rep *r)
 	report_machine_tables(r);
 }
 
+/* unseen_len(r): the number of findings "unseen" entries so far. */
+static size_t unseen_len(struct rep *r)
+{
+	const struct dval *a = dv_get(doc_findings_c(r->d), "unseen");
+	return a ? dv_len(a) : 0;
+}
+
+/* evidence_of(r): the current pair's evidence, and which "unseen" entries
+ * it added (for its data quality). */
+static void evidence_of(struct rep *r)
+{
+	r->pairs[r->pair].unseen_from = unseen_len(r);
+	report_evidence(r);
+	r->pairs[r->pair].unseen_to = unseen_len(r);
+}
+
 /* stat_note(r): the note on the distributions' statistic, of every bench. */
 static void stat_note(struct rep *r)
 {
@@ -220,9 +236,10 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 	if (!rc) {
 		stat_note(&r);
 		each_pair(&r, report_durations);
-		each_pair(&r, report_evidence);
+		each_pair(&r, evidence_of);
 		rep_lkp_profile(&r);
 		each_pair(&r, report_quality);
+		report_lost(&r);
 		report_reproduce(&r);
 		finish_summary(&r, shown);
 		doc_set_main(d, "summary");

@@ -412,15 +412,24 @@ static void summarize(struct rep *r, const struct bd_metric *m, const struct mro
 	free(cell);
 }
 
-/* units_for(r, row, mi): both sides' units of a row: each boot's mean
- * when both sides have 3 or more boots in the cell, else each sitting's
- * mean when both have 2 or more sittings, else the runs. */
-static void units_for(const struct rep *r, struct mrow *row, const int *mi)
+/* unit_of(a, b): what a pair of sides with units a and b is tested on:
+ * each boot's mean when both have 3 or more boots in the cell, else each
+ * sitting's mean when both have 2 or more sittings, else the runs. */
+static enum tested_on unit_of(const struct unit *a, const struct unit *b)
+{
+	return a->boots >= 3 && b->boots >= 3 ? ON_BOOTS :
+	       a->sittings >= 2 && b->sittings >= 2 ? ON_SITTINGS : ON_RUNS;
+}
+
+/* units_for(r, row, mi, most): both sides' units of a row, as unit_of
+ * says but no further than most (the row's unit over every side). */
+static void units_for(const struct rep *r, struct mrow *row, const int *mi, enum tested_on most)
 {
 	for (int k = 0; k < 2; k++)
 		units_of(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
-	row->on = row->u[0].boots >= 3 && row->u[1].boots >= 3 ? ON_BOOTS :
-		  row->u[0].sittings >= 2 && row->u[1].sittings >= 2 ? ON_SITTINGS : ON_RUNS;
+	row->on = unit_of(&row->u[0], &row->u[1]);
+	if (row->on > most)
+		row->on = most;
 	for (int k = 0; row->on != ON_RUNS && k < 2; k++)
 		if (row->on == ON_BOOTS)
 			boot_units(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
@@ -496,6 +505,26 @@ static void one_pair(struct rep *r, const struct bd_metric *m, struct mrow *row,
 	}
 }
 
+/* row_unit(r, c, mi): the unit every side of a row of cells is tested on:
+ * the least that each side with runs there allows with the base (so that
+ * every %change is against the one base mean shown). */
+static enum tested_on row_unit(const struct rep *r, const struct rcells *c, const int *mi)
+{
+	enum tested_on most = ON_BOOTS;
+	for (int k = 1; k < r->nsides; k++) {
+		struct unit a, b;
+		if (c->cell[k] < 0 || mi[k] < 0)
+			continue;
+		units_of(&r->sides[0].b, (size_t)c->cell[0], mi[0], &a);
+		units_of(&r->sides[k].b, (size_t)c->cell[k], mi[k], &b);
+		if (a.runs && b.runs && unit_of(&a, &b) < most)
+			most = unit_of(&a, &b);
+		free(a.v);
+		free(b.v);
+	}
+	return most;
+}
+
 /* one_row(r, t, g, m, c, level, seen, o): one row of cells of metric m:
  * each pair's test into a row of the table, added when a side has runs
  * there. Returns whether it was. */
@@ -503,6 +532,7 @@ static bool one_row(struct rep *r, struct table *t, const struct mcols *g, const
 		    const struct rcells *c, double level, struct seen *seen, struct row_out *o)
 {
 	const struct bench_data *b = &r->sides[0].b;
+	enum tested_on most = row_unit(r, c, o->mi);
 	bool added = false;
 	for (int k = 0; k < r->nsides; k++)
 		o->mean[k] = o->sd[k] = o->change[k] = NAN, o->star[k] = false;
@@ -511,7 +541,7 @@ static bool one_row(struct rep *r, struct table *t, const struct mcols *g, const
 			continue;
 		struct mrow row = { .p = { { (size_t)c->cell[0], (size_t)c->cell[k] } } };
 		rep_use_pair(r, k);
-		units_for(r, &row, (const int[]){ o->mi[0], o->mi[k] });
+		units_for(r, &row, (const int[]){ o->mi[0], o->mi[k] }, most);
 		if (row.u[0].runs || row.u[1].runs) {
 			if (!added) {
 				table_add_row(t);
@@ -543,7 +573,9 @@ static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, 
 		      "where both have 2 or more sittings, else on the runs, simultaneous over every "
 		      "results row%s (each at %.4g%%); * the interval excludes 0 and the machine's own change "
 		      "does not explain it; %s is better", r->nsides > 2 ? ", each side's against the base" : "",
-		      r->nsides > 2 ? " and side" : "", 100 * level,
+		      r->nsides > 2 ? " and side, every side of a row on the same units (what each allows with "
+		      "the base, the least of them), so each %change is against the one base mean shown" : "",
+		      100 * level,
 		      m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither side said which");
 	for (size_t i = 0; i < n; i++) {
 		if (!one_row(r, t, g, m, &rows[i], level, seen, &o))

@@ -31,6 +31,7 @@ struct rpair {
 	struct machine_cmp machine;	/* the machine's own change from base to the new side */
 	struct machine_side msides[2];
 	long long ipis[2], unverified[2], unseen_flushes[2];	/* see struct rep */
+	size_t unseen_from, unseen_to;	/* the findings "unseen" entries its evidence added */
 };
 
 /* A report being made. Sides are compared in pairs, the base against each
@@ -83,8 +84,10 @@ char *rep_key(const struct rep *r, const char *key);
  * to r->summary. report_machine compares the machine's pulse and load of
  * the current pair's sides into r->machine (its warning first, before
  * any other); report_machine_tables adds its table to the setup;
- * report_sittings the table of every side's sittings. report_setup and
- * report_reproduce cover every side at once, the others the current pair. */
+ * report_sittings the table of every side's sittings. report_setup,
+ * report_lost (the warning and findings "lost" of every side's
+ * recordings) and report_reproduce cover every side at once, the others
+ * the current pair. */
 void report_setup(struct rep *r);
 void report_machine(struct rep *r);
 void report_machine_tables(struct rep *r);
@@ -93,6 +96,7 @@ int report_headline(struct rep *r, char *err, size_t errlen);
 void report_durations(struct rep *r);
 void report_evidence(struct rep *r);
 void report_quality(struct rep *r);
+void report_lost(struct rep *r);
 void report_reproduce(struct rep *r);
 
 /* The helpers the sections share (report_cells.c).

@@ -131,6 +131,28 @@ assert rows["1"]["new2"] == 13 and rows["1"]["new2_runs"] == 3, rows["1"]
 assert rows["2"]["new2"] is None and rows["2"]["new2_change_pct"] is None and rows["2"]["new"] == 21, rows["2"]
 PY
 
+# Sides tested on different units: bench s has two sittings (--again), so
+# its cells compare on the sittings' means; label one has one sitting. In
+# one report every side of a row is on the runs (the least any side
+# allows), so each %change is against the base mean shown.
+printf '%s\n' 10 12 20 22 >"$T/q/sa"; printf '%s\n' 15 17 25 27 >"$T/q/sb"; printf '%s\n' 30 31 >"$T/q/o"
+"$PERFDB" bench -q -o "$DB" -l s --runs 2 -p v=a,b -- sh "$T/next.sh" "$T/q" 's{v}' >/dev/null 2>&1
+"$PERFDB" bench -q -o "$DB" --resume -l s --again >/dev/null 2>&1
+"$PERFDB" bench -q -o "$DB" -l one --runs 2 -- sh "$T/next.sh" "$T/q" o >/dev/null 2>&1
+sqlite3 "$DB" "UPDATE bench_run SET pulse_int = NULL, pulse_mem = NULL, others_cpu_ns = NULL, steal_ns = NULL"
+"$PERFDB" report "$DB" --base s:v=a --new s:v=b --metric lat --format json >"$T/s2.json" 2>/dev/null
+"$PERFDB" report "$DB" --base s:v=a --new s:v=b --new one --metric lat --format json >"$T/s3.json" 2>/dev/null
+check "a row's sides on one unit: the pair alone on the sittings' means, beside a side of one sitting all on the runs, each %change against the base mean shown" \
+	py "$T/s2.json" "$T/s3.json" <<'PY'
+import json, sys
+two, three = (json.load(open(f))["findings"]["metric_lat"][0] for f in sys.argv[1:3])
+assert two["tested_on"] == "sittings" and two["base_sittings"] == 2, two
+assert three["tested_on"] == "runs" and three["new2_tested_on"] == "runs", three
+assert three["base"] == 16 and three["new"] == 21 and three["new2"] == 30.5, three     # the runs' means
+for pre, side in (("", "new"), ("new2_", "new2")):
+    assert abs(three[pre + "change_pct"] - 100 * (three[side] - three["base"]) / three["base"]) < 1e-9, (pre, three)
+PY
+
 run report "$DB" --base k:thp=a --new k:thp=b --new k:thp=c --style mmtests --format json
 check "--style mmtests: a column a side, each side's Amean with its gain against the base" \
 	py "$T/out" <<'PY'
