@@ -216,7 +216,17 @@ static void side(struct strbuf *b, const struct chart *c, const struct group *g,
 	sb_printf(b, " median %g (%zu runs)</title></line>\n", med, n);
 }
 
-/* legend(b, c): which colour is which side, under the title. */
+/* legend_width(c): the legend's width in pixels. */
+static double legend_width(const struct chart *c)
+{
+	double w = 6;
+	for (int k = 0; k < c->nsides; k++)
+		w += 8 + 7.5 * (double)utf8_width(c->sides[k]) + 22;
+	return w;
+}
+
+/* legend(b, c): which colour is which side, under the title (the chart
+ * is made wide enough for it). */
 static void legend(struct strbuf *b, const struct chart *c)
 {
 	double x = LEFT + 6;
@@ -264,6 +274,8 @@ int svg_chart_write(const struct table *t, FILE *out)
 	int width = LEFT + RIGHT + (int)(c.ng ? c.ng : 1) * group_w, height = TOP + PLOT_H + BOTTOM;
 	if (width < 420)
 		width = 420;
+	if (width < LEFT + RIGHT + (int)legend_width(&c))
+		width = LEFT + RIGHT + (int)legend_width(&c);
 	double gw = (double)(width - LEFT - RIGHT) / (double)(c.ng ? c.ng : 1);
 	sb_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		  "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",

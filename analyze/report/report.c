@@ -126,11 +126,18 @@ static const char *const side_names[REP_MAX_SIDES] = { "base", "new", "new2", "n
 static int load_sides(struct rep *r, char *err, size_t errlen)
 {
 	const struct report_opts *o = r->o;
-	if (1 + o->nnew > REP_MAX_SIDES) {
-		snprintf(err, errlen, "--new given %zu times: a report compares at most %d new sides with the base",
+	if (!o->nnew || 1 + o->nnew > REP_MAX_SIDES) {
+		snprintf(err, errlen, "--new given %zu times: a report compares 1 to %d new sides with the base",
 			 o->nnew, REP_MAX_SIDES - 1);
 		return -1;
 	}
+	for (size_t k = 0; k < o->nnew; k++)
+		for (size_t j = 0; j <= k; j++)
+			if (!strcmp(o->new[k], j ? o->new[j - 1] : o->base) && (j || o->nnew > 1)) {
+				snprintf(err, errlen, "'%s' is given twice (as --base or --new): each side is "
+					 "another label or cells", o->new[k]);
+				return -1;
+			}
 	r->nsides = 1;	/* counted before each load: a failed one is freed too */
 	if (load_side(r, &r->sides[0], side_names[0], o->base, err, errlen))
 		return -1;

@@ -46,7 +46,9 @@ enum { REPORT_STYLE_PERFDB, REPORT_STYLE_MMTESTS, REPORT_STYLE_LKP };
 extern const char *const report_style_names[];
 
 /* report_findings(db, o, d, err, errlen): the report into d. Returns 0,
- * or -1 with one line in err (a label with neither a bench nor a session,
- * a metric no run printed). */
+ * or -1 with one line in err (no new side or more than 7, a side given
+ * twice among several, a label with neither a bench nor a session, cells
+ * its bench has not, a metric no run printed, --columns naming no
+ * parameter of the base). */
 int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, char *err, size_t errlen);
 #endif

@@ -453,6 +453,7 @@ struct seen {
 	bool pooled;		/* a row pooled the runs of several sittings */
 	bool one_sitting;	/* a row tested on runs with one sitting a side */
 	bool drift;		/* a row withheld for the drift the machine may have had */
+	double drift_pct;	/* the largest such drift (of its pair's machine) */
 };
 
 /* pivot_of(r, t, m, g): metric m's table t (its groups g) pivoted on
@@ -490,7 +491,10 @@ static void one_pair(struct rep *r, const struct bd_metric *m, struct mrow *row,
 	if (row->significant && !row->machine)
 		summarize(r, m, row);
 	r->nwithheld += row->machine != NULL;
-	seen->drift |= row->machine && !strcmp(row->machine, "machine drift");
+	if (row->machine && !strcmp(row->machine, "machine drift")) {
+		seen->drift = true;
+		seen->drift_pct = fmax(seen->drift_pct, r->machine.drift);
+	}
 	if (row->on == ON_RUNS && (row->u[0].sittings > 1 || row->u[1].sittings > 1))
 		seen->pooled = true;
 	if (row->on == ON_RUNS && row->u[0].sittings == 1 && row->u[1].sittings == 1 && !row->untested)
@@ -689,8 +693,7 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 	if (lacking) {
 		doc_note(r->d, "no results section: %s has no bench (perfdb bench -l LABEL ... records "
 			 "one)", lacking->label);
-		if (r->o->style == REPORT_STYLE_LKP)	/* for the perf-profile rows */
-			r->lkp_shown = dv_table(doc_findings(r->d), rep_lkp_table(r));
+		r->lkp_later = r->o->style == REPORT_STYLE_LKP;	/* for perf-profile rows */
 		return 0;
 	}
 	if (check_metrics(r, err, errlen) || find_pivot(r, err, errlen))
@@ -698,10 +701,18 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 	const struct bench_data *a = &r->sides[0].b;
 	size_t n = rows_of(r, &rows), nrows = count_rows(r, rows, n);
 	double level = 1 - 0.05 / (double)(nrows ? nrows : 1);
-	struct seen seen = { false, false, false };
+	struct seen seen = { false, false, false, 0 };
 	if (!n)
 		doc_warn(r->d, "%s share no cell (their parameters differ): no results to compare",
 			 r->nsides > 2 ? "the base's bench and the others'" : "the two benches");
+	for (int k = 1; n && k < r->nsides; k++) {
+		bool any = false;
+		for (size_t i = 0; i < n && !any; i++)
+			any = rows[i].cell[k] >= 0;
+		if (!any)
+			doc_warn(r->d, "%s (%s) shares no cell with the base's bench (their parameters differ): "
+				 "its columns are empty", r->sides[k].label, r->sides[k].name);
+	}
 	if (r->o->style == REPORT_STYLE_MMTESTS)
 		r->mm = rep_mmtests_table(r);
 	if (r->o->style == REPORT_STYLE_LKP)
@@ -726,10 +737,10 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 			 "is not in its interval");
 	if (seen.drift)
 		doc_note(r->d, "with one sitting a side, a change must clear what the machine may have drifted "
-			 "unseen between the sittings: the 95%% interval of its pulse's change reaches %.1f%%, "
+			 "unseen between the sittings: the 95%% interval of its pulse's change reaches %.1f%%%s, "
 			 "and a change within that of 0 gets no kernel verdict (\"machine drift\"). More runs "
 			 "(more probes), a steadier machine, or 2 or more sittings a side narrow it",
-			 r->machine.drift);
+			 seen.drift_pct, r->nsides > 2 ? " (the most of any side's against the base)" : "");
 	if (seen.one_sitting)
 		doc_note(r->d, "each side ran in one sitting (one perfdb bench on one boot): the intervals "
 			 "hold the variation between the runs of a sitting, not the machine's drift from one "

@@ -55,6 +55,8 @@ struct rep {
 	struct table *lkp;	/* --style lkp: the same */
 	struct table *lkp_shown;	/* --style lkp: its table once in the report (for the
 					 * perf-profile rows), else NULL */
+	bool lkp_later;		/* --style lkp without results: the table made for
+				 * perf-profile rows, if any */
 	struct lkp_prof *prof;	/* --style lkp: the call-graph rows kept for it */
 	size_t nprof, prof_cap;
 	int pivot;		/* --columns: the base's parameter index, or -1 */
@@ -160,10 +162,12 @@ void rep_lkp_add(struct table *t, const struct rep *r, const char *metric, size_
 struct cgdiff;
 void rep_lkp_profile_add(struct rep *r, const struct cgdiff *d);
 
-/* rep_lkp_profile(r): the kept call-graph rows into the lkp table, 0-day's
- * perf-profile rows: each side's share of the samples through the call
- * path (%), the change in points, "perf-profile.calltrace.EVENT.PATH";
- * largest change first. Frees them. */
+/* rep_lkp_profile(r): the kept call-graph rows into the lkp table (made
+ * then, in the call graph's evidence, when the report has no results and
+ * there are rows), 0-day's perf-profile rows: each side's share of the
+ * samples through the call path (%), the change in points,
+ * "perf-profile.calltrace.EVENT.FRAME.CALLER..." (the frame and up to 4
+ * callers); largest change first. Frees them. */
 void rep_lkp_profile(struct rep *r);
 
 /* rep_pivot(t, r, param, mc, name): the table (name) of metric table t

@@ -1,13 +1,14 @@
 /* The results as Intel's 0-day (lkp) mails lay them out (--style lkp):
- * one row per metric and cell, "base ± N%  %change  new ± N%  metric",
- * the ± only where the runs' stddev is above 2% of their mean, as 0-day
- * prints it; the change marked where perfdb's test marks the row (see
- * report_int.h). */
+ * one row per metric and cell, "base ± N%  %change  new ± N%  metric"
+ * (each further side's %change and value after the first's), the ± only
+ * where the runs' stddev is above 2% of their mean, as 0-day prints it;
+ * the change marked where perfdb's test marks the row; then 0-day's
+ * perf-profile rows from the call-graph diff (see report_int.h). */
 #include <math.h>
 #include <stdlib.h>
-#include "analyze/report/report_int.h"
 #include <string.h>
 #include "analyze/callgraph/cgdiff.h"
+#include "analyze/report/report_int.h"
 #include "lib/alloc.h"
 #include "lib/strbuf.h"
 
@@ -15,7 +16,8 @@
  * compared there), the change of each new side in points, and whether
  * perfdb's test marks it. */
 struct lkp_prof {
-	char *name;
+	char *name;		/* its whole path, callers first (the key) */
+	char *shown;		/* 0-day's name: the frame, then up to 4 of its callers */
 	double share[REP_MAX_SIDES], delta[REP_MAX_SIDES];
 	bool star[REP_MAX_SIDES];
 	bool keep;		/* among a pair's largest marked changes */
@@ -84,15 +86,16 @@ void rep_lkp_add(struct table *t, const struct rep *r, const char *metric, size_
 	free(ct);
 }
 
-/* prof_of(r, name): the kept row of name, added when new. */
-static struct lkp_prof *prof_of(struct rep *r, const char *name)
+/* prof_of(r, name, shown): the kept row of path name, added when new
+ * (shown as shown). */
+static struct lkp_prof *prof_of(struct rep *r, const char *name, const char *shown)
 {
 	for (size_t i = 0; i < r->nprof; i++)
 		if (!strcmp(r->prof[i].name, name))
 			return &r->prof[i];
 	ALLOC_GROW(r->prof, r->nprof + 1, r->prof_cap);
 	struct lkp_prof *p = &r->prof[r->nprof++];
-	*p = (struct lkp_prof){ .name = xstrdup(name) };
+	*p = (struct lkp_prof){ .name = xstrdup(name), .shown = xstrdup(shown) };
 	for (int k = 0; k < REP_MAX_SIDES; k++)
 		p->share[k] = p->delta[k] = NAN;
 	return p;
@@ -114,16 +117,21 @@ void rep_lkp_profile_add(struct rep *r, const struct cgdiff *d)
 	const struct cg_row **top = xcalloc(d->nrows + 1, sizeof(*top));
 	char **names = xcalloc(d->nrows + 1, sizeof(*names));
 	size_t ntop = 0;
-	for (size_t i = 0; i < d->nrows; i++) {	/* each row's path, callers first */
+	char **shown = xcalloc(d->nrows + 1, sizeof(*shown));
+	int cut = (int)strcspn(d->event, "/");
+	for (size_t i = 0; i < d->nrows; i++) {	/* each row's path, callers first, and 0-day's name */
 		const struct cg_row *w = &d->rows[i];
-		struct strbuf b = STRBUF_INIT;
+		struct strbuf b = STRBUF_INIT, c = STRBUF_INIT;
 		if (w->depth < 0 || (size_t)w->depth >= d->nrows)
 			continue;	/* a row's callers are the rows before it */
 		path[w->depth] = cgdiff_row_name(d, w);
-		sb_printf(&b, "perf-profile.calltrace.%.*s", (int)strcspn(d->event, "/"), d->event);
 		for (int k = 0; k <= w->depth; k++)
-			sb_printf(&b, ".%s", path[k]);
+			sb_printf(&b, "%s%s", k ? ";" : "", path[k]);
+		sb_printf(&c, "perf-profile.calltrace.%.*s", cut, d->event);
+		for (int k = w->depth; k >= 0 && k > w->depth - 5; k--)
+			sb_printf(&c, ".%s", path[k]);
 		names[i] = sb_take(&b);
+		shown[i] = sb_take(&c);
 		if (w->significant)
 			top[ntop++] = w;
 	}
@@ -132,7 +140,7 @@ void rep_lkp_profile_add(struct rep *r, const struct cgdiff *d)
 		const struct cg_row *w = &d->rows[i];
 		if (!names[i])
 			continue;
-		struct lkp_prof *p = prof_of(r, names[i]);
+		struct lkp_prof *p = prof_of(r, names[i], shown[i]);
 		if (isnan(p->share[0]))
 			p->share[0] = w->base_pct;
 		p->share[r->pair] = w->new_pct;
@@ -140,13 +148,17 @@ void rep_lkp_profile_add(struct rep *r, const struct cgdiff *d)
 		p->star[r->pair] = w->significant;
 	}
 	for (size_t i = 0; i < ntop && i < 20; i++) {
-		struct lkp_prof *p = prof_of(r, names[top[i] - d->rows]);
+		size_t j = (size_t)(top[i] - d->rows);
+		struct lkp_prof *p = prof_of(r, names[j], shown[j]);
 		p->keep = true;
 		p->score = fmax(p->score, fabs(top[i]->delta_pct));
 	}
-	for (size_t i = 0; i < d->nrows; i++)
+	for (size_t i = 0; i < d->nrows; i++) {
 		free(names[i]);
+		free(shown[i]);
+	}
 	free(names);
+	free(shown);
 	free(top);
 	free(path);
 }
@@ -167,6 +179,15 @@ static char *share_text(double v)
 /* rep_lkp_profile: see report_int.h. */
 void rep_lkp_profile(struct rep *r)
 {
+	bool kept = false;
+	for (size_t i = 0; i < r->nprof; i++)
+		kept |= r->prof[i].keep;
+	if (kept && r->lkp_later && !r->lkp_shown) {	/* no results: the rows in the evidence */
+		struct table *t = rep_lkp_table(r);
+		table_set_title(t, "perf-profile rows (0-day's layout)");
+		table_section(t, "Evidence: call graph");
+		r->lkp_shown = dv_table(doc_findings(r->d), t);
+	}
 	if (r->nprof)
 		qsort(r->prof, r->nprof, sizeof(*r->prof), by_score);
 	for (size_t i = 0; r->lkp_shown && i < r->nprof; i++) {
@@ -185,10 +206,12 @@ void rep_lkp_profile(struct rep *r)
 			table_set_str(r->lkp_shown, 2 * k - 1, v);
 			free(v);
 		}
-		table_set_str(r->lkp_shown, 2 * r->nsides - 1, p->name);
+		table_set_str(r->lkp_shown, 2 * r->nsides - 1, p->shown);
 	}
-	for (size_t i = 0; i < r->nprof; i++)
+	for (size_t i = 0; i < r->nprof; i++) {
 		free(r->prof[i].name);
+		free(r->prof[i].shown);
+	}
 	free(r->prof);
 	r->prof = NULL;
 	r->nprof = r->prof_cap = 0;

@@ -1,5 +1,6 @@
 /* --columns PARAM: a metric's results with that parameter's values as
- * column groups (each its base, new and %change) and the other
+ * column groups (each its base, then each new side's mean, %change and
+ * mark) and the other
  * parameters as rows, as the mglru posting lays out shared and private
  * mm (see report_int.h). Made from the long table's rows, so both show
  * the same numbers. */

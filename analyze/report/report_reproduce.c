@@ -1,5 +1,6 @@
-/* The report's last section: the perfdb commands that made both sides,
- * from their stored plans (or the sessions' workloads). */
+/* The report's last section: the perfdb commands that made every side
+ * (one a bench: cells of one bench are made by one command), from their
+ * stored plans (or the sessions' workloads). */
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/report/report_int.h"

@@ -210,7 +210,9 @@ else
 	skip "chromium not installed"
 fi
 run report "$DB" --base k:thp=a --new k:thp=b --new k:thp=c --new k:thp=a --new k:thp=b --new k:thp=c --new k:thp=a --new k:thp=b --new k:thp=c
-check "eight new sides: exit 2, one line saying the most" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "at most 7 new sides" "$T/err"'
+check "eight new sides: exit 2, one line saying the most" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "1 to 7 new sides" "$T/err"'
+run report "$DB" --base k:thp=a --new k:thp=b --new k:thp=a
+check "a side given twice among several: exit 2, one line naming it" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "k:thp=a. is given twice" "$T/err"'
 run report "$DB" --base k:thp=a --new k:thp=b --new nosuch
 check "a side that names nothing: exit 2, one line naming it" eval 'rc_is 2 && [ "$(wc -l <"$T/err")" = 1 ] && grep -q "nosuch" "$T/err"'
 tap_end

@@ -1079,7 +1079,8 @@ static void test_report_totals(void)
 }
 
 /* lkp_row(t, name, want): whether lkp table t has the row metric name
- * with the cells want (base, change, new, change_new2, new2). */
+ * with the cells want (base, change, new, change_new2, new2; up to the
+ * first NULL). */
 static bool lkp_row(const struct table *t, const char *name, const char *const want[5])
 {
 	static const char *const cols[5] = { "base", "change", "new", "change_new2", "new2" };
@@ -1087,7 +1088,7 @@ static bool lkp_row(const struct table *t, const char *name, const char *const w
 		const struct cell *m = table_cell(t, r, table_find_col(t, "metric"));
 		if (m->kind != CELL_STR || strcmp(m->v.s, name))
 			continue;
-		for (int i = 0; i < 5; i++) {
+		for (int i = 0; i < 5 && want[i]; i++) {
 			const struct cell *c = table_cell(t, r, table_find_col(t, cols[i]));
 			if (c->kind != CELL_STR || strcmp(c->v.s, want[i])) {
 				printf("#   %s: %s is '%s', not '%s'\n", name, cols[i], c->kind == CELL_STR ? c->v.s : "(null)",
@@ -1126,12 +1127,30 @@ static void test_report_lkp(void)
 	ok(!report_findings(db, &o, d, err, sizeof(err)), "lkp report of three sides%s%s", *err ? ": " : "", err);
 	const struct table *t = doc_table(d, "lkp");
 	ok(t && table_nrows(t) == 2, "lkp: two perf-profile rows (a and b), none for main or c (%zu)", t ? table_nrows(t) : 0);
-	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.main.a",
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.a.main",
 		   (const char *const[]){ "47.62", "-42.9 *", "4.76", "+0.0", "47.62" }),
 	   "lkp: main > a: 47.62 -> 4.76, -42.9 points, marked; the copy of the base: +0.0, not marked");
-	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.main.b",
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.b.main",
 		   (const char *const[]){ "4.76", "+42.9 *", "47.62", "+0.0", "4.76" }),
 	   "lkp: main > b: 4.76 -> 47.62, +42.9 points, marked");
+	doc_free(d);
+
+	/* a deep path is named as 0-day names it: the frame, then 4 callers */
+	struct report_opts o2 = { .base = "lkp2_base", .new = (const char *[]){ "lkp2_new" }, .nnew = 1,
+		.comm = "work", .db_path = "t.db", .style = REPORT_STYLE_LKP };
+	d = doc_new("report");
+	begin_session("lkp2_base");
+	add("r;s;t;u;v;w;x", 300), add("r;y", 300);
+	end_session();
+	begin_session("lkp2_new");
+	add("r;s;t;u;v;w;x", 30), add("r;y", 300);
+	end_session();
+	ok(!report_findings(db, &o2, d, err, sizeof(err)), "lkp report of a deep path%s%s", *err ? ": " : "", err);
+	t = doc_table(d, "lkp");
+	/* x: 300 of 600 -> 30 of 330: 50% -> 9.09%, -40.9 points */
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.x.w.v.u.t",
+		   (const char *const[]){ "50.00", "-40.9 *", "9.09", NULL, NULL }),
+	   "lkp: r > s > t > u > v > w > x is x.w.v.u.t, 50.00 -> 9.09");
 	doc_free(d);
 }
 
