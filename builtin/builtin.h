@@ -42,6 +42,7 @@ struct verb_side {
 	const char *spec;	/* as given, or NULL for the latest session */
 	int64_t *ids;
 	int n;
+	bool cells;		/* spec is LABEL:NAME=V,...: the recorded runs of those cells */
 };
 
 struct verb;
@@ -134,13 +135,15 @@ extern struct common_opts common;
 /* Shared option entries: put them in a verb's table. */
 #define OPT_SESSION() \
 	OPT_STRING('s', "session", &common.session, "SESSION", \
-		   "session id or label (a label naming several sessions means all of them); " \
+		   "session id or label (a label naming several sessions means all of them), or " \
+		   "LABEL:NAME=V[,NAME=V...] for the recorded runs of those cells of LABEL's bench; " \
 		   "default: the latest session")
 #define OPT_BASE_NEW() \
 	OPT_STRING(0, "base", &common.base, "LABEL", \
-		   "the sessions before the change: a label or session id"), \
+		   "the sessions before the change: a label or session id, or LABEL:NAME=V[,NAME=V...] " \
+		   "for the recorded runs of those cells of LABEL's bench"), \
 	OPT_STRING(0, "new", &common.new, "LABEL", \
-		   "the sessions after the change: a label or session id")
+		   "the sessions after the change: a label or session id, or LABEL:NAME=V[,...] as --base")
 /* OPT_ROWS(def, tables): -n ROWS, the same in every verb that has long
  * tables: at most ROWS rows in each of them (tables: their names, and
  * which rows are kept), 0 for all; def the default ("20", "all"), which

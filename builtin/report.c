@@ -6,9 +6,10 @@
 #include "analyze/bench/bench_data.h"
 #include "analyze/report/report.h"
 #include "builtin/builtin.h"
+#include "lib/alloc.h"
 
 static const char *const usage[] = {
-	"perfdb report [DB] --base LABEL --new LABEL [-o FILE] [--format md|html|json|text|csv]",
+	"perfdb report [DB] --base LABEL --new LABEL [--new LABEL]... [-o FILE] [--format md|html|json|text|csv]",
 	"              [--assets DIR] [--comm C] [--metric NAME]... [--stat STAT] [--style perfdb|mmtests|lkp]",
 	"              [--columns PARAM]",
 	NULL,
@@ -18,12 +19,27 @@ static const char *comm;
 static struct string_list metrics;
 static int stat = -1, style = -1;
 static const char *columns;
+static struct string_list news;	/* every --new, in order */
+
+/* add_new(o, arg, err): one --new: the first is common.new as for every
+ * verb that compares (the usage checks), each is a side of the report. */
+static int add_new(const struct opt *o, const char *arg, struct strbuf *err)
+{
+	(void)o;
+	(void)err;
+	if (!common.new)
+		common.new = arg;
+	ALLOC_GROW(news.v, news.n + 1, news.cap);
+	news.v[news.n++] = arg;
+	return 0;
+}
 
 static const struct opt options[] = {
 	OPT_STRING(0, "base", &common.base, "LABEL", "the sessions and benches before the change; "
 		   "LABEL:NAME=V[,NAME=V...] for the cells of LABEL's bench with those values"),
-	OPT_STRING(0, "new", &common.new, "LABEL", "the sessions and benches after the change (LABEL:NAME=V... "
-		   "as --base: two cells of one bench compare runs interleaved in the same sittings)"),
+	OPT_CALLBACK(0, "new", NULL, "LABEL", add_new, "the sessions and benches after the change (LABEL:NAME=V... "
+		     "as --base: two cells of one bench compare runs interleaved in the same sittings); "
+		     "given again, each is another side compared with the base (up to 7)"),
 	OPT_OUTPUT("write the report to FILE (default: standard output); FILE is replaced only "
 		   "once the report and its pictures are complete, never the database"),
 	OPT_CHOICE('f', "format", &common.format, NULL, out_format_names,
@@ -48,7 +64,7 @@ static const struct opt options[] = {
  * opened before this runs, with md's pictures). */
 static int run(struct verb_ctx *ctx)
 {
-	struct report_opts o = { common.base, common.new, comm, metrics.v, metrics.n, ctx->dbpath,
+	struct report_opts o = { common.base, news.v, news.n, comm, metrics.v, metrics.n, ctx->dbpath,
 				 stat >= 0 ? bd_stats[stat] : NULL, style >= 0 ? style : REPORT_STYLE_PERFDB,
 				 columns };
 	char err[1200];
@@ -56,6 +72,7 @@ static int run(struct verb_ctx *ctx)
 	if (report_findings(ctx->db, &o, ctx->doc, err, sizeof(err)))
 		rc = verb_fail(ctx, err);
 	string_list_clear(&metrics);
+	string_list_clear(&news);
 	return rc;
 }
 
@@ -80,7 +97,9 @@ const struct verb verb_report = {
 		{ NULL, NULL },
 	},
 	.description =
-		"Compares two labels (for example the base and the patched kernel): their benches "
+		"Compares two labels (for example the base and the patched kernel), or a base and "
+		"several new sides (--new given again: each compared with the base, in its own columns, "
+		"the intervals simultaneous over every side): their benches "
 		"(perfdb bench) and their sessions (perfdb record, and the recorded runs of a bench). "
 		"Sections: a summary of the significant changes; the setup of both sides, with a "
 		"warning for anything but the kernel that differs; per metric the cells with each "

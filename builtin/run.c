@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "analyze/bench/bench_data.h"
 #include "analyze/session_info.h"
 #include "builtin/builtin.h"
 #include "builtin/verb_doc.h"
@@ -138,14 +139,32 @@ int verb_fail(const struct verb_ctx *ctx, const char *err)
 	return EXIT_FAIL;
 }
 
-/* pick(ctx, s): the sessions of side s; 0 or EXIT_FAIL after one line. */
+/* pick(ctx, s): the sessions of side s: an id or label, else
+ * LABEL:NAME=V[,...], the recorded runs of those cells of LABEL's bench;
+ * 0 or EXIT_FAIL after one line. */
 static int pick(struct verb_ctx *ctx, struct verb_side *s)
 {
 	char err[512];
 	s->n = db_pick_sessions(ctx->db, s->spec, &s->ids, err, sizeof(err));
+	s->cells = s->n <= 0 && s->spec && strchr(s->spec, ':') && strchr(s->spec, '=');
+	if (s->cells)
+		s->n = bench_cell_sessions(ctx->db, s->spec, &s->ids, err, sizeof(err));
 	if (s->n > 0)
 		return 0;
 	return verb_fail(ctx, err);
+}
+
+/* cells_note(ctx): when both sides are cells of one bench, the note that
+ * their runs were interleaved. */
+static void cells_note(struct verb_ctx *ctx)
+{
+	const char *a = ctx->base.spec, *b = ctx->new.spec;
+	size_t n = ctx->base.cells ? strcspn(a, ":") : 0;
+	if (!ctx->new.cells || !n || strcspn(b, ":") != n || strncmp(a, b, n))
+		return;
+	doc_note(ctx->doc, "both sides are cells of one bench (%.*s: %s against %s): their runs were "
+		 "interleaved in the same sittings, so the machine's drift between sittings cancels out of "
+		 "the comparison", (int)n, a, a + n + 1, b + n + 1);
 }
 
 /* setup(ctx): opens the database and picks the sessions. */
@@ -311,6 +330,7 @@ static void new_doc(struct verb_ctx *ctx)
 	if (ctx->compare) {
 		session_info_add(doc_sessions(ctx->doc), ctx->db, ctx->base.ids, ctx->base.n, "base");
 		session_info_add(doc_sessions(ctx->doc), ctx->db, ctx->new.ids, ctx->new.n, "new");
+		cells_note(ctx);
 	} else if (ctx->sessions.n) {
 		session_info_add(doc_sessions(ctx->doc), ctx->db, ctx->sessions.ids, ctx->sessions.n, NULL);
 	}

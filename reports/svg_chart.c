@@ -8,23 +8,60 @@
 #include "lib/strbuf.h"
 #include "reports/svg_chart.h"
 
-enum { LEFT = 86, RIGHT = 24, TOP = 50, PLOT_H = 220, BOTTOM = 40, GROUP_W = 120 };
-static const char *const side_names[2] = { "base", "new" };
-static const char *const side_colors[2] = { "#1f6fb4", "#e8710a" };
+enum { LEFT = 86, RIGHT = 24, TOP = 50, PLOT_H = 220, BOTTOM = 40, SIDE_W = 60, MAX_SIDES = 8 };
+static const char *const side_colors[MAX_SIDES] = { "#1f6fb4", "#e8710a", "#2ca02c", "#9467bd", "#8c564b",
+	"#d62728", "#17becf", "#7f7f7f" };
 
 /* One cell's values, per side. */
 struct group {
 	const char *cell;
-	double *v[2];
-	size_t n[2], cap[2];
+	double *v[MAX_SIDES];
+	size_t n[MAX_SIDES], cap[MAX_SIDES];
 };
 
-/* The chart being drawn. */
+/* The chart being drawn: its sides in the order they first appear
+ * ("base" first wherever it appears). */
 struct chart {
 	struct group *g;
 	size_t ng, cap;
+	const char *sides[MAX_SIDES];
+	int nsides;
 	double lo, hi;
 };
+
+/* sides_of(t, cside, c): the distinct sides of column cside into c;
+ * -1 when there are more than MAX_SIDES. */
+static int sides_of(const struct table *t, int cside, struct chart *c)
+{
+	for (size_t r = 0; r < table_nrows(t); r++) {
+		const struct cell *s = table_cell(t, r, cside);
+		int k = 0;
+		if (s->kind != CELL_STR)
+			continue;
+		while (k < c->nsides && strcmp(c->sides[k], s->v.s))
+			k++;
+		if (k < c->nsides)
+			continue;
+		if (c->nsides == MAX_SIDES)
+			return -1;
+		if (!strcmp(s->v.s, "base")) {
+			memmove(c->sides + 1, c->sides, (size_t)c->nsides * sizeof(*c->sides));
+			k = 0;
+		}
+		c->sides[k] = s->v.s;
+		c->nsides++;
+	}
+	return 0;
+}
+
+/* side_index(c, name): name's index among c's sides. */
+static int side_index(const struct chart *c, const char *name)
+{
+	int k = 0;
+	while (k < c->nsides - 1 && strcmp(c->sides[k], name))
+		k++;
+	return k;
+}
 
 /* group_of(c, cell): the group of cell, added when new. */
 static struct group *group_of(struct chart *c, const char *cell)
@@ -38,12 +75,12 @@ static struct group *group_of(struct chart *c, const char *cell)
 }
 
 /* gather(t, c): the table's finite values by cell and side; -1 without
- * the columns. */
+ * the columns, or with more than MAX_SIDES sides. */
 static int gather(const struct table *t, struct chart *c)
 {
 	int ccell = table_find_col(t, "cell"), cside = table_find_col(t, "side");
 	int cval = table_find_col(t, "value");
-	if (ccell < 0 || cside < 0 || cval < 0)
+	if (ccell < 0 || cside < 0 || cval < 0 || sides_of(t, cside, c))
 		return -1;
 	c->lo = INFINITY;
 	c->hi = -INFINITY;
@@ -55,7 +92,7 @@ static int gather(const struct table *t, struct chart *c)
 		double val = v->kind == CELL_REAL ? v->v.r : (double)v->v.i;
 		if (!isfinite(val))
 			continue;	/* nothing to draw, and no axis to stretch */
-		int k = !strcmp(s->v.s, "new");
+		int k = side_index(c, s->v.s);
 		struct group *g = group_of(c, x->v.s);
 		ALLOC_GROW(g->v[k], g->n[k] + 1, g->cap[k]);
 		g->v[k][g->n[k]++] = val;
@@ -174,17 +211,29 @@ static void side(struct strbuf *b, const struct chart *c, const struct group *g,
 			  x - 9 + 18.0 * ((double)i + 0.5) / (double)n, y_of(c, g->v[k][i]), side_colors[k]);
 	double med = stats_median(g->v[k], n);
 	sb_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\">"
-		  "<title>%s median %g (%zu runs)</title></line>\n", x - 13, y_of(c, med), x + 13, y_of(c, med),
-		  side_colors[k], side_names[k], med, n);
+		  "<title>", x - 13, y_of(c, med), x + 13, y_of(c, med), side_colors[k]);
+	esc_append(b, c->sides[k], ESC_XML);
+	sb_printf(b, " median %g (%zu runs)</title></line>\n", med, n);
 }
 
-/* legend(b): which colour is which side, under the title. */
-static void legend(struct strbuf *b)
+/* legend_width(c): the legend's width in pixels. */
+static double legend_width(const struct chart *c)
 {
-	for (int k = 0; k < 2; k++) {
-		double x = LEFT + 6 + k * 70;
+	double w = 6;
+	for (int k = 0; k < c->nsides; k++)
+		w += 8 + 7.5 * (double)utf8_width(c->sides[k]) + 22;
+	return w;
+}
+
+/* legend(b, c): which colour is which side, under the title (the chart
+ * is made wide enough for it). */
+static void legend(struct strbuf *b, const struct chart *c)
+{
+	double x = LEFT + 6;
+	for (int k = 0; k < c->nsides; k++) {
 		sb_printf(b, "<circle cx=\"%.1f\" cy=\"34\" r=\"4\" fill=\"%s\"/>\n", x, side_colors[k]);
-		text(b, x + 8, 38, "start", 12, side_names[k]);
+		text(b, x + 8, 38, "start", 12, c->sides[k]);
+		x += 8 + 7.5 * (double)utf8_width(c->sides[k]) + 22;
 	}
 }
 
@@ -209,7 +258,8 @@ static char *label_of(const char *s)
 static void chart_free(struct chart *c)
 {
 	for (size_t i = 0; i < c->ng; i++)
-		free(c->g[i].v[0]), free(c->g[i].v[1]);
+		for (int k = 0; k < MAX_SIDES; k++)
+			free(c->g[i].v[k]);
 	free(c->g);
 }
 
@@ -220,20 +270,23 @@ int svg_chart_write(const struct table *t, FILE *out)
 	struct strbuf b = STRBUF_INIT;
 	if (gather(t, &c))
 		return -1;
-	int width = LEFT + RIGHT + (int)(c.ng ? c.ng : 1) * GROUP_W, height = TOP + PLOT_H + BOTTOM;
+	int group_w = SIDE_W * (c.nsides > 2 ? c.nsides : 2);
+	int width = LEFT + RIGHT + (int)(c.ng ? c.ng : 1) * group_w, height = TOP + PLOT_H + BOTTOM;
 	if (width < 420)
 		width = 420;
+	if (width < LEFT + RIGHT + (int)legend_width(&c))
+		width = LEFT + RIGHT + (int)legend_width(&c);
 	double gw = (double)(width - LEFT - RIGHT) / (double)(c.ng ? c.ng : 1);
 	sb_printf(&b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		  "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		  width, height, width, height);
 	text(&b, LEFT, 18, "start", 14, table_title(t) ? table_title(t) : table_name(t));
 	axis(&b, &c, width, table_ncaptions(t) ? table_caption_at(t, 0) : NULL);
-	legend(&b);
+	legend(&b, &c);
 	for (size_t i = 0; i < c.ng; i++) {
 		double x = LEFT + gw * ((double)i + 0.5);
-		side(&b, &c, &c.g[i], 0, x - gw * 0.2);
-		side(&b, &c, &c.g[i], 1, x + gw * 0.2);
+		for (int k = 0; k < c.nsides; k++)	/* 2 sides: at -0.2 and +0.2 of the group */
+			side(&b, &c, &c.g[i], k, x + gw * 0.8 * (((double)k + 0.5) / c.nsides - 0.5));
 		char *label = label_of(c.g[i].cell);
 		text(&b, x, TOP + PLOT_H + 18, "middle", 11, label);
 		free(label);

@@ -107,6 +107,13 @@ int bench_data_load(sqlite3 *db, const char *label, const char *stat, struct ben
  * twice, no cell with those values, not NAME=V). */
 int bench_data_narrow(struct bench_data *b, const char *spec, char *err, size_t errlen);
 
+/* bench_cell_sessions(db, spec, ids, err, errlen): the sessions of the
+ * recorded runs of the cells spec names ("LABEL:NAME=V[,NAME=V...]"), in
+ * the bench's run order. Returns their number (> 0) with *ids malloc'ed,
+ * or -1 with err (not that form, no such bench, parameter or cell, or no
+ * run of those cells recorded). */
+int bench_cell_sessions(sqlite3 *db, const char *spec, int64_t **ids, char *err, size_t errlen);
+
 /* bd_cell_stored(b, cell): cell's number in the stored bench. */
 size_t bd_cell_stored(const struct bench_data *b, size_t cell);
 

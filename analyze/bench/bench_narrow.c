@@ -161,3 +161,35 @@ int bench_data_narrow(struct bench_data *b, const char *spec, char *err, size_t 
 	free(map);
 	return n > 0 && nkept ? 0 : -1;
 }
+
+/* bench_cell_sessions: see bench_data.h. */
+int bench_cell_sessions(sqlite3 *db, const char *spec, int64_t **ids, char *err, size_t errlen)
+{
+	struct bench_data b;
+	const char *colon = strchr(spec, ':');
+	char *label = colon ? xstrndup(spec, (size_t)(colon - spec)) : xstrdup(spec);
+	int n = -1;
+	*ids = NULL;
+	if (!colon) {
+		snprintf(err, errlen, "'%s' is not LABEL:NAME=V", spec);
+	} else {
+		if (!bench_data_load(db, label, NULL, &b, err, errlen) && !bench_data_narrow(&b, colon + 1, err, errlen)) {
+			*ids = xcalloc(b.nruns + 1, sizeof(int64_t));
+			n = 0;
+			for (size_t i = 0; i < b.nruns; i++)
+				if (b.runs_v[i].session)
+					(*ids)[n++] = b.runs_v[i].session;
+			if (!n)
+				snprintf(err, errlen, "'%s': no run of those cells was recorded (perfdb bench -r "
+					 "RECIPE records every run, or --record-every N some)", spec);
+		}
+		bench_data_free(&b);
+	}
+	free(label);
+	if (n <= 0) {
+		free(*ids);
+		*ids = NULL;
+		return -1;
+	}
+	return n;
+}

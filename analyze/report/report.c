@@ -5,6 +5,7 @@
 #include "analyze/report/report_int.h"
 #include "analyze/session_info.h"
 #include "lib/alloc.h"
+#include "lib/strbuf.h"
 #include "schema/db.h"
 
 /* run_sessions(s): a narrowed side's sessions: its runs' recordings. */
@@ -60,9 +61,9 @@ static void interleaved_note(struct rep *r)
 	const struct rside *a = &r->side[0], *b = &r->side[1];
 	if (!a->have_bench || !b->have_bench || !a->b.narrow || !b->b.narrow || strcmp(a->bench_label, b->bench_label))
 		return;
-	doc_note(r->d, "both sides are cells of one bench (%s: %s against %s): their runs were interleaved "
+	doc_note(r->d, "%s are cells of one bench (%s: %s against %s): their runs were interleaved "
 		 "in the same sittings, so the machine's drift between sittings cancels out of the "
-		 "comparison", a->bench_label, a->b.narrow, b->b.narrow);
+		 "comparison", r->nsides > 2 ? "those sides" : "both sides", a->bench_label, a->b.narrow, b->b.narrow);
 }
 
 /* summary_table(): the empty summary, shown first. */
@@ -117,13 +118,113 @@ static void finish_summary(struct rep *r, struct table *s)
 	}
 }
 
+/* The sides' names, by index. */
+static const char *const side_names[REP_MAX_SIDES] = { "base", "new", "new2", "new3", "new4", "new5",
+	"new6", "new7" };
+
+/* load_sides(r, err, errlen): every side; 0, or -1 with err. */
+static int load_sides(struct rep *r, char *err, size_t errlen)
+{
+	const struct report_opts *o = r->o;
+	if (!o->nnew || 1 + o->nnew > REP_MAX_SIDES) {
+		snprintf(err, errlen, "--new given %zu times: a report compares 1 to %d new sides with the base",
+			 o->nnew, REP_MAX_SIDES - 1);
+		return -1;
+	}
+	for (size_t k = 0; k < o->nnew; k++)
+		for (size_t j = 0; j <= k; j++)
+			if (!strcmp(o->new[k], j ? o->new[j - 1] : o->base) && (j || o->nnew > 1)) {
+				snprintf(err, errlen, "'%s' is given twice (as --base or --new): each side is "
+					 "another label or cells", o->new[k]);
+				return -1;
+			}
+	r->nsides = 1;	/* counted before each load: a failed one is freed too */
+	if (load_side(r, &r->sides[0], side_names[0], o->base, err, errlen))
+		return -1;
+	for (size_t k = 0; k < o->nnew; k++) {
+		r->nsides++;
+		if (load_side(r, &r->sides[k + 1], side_names[k + 1], o->new[k], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* title_of(o): "NEW against BASE", or "N1, N2 and N3 against BASE". */
+static char *title_of(const struct report_opts *o)
+{
+	struct strbuf b = STRBUF_INIT;
+	for (size_t k = 0; k < o->nnew; k++)
+		sb_printf(&b, "%s%s", k == 0 ? "" : k + 1 == o->nnew ? " and " : ", ", o->new[k]);
+	sb_printf(&b, " against %s", o->base);
+	return sb_take(&b);
+}
+
+/* sides_json(r): findings "base", "new" (the first new side) and "sides":
+ * each side's name and label. */
+static void sides_json(struct rep *r)
+{
+	struct dval *f = doc_findings(r->d), *a;
+	dv_str(f, "base", r->o->base);
+	dv_str(f, "new", r->o->new[0]);
+	a = dv_arr(f, "sides");
+	for (int k = 0; k < r->nsides; k++) {
+		struct dval *e = dv_obj(a, NULL);
+		dv_str(e, "name", r->sides[k].name);
+		dv_str(e, "label", r->sides[k].label);
+	}
+}
+
+/* each_pair(r, section): section for the base and every new side. */
+static void each_pair(struct rep *r, void (*section)(struct rep *))
+{
+	for (int k = 1; k < r->nsides; k++) {
+		rep_use_pair(r, k);
+		section(r);
+	}
+}
+
+/* setup_of(r): the current pair's note and machine table. */
+static void setup_of(struct rep *r)
+{
+	interleaved_note(r);
+	report_machine_tables(r);
+}
+
+/* unseen_len(r): the number of findings "unseen" entries so far. */
+static size_t unseen_len(struct rep *r)
+{
+	const struct dval *a = dv_get(doc_findings_c(r->d), "unseen");
+	return a ? dv_len(a) : 0;
+}
+
+/* evidence_of(r): the current pair's evidence, and which "unseen" entries
+ * it added (for its data quality). */
+static void evidence_of(struct rep *r)
+{
+	r->pairs[r->pair].unseen_from = unseen_len(r);
+	report_evidence(r);
+	r->pairs[r->pair].unseen_to = unseen_len(r);
+}
+
+/* stat_note(r): the note on the distributions' statistic, of every bench. */
+static void stat_note(struct rep *r)
+{
+	struct bench_data all[REP_MAX_SIDES];	/* shallow copies, for the note */
+	size_t nb = 0;
+	for (int k = 0; k < r->nsides; k++)
+		if (r->sides[k].have_bench)
+			all[nb++] = r->sides[k].b;
+	bd_stat_note(all, nb, r->d);
+}
+
 /* report_findings: see report.h. */
 int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, char *err, size_t errlen)
 {
-	struct rep r = { .db = db, .o = o, .d = d, .ipis = { -1, -1 }, .unverified = { -1, -1 } };
-	char *title = xasprintf("%s against %s", o->new, o->base);
-	int rc = load_side(&r, &r.side[0], "base", o->base, err, errlen) ||
-		 load_side(&r, &r.side[1], "new", o->new, err, errlen) ? -1 : 0;
+	struct rep r = { .db = db, .o = o, .d = d };
+	char *title = title_of(o);
+	for (int k = 0; k < REP_MAX_SIDES; k++)
+		r.pairs[k] = (struct rpair){ .ipis = { -1, -1 }, .unverified = { -1, -1 } };
+	int rc = load_sides(&r, err, errlen);
 	doc_set_title(d, title);
 	free(title);
 	r.summary = table_new("summary_unsorted", NULL);
@@ -131,35 +232,34 @@ int report_findings(sqlite3 *db, const struct report_opts *o, struct doc *d, cha
 	table_col(r.summary, "score", COL_REAL, -1);
 	struct table *shown = NULL;
 	if (!rc) {
-		dv_str(doc_findings(d), "base", o->base);
-		dv_str(doc_findings(d), "new", o->new);
+		sides_json(&r);
 		shown = dv_table(doc_findings(d), summary_table());
-		report_machine(&r);
-		interleaved_note(&r);
+		each_pair(&r, report_machine);
 		report_setup(&r);
-		report_machine_tables(&r);
+		report_sittings(&r);
+		each_pair(&r, setup_of);
 		rc = report_headline(&r, err, errlen);
 	}
 	if (!rc) {
-		struct bench_data both[2];	/* shallow copies, for the note */
-		size_t nb = 0;
-		for (int i = 0; i < 2; i++)
-			if (r.side[i].have_bench)
-				both[nb++] = r.side[i].b;
-		bd_stat_note(both, nb, d);
-		report_durations(&r);
-		report_evidence(&r);
-		report_quality(&r);
+		stat_note(&r);
+		each_pair(&r, report_durations);
+		each_pair(&r, evidence_of);
+		rep_lkp_profile(&r);
+		each_pair(&r, report_quality);
+		report_lost(&r);
 		report_reproduce(&r);
 		finish_summary(&r, shown);
 		doc_set_main(d, "summary");
 	}
-	for (int i = 0; i < 2; i++) {
-		if (r.side[i].have_bench)
-			bench_data_free(&r.side[i].b);
-		free(r.side[i].sessions);
-		free(r.side[i].bench_label);
-		machine_side_free(&r.msides[i]);
+	if (r.nsides > 1)
+		rep_use_pair(&r, 1);	/* the last pair's state back in r.pairs */
+	for (int k = 0; k < r.nsides; k++) {
+		if (r.sides[k].have_bench)
+			bench_data_free(&r.sides[k].b);
+		free(r.sides[k].sessions);
+		free(r.sides[k].bench_label);
+		machine_side_free(&r.pairs[k].msides[0]);
+		machine_side_free(&r.pairs[k].msides[1]);
 	}
 	table_free(r.summary);
 	return rc;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "analyze/report/report_int.h"
+#include "lib/alloc.h"
 
 /* totals(b, u, s, w): the sums over every bare run that ended well. */
 static void totals(const struct bench_data *b, double *u, double *s, double *w)
@@ -65,8 +66,10 @@ void report_durations(struct rep *r)
 		table_col(t, a->params[i], COL_STR, 0);
 	for (int i = 0; i < 6; i++) {
 		int c = table_col(t, cols[i], COL_REAL, 3);
-		table_col_label(t, c, labels[i]);
+		char *label = i == 3 ? xasprintf("%s user", r->side[1].name) : xstrdup(labels[i]);
+		table_col_label(t, c, label);
 		table_col_digits(t, c, 3);
+		free(label);
 	}
 	table_null_text(t, "-");
 	table_section(t, "Results");
@@ -85,6 +88,6 @@ void report_durations(struct rep *r)
 		set3(t, c0, v[0]);
 		set3(t, c0 + 3, v[1]);
 	}
-	dv_table(doc_findings(r->d), t);
-	dv_table(doc_findings(r->d), totals_table(r));
+	rep_table(r, t);
+	rep_table(r, totals_table(r));
 }

@@ -122,7 +122,7 @@ static struct table *adopt(struct rep *r, const struct doc *sub, const char *nam
 		table_set_title(c, title);
 		free(title);
 	}
-	return dv_table(doc_findings(r->d), c);
+	return rep_table(r, c);
 }
 
 /* carry(r, sub, what): sub's warnings and notes into the report, named,
@@ -249,6 +249,7 @@ static void ipis(struct rep *r)
 	table_col(t, "what", COL_STR, 0);
 	table_col_digits(t, table_col(t, "base", COL_REAL, 1), 4);
 	table_col_digits(t, table_col(t, "new", COL_REAL, 1), 4);
+	table_col_label(t, 2, r->side[1].name);
 	table_col_label(t, table_col(t, "change_pct", COL_PCT, 2), "%change");
 	table_null_text(t, "-");
 	table_section(t, "Evidence: TLB-flush IPIs");
@@ -266,9 +267,9 @@ static void ipis(struct rep *r)
 	ipi_row(t, "unverified (no receiver recorded), % of the IPIs", w[0], w[1], unseen);
 	ipi_row(t, "class agrees with the receiver, %", num_of(dv_get(f[0], "agreement"), "pct"),
 		num_of(dv_get(f[1], "agreement"), "pct"), unseen);
-	dv_table(doc_findings(r->d), t);
+	rep_table(r, t);
 	adopt(r, sub[0], "processes", "ipis_base_processes", "Evidence: TLB-flush IPIs", "base");
-	adopt(r, sub[1], "processes", "ipis_new_processes", "Evidence: TLB-flush IPIs", "new");
+	adopt(r, sub[1], "processes", "ipis_new_processes", "Evidence: TLB-flush IPIs", r->side[1].name);
 out:
 	doc_free(sub[0]);
 	doc_free(sub[1]);
@@ -423,15 +424,19 @@ static double ops_of(const struct rep *r, int k, const char *metric, bool rate)
 	return ops;
 }
 
-/* cost_cols(t, per_op): the cost table's columns. */
-static void cost_cols(struct table *t, bool per_op)
+/* cost_cols(t, per_op, new): the cost table's columns (new: the new
+ * side's name). */
+static void cost_cols(struct table *t, bool per_op, const char *new)
 {
+	char *ps = xasprintf("%s/s", new), *po = xasprintf("%s/op", new);
 	table_col(t, "depth", COL_INT, 0);
 	table_col_show(t, 0, SHOW_DATA);
 	table_col_label(t, table_col(t, "base_per_sec", COL_REAL, 1), "base/s");
-	table_col_label(t, table_col(t, "new_per_sec", COL_REAL, 1), "new/s");
+	table_col_label(t, table_col(t, "new_per_sec", COL_REAL, 1), ps);
 	table_col_label(t, table_col(t, "base_per_op", COL_REAL, 1), "base/op");
-	table_col_label(t, table_col(t, "new_per_op", COL_REAL, 1), "new/op");
+	table_col_label(t, table_col(t, "new_per_op", COL_REAL, 1), po);
+	free(ps);
+	free(po);
 	for (int c = 1; c <= 4; c++)
 		table_col_digits(t, c, 4);
 	table_col_show(t, per_op ? 1 : 3, SHOW_DATA);
@@ -458,7 +463,7 @@ static void cost_table(struct rep *r, const struct cgdiff *d)
 	per_op = per_op && ops[0] > 0 && ops[1] > 0;
 	struct table *t = table_new("cgdiff_cost", per_op ? "Call graph in absolute terms: samples per operation"
 						  : "Call graph in absolute terms: samples per second of recording");
-	cost_cols(t, per_op);
+	cost_cols(t, per_op, r->side[1].name);
 	if (per_op)
 		table_caption(t, "each side's samples through the node over its operations: %s%s, %.4g and %.4g "
 			      "(intervals: perfdb cgdiff --per op)", metric,
@@ -482,7 +487,7 @@ static void cost_table(struct rep *r, const struct cgdiff *d)
 			table_set_real(t, 5, 100 * (n - b) / b);
 		table_set_str(t, 6, cgdiff_row_name(d, w));
 	}
-	dv_table(doc_findings(r->d), t);
+	rep_table(r, t);
 }
 
 /* callgraph(r): the call-graph diff of the workload's comm. */
@@ -511,7 +516,7 @@ static void callgraph(struct rep *r)
 	struct table *f = cgdiff_flame(d);
 	table_style(f, TABLE_FLAME);
 	table_section(f, "Evidence: call graph");
-	dv_table(doc_findings(r->d), table_clone(f, "cgdiff_flame"));
+	rep_table(r, table_clone(f, "cgdiff_flame"));
 	table_free(f);
 	cost_table(r, d);
 	if (d->totals_differ)
@@ -520,6 +525,8 @@ static void callgraph(struct rep *r)
 			 d->unit.decimals, d->total[0], d->unit.decimals, d->total[1], d->unit.name, d->event,
 			 d->unit.decimals, d->total_ci.lo, d->unit.decimals, d->total_ci.hi);
 	cg_summary(r, d);
+	if (r->lkp_shown || r->lkp_later)
+		rep_lkp_profile_add(r, d);
 out:
 	cgdiff_free(d);
 	doc_free(sub);

@@ -12,24 +12,32 @@
 #include "lib/stats.h"
 #include "lib/strbuf.h"
 
-/* A cell present on both sides. */
+/* A cell of the base and the same cell on the new side of a pair. */
 struct pair {
 	size_t cell[2];
 };
 
-/* pairs_of(r, out): the cells of base with the same cell on the new side,
- * in base's order; returns their number. */
-static size_t pairs_of(const struct rep *r, struct pair **out)
+/* rows_of(r, out): the base's cells that some new side has too, each with
+ * its index on every side, in base's order; returns their number. */
+static size_t rows_of(const struct rep *r, struct rcells **out)
 {
-	const struct bench_data *a = &r->side[0].b, *b = &r->side[1].b;
+	const struct bench_data *a = &r->sides[0].b;
 	size_t n = 0;
 	*out = xcalloc(a->ncells + 1, sizeof(**out));
-	for (size_t i = 0; i < a->ncells; i++)
-		for (size_t k = 0; k < b->ncells; k++)
-			if (rep_same_cell(a, i, b, k)) {
-				(*out)[n++] = (struct pair){ { i, k } };
-				break;
-			}
+	for (size_t i = 0; i < a->ncells; i++) {
+		struct rcells c = { .cell = { (long)i } };
+		bool any = false;
+		for (int s = 1; s < r->nsides; s++) {
+			const struct bench_data *b = &r->sides[s].b;
+			c.cell[s] = -1;
+			for (size_t k = 0; k < b->ncells && c.cell[s] < 0; k++)
+				if (rep_same_cell(a, i, b, k))
+					c.cell[s] = (long)k;
+			any |= c.cell[s] >= 0;
+		}
+		if (any)
+			(*out)[n++] = c;
+	}
 	return n;
 }
 
@@ -170,8 +178,52 @@ enum {
 	MC_NEW_SITTINGS, MC_MACHINE, MC_N
 };
 
-/* metric_table(r, m): the empty table of metric m. */
-static struct table *metric_table(const struct rep *r, const struct bd_metric *m)
+/* Where each MC_ column of one new side's group is in a metric table
+ * (-1: not in it; the base's columns are in the first group only). */
+struct mcols {
+	int c[MC_N];
+};
+
+/* group_name(r, k, col): the name of column col (MC_ name col) in new
+ * side k's group: as it is for the first; "new2", "new2_stddev_pct",
+ * "new2_change_pct", ... for side new2. malloc'ed. */
+static char *group_name(const struct rep *r, int k, const char *col)
+{
+	if (k == 1)
+		return xstrdup(col);
+	if (!strncmp(col, "new", 3))
+		return xasprintf("%s%s", r->sides[k].name, col + 3);
+	return xasprintf("%s_%s", r->sides[k].name, col);
+}
+
+/* group_label(r, k, i, label): the heading of MC_ column i: with more
+ * than one new side the sides' means and counts are headed by their
+ * labels. malloc'ed, or NULL for none. */
+static char *group_label(const struct rep *r, int k, int i, const char *label)
+{
+	bool base = i == MC_BASE || i == MC_BASE_RUNS || i == MC_BASE_BOOTS;
+	const char *who = r->sides[base ? 0 : k].label;
+	if (r->nsides <= 2 || !label)
+		return label ? xstrdup(label) : NULL;
+	if (i == MC_BASE || i == MC_NEW)
+		return xstrdup(who);
+	if (i == MC_BASE_RUNS || i == MC_NEW_RUNS)
+		return xasprintf("%s runs", who);
+	if (i == MC_BASE_BOOTS || i == MC_NEW_BOOTS)
+		return xasprintf("%s boots", who);
+	return xstrdup(label);
+}
+
+/* is_base_col(i): whether MC_ column i is the base side's. */
+static bool is_base_col(int i)
+{
+	return i == MC_BASE || i == MC_BASE_SD || i == MC_BASE_RUNS || i == MC_BASE_BOOTS ||
+	       i == MC_BASE_MEDIAN || i == MC_BASE_SITTINGS;
+}
+
+/* metric_table(r, m, g): the empty table of metric m, with each new side
+ * k's group of columns (where they are into g[k]). */
+static struct table *metric_table(const struct rep *r, const struct bd_metric *m, struct mcols *g)
 {
 	static const char *const cols[MC_N] = { "base", "base_stddev_pct", "new", "new_stddev_pct",
 		"change_pct", "interval", "mark", "verdict", "ci_low_pct", "ci_high_pct", "base_runs",
@@ -183,23 +235,30 @@ static struct table *metric_table(const struct rep *r, const struct bd_metric *m
 	static const char *const labels[MC_N] = { "base", "%stddev", "new", "%stddev", "%change",
 		"95% interval", "sig", "verdict", [MC_BASE_RUNS] = "base runs", "new runs", "base boots",
 		"new boots" };
-	const struct bench_data *b = &r->side[0].b;
+	const struct bench_data *b = &r->sides[0].b;
 	char *name = table_name_for(r, "metric_", m->name), *title = xasprintf("%s%s%s%s", m->name,
 		*m->unit ? " (" : "", m->unit, *m->unit ? ")" : "");
 	struct table *t = table_new(name, title);
 	for (size_t i = 0; i < b->nparams; i++)
 		table_col(t, b->params[i], COL_STR, 0);
-	for (int i = 0; i < MC_N; i++) {
-		int c = table_col(t, cols[i], types[i], i == MC_CHANGE ? 2 : 1);
-		if (types[i] == COL_REAL)
-			table_col_digits(t, c, 4);
-		if (labels[i])
-			table_col_label(t, c, labels[i]);
-		if (i == MC_INTERVAL || i == MC_MARK)
-			table_col_show(t, c, SHOW_HUMAN);
-		if (i == MC_CI_LO || i == MC_CI_HI || i >= MC_BASE_MEDIAN)
-			table_col_show(t, c, SHOW_DATA);
-	}
+	for (int k = 1; k < r->nsides; k++)
+		for (int i = 0; i < MC_N; i++) {
+			g[k].c[i] = -1;
+			if (k > 1 && is_base_col(i))
+				continue;
+			char *cn = group_name(r, k, cols[i]), *label = group_label(r, k, i, labels[i]);
+			int c = g[k].c[i] = table_col(t, cn, types[i], i == MC_CHANGE ? 2 : 1);
+			if (types[i] == COL_REAL)
+				table_col_digits(t, c, 4);
+			if (label)
+				table_col_label(t, c, label);
+			if (i == MC_INTERVAL || i == MC_MARK)
+				table_col_show(t, c, SHOW_HUMAN);
+			if (i == MC_CI_LO || i == MC_CI_HI || i >= MC_BASE_MEDIAN)
+				table_col_show(t, c, SHOW_DATA);
+			free(cn);
+			free(label);
+		}
 	table_null_text(t, "-");
 	table_section(t, "Results");
 	free(name);
@@ -213,24 +272,42 @@ static double change_of(const struct mrow *row)
 	return row->pct ? 100 * (row->u[1].mean - row->u[0].mean) / fabs(row->u[0].mean) : NAN;
 }
 
-/* interval_cells(t, c, row, unit): the interval's text and numbers. */
-static void interval_cells(struct table *t, int c, const struct mrow *row, const char *unit)
+/* set_real(t, g, i, v), set_str, set_int: v into MC_ column i of group g,
+ * when the group has it. */
+static void set_real(struct table *t, const struct mcols *g, int i, double v)
+{
+	if (g->c[i] >= 0)
+		table_set_real(t, g->c[i], v);
+}
+static void set_str(struct table *t, const struct mcols *g, int i, const char *v)
+{
+	if (g->c[i] >= 0)
+		table_set_str(t, g->c[i], v);
+}
+static void set_int(struct table *t, const struct mcols *g, int i, long long v)
+{
+	if (g->c[i] >= 0)
+		table_set_int(t, g->c[i], v);
+}
+
+/* interval_cells(t, g, row, unit): the interval's text and numbers. */
+static void interval_cells(struct table *t, const struct mcols *g, const struct mrow *row, const char *unit)
 {
 	double scale = row->pct ? fabs(row->u[0].mean) / 100 : 1;
 	if (row->untested) {
-		table_set_str(t, c + MC_INTERVAL, row->untested);
+		set_str(t, g, MC_INTERVAL, row->untested);
 		return;
 	}
+	char *text = row->pct ? xasprintf("[%+.2f%%, %+.2f%%]", row->ci.lo, row->ci.hi) :
+		xasprintf("[%+.4g, %+.4g]%s%s (base 0)", row->ci.lo, row->ci.hi, *unit ? " " : "", unit);
+	set_str(t, g, MC_INTERVAL, text);
+	free(text);
 	if (row->pct) {
-		table_set_strf(t, c + MC_INTERVAL, "[%+.2f%%, %+.2f%%]", row->ci.lo, row->ci.hi);
-		table_set_real(t, c + MC_CI_LO, row->ci.lo);
-		table_set_real(t, c + MC_CI_HI, row->ci.hi);
-	} else {
-		table_set_strf(t, c + MC_INTERVAL, "[%+.4g, %+.4g]%s%s (base 0)", row->ci.lo, row->ci.hi,
-			       *unit ? " " : "", unit);
+		set_real(t, g, MC_CI_LO, row->ci.lo);
+		set_real(t, g, MC_CI_HI, row->ci.hi);
 	}
-	table_set_real(t, c + MC_DIFF_LO, row->ci.lo * scale);
-	table_set_real(t, c + MC_DIFF_HI, row->ci.hi * scale);
+	set_real(t, g, MC_DIFF_LO, row->ci.lo * scale);
+	set_real(t, g, MC_DIFF_HI, row->ci.hi * scale);
 }
 
 /* direction(row): +1 when new's mean is above base's, -1 below, 0 equal. */
@@ -239,42 +316,49 @@ static int direction(const struct mrow *row)
 	return (row->u[1].mean > row->u[0].mean) - (row->u[1].mean < row->u[0].mean);
 }
 
-/* row_cells(t, b, row, m): one row of a metric table. */
-static void row_cells(struct table *t, const struct bench_data *b, const struct mrow *row,
-		      const struct bd_metric *m)
+/* side_cells(t, g, row, k, base): side k's (0: base, 1: the new side)
+ * mean, %stddev, runs, boots, median and sittings of row into group g,
+ * at base's columns or the new side's. */
+static void side_cells(struct table *t, const struct mcols *g, const struct mrow *row, int k)
 {
-	int c = (int)b->nparams;
-	double change = change_of(row);
-	table_add_row(t);
-	for (size_t i = 0; i < b->nparams; i++)
-		table_set_str(t, (int)i, bd_cell_value(b, row->p.cell[0], i));
-	for (int k = 0; k < 2; k++) {
-		if (row->u[k].runs) {
-			table_set_real(t, c + MC_BASE + 2 * k, row->u[k].mean);
-			if (!isnan(row->u[k].sd_pct))
-				table_set_real(t, c + MC_BASE_SD + 2 * k, row->u[k].sd_pct);
-		}
-		table_set_int(t, c + MC_BASE_RUNS + k, (long long)row->u[k].runs);
-		table_set_int(t, c + MC_BASE_BOOTS + k, row->u[k].boots);
-		if (!isnan(row->u[k].median))
-			table_set_real(t, c + MC_BASE_MEDIAN + k, row->u[k].median);
+	const struct unit *u = &row->u[k];
+	if (u->runs) {
+		set_real(t, g, MC_BASE + 2 * k, u->mean);
+		if (!isnan(u->sd_pct))
+			set_real(t, g, MC_BASE_SD + 2 * k, u->sd_pct);
 	}
-	if (row->u[0].runs && row->u[1].runs && isfinite(change))
-		table_set_real(t, c + MC_CHANGE, change);
-	interval_cells(t, c, row, m->unit);
-	table_set_str(t, c + MC_MARK, row->significant && !row->machine ? "*" : "");
-	table_set_str(t, c + MC_VERDICT, row->machine ? row->machine :
-		      row->significant ? verdict(m->better, direction(row)) : "");
-	table_set_int(t, c + MC_SIGNIFICANT, row->significant);
-	table_set_int(t, c + MC_MACHINE, row->machine != NULL);
-	if (!row->untested)
-		table_set_str(t, c + MC_TESTED_ON, tested_on_names[row->on]);
-	table_set_int(t, c + MC_BASE_SITTINGS, row->u[0].sittings);
-	table_set_int(t, c + MC_NEW_SITTINGS, row->u[1].sittings);
+	set_int(t, g, MC_BASE_RUNS + k, (long long)u->runs);
+	set_int(t, g, MC_BASE_BOOTS + k, u->boots);
+	if (!isnan(u->median))
+		set_real(t, g, MC_BASE_MEDIAN + k, u->median);
+	set_int(t, g, MC_BASE_SITTINGS + k, u->sittings);
 }
 
-/* chart_of(r, m, pairs, n): the chart of metric m's runs. */
-static struct table *chart_of(const struct rep *r, const int *mi, const struct pair *pairs, size_t n,
+/* row_cells(t, g, base, row, m): a pair's cells of a metric table's last
+ * row: the new side's and the change into group g; the base's into
+ * group base when it is not NULL (the row's first pair). */
+static void row_cells(struct table *t, const struct mcols *g, const struct mcols *base, const struct mrow *row,
+		      const struct bd_metric *m)
+{
+	double change = change_of(row);
+	if (base)
+		side_cells(t, base, row, 0);
+	side_cells(t, g, row, 1);
+	if (row->u[0].runs && row->u[1].runs && isfinite(change))
+		set_real(t, g, MC_CHANGE, change);
+	interval_cells(t, g, row, m->unit);
+	set_str(t, g, MC_MARK, row->significant && !row->machine ? "*" : "");
+	set_str(t, g, MC_VERDICT, row->machine ? row->machine :
+		row->significant ? verdict(m->better, direction(row)) : "");
+	set_int(t, g, MC_SIGNIFICANT, row->significant);
+	set_int(t, g, MC_MACHINE, row->machine != NULL);
+	if (!row->untested)
+		set_str(t, g, MC_TESTED_ON, tested_on_names[row->on]);
+}
+
+/* chart_of(r, mi, rows, n, m): the chart of metric m's runs (its index
+ * mi[k] on side k, -1: none). */
+static struct table *chart_of(const struct rep *r, const int *mi, const struct rcells *rows, size_t n,
 			      const struct bd_metric *m)
 {
 	char *name = table_name_for(r, "chart_", m->name);
@@ -285,21 +369,23 @@ static struct table *chart_of(const struct rep *r, const int *mi, const struct p
 	table_style(t, TABLE_CHART);
 	table_section(t, "Results");
 	table_caption(t, "%s", *m->unit ? m->unit : m->name);
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < 2; k++) {
-			const struct bench_data *b = &r->side[k].b;
+	for (size_t i = 0; i < n; i++) {
+		char *cell = rep_cell_text(&r->sides[0].b, (size_t)rows[i].cell[0]);
+		for (int k = 0; k < r->nsides; k++) {
 			double *v;
-			char *cell = rep_cell_text(&r->side[0].b, pairs[i].cell[0]);
-			size_t nv = bd_values(b, (int)pairs[i].cell[k], mi[k], RUN_BARE, -1, &v);
+			if (rows[i].cell[k] < 0 || mi[k] < 0)
+				continue;
+			size_t nv = bd_values(&r->sides[k].b, (int)rows[i].cell[k], mi[k], RUN_BARE, -1, &v);
 			for (size_t j = 0; j < nv; j++) {
 				table_add_row(t);
 				table_set_str(t, 0, *cell ? cell : "all");
-				table_set_str(t, 1, r->side[k].name);
+				table_set_str(t, 1, r->nsides > 2 ? r->sides[k].label : r->sides[k].name);
 				table_set_real(t, 2, v[j]);
 			}
 			free(v);
-			free(cell);
 		}
+		free(cell);
+	}
 	free(name);
 	return t;
 }
@@ -309,14 +395,14 @@ static void summarize(struct rep *r, const struct bd_metric *m, const struct mro
 {
 	char *cell = rep_cell_text(&r->side[0].b, row->p.cell[0]), how[160];
 	double change = change_of(row);
-	snprintf(how, sizeof(how), "%zu runs, %d sitting%s, %d boot%s (base); %zu, %d, %d (new)%s",
+	snprintf(how, sizeof(how), "%zu runs, %d sitting%s, %d boot%s (base); %zu, %d, %d (%s)%s",
 		 row->u[0].runs, row->u[0].sittings, row->u[0].sittings == 1 ? "" : "s", row->u[0].boots,
 		 row->u[0].boots == 1 ? "" : "s", row->u[1].runs, row->u[1].sittings, row->u[1].boots,
-		 row->on == ON_BOOTS ? ", tested on the boots' means" :
+		 r->side[1].name, row->on == ON_BOOTS ? ", tested on the boots' means" :
 		 row->on == ON_SITTINGS ? ", tested on the sittings' means" : "");
 	if (row->pct)
-		rep_summary(r, change, "%s%s%s: %+.2f%% (95%% interval %+.2f%%..%+.2f%%), %s; %s", m->name,
-			    *cell ? ", " : "", cell, change, row->ci.lo, row->ci.hi,
+		rep_summary(r, change, "%s%s%s: %+.2f%% (95%% interval %+.2f%%..%+.2f%%), %s; %s",
+			    m->name, *cell ? ", " : "", cell, change, row->ci.lo, row->ci.hi,
 			    verdict(m->better, direction(row)), how);
 	else
 		rep_summary(r, 100 * direction(row), "%s%s%s: from 0 to %.4g%s%s (95%% interval of the "
@@ -326,15 +412,24 @@ static void summarize(struct rep *r, const struct bd_metric *m, const struct mro
 	free(cell);
 }
 
-/* units_for(r, row, mi): both sides' units of a row: each boot's mean
- * when both sides have 3 or more boots in the cell, else each sitting's
- * mean when both have 2 or more sittings, else the runs. */
-static void units_for(const struct rep *r, struct mrow *row, const int *mi)
+/* unit_of(a, b): what a pair of sides with units a and b is tested on:
+ * each boot's mean when both have 3 or more boots in the cell, else each
+ * sitting's mean when both have 2 or more sittings, else the runs. */
+static enum tested_on unit_of(const struct unit *a, const struct unit *b)
+{
+	return a->boots >= 3 && b->boots >= 3 ? ON_BOOTS :
+	       a->sittings >= 2 && b->sittings >= 2 ? ON_SITTINGS : ON_RUNS;
+}
+
+/* units_for(r, row, mi, most): both sides' units of a row, as unit_of
+ * says but no further than most (the row's unit over every side). */
+static void units_for(const struct rep *r, struct mrow *row, const int *mi, enum tested_on most)
 {
 	for (int k = 0; k < 2; k++)
 		units_of(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
-	row->on = row->u[0].boots >= 3 && row->u[1].boots >= 3 ? ON_BOOTS :
-		  row->u[0].sittings >= 2 && row->u[1].sittings >= 2 ? ON_SITTINGS : ON_RUNS;
+	row->on = unit_of(&row->u[0], &row->u[1]);
+	if (row->on > most)
+		row->on = most;
 	for (int k = 0; row->on != ON_RUNS && k < 2; k++)
 		if (row->on == ON_BOOTS)
 			boot_units(&r->side[k].b, row->p.cell[k], mi[k], &row->u[k]);
@@ -358,77 +453,153 @@ struct seen {
 	bool pooled;		/* a row pooled the runs of several sittings */
 	bool one_sitting;	/* a row tested on runs with one sitting a side */
 	bool drift;		/* a row withheld for the drift the machine may have had */
+	double drift_pct;	/* the largest such drift (of its pair's machine) */
 };
 
-/* pivot_of(r, t, m): metric m's table t pivoted on --columns, shown in
- * its place (t stays for json and --table). */
-static void pivot_of(struct rep *r, struct table *t, const struct bd_metric *m)
+/* pivot_of(r, t, m, g): metric m's table t (its groups g) pivoted on
+ * --columns, shown in its place (t stays for json and --table). */
+static void pivot_of(struct rep *r, struct table *t, const struct bd_metric *m, const struct mcols *g)
 {
-	int c = (int)r->side[0].b.nparams;
-	const int mc[4] = { c + MC_BASE, c + MC_NEW, c + MC_CHANGE, c + MC_MARK };
+	int mc[1 + 3 * (REP_MAX_SIDES - 1)];
 	char *name = table_name_for(r, "pivot_", m->name);
+	mc[0] = g[1].c[MC_BASE];
+	for (int k = 1; k < r->nsides; k++) {
+		mc[3 * k - 2] = g[k].c[MC_NEW];
+		mc[3 * k - 1] = g[k].c[MC_CHANGE];
+		mc[3 * k] = g[k].c[MC_MARK];
+	}
 	table_show(t, SHOW_DATA);
-	dv_table(doc_findings(r->d), rep_pivot(t, &r->side[0].b, (size_t)r->pivot, mc, name));
+	dv_table(doc_findings(r->d), rep_pivot(t, r, (size_t)r->pivot, mc, name));
 	free(name);
 }
 
-/* one_metric(r, m, mi, pairs, n, level, seen): metric m's table, chart
- * and summary lines. */
-static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, const struct pair *pairs,
-		       size_t n, double level, struct seen *seen)
+/* Where one row of cells' results go besides its metric table. */
+struct row_out {
+	int mi[REP_MAX_SIDES];		/* the metric's index on each side, -1: none */
+	double mean[REP_MAX_SIDES], sd[REP_MAX_SIDES], change[REP_MAX_SIDES];	/* --style lkp */
+	bool star[REP_MAX_SIDES];
+};
+
+/* one_pair(r, m, row, level, seen, o): tests one pair's row (r's current
+ * pair); its summary line, and what the notes and the styles need. */
+static void one_pair(struct rep *r, const struct bd_metric *m, struct mrow *row, double level, struct seen *seen,
+		     struct row_out *o)
 {
-	struct table *t = metric_table(r, m);
-	table_caption(t, "mean of the runs that ended well (of each boot's or sitting's mean, averaged, where "
-		      "tested on them); %%stddev: of the runs; %%change: of the means; interval: Welch's t on "
-		      "the boots' means where both sides have 3 or more boots, else on the sittings' means "
-		      "where both have 2 or more sittings, else on the runs, simultaneous over every "
-		      "results row (each at %.4g%%); * the interval excludes 0 and the machine's own change "
-		      "does not explain it; %s is better", 100 * level,
-		      m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither side said which");
-	for (size_t i = 0; i < n; i++) {
-		struct mrow row = { .p = pairs[i] };
-		units_for(r, &row, mi);
+	int k = r->pair;
+	test_row(row, level);
+	row->machine = withheld(r, row, m);
+	if (row->significant && !row->machine)
+		summarize(r, m, row);
+	r->nwithheld += row->machine != NULL;
+	if (row->machine && !strcmp(row->machine, "machine drift")) {
+		seen->drift = true;
+		seen->drift_pct = fmax(seen->drift_pct, r->machine.drift);
+	}
+	if (row->on == ON_RUNS && (row->u[0].sittings > 1 || row->u[1].sittings > 1))
+		seen->pooled = true;
+	if (row->on == ON_RUNS && row->u[0].sittings == 1 && row->u[1].sittings == 1 && !row->untested)
+		seen->one_sitting = true;
+	o->mean[k] = row->u[1].runs ? row->u[1].mean : NAN;
+	o->sd[k] = row->u[1].sd_pct;
+	o->change[k] = row->u[0].runs && row->u[1].runs ? change_of(row) : NAN;
+	o->star[k] = row->significant && !row->machine;
+	if (isnan(o->mean[0]) && row->u[0].runs) {
+		o->mean[0] = row->u[0].mean;
+		o->sd[0] = row->u[0].sd_pct;
+	}
+}
+
+/* row_unit(r, c, mi): the unit every side of a row of cells is tested on:
+ * the least that each side with runs there allows with the base (so that
+ * every %change is against the one base mean shown). */
+static enum tested_on row_unit(const struct rep *r, const struct rcells *c, const int *mi)
+{
+	enum tested_on most = ON_BOOTS;
+	for (int k = 1; k < r->nsides; k++) {
+		struct unit a, b;
+		if (c->cell[k] < 0 || mi[k] < 0)
+			continue;
+		units_of(&r->sides[0].b, (size_t)c->cell[0], mi[0], &a);
+		units_of(&r->sides[k].b, (size_t)c->cell[k], mi[k], &b);
+		if (a.runs && b.runs && unit_of(&a, &b) < most)
+			most = unit_of(&a, &b);
+		free(a.v);
+		free(b.v);
+	}
+	return most;
+}
+
+/* one_row(r, t, g, m, c, level, seen, o): one row of cells of metric m:
+ * each pair's test into a row of the table, added when a side has runs
+ * there. Returns whether it was. */
+static bool one_row(struct rep *r, struct table *t, const struct mcols *g, const struct bd_metric *m,
+		    const struct rcells *c, double level, struct seen *seen, struct row_out *o)
+{
+	const struct bench_data *b = &r->sides[0].b;
+	enum tested_on most = row_unit(r, c, o->mi);
+	bool added = false;
+	for (int k = 0; k < r->nsides; k++)
+		o->mean[k] = o->sd[k] = o->change[k] = NAN, o->star[k] = false;
+	for (int k = 1; k < r->nsides; k++) {
+		if (c->cell[k] < 0 || o->mi[k] < 0)
+			continue;
+		struct mrow row = { .p = { { (size_t)c->cell[0], (size_t)c->cell[k] } } };
+		rep_use_pair(r, k);
+		units_for(r, &row, (const int[]){ o->mi[0], o->mi[k] }, most);
 		if (row.u[0].runs || row.u[1].runs) {
-			test_row(&row, level);
-			row.machine = withheld(r, &row, m);
-			row_cells(t, &r->side[0].b, &row, m);
-			if (r->mm)
-				rep_mmtests_add(r->mm, r, m, mi, pairs[i].cell, row.significant && !row.machine);
-			if (r->lkp)
-				rep_lkp_add(r->lkp, r, m->name, pairs[i].cell[0],
-					    (double[]){ row.u[0].runs ? row.u[0].mean : NAN, row.u[1].runs ? row.u[1].mean : NAN },
-					    (double[]){ row.u[0].sd_pct, row.u[1].sd_pct },
-					    row.u[0].runs && row.u[1].runs ? change_of(&row) : NAN,
-					    row.significant && !row.machine);
-			if (row.significant && !row.machine)
-				summarize(r, m, &row);
-			r->nwithheld += row.machine != NULL;
-			seen->drift |= row.machine && !strcmp(row.machine, "machine drift");
-			if (row.on == ON_RUNS && (row.u[0].sittings > 1 || row.u[1].sittings > 1))
-				seen->pooled = true;
-			if (row.on == ON_RUNS && row.u[0].sittings == 1 && row.u[1].sittings == 1 && !row.untested)
-				seen->one_sitting = true;
+			if (!added) {
+				table_add_row(t);
+				for (size_t i = 0; i < b->nparams; i++)
+					table_set_str(t, (int)i, bd_cell_value(b, (size_t)c->cell[0], i));
+			}
+			one_pair(r, m, &row, level, seen, o);
+			row_cells(t, &g[k], added ? NULL : &g[1], &row, m);
+			added = true;
 		}
 		free(row.u[0].v);
 		free(row.u[1].v);
+	}
+	return added;
+}
+
+/* one_metric(r, m, mi, rows, n, level, seen): metric m's table (its index
+ * mi[k] on side k, -1: none), chart and summary lines. */
+static void one_metric(struct rep *r, const struct bd_metric *m, const int *mi, const struct rcells *rows,
+		       size_t n, double level, struct seen *seen)
+{
+	struct mcols g[REP_MAX_SIDES];
+	struct table *t = metric_table(r, m, g);
+	struct row_out o;
+	memcpy(o.mi, mi, sizeof(o.mi));
+	table_caption(t, "mean of the runs that ended well (of each boot's or sitting's mean, averaged, where "
+		      "tested on them); %%stddev: of the runs; %%change: of the means%s; interval: Welch's t on "
+		      "the boots' means where both sides have 3 or more boots, else on the sittings' means "
+		      "where both have 2 or more sittings, else on the runs, simultaneous over every "
+		      "results row%s (each at %.4g%%); * the interval excludes 0 and the machine's own change "
+		      "does not explain it; %s is better", r->nsides > 2 ? ", each side's against the base" : "",
+		      r->nsides > 2 ? " and side, every side of a row on the same units (what each allows with "
+		      "the base, the least of them), so each %change is against the one base mean shown" : "",
+		      100 * level,
+		      m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither side said which");
+	for (size_t i = 0; i < n; i++) {
+		if (!one_row(r, t, g, m, &rows[i], level, seen, &o))
+			continue;
+		if (r->mm)
+			rep_mmtests_add(r->mm, r, m, mi, &rows[i], o.star);
+		if (r->lkp)
+			rep_lkp_add(r->lkp, r, m->name, (size_t)rows[i].cell[0], o.mean, o.sd, o.change, o.star);
 	}
 	if (r->mm || r->lkp) {	/* its rows are in the style's table */
 		table_free(t);
 	} else {
 		dv_table(doc_findings(r->d), t);
 		if (r->pivot >= 0)
-			pivot_of(r, t, m);
+			pivot_of(r, t, m, g);
 	}
-	dv_table(doc_findings(r->d), chart_of(r, mi, pairs, n, m));
+	dv_table(doc_findings(r->d), chart_of(r, mi, rows, n, m));
 	if (m->dist) {
 		char *name = table_name_for(r, "shape_", m->name);
-		size_t *cells = xcalloc(2 * n + 1, sizeof(*cells));
-		for (size_t i = 0; i < n; i++) {
-			cells[2 * i] = pairs[i].cell[0];
-			cells[2 * i + 1] = pairs[i].cell[1];
-		}
-		dv_table(doc_findings(r->d), rep_shape_chart(r, m, cells, n, name));
-		free(cells);
+		dv_table(doc_findings(r->d), rep_shape_chart(r, m, rows, n, name));
 		free(name);
 	}
 }
@@ -449,59 +620,107 @@ static int find_pivot(struct rep *r, char *err, size_t errlen)
 	return r->pivot < 0 ? -1 : 0;
 }
 
-/* count_rows(r, n): the results rows (n cells a metric) of the report (Bonferroni's
- * family). */
-static size_t count_rows(const struct rep *r, size_t n)
+/* metric_indexes(r, m, mi): metric m of the base's bench on every side
+ * (-1: not printed there). Returns whether some new side has it. */
+static bool metric_indexes(const struct rep *r, size_t m, int *mi)
 {
-	size_t rows = 0;
-	const struct bench_data *a = &r->side[0].b, *b = &r->side[1].b;
-	for (size_t m = 0; m < a->nmetrics; m++) {
-		int k = bd_metric_index(b, a->metrics[m].name);
-		if (k >= 0 && wanted(r, a->metrics[m].name))
-			rows += n;
+	const char *name = r->sides[0].b.metrics[m].name;
+	bool any = false;
+	mi[0] = (int)m;
+	for (int k = 1; k < REP_MAX_SIDES; k++) {
+		mi[k] = k < r->nsides ? bd_metric_index(&r->sides[k].b, name) : -1;
+		any |= mi[k] >= 0;
 	}
-	return rows;
+	return any;
 }
 
-/* check_metrics(r, err, errlen): every --metric is printed on both sides. */
+/* has_runs(b, cell, m): whether metric m has a bare run that ended well
+ * in cell of b. */
+static bool has_runs(const struct bench_data *b, long cell, int m)
+{
+	double *v;
+	size_t n = bd_values(b, (int)cell, m, RUN_BARE, -1, &v);
+	free(v);
+	return n > 0;
+}
+
+/* count_rows(r, rows, n): the results rows of the report, one a metric,
+ * cell and new side where both it and the base have runs (Bonferroni's
+ * family: the comparisons the report makes). */
+static size_t count_rows(const struct rep *r, const struct rcells *rows, size_t n)
+{
+	size_t total = 0;
+	int mi[REP_MAX_SIDES];
+	for (size_t m = 0; m < r->sides[0].b.nmetrics; m++) {
+		if (!metric_indexes(r, m, mi) || !wanted(r, r->sides[0].b.metrics[m].name))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			for (int k = 1; k < r->nsides; k++)
+				total += rows[i].cell[k] >= 0 && mi[k] >= 0 &&
+					 has_runs(&r->sides[0].b, rows[i].cell[0], mi[0]) &&
+					 has_runs(&r->sides[k].b, rows[i].cell[k], mi[k]);
+	}
+	return total;
+}
+
+/* check_metrics(r, err, errlen): every --metric is printed on every side. */
 static int check_metrics(const struct rep *r, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < r->o->nmetrics; i++)
-		for (int k = 0; k < 2; k++)
-			if (bd_metric_index(&r->side[k].b, r->o->metrics[i]) < 0) {
+		for (int k = 0; k < r->nsides; k++)
+			if (bd_metric_index(&r->sides[k].b, r->o->metrics[i]) < 0) {
 				snprintf(err, errlen, "no run of %s (%s) printed metric '%s'",
-					 r->side[k].label, r->side[k].name, r->o->metrics[i]);
+					 r->sides[k].label, r->sides[k].name, r->o->metrics[i]);
 				return -1;
 			}
 	return 0;
 }
 
+/* no_bench(r): the first side without a bench, or NULL. */
+static const struct rside *no_bench(const struct rep *r)
+{
+	for (int k = 0; k < r->nsides; k++)
+		if (!r->sides[k].have_bench)
+			return &r->sides[k];
+	return NULL;
+}
+
 /* report_headline: see report_int.h. */
 int report_headline(struct rep *r, char *err, size_t errlen)
 {
-	struct pair *pairs;
-	const struct bench_data *a = &r->side[0].b, *b = &r->side[1].b;
-	if (!r->side[0].have_bench || !r->side[1].have_bench) {
+	struct rcells *rows;
+	const struct rside *lacking = no_bench(r);
+	if (lacking) {
 		doc_note(r->d, "no results section: %s has no bench (perfdb bench -l LABEL ... records "
-			 "one)", !r->side[0].have_bench ? r->side[0].label : r->side[1].label);
+			 "one)", lacking->label);
+		r->lkp_later = r->o->style == REPORT_STYLE_LKP;	/* for perf-profile rows */
 		return 0;
 	}
 	if (check_metrics(r, err, errlen) || find_pivot(r, err, errlen))
 		return -1;
-	size_t n = pairs_of(r, &pairs), rows = count_rows(r, n);
-	double level = 1 - 0.05 / (double)(rows ? rows : 1);
-	struct seen seen = { false, false, false };
+	const struct bench_data *a = &r->sides[0].b;
+	size_t n = rows_of(r, &rows), nrows = count_rows(r, rows, n);
+	double level = 1 - 0.05 / (double)(nrows ? nrows : 1);
+	struct seen seen = { false, false, false, 0 };
 	if (!n)
-		doc_warn(r->d, "the two benches share no cell (their parameters differ): no results to "
-			 "compare");
+		doc_warn(r->d, "%s share no cell (their parameters differ): no results to compare",
+			 r->nsides > 2 ? "the base's bench and the others'" : "the two benches");
+	for (int k = 1; n && k < r->nsides; k++) {
+		bool any = false;
+		for (size_t i = 0; i < n && !any; i++)
+			any = rows[i].cell[k] >= 0;
+		if (!any)
+			doc_warn(r->d, "%s (%s) shares no cell with the base's bench (their parameters differ): "
+				 "its columns are empty", r->sides[k].label, r->sides[k].name);
+	}
 	if (r->o->style == REPORT_STYLE_MMTESTS)
 		r->mm = rep_mmtests_table(r);
 	if (r->o->style == REPORT_STYLE_LKP)
 		r->lkp = rep_lkp_table(r);
 	for (size_t m = 0; m < a->nmetrics; m++) {
-		int mi[2] = { (int)m, bd_metric_index(b, a->metrics[m].name) };
-		if (mi[1] >= 0 && wanted(r, a->metrics[m].name))
-			one_metric(r, &a->metrics[m], mi, pairs, n, level, &seen);
+		int mi[REP_MAX_SIDES];
+		if (metric_indexes(r, m, mi) && wanted(r, a->metrics[m].name))
+			one_metric(r, &a->metrics[m], mi, rows, n, level, &seen);
 	}
 	if (r->mm) {
 		rep_mmtests_duration(r->mm, r);
@@ -509,7 +728,7 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 		r->mm = NULL;
 	}
 	if (r->lkp) {
-		dv_table(doc_findings(r->d), r->lkp);
+		r->lkp_shown = dv_table(doc_findings(r->d), r->lkp);
 		r->lkp = NULL;
 	}
 	if (seen.pooled)
@@ -518,10 +737,10 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 			 "is not in its interval");
 	if (seen.drift)
 		doc_note(r->d, "with one sitting a side, a change must clear what the machine may have drifted "
-			 "unseen between the sittings: the 95%% interval of its pulse's change reaches %.1f%%, "
+			 "unseen between the sittings: the 95%% interval of its pulse's change reaches %.1f%%%s, "
 			 "and a change within that of 0 gets no kernel verdict (\"machine drift\"). More runs "
 			 "(more probes), a steadier machine, or 2 or more sittings a side narrow it",
-			 r->machine.drift);
+			 seen.drift_pct, r->nsides > 2 ? " (the most of any side's against the base)" : "");
 	if (seen.one_sitting)
 		doc_note(r->d, "each side ran in one sitting (one perfdb bench on one boot): the intervals "
 			 "hold the variation between the runs of a sitting, not the machine's drift from one "
@@ -529,9 +748,9 @@ int report_headline(struct rep *r, char *err, size_t errlen)
 			 "side in 2 or more sittings (the same perfdb bench with --again, later, or after a reboot); "
 			 "when the change needs no reboot (a sysctl, a sysfs knob), make it a parameter and "
 			 "compare its values within one sitting, interleaved, where the drift cancels");
-	dv_int(doc_findings(r->d), "results_rows", (long long)rows);
+	dv_int(doc_findings(r->d), "results_rows", (long long)nrows);
 	dv_real(doc_findings(r->d), "row_confidence", level);
 	dv_str(doc_findings(r->d), "test", "welch-t");
-	free(pairs);
+	free(rows);
 	return 0;
 }

@@ -44,7 +44,9 @@ void report_machine(struct rep *r)
 			  "a change tested on the runs of one sitting a side within twice that share of 0 gets "
 			  "no kernel verdict (it says \"machine busy\"). Bench on a quiet machine, or each side "
 			  "in 2 or more sittings");
-	machine_json(&r->machine, dv_obj(doc_findings(r->d), "machine_verdict"));
+	char *key = rep_key(r, "machine_verdict");
+	machine_json(&r->machine, dv_obj(doc_findings(r->d), key));
+	free(key);
 }
 
 /* sitting_row(t, s, i): one sitting's row of the sittings table. */
@@ -84,7 +86,7 @@ static void sitting_row(struct table *t, const struct rside *s, size_t i)
 		table_set_real(t, 7, 100 * (1 - taken / cap));
 }
 
-/* sittings_table(r): every sitting of both sides. */
+/* sittings_table(r): every sitting of every side. */
 static struct table *sittings_table(const struct rep *r)
 {
 	struct table *t = table_new("sittings", "Sittings");
@@ -101,17 +103,25 @@ static struct table *sittings_table(const struct rep *r)
 	table_caption(t, "a sitting is one perfdb bench on one boot; runs: bare runs that ended well; "
 		      "pulse: mean of the probes before its rounds; CPU left: what other processes and "
 		      "steal did not take during its runs (sitting -: runs stored before sittings were)");
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; r->side[k].have_bench && i < r->side[k].b.nsittings; i++)
-			sitting_row(t, &r->side[k], i);
+	for (int k = 0; k < r->nsides; k++)
+		for (size_t i = 0; r->sides[k].have_bench && i < r->sides[k].b.nsittings; i++)
+			sitting_row(t, &r->sides[k], i);
 	return t;
+}
+
+/* report_sittings: see report_int.h. */
+void report_sittings(struct rep *r)
+{
+	for (int k = 0; k < r->nsides; k++)
+		if (r->sides[k].have_bench) {
+			dv_table(doc_findings(r->d), sittings_table(r));
+			return;
+		}
 }
 
 /* report_machine_tables: see report_int.h. */
 void report_machine_tables(struct rep *r)
 {
-	if (r->side[0].have_bench || r->side[1].have_bench)
-		dv_table(doc_findings(r->d), sittings_table(r));
-	dv_table(doc_findings(r->d), machine_table(&r->machine, &r->msides[0], &r->msides[1],
+	rep_table(r, machine_table(&r->machine, &r->msides[0], &r->msides[1],
 						   r->side[0].label, r->side[1].label, "Setup"));
 }

@@ -65,15 +65,18 @@ static char *cell_text(double v, double pct, bool star)
 	return star ? xasprintf("%.4f *%7.2f%%*", v, pct) : xasprintf("%.4f (%7.2f%%)", v, pct);
 }
 
-/* add_row(t, stat, what, s, higher, star): one statistic's row. */
-static void add_row(struct table *t, const char *stat, const char *what, const double s[2], bool higher,
-		    bool star)
+/* add_row(t, r, stat, what, s, higher, star): one statistic's row: each
+ * side's value s[k] (NaN: none) with its gain against the base, starred
+ * where star[k] (NULL: none). */
+static void add_row(struct table *t, const struct rep *r, const char *stat, const char *what, const double *s,
+		    bool higher, const bool *star)
 {
 	table_add_row(t);
 	table_set_str(t, 0, stat);
 	table_set_str(t, 1, what);
-	for (int k = 0; k < 2; k++) {
-		char *c = cell_text(s[k], k ? gain(s[0], s[1], higher) : (isfinite(s[0]) ? 0 : NAN), k && star);
+	for (int k = 0; k < r->nsides; k++) {
+		char *c = cell_text(s[k], k ? gain(s[0], s[k], higher) : (isfinite(s[0]) ? 0 : NAN),
+				    k && star && star[k]);
 		table_set_str(t, 2 + k, c);
 		free(c);
 	}
@@ -85,12 +88,10 @@ struct table *rep_mmtests_table(const struct rep *r)
 	struct table *t = table_new("mmtests", "Results (mmtests' compare-kernels layout)");
 	table_col(t, "stat", COL_STR, 0);
 	table_col(t, "metric", COL_STR, 0);
-	table_col(t, "base", COL_STR, 0);
-	table_col(t, "new", COL_STR, 0);
 	table_col_label(t, 0, "");
 	table_col_label(t, 1, "");
-	table_col_label(t, 2, r->side[0].label);
-	table_col_label(t, 3, r->side[1].label);
+	for (int k = 0; k < r->nsides; k++)
+		table_col_label(t, table_col(t, r->sides[k].name, COL_STR, 0), r->sides[k].label);
 	table_section(t, "Results");
 	table_caption(t, "each side's bare runs that ended well; (x.xx%%) the gain against the base, "
 		      "positive when better; * where perfdb's test marks the row (its Welch interval, "
@@ -101,27 +102,35 @@ struct table *rep_mmtests_table(const struct rep *r)
 
 /* rep_mmtests_add: see report_int.h. */
 void rep_mmtests_add(struct table *t, const struct rep *r, const struct bd_metric *m, const int *mi,
-		     const size_t cell[2], bool star)
+		     const struct rcells *c, const bool *star)
 {
-	struct mm_stats s[2];
+	struct mm_stats s[REP_MAX_SIDES];
+	double v6[6][REP_MAX_SIDES];
 	bool higher = m->better > 0;
-	char *ct = rep_cell_text(&r->side[0].b, cell[0]);
+	char *ct = rep_cell_text(&r->sides[0].b, (size_t)c->cell[0]);
 	char *what = xasprintf("%s%s%s", m->name, *ct ? " " : "", ct);
-	for (int k = 0; k < 2; k++) {
-		double *v;
-		size_t n = bd_values(&r->side[k].b, (int)cell[k], mi[k], RUN_BARE, -1, &v);
+	for (int k = 0; k < r->nsides; k++) {
+		double *v = NULL;
+		size_t n = c->cell[k] >= 0 && mi[k] >= 0 ?
+			bd_values(&r->sides[k].b, (int)c->cell[k], mi[k], RUN_BARE, -1, &v) : 0;
 		s[k] = (struct mm_stats){ .mean = NAN, .stddev = NAN, .coeffvar = NAN, .max = NAN,
 					  .bamean95 = NAN, .bamean99 = NAN, .n = 0 };
 		if (n)
 			stats_of(v, n, higher, &s[k]);
 		free(v);
+		v6[0][k] = s[k].mean;
+		v6[1][k] = s[k].stddev;
+		v6[2][k] = s[k].coeffvar;
+		v6[3][k] = s[k].max;
+		v6[4][k] = s[k].bamean95;
+		v6[5][k] = s[k].bamean99;
 	}
-	add_row(t, higher ? "Hmean" : "Amean", what, (double[]){ s[0].mean, s[1].mean }, higher, star);
-	add_row(t, "Stddev", what, (double[]){ s[0].stddev, s[1].stddev }, false, false);
-	add_row(t, "CoeffVar", what, (double[]){ s[0].coeffvar, s[1].coeffvar }, false, false);
-	add_row(t, "Max", what, (double[]){ s[0].max, s[1].max }, higher, false);
-	add_row(t, "BAmean-95", what, (double[]){ s[0].bamean95, s[1].bamean95 }, higher, false);
-	add_row(t, "BAmean-99", what, (double[]){ s[0].bamean99, s[1].bamean99 }, higher, false);
+	add_row(t, r, higher ? "Hmean" : "Amean", what, v6[0], higher, star);
+	add_row(t, r, "Stddev", what, v6[1], false, NULL);
+	add_row(t, r, "CoeffVar", what, v6[2], false, NULL);
+	add_row(t, r, "Max", what, v6[3], higher, NULL);
+	add_row(t, r, "BAmean-95", what, v6[4], higher, NULL);
+	add_row(t, r, "BAmean-99", what, v6[5], higher, NULL);
 	free(what);
 	free(ct);
 }
@@ -131,20 +140,18 @@ void rep_mmtests_duration(struct table *t, const struct rep *r)
 {
 	static const char *const names[] = { "User", "System", "Elapsed" };
 	for (int w = 0; w < 3; w++) {
-		double sum[2] = { 0, 0 };
-		for (int k = 0; k < 2; k++) {
-			const struct bench_data *b = &r->side[k].b;
-			for (size_t i = 0; i < b->nruns; i++) {
-				const struct bd_run *u = &b->runs_v[i];
-				if (u->kind == RUN_BARE && u->ok)
-					sum[k] += w == 0 ? u->user_s : w == 1 ? u->sys_s : u->wall_s;
-			}
-		}
 		table_add_row(t);
 		table_set_str(t, 0, "Duration");
 		table_set_str(t, 1, names[w]);
-		for (int k = 0; k < 2; k++) {
-			char *c = xasprintf("%.2f", sum[k]);
+		for (int k = 0; k < r->nsides; k++) {
+			const struct bench_data *b = &r->sides[k].b;
+			double sum = 0;
+			for (size_t i = 0; i < b->nruns; i++) {
+				const struct bd_run *u = &b->runs_v[i];
+				if (u->kind == RUN_BARE && u->ok)
+					sum += w == 0 ? u->user_s : w == 1 ? u->sys_s : u->wall_s;
+			}
+			char *c = xasprintf("%.2f", sum);
 			table_set_str(t, 2 + k, c);
 			free(c);
 		}

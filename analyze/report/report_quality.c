@@ -115,12 +115,13 @@ static const char *side_of(const struct rep *r, int64_t session)
 	return "both";
 }
 
-/* unseen_rows(r, t): a row per thing the evidence could not see (the
- * report's findings "unseen" entries that are warnings). */
+/* unseen_rows(r, t): a row per thing the current pair's evidence could
+ * not see (the findings "unseen" entries it added that are warnings). */
 static void unseen_rows(struct rep *r, struct table *t)
 {
 	const struct dval *arr = dv_get(doc_findings_c(r->d), "unseen");
-	for (size_t i = 0; arr && i < dv_len(arr); i++) {
+	const struct rpair *p = &r->pairs[r->pair];
+	for (size_t i = p->unseen_from; arr && i < p->unseen_to && i < dv_len(arr); i++) {
 		const struct dval *e = dv_item(arr, i), *s = dv_get(e, "session");
 		int64_t id = s && dv_kind(s) == DV_INT ? dv_int_of(s) : 0;
 		if (!dv_get(e, "warning"))
@@ -154,10 +155,29 @@ void report_quality(struct rep *r)
 			    "flushed without IPIs, so the IPI and wasted figures are not measurements");
 	}
 	unseen_rows(r, t);
-	lost_note_sides(r->db, r->side[0].sessions, r->side[0].nsessions, r->side[1].sessions,
-			r->side[1].nsessions, INT64_MIN, INT64_MAX, "every count and rate taken from "
-			"the recordings is a lower bound, and shares of the lost parts unknown", r->d);
 	if (!table_nrows(t))
 		row(t, "both", 0, "nothing doubtful seen", NAN, "no failed runs, no lost events");
-	dv_table(doc_findings(r->d), t);
+	rep_table(r, t);
+}
+
+/* report_lost: see report_int.h. */
+void report_lost(struct rep *r)
+{
+	int64_t *ids;
+	int n = 0;
+	for (int k = 0; k < r->nsides; k++)
+		n += r->sides[k].nsessions;
+	ids = xcalloc((size_t)n + 1, sizeof(*ids));
+	n = 0;
+	for (int k = 0; k < r->nsides; k++)
+		for (int i = 0; i < r->sides[k].nsessions; i++) {
+			int j = 0;
+			while (j < n && ids[j] != r->sides[k].sessions[i])
+				j++;
+			if (j == n)
+				ids[n++] = r->sides[k].sessions[i];
+		}
+	lost_note(r->db, ids, n, INT64_MIN, INT64_MAX, "every count and rate taken from the recordings is a "
+		  "lower bound, and shares of the lost parts unknown", r->d);
+	free(ids);
 }

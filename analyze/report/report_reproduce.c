@@ -1,5 +1,6 @@
-/* The report's last section: the perfdb commands that made both sides,
- * from their stored plans (or the sessions' workloads). */
+/* The report's last section: the perfdb commands that made every side
+ * (one a bench: cells of one bench are made by one command), from their
+ * stored plans (or the sessions' workloads). */
 #include <stdlib.h>
 #include <string.h>
 #include "analyze/report/report_int.h"
@@ -93,32 +94,54 @@ static void again_line(struct table *t, const struct rside *s)
 	free(text);
 }
 
+/* same_bench(r, k): whether an earlier side is of side k's bench (cells
+ * of one bench, made by one command). */
+static bool same_bench(const struct rep *r, int k)
+{
+	for (int j = 0; j < k; j++)
+		if (r->sides[j].have_bench && r->sides[k].have_bench &&
+		    !strcmp(r->sides[j].bench_label, r->sides[k].bench_label))
+			return true;
+	return false;
+}
+
 /* report_reproduce: see report_int.h. */
 void report_reproduce(struct rep *r)
 {
-	struct table *t = table_new("reproduce", "Commands that made both sides");
+	struct table *t = table_new("reproduce", r->nsides > 2 ? "Commands that made every side" :
+				    "Commands that made both sides");
 	table_col(t, "command", COL_STR, 0);
 	table_style(t, TABLE_LIST);
 	table_section(t, "Reproduce");
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < r->nsides; k++) {
+		const struct rside *s = &r->sides[k];
 		struct strbuf b = STRBUF_INIT;
+		if (same_bench(r, k))
+			continue;
+		if (k && r->nsides > 2)
+			sb_printf(&b, "(boot %s's kernel, then)", s->label);
+		else if (k)
+			sb_puts(&b, "(boot the new kernel, then)");
 		if (k)
-			line(t, "(boot the new kernel, then)");
-		if (r->side[k].have_bench)
-			bench_command(r, &r->side[k], &b);
-		else if (!record_command(r, &r->side[k], &b))
-			sb_printf(&b, "(sessions of %s imported with perfdb import)", r->side[k].label);
+			line(t, sb_str(&b));
+		sb_reset(&b);
+		if (s->have_bench)
+			bench_command(r, s, &b);
+		else if (!record_command(r, s, &b))
+			sb_printf(&b, "(sessions of %s imported with perfdb import)", s->label);
 		line(t, sb_str(&b));
 		sb_free(&b);
-		again_line(t, &r->side[k]);
+		again_line(t, s);
 	}
 	struct strbuf b = STRBUF_INIT;
 	sb_puts(&b, "perfdb report ");
 	rep_quote(r->o->db_path, &b);
 	sb_puts(&b, " --base ");
 	rep_quote(r->o->base, &b);
-	sb_puts(&b, " --new ");
-	rep_quote(r->o->new, &b);
+	for (size_t k = 0; k < r->o->nnew; k++) {
+		sb_puts(&b, " --new ");
+		rep_quote(r->o->new[k], &b);
+	}
 	sb_puts(&b, " -o report.md");
 	line(t, sb_str(&b));
 	sb_free(&b);

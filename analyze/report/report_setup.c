@@ -1,6 +1,6 @@
 /* The report's setup: per side the kernel, boots, machine, perf,
  * workload and plan, and a warning for anything but the kernel that
- * differs between the sides (see report.h). A fact both sides agree on
+ * differs between the sides (see report.h). A fact the sides agree on
  * is shown once: the human forms write "same" for the new side's value
  * (csv and json keep both values), and "differs" marks the others. */
 #include <stdio.h>
@@ -81,17 +81,17 @@ static char *perf_cmdline(const struct rep *r, const struct rside *s)
 	return shown;
 }
 
-/* One fact: its name, both sides' values, whether a difference warns. */
+/* One fact: its name, each side's value, whether a difference warns. */
 struct fact {
 	const char *name;
-	char *v[2];
+	char *v[REP_MAX_SIDES];
 	bool warn;
 };
 
 /* facts_of(r, s, f): the side's facts into f[..].v[k] (NULL: unknown). */
 static void facts_of(const struct rep *r, int k, struct fact *f)
 {
-	const struct rside *s = &r->side[k];
+	const struct rside *s = &r->sides[k];
 	const struct bd_boot *b = latest(s);
 	char buf[64];
 	f[0].v[k] = b ? xstrdup(b->os_release) : from_session(r, s, "SELECT os_release FROM session WHERE id = ?");
@@ -123,35 +123,65 @@ static void facts_of(const struct rep *r, int k, struct fact *f)
 	f[17].v[k] = s->have_bench ? xstrdup(buf) : NULL;
 }
 
-/* Columns of the setup table: NEW_SHOWN is the human forms' "new". */
-enum { S_FACT, S_BASE, S_NEW, S_NEW_SHOWN, S_DIFFERS };
-
-/* setup_table(r): the empty setup table. */
+/* setup_table(r): the empty setup table: fact, base, then each new
+ * side's value (json and csv), its shown value (text, md, html: "same"
+ * where it is the base's) and whether it differs. */
 static struct table *setup_table(const struct rep *r)
 {
 	struct table *t = table_new("setup", "Setup");
+	struct strbuf cap = STRBUF_INIT;
 	table_col(t, "fact", COL_STR, 0);
-	table_col(t, "base", COL_STR, 0);
-	table_col_show(t, table_col(t, "new", COL_STR, 0), SHOW_DATA);
-	table_col_label(t, table_col(t, "new_shown", COL_STR, 0), "new");
-	table_col_show(t, S_NEW_SHOWN, SHOW_HUMAN);
-	table_col(t, "differs", COL_BOOL, 0);
+	table_col_label(t, table_col(t, "base", COL_STR, 0), r->nsides > 2 ? r->sides[0].label : "base");
+	sb_printf(&cap, "base: %s", r->sides[0].label);
+	for (int k = 1; k < r->nsides; k++) {
+		const char *name = r->sides[k].name;
+		char *shown = xasprintf("%s_shown", name);
+		char *differs = k == 1 ? xstrdup("differs") : xasprintf("%s_differs", name);
+		table_col_show(t, table_col(t, name, COL_STR, 0), SHOW_DATA);
+		int c = table_col(t, shown, COL_STR, 0);
+		table_col_label(t, c, r->nsides > 2 ? r->sides[k].label : name);
+		table_col_show(t, c, SHOW_HUMAN);
+		c = table_col(t, differs, COL_BOOL, 0);
+		if (r->nsides > 2)
+			table_col_label(t, c, "differs");
+		sb_printf(&cap, "; %s: %s", name, r->sides[k].label);
+		free(shown);
+		free(differs);
+	}
 	table_null_text(t, "-");
 	table_section(t, "Setup");
-	table_caption(t, "base: %s; new: %s", r->o->base, r->o->new);
-	table_caption(t, "new: \"same\" where the new side's value is the base side's");
+	table_caption(t, "%s", sb_str(&cap));
+	table_caption(t, "%s", r->nsides > 2 ? "\"same\" where a side's value is the base side's" :
+		      "new: \"same\" where the new side's value is the base side's");
+	sb_free(&cap);
 	return t;
 }
 
-/* setup_row(t, f, differs): the row of fact f. */
-static void setup_row(struct table *t, const struct fact *f, bool differs)
+/* differs(f, k): whether side k's value of fact f is not the base's. */
+static bool differs(const struct fact *f, int k)
+{
+	return (f->v[0] || f->v[k]) && (!f->v[0] || !f->v[k] || strcmp(f->v[0], f->v[k]));
+}
+
+/* setup_row(r, t, f): the row of fact f, with a warning for each side
+ * that differs from the base where that matters. */
+static void setup_row(struct rep *r, struct table *t, const struct fact *f)
 {
 	table_add_row(t);
-	table_set_str(t, S_FACT, f->name);
-	table_set_str(t, S_BASE, f->v[0]);
-	table_set_str(t, S_NEW, f->v[1]);
-	table_set_str(t, S_NEW_SHOWN, differs || !f->v[1] ? f->v[1] : "same");
-	table_set_int(t, S_DIFFERS, differs);
+	table_set_str(t, 0, f->name);
+	table_set_str(t, 1, f->v[0]);
+	for (int k = 1; k < r->nsides; k++) {
+		bool d = differs(f, k);
+		int c = 2 + 3 * (k - 1);
+		table_set_str(t, c, f->v[k]);
+		table_set_str(t, c + 1, d || !f->v[k] ? f->v[k] : "same");
+		table_set_int(t, c + 2, d);
+		if (d && f->warn)
+			doc_warn(r->d, "the sides differ in more than the kernel: %s is %s on the base "
+				 "side and %s on %s; such a comparison may not be what it seems", f->name,
+				 f->v[0] ? f->v[0] : "unknown", f->v[k] ? f->v[k] : "unknown",
+				 r->nsides > 2 ? r->sides[k].label : "the new one");
+	}
 }
 
 /* report_setup: see report_int.h. */
@@ -166,18 +196,12 @@ void report_setup(struct rep *r)
 		{ "recipes", { 0 }, true }, { "sessions", { 0 }, false }, { "sittings", { 0 }, false } };
 	size_t nf = sizeof(f) / sizeof(*f);
 	struct table *t = setup_table(r);
-	facts_of(r, 0, f);
-	facts_of(r, 1, f);
+	for (int k = 0; k < r->nsides; k++)
+		facts_of(r, k, f);
 	for (size_t i = 0; i < nf; i++) {
-		bool differs = (f[i].v[0] || f[i].v[1]) &&
-			       (!f[i].v[0] || !f[i].v[1] || strcmp(f[i].v[0], f[i].v[1]));
-		setup_row(t, &f[i], differs);
-		if (differs && f[i].warn)
-			doc_warn(r->d, "the sides differ in more than the kernel: %s is %s on the base "
-				 "side and %s on the new one; such a comparison may not be what it seems",
-				 f[i].name, f[i].v[0] ? f[i].v[0] : "unknown", f[i].v[1] ? f[i].v[1] : "unknown");
-		free(f[i].v[0]);
-		free(f[i].v[1]);
+		setup_row(r, t, &f[i]);
+		for (int k = 0; k < r->nsides; k++)
+			free(f[i].v[k]);
 	}
 	dv_table(doc_findings(r->d), t);
 }

@@ -17,7 +17,7 @@ static void add_runs(const struct rep *r, struct table *t, sqlite3_stmt *st, int
 			char *label = xasprintf("%s%s%s", cell, *cell ? " " : "", pct_names[p]);
 			table_add_row(t);
 			table_set_str(t, 0, label);
-			table_set_str(t, 1, r->side[k].name);
+			table_set_str(t, 1, r->nsides > 2 ? r->sides[k].label : r->sides[k].name);
 			table_set_real(t, 2, sqlite3_column_double(st, p));
 			free(label);
 		}
@@ -25,7 +25,7 @@ static void add_runs(const struct rep *r, struct table *t, sqlite3_stmt *st, int
 }
 
 /* rep_shape_chart: see report_int.h. */
-struct table *rep_shape_chart(const struct rep *r, const struct bd_metric *m, const size_t *cells, size_t n,
+struct table *rep_shape_chart(const struct rep *r, const struct bd_metric *m, const struct rcells *rows, size_t n,
 			      const char *name)
 {
 	sqlite3_stmt *st = db_prepare(r->db, "SELECT d.p50, d.p90, d.p99 FROM run_dist d JOIN bench_run u "
@@ -39,10 +39,12 @@ struct table *rep_shape_chart(const struct rep *r, const struct bd_metric *m, co
 	table_section(t, "Results");
 	table_caption(t, "%s: each run's p50, p90 and p99 of its samples", *m->unit ? m->unit : m->name);
 	for (size_t i = 0; st && i < n; i++)
-		for (int k = 0; k < 2; k++) {
-			char *cell = rep_cell_text(&r->side[0].b, cells[2 * i]);
-			sqlite3_bind_text(st, 1, r->side[k].bench_label, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, 2, (int64_t)bd_cell_stored(&r->side[k].b, cells[2 * i + k]));
+		for (int k = 0; k < r->nsides; k++) {
+			if (rows[i].cell[k] < 0)
+				continue;
+			char *cell = rep_cell_text(&r->sides[0].b, (size_t)rows[i].cell[0]);
+			sqlite3_bind_text(st, 1, r->sides[k].bench_label, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 2, (int64_t)bd_cell_stored(&r->sides[k].b, (size_t)rows[i].cell[k]));
 			sqlite3_bind_text(st, 3, m->name, -1, SQLITE_STATIC);
 			add_runs(r, t, st, k, cell);
 			free(cell);

@@ -23,6 +23,14 @@ const char *why_name(enum ipi_why w)
 	return w < WHY_N ? names[w] : "?";
 }
 
+/* unknown_name: see ipis.h. */
+const char *unknown_name(enum ipi_unknown u)
+{
+	static const char *const names[] = { "no_history", "flushed_mm_unknown", "untraced_switch",
+		"target_mm_unknown", "lazy_unsure" };
+	return u < UNK_N ? names[u] : "?";
+}
+
 /* ipi_at(m, i): the IPI of index i (one not handed to the sink yet). */
 static struct ipi *ipi_at(const struct ipi_matcher *m, size_t i)
 {
@@ -337,7 +345,12 @@ void ipi_classify_one(struct ipi *p, const struct timeline *tl, int64_t window_n
 	p->near_send = !timeline_stable(tl, p->target, from, p->send, p->mm);
 	p->why = WHY_NONE;
 	if (p->receipt >= 0) {
-		p->cls = (uint8_t)timeline_class(tl, p->target, p->receipt, p->mm);
+		const struct tl_seg *g = timeline_at(tl, p->target, p->receipt);
+		p->cls = (uint8_t)timeline_seg_class(g, p->mm);
+		if (p->cls == CL_UNKNOWN)
+			p->why = (uint8_t)(!g ? UNK_NO_HISTORY : p->mm <= 0 ? UNK_FLUSHED_MM :
+					   g->mm == MM_UNKNOWN ? (g->cause == TL_CAUSE_UNTRACED ? UNK_UNTRACED :
+								  UNK_TARGET_MM) : UNK_LAZY_UNSURE);
 	} else {
 		p->cls = CL_UNVERIFIED;
 		p->why = (uint8_t)why_unverified(p, tl, csd_source, lost);
@@ -402,6 +415,8 @@ void ipi_summarize_one(struct ipi_summary *s, const struct ipi *p, bool verdicts
 		s->near_send_cls[cls]++;
 	if (cls == CL_UNVERIFIED)
 		s->why[p->why < WHY_N ? p->why : WHY_NONE]++;
+	if (cls == CL_UNKNOWN)
+		s->unknown[p->why < UNK_N ? p->why : UNK_NO_HISTORY]++;
 	if (!verdicts || (cls != CL_RUNNING && cls != CL_LAZY && cls != CL_OTHER))
 		return;
 	s->compared++;

@@ -64,6 +64,17 @@ enum ipi_why { WHY_NONE, WHY_NO_CSD, WHY_END, WHY_UNTRACED, WHY_LOST, WHY_N };
  * "not_seen" (for WHY_NONE). */
 const char *why_name(enum ipi_why w);
 
+/* Why an IPI's class is unknown: its target had no history yet, the
+ * flushed mm is not known (the sender ran a kernel thread or a task perf
+ * never named), the target's mm was not known after a switch the kernel
+ * did not trace (or a task without an mm known), or it was unsure whether
+ * the target ran or held the mm lazily (an untraced stretch between). */
+enum ipi_unknown { UNK_NO_HISTORY, UNK_FLUSHED_MM, UNK_UNTRACED, UNK_TARGET_MM, UNK_LAZY_UNSURE, UNK_N };
+
+/* unknown_name(u): "no_history", "flushed_mm_unknown", "untraced_switch",
+ * "target_mm_unknown", "lazy_unsure". */
+const char *unknown_name(enum ipi_unknown u);
+
 struct ipi {
 	int64_t send;    /* time of the queue (or send) on the sender */
 	int64_t receipt; /* time of the receiver's function entry (without
@@ -75,7 +86,8 @@ struct ipi {
 	uint8_t raised;  /* an ipi_send to the target followed the queue (an
 			  * interrupt was raised, not piggybacked on one) */
 	uint8_t cls;     /* enum tl_class (ipis_classify) */
-	uint8_t why;     /* enum ipi_why when cls is CL_UNVERIFIED */
+	uint8_t why;     /* enum ipi_why when cls is CL_UNVERIFIED, enum
+			  * ipi_unknown when CL_UNKNOWN */
 	uint8_t near_send; /* switched_near_send */
 };
 
@@ -198,6 +210,7 @@ struct ipi_summary {
 	struct ipi_counts all;
 	long long attempts;
 	long long why[WHY_N];             /* unverified IPIs by why */
+	long long unknown[UNK_N];         /* IPIs of class unknown by why */
 	long long near_send_cls[CL_N];    /* switched_near_send IPIs by class */
 	long long matrix[CL_N][RX_N];     /* class x verdict */
 	long long compared;               /* running, lazy or other, with

@@ -608,7 +608,7 @@ static void seen_rate(struct dval *f, const char *key, const struct acc *a, long
  * not be seen. */
 static void unseen_objs(struct dval *f)
 {
-	static const char *const keys[] = { "targets", "unverified_why", "switched_near_send_by_class",
+	static const char *const keys[] = { "targets", "unverified_why", "unknown_why", "switched_near_send_by_class",
 		"receiver", "matrix", "agreement" };
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
 		dv_null(f, keys[i]);
@@ -643,6 +643,9 @@ static void scalars(const struct acc *a, const struct ipis_opts *o, struct dval 
 	m = dv_obj(f, "unverified_why");
 	for (int w = 0; w < WHY_N; w++)
 		dv_int(m, why_name(w), a->sum.why[w]);
+	m = dv_obj(f, "unknown_why");
+	for (int w = 0; w < UNK_N; w++)
+		dv_int(m, unknown_name(w), a->sum.unknown[w]);
 	class_obj(f, "switched_near_send_by_class", a->sum.near_send_cls);
 	rx_obj(f, "receiver", c->rx);
 	m = dv_obj(f, "matrix");
@@ -700,6 +703,11 @@ static const char *const why_what[WHY_N] = {
 	"the recording ended first", "target ran a task perf recorded nothing of",
 	"the recording lost events",
 };
+static const char *const unknown_what[UNK_N] = {
+	"no history of the target yet", "the flushed mm not known (sender a kernel thread or unnamed)",
+	"the target switched without a trace (its mm not known)", "the target's mm not known",
+	"unsure whether the target ran the mm or held it lazily",
+};
 
 /* unseen_row(t, what, level): a count of flush IPIs the recording cannot
  * show (ipis_unseen_all): a row of nulls for programs (csv, json) and one
@@ -751,8 +759,12 @@ static void ipi_rows(struct table *t, const struct acc *a, const struct ipis_opt
 	char what[96];
 	ipi_row(t, "flush IPIs (requests to remote CPUs)", 0, c->ipis, a, c->ipis, "ipis", unseen, false);
 	ipi_row(t, "that raised an interrupt", 1, c->raised, a, c->ipis, "ipis", unseen, false);
-	for (int k = 0; k < CL_N; k++)
+	for (int k = 0; k < CL_N; k++) {
 		ipi_row(t, class_what[k], 1, c->cls[k], a, c->ipis, "ipis", unseen, false);
+		for (int w = 0; k == CL_UNKNOWN && !unseen && w < UNK_N; w++)
+			if (a->sum.unknown[w])
+				summary_row(t, unknown_what[w], 2, a->sum.unknown[w], a, c->ipis, "ipis");
+	}
 	for (int w = 0; w < WHY_N; w++)
 		if (a->sum.why[w])
 			summary_row(t, why_what[w], 2, a->sum.why[w], a, c->ipis, "ipis");

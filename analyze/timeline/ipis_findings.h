@@ -26,6 +26,8 @@ struct ipis_opts {
  * wasted_per_sec, lost_events, lost_samples; objects: targets {running,
  * lazy, other, unknown, unverified} (they add up to ipis), unverified_why
  * {not_seen, no_csd, recording_end, untraced_task, lost_events},
+ * unknown_why {no_history, flushed_mm_unknown, untraced_switch,
+ * target_mm_unknown, lazy_unsure} (they add up to targets.unknown),
  * switched_near_send_by_class {class: n}, receiver {reason1, reason5,
  * reason0, none}, matrix {class: {verdict: n}}, agreement {rule, compared,
  * agreeing, pct, wasted_rule, wasted_agreeing, wasted_pct} (over the

@@ -286,6 +286,40 @@ assert abs(p["change_pct"] - 100 * (r - b) / b) < 1e-9
 print("# bare median %.0f, recorded %.0f (%+.1f%%)" % (b, r, p["change_pct"]), file=sys.stderr)
 PY
 
+# A side named by cells, LABEL:NAME=V, in the verbs that compare sessions:
+# the recorded runs of those cells (found here by SQL), the same findings
+# as the sessions named by id, and the note that the runs interleaved.
+bench -l cells --runs 1 -p cpus=1,2 -r sched -- yield --cpus {cpus} --seconds 0.2
+cell_sessions() {
+	q "SELECT group_concat(session_id, ',') FROM (SELECT r.session_id FROM bench_run r JOIN bench b ON b.id = r.bench_id JOIN bench_cell c ON c.bench_id = r.bench_id AND c.cell = r.cell AND c.name = 'cpus' WHERE b.label = 'cells' AND c.value = '$1' AND r.session_id IS NOT NULL ORDER BY r.seq)"
+}
+s1=$(cell_sessions 1); s2=$(cell_sessions 2)
+"$PERFDB" sched "$DB" --base cells:cpus=1 --new cells:cpus=2 --format json >"$T/cells.json" 2>"$T/err"
+echo $? >"$T/rc"
+"$PERFDB" sched "$DB" --base "$s1" --new "$s2" --format json >"$T/ids.json" 2>/dev/null
+check "sched --base cells:cpus=1 --new cells:cpus=2: the recorded runs of each cell ($s1 against $s2), the findings of those sessions, the note on interleaved runs" \
+	python3 - "$T/cells.json" "$T/ids.json" "$s1" "$s2" <<'PY'
+import json, sys
+c, i = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sides = {}
+for s in c["sessions"]:
+    sides.setdefault(s["side"], []).append(str(s["id"]))
+assert sides == {"base": sys.argv[3].split(","), "new": sys.argv[4].split(",")}, (sides, sys.argv[3:])
+f, g = dict(c["findings"]), dict(i["findings"])
+assert (f.pop("base"), f.pop("new")) == ("cells:cpus=1", "cells:cpus=2") and f == {k: v for k, v in g.items() if k not in ("base", "new")}, "the findings differ"
+assert any("cells of one bench (cells: cpus=1 against cpus=2)" in n for n in c["notes"]), c["notes"]
+PY
+"$PERFDB" sched "$DB" -s cells:cpus=2 --format json >"$T/one.json" 2>/dev/null
+check "sched -s cells:cpus=2: that cell's recorded run" \
+	eval '[ "$(python3 -c "import json,sys; print(\",\".join(str(s[\"id\"]) for s in json.load(open(sys.argv[1]))[\"sessions\"]))" "$T/one.json")" = "$s2" ]'
+"$PERFDB" sched "$DB" --base cells:cpus=9 --new cells:cpus=2 >/dev/null 2>"$T/err"
+echo $? >"$T/rc"
+check "sched --base cells:cpus=9 (no such cell): exit 2, one line" eval 'rc_is 2 && one_line_err && grep -q "no cell of its bench has those values" "$T/err"'
+bench -l unrec --runs 1 -p n=1,2 -- true {n}
+"$PERFDB" sched "$DB" --base unrec:n=1 --new cells:cpus=2 >/dev/null 2>"$T/err"
+echo $? >"$T/rc"
+check "cells of a bench without recorded runs: exit 2, one line saying how to record them" eval 'rc_is 2 && one_line_err && grep -q "no run of those cells was recorded" "$T/err"'
+
 # --- the motivating table: yield, shared vs private mm ----------------------
 # Three rounds, each a sitting of perfdb's runs and then the same runs by
 # hand, interleaved the same way: the machine's speed drifts by tens of

@@ -20,6 +20,7 @@
 # Prints TAP lines. Run from the repository root.
 # shellcheck disable=SC2016 # eval'd checks expand their variables late
 . "$(dirname "$0")/lib/setup.sh"
+. "$(dirname "$0")/lib/html_words.sh"
 private_perfdb workloads
 DB=$T/r.db
 rep() { "$PERFDB" report "$DB" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/rc"; }
@@ -183,38 +184,8 @@ raw = zlib.decompress(idat)
 dark = sum(1 for x in raw[::7] if x < 100)
 assert w > 0 and dark > 2000, (w, dark)   # text and tables, not a white page
 PY
-	py "$T/ab.html" "$T/measure.html" <<'PY'
-import sys
-# a copy of the page with a script that finds the words of table cells
-# that chromium broke across lines (a column narrower than a word)
-js = """<script>
-var bad = [];
-document.querySelectorAll("td, th").forEach(function (c) {
-  var w = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
-  for (var n = w.nextNode(); n; n = w.nextNode()) {
-    var re = /\\S+/g, m;
-    while ((m = re.exec(n.data))) {
-      var r = document.createRange();
-      r.setStart(n, m.index);
-      r.setEnd(n, m.index + m[0].length);
-      var tops = new Set(Array.from(r.getClientRects()).map(function (x) { return Math.round(x.top); }));
-      if (tops.size > 1) bad.push(m[0]);
-    }
-  }
-});
-var p = document.createElement("pre");
-p.textContent = "cells: " + document.querySelectorAll("td").length + "; broken words: " + bad.length + " " + bad.slice(0, 5).join(" ");
-p.id = "measured";
-document.body.appendChild(p);
-</script>"""
-open(sys.argv[2], "w").write(open(sys.argv[1]).read().replace("</body>", js + "</body>"))
-PY
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$T/chromium" --window-size=1280,4000 --dump-dom \
-		"file://$T/measure.html" >"$T/dom.html" 2>/dev/null
 	check "in chromium at 1280 px every table cell keeps its words whole (no column narrower than a word)" \
-		eval 'grep -Eq "cells: [1-9][0-9]*; broken words: 0 " "$T/dom.html" || { grep -o "cells: .*" "$T/dom.html" | sed "s/^/# /"; false; }'
+		html_words_whole "$T/ab.html"
 else
 	skip "chromium not installed"
 fi

@@ -111,6 +111,7 @@ assert set(r) == {"reason1", "reason5", "reason0", "none"}, r
 assert sum(t.values()) == d["ipis"] == sum(r.values()), (t, r, d["ipis"])
 assert d["wasted"] == t["other"] and d["unverified"] == t["unverified"], d
 assert sum(d["unverified_why"].values()) == t["unverified"], d["unverified_why"]
+assert sum(d["unknown_why"].values()) == t["unknown"], d["unknown_why"]
 assert 0 <= d["switched_near_send"] <= d["ipis"] and sum(d["switched_near_send_by_class"].values()) == d["switched_near_send"]
 assert d["ipis"] > 0 and d["attempts"] >= 0 and d["source"] == "csd"
 ' "$T/$kind.json"
@@ -124,8 +125,16 @@ o = json.load(open(sys.argv[2]))
 # reason), the oracle'"'"'s model missed something: each such IPI may sit in
 # another class and matrix cell than perfdb'"'"'s, and no other may. The
 # oracle is allowed a few of those (1 in 1000), perfdb none (next check).
+# perfdb may decline a class the oracle gives where it saw what the
+# oracle does not model (a switch the kernel did not trace, a mm no task
+# named): such unknowns are said (unknown_why), and as many may differ.
 assert f["ipis"] == o["ipis"], (f["ipis"], o["ipis"])
-slack = 2 * o["mismatches"]
+u = f["unknown_why"]
+declined = u["untraced_switch"] + u["target_mm_unknown"] + u["lazy_unsure"]
+assert declined <= max(2, o["received"] // 1000), ("perfdb declined", u)
+if declined:
+    print("# perfdb: %d IPIs of class unknown after what the recording could not show: %s" % (declined, u), file=sys.stderr)
+slack = 2 * o["mismatches"] + 2 * declined
 assert o["mismatches"] <= max(2, o["received"] // 1000), ("oracle", o["mismatches"], o["examples"])
 dc = sum(abs(f["targets"][c] - o["classes"][c]) for c in o["classes"])
 assert dc <= slack, (f["targets"], o["classes"], o["examples"])
@@ -142,7 +151,12 @@ a = f["agreement"]
 # Nothing in the recording shows it, so perfdb and the oracle both miss
 # it; a few of those (1 in 1000) are allowed, and reported as disagreement.
 assert o["received"] > 0, o
-assert a["compared"] == o["received"] - o["classes"]["unknown"], (a, o["received"])
+# perfdb compares the received IPIs it gave a class; its unknowns are the
+# oracle'"'"'s but for those it declined with a reason (see the check above)
+u = f["unknown_why"]
+declined = u["untraced_switch"] + u["target_mm_unknown"] + u["lazy_unsure"]
+assert a["compared"] == o["received"] - f["targets"]["unknown"], (a, o["received"])
+assert abs(f["targets"]["unknown"] - o["classes"]["unknown"]) <= declined + 2 * o["mismatches"], (f["targets"], o["classes"])
 allowed = max(2, a["compared"] // 1000)
 assert a["compared"] - a["agreeing"] <= allowed and a["compared"] - a["wasted_agreeing"] <= allowed, (a, allowed)
 ' "$T/$kind.json" "$T/$kind.oracle"

@@ -1140,7 +1140,7 @@ static bool summary_has(const struct doc *d, const char *want)
  * where their paths part. */
 static void test_report_summary(void)
 {
-	struct report_opts o = { .base = "sum_base", .new = "sum_new", .comm = "work", .db_path = "t.db" };
+	struct report_opts o = { .base = "sum_base", .new = (const char *[]){ "sum_new" }, .nnew = 1, .comm = "work", .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	static const char *const a = "main;a;m1;m2;x;y", *b = "main;b;m1;m2;x;y";
@@ -1275,7 +1275,7 @@ static void test_report_comm(void)
  * run differ (1000 against 400 samples, one run a side). */
 static void test_report_totals(void)
 {
-	struct report_opts o = { .base = "tot_base", .new = "tot_new", .comm = "work", .db_path = "t.db" };
+	struct report_opts o = { .base = "tot_base", .new = (const char *[]){ "tot_new" }, .nnew = 1, .comm = "work", .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	bool found = false;
@@ -1289,6 +1289,82 @@ static void test_report_totals(void)
 	for (size_t i = 0; i < doc_nnotes(d); i++)
 		found |= !strncmp(doc_note_at(d, i), "call graph: the sides' totals differ (1000.00 -> 400.00 ns of cpu-clock", 71);
 	ok(found, "the report notes that the call graph's totals per run differ");
+	doc_free(d);
+}
+
+/* lkp_row(t, name, want): whether lkp table t has the row metric name
+ * with the cells want (base, change, new, change_new2, new2; up to the
+ * first NULL). */
+static bool lkp_row(const struct table *t, const char *name, const char *const want[5])
+{
+	static const char *const cols[5] = { "base", "change", "new", "change_new2", "new2" };
+	for (size_t r = 0; t && r < table_nrows(t); r++) {
+		const struct cell *m = table_cell(t, r, table_find_col(t, "metric"));
+		if (m->kind != CELL_STR || strcmp(m->v.s, name))
+			continue;
+		for (int i = 0; i < 5 && want[i]; i++) {
+			const struct cell *c = table_cell(t, r, table_find_col(t, cols[i]));
+			if (c->kind != CELL_STR || strcmp(c->v.s, want[i])) {
+				printf("#   %s: %s is '%s', not '%s'\n", name, cols[i], c->kind == CELL_STR ? c->v.s : "(null)",
+				       want[i]);
+				return false;
+			}
+		}
+		return true;
+	}
+	printf("#   no row %s\n", name);
+	return false;
+}
+
+/* test_report_lkp(): --style lkp of three sides' recordings (no bench):
+ * 0-day's perf-profile rows, the call paths perfdb's test marks with each
+ * side's share of the samples and the change in points, worked out here:
+ * a 300 -> 30 and b 30 -> 300 of 630 samples (47.62% <-> 4.76%, 42.9
+ * points); the third side is the base's copy (its shares shown, +0.0,
+ * no mark);
+ * main and c, unchanged, get no row. */
+static void test_report_lkp(void)
+{
+	struct report_opts o = { .base = "lkp_base", .new = (const char *[]){ "lkp_new", "lkp_same" }, .nnew = 2,
+		.comm = "work", .db_path = "t.db", .style = REPORT_STYLE_LKP };
+	struct doc *d = doc_new("report");
+	char err[256] = "";
+	begin_session("lkp_base");
+	add("main;a", 300), add("main;b", 30), add("main;c", 300);
+	end_session();
+	begin_session("lkp_new");
+	add("main;a", 30), add("main;b", 300), add("main;c", 300);
+	end_session();
+	begin_session("lkp_same");
+	add("main;a", 300), add("main;b", 30), add("main;c", 300);
+	end_session();
+	ok(!report_findings(db, &o, d, err, sizeof(err)), "lkp report of three sides%s%s", *err ? ": " : "", err);
+	const struct table *t = doc_table(d, "lkp");
+	ok(t && table_nrows(t) == 2, "lkp: two perf-profile rows (a and b), none for main or c (%zu)", t ? table_nrows(t) : 0);
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.a.main",
+		   (const char *const[]){ "47.62", "-42.9 *", "4.76", "+0.0", "47.62" }),
+	   "lkp: main > a: 47.62 -> 4.76, -42.9 points, marked; the copy of the base: +0.0, not marked");
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.b.main",
+		   (const char *const[]){ "4.76", "+42.9 *", "47.62", "+0.0", "4.76" }),
+	   "lkp: main > b: 4.76 -> 47.62, +42.9 points, marked");
+	doc_free(d);
+
+	/* a deep path is named as 0-day names it: the frame, then 4 callers */
+	struct report_opts o2 = { .base = "lkp2_base", .new = (const char *[]){ "lkp2_new" }, .nnew = 1,
+		.comm = "work", .db_path = "t.db", .style = REPORT_STYLE_LKP };
+	d = doc_new("report");
+	begin_session("lkp2_base");
+	add("r;s;t;u;v;w;x", 300), add("r;y", 300);
+	end_session();
+	begin_session("lkp2_new");
+	add("r;s;t;u;v;w;x", 30), add("r;y", 300);
+	end_session();
+	ok(!report_findings(db, &o2, d, err, sizeof(err)), "lkp report of a deep path%s%s", *err ? ": " : "", err);
+	t = doc_table(d, "lkp");
+	/* x: 300 of 600 -> 30 of 330: 50% -> 9.09%, -40.9 points */
+	ok(lkp_row(t, "perf-profile.calltrace.cpu-clock.x.w.v.u.t",
+		   (const char *const[]){ "50.00", "-40.9 *", "9.09", NULL, NULL }),
+	   "lkp: r > s > t > u > v > w > x is x.w.v.u.t, 50.00 -> 9.09");
 	doc_free(d);
 }
 
@@ -1329,6 +1405,7 @@ int main(void)
 	test_per_op();
 	test_svg_fit();
 	test_report_totals();
+	test_report_lkp();
 	sqlite3_close(db);
 	unlink(path);
 	return tap_done();

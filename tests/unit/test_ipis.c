@@ -183,6 +183,20 @@ static void test_midflight(void)
 	is_int(tl.cpus[0].last, TIME_NONE, "a CPU without events: none");
 	is_int(timeline_class(&tl, 1, 920, 20), CL_UNKNOWN, "idle with an unknown lazy mm: unknown");
 	is_int(timeline_class(&tl, 1, 960, 20), CL_OTHER, "then init_mm: other");
+	/* why an IPI received there is unknown */
+	static const struct { int target; int64_t receipt, mm; enum ipi_unknown why; const char *what; } u[] = {
+		{ 2, 350, 20, UNK_NO_HISTORY, "no history of the target yet" },
+		{ 2, 420, 20, UNK_UNTRACED, "in the untraced stretch between B's sample and A's" },
+		{ 2, 500, MM_UNKNOWN, UNK_FLUSHED_MM, "the flushed mm not known" },
+		{ 1, 920, 20, UNK_TARGET_MM, "idle holding an mm no task named" },
+	};
+	for (size_t i = 0; i < sizeof(u) / sizeof(*u); i++) {
+		struct ipi p = { .send = u[i].receipt - 10, .receipt = u[i].receipt, .mm = u[i].mm, .sender = 0,
+				 .target = u[i].target, .site = -1, .reason = -1 };
+		ipi_classify_one(&p, &tl, 20000, true, NULL);
+		ok(p.cls == CL_UNKNOWN && p.why == u[i].why, "unknown_why %s: %s (class %d, why %d)",
+		   unknown_name(u[i].why), u[i].what, p.cls, p.why);
+	}
 	timeline_free(&tl);
 }
 
@@ -256,6 +270,9 @@ static void test_unrecorded_switch(void)
 	is_int(timeline_class(&tl, 1, 10000, 11), CL_LAZY, "idle after A: lazy");
 	is_int(timeline_class(&tl, 1, 15000, 11), CL_UNKNOWN, "then unsure until A's sample: idle or A, one of the two");
 	is_int(timeline_at(&tl, 1, 15000)->lazy, SEG_UNSURE, "... A's mm held, running or lazily");
+	struct ipi q = { .send = 14990, .receipt = 15000, .mm = 11, .target = 1, .site = -1, .reason = -1 };
+	ipi_classify_one(&q, &tl, 20000, true, NULL);
+	ok(q.cls == CL_UNKNOWN && q.why == UNK_LAZY_UNSURE, "unknown_why lazy_unsure: A's mm held, running or lazily");
 	is_int(timeline_class(&tl, 1, 20000, 11), CL_RUNNING, "A's sample on the idle CPU: A runs again");
 	is_int(timeline_at(&tl, 1, 20000)->cause, TL_SAMPLE, "... a switch known from the sample");
 	is_int(timeline_class(&tl, 1, 50600, 20), CL_RUNNING, "switch_mm's reason-0 flush of the previous task: B still runs");
@@ -345,6 +362,7 @@ static void test_classes(void)
 	is_int(set.v[7].why, WHY_NONE, "... for no reason the recording shows");
 	is_int(set.v[8].receipt, 951000, "the newer queue of the csd gets it");
 	is_int(set.v[8].cls, CL_UNKNOWN, "a kernel thread's flush: unknown mm, unknown");
+	is_int(set.v[8].why, UNK_FLUSHED_MM, "... why: the flushed mm is not known");
 
 	struct ipi_summary s = { 0 };
 	ipi_summarize(&s, &set);
@@ -364,6 +382,7 @@ static void test_classes(void)
 	is_int(s.all.rx[RX_NONE], 4, "summary: no verdict");
 	is_int(s.why[WHY_END], 1, "summary: unverified, recording ended");
 	is_int(s.why[WHY_NONE], 1, "summary: unverified, no reason seen");
+	is_int(s.unknown[UNK_FLUSHED_MM], 1, "summary: unknown, the flushed mm not known");
 	is_int(s.compared, 6, "agreement over the received IPIs of class running, lazy or other");
 	is_int(s.agreeing, 6, "all agree (running with none too)");
 	is_int(s.wasted_agreeing, 6, "other exactly where reason 5");

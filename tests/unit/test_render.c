@@ -1278,7 +1278,7 @@ static char *svg_of(const struct table *t, int *rc)
 
 /* svg_counts_ok(svg, points, medians, extra): Python's check of a chart:
  * well-formed, `points` circles of radius 3 (one per value) besides the
- * two of the legend, `medians` median lines (stroke width 3) and, when
+ * legend's (one per side drawn), `medians` median lines (stroke width 3) and, when
  * extra is not NULL, that Python condition on the root r too. */
 static bool svg_counts_ok(const char *svg, int points, int medians, const char *extra)
 {
@@ -1289,7 +1289,8 @@ static bool svg_counts_ok(const char *svg, int points, int medians, const char *
 		     "ns = \"{http://www.w3.org/2000/svg}\"\n"
 		     "c = [x.get(\"r\") for x in r.iter(ns + \"circle\")]\n"
 		     "m = [x for x in r.iter(ns + \"line\") if x.get(\"stroke-width\") == \"3\"]\n"
-		     "ok = c.count(\"3\") == %d and c.count(\"4\") == 2 and len(m) == %d\n"
+		     "sides = set(x.text.rsplit(\" median \", 1)[0] for x in r.iter(ns + \"title\"))\n"
+		     "ok = c.count(\"3\") == %d and c.count(\"4\") == len(sides) and len(m) == %d\n"
 		     "ok = ok and (%s)\n"
 		     "ok or print(\"#   circles\", c, \"medians\", len(m))\n"
 		     "sys.exit(0 if ok else 1)\n",
@@ -1477,6 +1478,37 @@ static void test_chart_escaped(void)
 	char *svg = svg_of(t, &rc);
 	ok(rc == 0 && strstr(svg, ">time &amp; &lt;ms&gt;</text>"), "chart: the unit escaped");
 	ok(xml_ok(svg), "chart with '&' and '<' in its unit is well-formed");
+	free(svg);
+	table_free(t);
+}
+
+/* test_svg_chart_sides(): a chart of three sides (the base and two
+ * labels, one with XML's special characters) draws each side's values in
+ * its own colour, the base first, each name in the legend and the
+ * medians' titles, escaped. */
+static void test_svg_chart_sides(void)
+{
+	static const char *const side[] = { "k:b", "base", "a<&>", "k:b", "base", "a<&>" };
+	static const double v[] = { 5, 1, 9, 7, 3, 11 };
+	struct table *t = table_new("runs", "Runs");
+	int rc;
+	table_style(t, TABLE_CHART);
+	table_col(t, "cell", COL_STR, 0);
+	table_col(t, "side", COL_STR, 0);
+	table_col(t, "value", COL_REAL, -1);
+	for (size_t i = 0; i < 6; i++) {
+		table_add_row(t);
+		table_set_str(t, 0, "x");
+		table_set_str(t, 1, side[i]);
+		table_set_real(t, 2, v[i]);
+	}
+	char *svg = svg_of(t, &rc);
+	ok(rc == 0 && svg_counts_ok(svg, 6, 3,
+			 "[x.text for x in r.iter(ns + \"title\")] == [\"base median 2 (2 runs)\", "
+			 "\"k:b median 6 (2 runs)\", \"a<&> median 10 (2 runs)\"] and "
+			 "len(set(x.get(\"stroke\") for x in r.iter(ns + \"line\") if x.get(\"stroke-width\") == \"3\")) == 3 and "
+			 "[x.text for x in r.iter(ns + \"text\")][-4:-1] == [\"base\", \"k:b\", \"a<&>\"]"),
+	   "chart of three sides: a colour each, the base first, the names in the legend and titles (escaped)");
 	free(svg);
 	table_free(t);
 }
@@ -1712,6 +1744,7 @@ int main(void)
 	test_chart_escaped();
 	test_chart_labels();
 	test_chart_nonfinite();
+	test_svg_chart_sides();
 	test_md_empty_assets();
 	test_indent_nonfinite();
 	test_misuse();
