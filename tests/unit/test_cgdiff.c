@@ -1198,7 +1198,7 @@ static double cost_row(const struct doc *d, const char *name, const char *col)
  * counted any). */
 static void test_report_cost(void)
 {
-	struct report_opts o = { .base = "cop_base", .new = "cop_new", .comm = "work", .db_path = "t.db" };
+	struct report_opts o = { .base = "cop_base", .new = (const char *[]){ "cop_new" }, .nnew = 1, .comm = "work", .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	cost_session("cop_base", 300, 100, 1, 100);
@@ -1216,7 +1216,7 @@ static void test_report_cost(void)
 		   "the summary names a changed node by 2 frames at least (main > beta)");
 	}
 	doc_free(d);
-	o = (struct report_opts){ .base = "coz_base", .new = "coz_new", .comm = "work", .db_path = "t.db" };
+	o = (struct report_opts){ .base = "coz_base", .new = (const char *[]){ "coz_new" }, .nnew = 1, .comm = "work", .db_path = "t.db" };
 	d = doc_new("report");
 	for (int k = 0; k < 2; k++) {	/* a rate on both sides, the new side's length unknown */
 		cost_session(k ? "coz_new" : "coz_base", 300, 100, k ? 0 : 1, -1);
@@ -1230,7 +1230,7 @@ static void test_report_cost(void)
 		   "a rate over a recording of unknown length counts no operations: not per operation");
 	}
 	doc_free(d);
-	o = (struct report_opts){ .base = "cps_base", .new = "cps_new", .comm = "work", .db_path = "t.db" };
+	o = (struct report_opts){ .base = "cps_base", .new = (const char *[]){ "cps_new" }, .nnew = 1, .comm = "work", .db_path = "t.db" };
 	d = doc_new("report");
 	cost_session("cps_base", 300, 100, 1, -1);
 	cost_session("cps_base", 500, 100, 3, -1);
@@ -1250,7 +1250,7 @@ static void test_report_cost(void)
  * workload's comm, its program's name cut to the kernel's 15 bytes. */
 static void test_report_comm(void)
 {
-	struct report_opts o = { .base = "long_b", .new = "long_n", .db_path = "t.db" };
+	struct report_opts o = { .base = "long_b", .new = (const char *[]){ "long_n" }, .nnew = 1, .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	for (int s = 0; s < 2; s++) {

@@ -267,7 +267,7 @@ static void test_report(void)
 	build("rep_base", false, 0);
 	build("rep_base", false, 0);
 	build("rep_new", false, 4);
-	struct report_opts o = { .base = "rep_base", .new = "rep_new", .db_path = "t.db" };
+	struct report_opts o = { .base = "rep_base", .new = (const char *[]){ "rep_new" }, .nnew = 1, .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	if (!ok(!report_findings(db, &o, d, err, sizeof(err)), "report of the IPI sessions%s%s", *err ? ": " : "",

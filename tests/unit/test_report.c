@@ -129,8 +129,8 @@ static void sitting(int64_t bench_id, int n)
 static bool report(const char *base, const char *new, const char *const *metrics, size_t nmetrics,
 		   struct doc **d)
 {
-	struct report_opts o = { .base = base, .new = new, .metrics = metrics, .nmetrics = nmetrics,
-				 .db_path = "t.db" };
+	struct report_opts o = { .base = base, .new = (const char *[]){ new }, .nnew = 1, .metrics = metrics,
+				 .nmetrics = nmetrics, .db_path = "t.db" };
 	char err[256] = "";
 	*d = doc_new("report");
 	if (!ok(!report_findings(db, &o, *d, err, sizeof(err)), "report %s against %s%s%s", new, base,

@@ -326,7 +326,7 @@ static void test_report_sides(void)
 {
 	sql("INSERT INTO bench (label, plan, argv, runs, warmup, run_order, started_at, boot_id) VALUES "
 	    "('benchonly', '{}', '[\"w\"]', 1, 0, 'interleave', '2025-01-01T00:00:00Z', 'b')", "");
-	struct report_opts o = { .base = "benchonly", .new = "cn", .db_path = "t.db" };
+	struct report_opts o = { .base = "benchonly", .new = (const char *[]){ "cn" }, .nnew = 1, .db_path = "t.db" };
 	struct doc *d = doc_new("report");
 	char err[256] = "";
 	if (ok(!report_findings(db, &o, d, err, sizeof(err)), "report of a bench against recordings%s%s",
