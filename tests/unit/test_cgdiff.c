@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tests/unit/db_util.h"
 #include "analyze/callgraph/cgdiff.h"
 #include "analyze/callgraph/cgdiff_findings.h"
 #include "analyze/report/report.h"
@@ -33,26 +34,11 @@ static int64_t cur_session, first_sample, next_sample = 1, cur_thread, cur_threa
  * rowid; aborts on error. */
 static int64_t ins(const char *sql, const char *types, ...)
 {
-	sqlite3_stmt *st = db_prepare(db, sql);
 	va_list ap;
 	va_start(ap, types);
-	for (int i = 0; types[i]; i++) {
-		if (types[i] == 'i')
-			sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
-		else if (types[i] == 'd')
-			sqlite3_bind_double(st, i + 1, va_arg(ap, double));
-		else if (types[i] == 's')
-			sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
-		else
-			sqlite3_bind_null(st, i + 1);
-	}
+	int64_t id = db_vsql(db, sql, types, ap);
 	va_end(ap);
-	if (!st || sqlite3_step(st) != SQLITE_DONE) {
-		printf("# SQL failed: %s: %s\n", sql, sqlite3_errmsg(db));
-		abort();
-	}
-	sqlite3_finalize(st);
-	return sqlite3_last_insert_rowid(db);
+	return id;
 }
 
 /* lookup(sql, types, ...): the first column of the first row, or 0. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tests/unit/db_util.h"
 #include "analyze/timeline/ipis.h"
 #include "analyze/timeline/ipis_findings.h"
 #include "analyze/report/report.h"
@@ -38,22 +39,11 @@ static const int64_t tids[] = { 0, 100, 101, 200 };
  * 's' text); its last rowid; aborts on error. */
 static int64_t sql(const char *text, const char *types, ...)
 {
-	sqlite3_stmt *st = db_prepare(db, text);
 	va_list ap;
 	va_start(ap, types);
-	for (int i = 0; types[i]; i++) {
-		if (types[i] == 'i')
-			sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
-		else
-			sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
-	}
+	int64_t id = db_vsql(db, text, types, ap);
 	va_end(ap);
-	if (!st || sqlite3_step(st) != SQLITE_DONE) {
-		printf("# SQL failed: %s: %s\n", text, sqlite3_errmsg(db));
-		abort();
-	}
-	sqlite3_finalize(st);
-	return sqlite3_last_insert_rowid(db);
+	return id;
 }
 
 /* sample(e, t, cpu, who, f1 .. f6): a sample of event e at T0 + t on cpu

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tests/unit/db_util.h"
 #include "analyze/lost_note.h"
 #include "lib/doc.h"
 #include "schema/db.h"
@@ -24,24 +25,11 @@ static sqlite3 *db;
 /* sql(text, types, ...): one statement ('i' int64, 's' text, 'n' NULL). */
 static int64_t sql(const char *text, const char *types, ...)
 {
-	sqlite3_stmt *st = db_prepare(db, text);
 	va_list ap;
 	va_start(ap, types);
-	for (int i = 0; types[i]; i++) {
-		if (types[i] == 'i')
-			sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t));
-		else if (types[i] == 's')
-			sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
-		else
-			sqlite3_bind_null(st, i + 1);
-	}
+	int64_t id = db_vsql(db, text, types, ap);
 	va_end(ap);
-	if (!st || sqlite3_step(st) != SQLITE_DONE) {
-		printf("# SQL failed: %s: %s\n", text, sqlite3_errmsg(db));
-		abort();
-	}
-	sqlite3_finalize(st);
-	return sqlite3_last_insert_rowid(db);
+	return id;
 }
 
 /* lost(session, cpu, since, time, n): a LOST record (since < 0: none). */
